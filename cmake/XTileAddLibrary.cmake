@@ -1,0 +1,22 @@
+# xtile_add_library(<name> <sources>... [DEPENDS <targets>...]
+#                   [LINK_LIBS <xtile libs>...] [MLIR_LIBS <MLIR libs>...])
+#
+# A static library that links MLIR through mlir_target_link_libraries (so
+# libMLIR.so when MLIR_LINK_MLIR_DYLIB is on), is installed, and is exported
+# in XTileTargets for find_package(XTile).
+function(xtile_add_library name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS;MLIR_LIBS" ${ARGN})
+  add_library(${name} STATIC ${ARG_UNPARSED_ARGUMENTS})
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(ARG_DEPENDS)
+    add_dependencies(${name} ${ARG_DEPENDS})
+  endif()
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS})
+  mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LIBS})
+  install(TARGETS ${name} EXPORT XTileTargets
+          ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
+endfunction()

@@ -1,0 +1,29 @@
+//===- TensorAttributes.td - xtensor enums and attributes -*- tablegen -*-===//
+
+#ifndef XTILE_DIALECT_TENSOR_IR_TENSORATTRIBUTES_TD
+#define XTILE_DIALECT_TENSOR_IR_TENSORATTRIBUTES_TD
+
+include "xtile/Dialect/Tensor/IR/TensorBase.td"
+include "mlir/IR/EnumAttr.td"
+
+// Plain integer-backed enums: ops print them as bare keywords
+// (`xtensor.reduce sum ...`, `xtensor.cmp lt, ...`), as upstream arith does.
+
+def XTensor_ReduceKind : I32EnumAttr<"ReduceKind", "reduction kind", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"prod", 1>,
+    I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>,
+    I32EnumAttrCase<"any", 4>, I32EnumAttrCase<"all", 5>]> {
+  let cppNamespace = "::xtile::tensor";
+}
+def XTensor_CmpPredicate : I32EnumAttr<"CmpPredicate", "comparison predicate", [
+    I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
+    I32EnumAttrCase<"lt", 2>, I32EnumAttrCase<"le", 3>,
+    I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>]> {
+  let cppNamespace = "::xtile::tensor";
+}
+def XTensor_GeluApproximation
+    : I32EnumAttr<"GeluApproximation", "GELU formulation", [
+        I32EnumAttrCase<"erf", 0>, I32EnumAttrCase<"tanh", 1>]> {
+  let cppNamespace = "::xtile::tensor";
+}
+#endif // XTILE_DIALECT_TENSOR_IR_TENSORATTRIBUTES_TD

@@ -1,0 +1,35 @@
+//===- InitAllDialects.h - register xtile's dialects ------------*- C++ -*-===//
+//
+// For tools built on xtile, inside or outside this repository.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XTILE_INITALLDIALECTS_H
+#define XTILE_INITALLDIALECTS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "xtile/Dialect/Tensor/IR/TensorDialect.h"
+
+namespace xtile {
+
+/// Registers the xtile dialects only.
+inline void registerXTileDialects(mlir::DialectRegistry &registry) {
+  registry.insert<tensor::XTensorDialect>();
+}
+
+/// Registers the xtile dialects and the upstream dialects that xtile
+/// programs contain (functions, scalar arithmetic and math, structured
+/// control flow).
+inline void registerAllDialects(mlir::DialectRegistry &registry) {
+  registerXTileDialects(registry);
+  registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect>();
+}
+
+} // namespace xtile
+
+#endif // XTILE_INITALLDIALECTS_H

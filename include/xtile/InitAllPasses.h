@@ -1,0 +1,16 @@
+//===- InitAllPasses.h - register xtile's passes ----------------*- C++ -*-===//
+
+#ifndef XTILE_INITALLPASSES_H
+#define XTILE_INITALLPASSES_H
+
+#include "xtile/Dialect/Tensor/Transforms/Passes.h"
+
+namespace xtile {
+
+/// Registers every xtile pass with the global pass registry, so that
+/// `*-opt --xtensor-normalize` and textual pipelines can name them.
+inline void registerAllPasses() { tensor::registerXTensorPasses(); }
+
+} // namespace xtile
+
+#endif // XTILE_INITALLPASSES_H

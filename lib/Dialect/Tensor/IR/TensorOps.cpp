@@ -1,0 +1,628 @@
+//===- TensorOps.cpp - xtensor dialect and operations ---------------------===//
+//
+// Verification and result-type inference of every xtensor op. Inference
+// runs on unverified IR (the parser calls it before the verifier), so it
+// checks everything it reads and reports a located error instead of
+// asserting.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace xtile::tensor;
+
+#include "xtile/Dialect/Tensor/IR/TensorDialect.cpp.inc"
+#include "xtile/Dialect/Tensor/IR/TensorEnums.cpp.inc"
+
+void XTensorDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "xtile/Dialect/Tensor/IR/TensorOps.cpp.inc"
+      >();
+}
+
+Operation *XTensorDialect::materializeConstant(OpBuilder &builder,
+                                               Attribute value, Type type,
+                                               Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstantOp::create(builder, loc, elements);
+}
+
+bool xtile::tensor::isCompositeOp(Operation *op) {
+  return isa<RmsNormOp, LayerNormOp, SoftmaxOp, LogSoftmaxOp, GeluOp, SiluOp,
+             MeanOp, VarOp, LinearOp>(op);
+}
+
+//===----------------------------------------------------------------------===//
+// Custom assembly directives
+//===----------------------------------------------------------------------===//
+
+/// `custom<SameType>`: one written type for two values of that type.
+static ParseResult parseSameType(OpAsmParser &parser, Type &first,
+                                 Type &second) {
+  if (parser.parseType(first))
+    return failure();
+  second = first;
+  return success();
+}
+static void printSameType(OpAsmPrinter &printer, Operation *, Type first,
+                          Type) {
+  printer.printType(first);
+}
+
+/// `custom<SelectTypes>`: the value type only; the condition is the i1
+/// tensor of the same shape.
+static ParseResult parseSelectTypes(OpAsmParser &parser, Type &cond,
+                                    Type &trueType, Type &falseType) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  Type type;
+  if (parser.parseType(type))
+    return failure();
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked)
+    return parser.emitError(loc, "expected a ranked tensor type, got ")
+           << type;
+  cond = ranked.clone(parser.getBuilder().getI1Type());
+  trueType = falseType = type;
+  return success();
+}
+static void printSelectTypes(OpAsmPrinter &printer, Operation *, Type,
+                             Type trueType, Type) {
+  printer.printType(trueType);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+Type xtile::tensor::detail::withElementType(Type type, Type elementType) {
+  if (!elementType)
+    return type;
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(elementType);
+  return type;
+}
+
+namespace {
+/// Reports errors from type inference, which has only an optional location.
+struct InferenceError {
+  std::optional<Location> loc;
+  StringRef opName;
+
+  LogicalResult operator()(const Twine &message) const {
+    return emitOptionalError(loc, "'", opName, "' op ", message);
+  }
+};
+} // namespace
+
+/// The operand as a ranked tensor, or a located error.
+static FailureOr<RankedTensorType> rankedOperand(const InferenceError &error,
+                                                 StringRef name, Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type) {
+    (void)error("operand '" + name + "' must be a ranked tensor");
+    return failure();
+  }
+  return type;
+}
+
+static std::string typeStr(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+static std::string listStr(ArrayRef<int64_t> values) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+/// Checks that `dims` are sorted, unique dimensions of a rank-`rank` tensor.
+static LogicalResult checkDims(const InferenceError &error, ArrayRef<int64_t> dims,
+                               RankedTensorType type) {
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    if (dim < 0 || dim >= type.getRank())
+      return error("dimension " + Twine(dim) + " is out of range for " +
+                   typeStr(type));
+    if (i > 0 && dims[i - 1] >= dim)
+      return error("dims " + listStr(dims) +
+                   " must be sorted and free of duplicates");
+  }
+  return success();
+}
+
+static SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
+                                         ArrayRef<int64_t> dims, bool keepdim) {
+  SmallVector<int64_t> result;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+      result.push_back(size);
+    else if (keepdim)
+      result.push_back(1);
+  }
+  return result;
+}
+
+static StringRef elementwiseOperandName(Operation *op, unsigned index) {
+  if (isa<SelectOp>(op))
+    return std::array<StringRef, 3>{"cond", "true_value", "false_value"}[index];
+  if (op->getNumOperands() == 2)
+    return index == 0 ? "lhs" : "rhs";
+  return "input";
+}
+
+LogicalResult xtile::tensor::detail::verifyElementwiseOp(Operation *op) {
+  // The first value operand: select's condition has its own element type.
+  unsigned first = isa<SelectOp>(op) ? 1 : 0;
+  auto reference = cast<ShapedType>(op->getOperand(first).getType());
+  for (OpOperand &operand : op->getOpOperands()) {
+    unsigned index = operand.getOperandNumber();
+    if (index == first)
+      continue;
+    auto type = cast<ShapedType>(operand.get().getType());
+    StringRef name = elementwiseOperandName(op, index);
+    StringRef refName = elementwiseOperandName(op, first);
+    if (type.getShape() != reference.getShape())
+      return op->emitOpError()
+             << "operand '" << name << "' (" << type << ") and operand '"
+             << refName << "' (" << reference
+             << ") must have the same shape; broadcasting is explicit "
+                "(xtensor.broadcast)";
+    if (index > first && type.getElementType() != reference.getElementType())
+      return op->emitOpError()
+             << "operand '" << name << "' (" << type << ") and operand '"
+             << refName << "' (" << reference
+             << ") must have the same element type; convert with xtensor.cast";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  auto in = cast<ShapedType>(getInput().getType());
+  auto out = cast<ShapedType>(getType());
+  if (in.getShape() != out.getShape())
+    return emitOpError() << "result " << out
+                         << " must have the shape of operand 'input' " << in;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp and IotaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  types.push_back(adaptor.getValue().getType());
+  return success();
+}
+
+LogicalResult IotaOp::verify() {
+  auto type = cast<RankedTensorType>(getType());
+  int64_t dim = static_cast<int64_t>(getDim());
+  if (dim < 0 || dim >= type.getRank())
+    return emitOpError() << "dim " << dim << " is out of range for "
+                         << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  auto type = rankedOperand(error, "input", adaptor.getInput());
+  if (failed(type) || failed(checkDims(error, adaptor.getDims(), *type)))
+    return failure();
+  types.push_back(type->clone(
+      reducedShape(type->getShape(), adaptor.getDims(), adaptor.getKeepdim())));
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  bool isBool = getElementTypeOrSelf(getInput().getType()).isInteger(1);
+  bool logical = getKind() == ReduceKind::any || getKind() == ReduceKind::all;
+  if (logical != isBool)
+    return emitOpError() << "reduction '" << stringifyReduceKind(getKind())
+                         << "' is not defined on operand 'input' of type "
+                         << getInput().getType()
+                         << (logical ? " (any/all take i1)"
+                                     : " (use any/all for i1)");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Movement ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  auto in = cast<ShapedType>(getInput().getType());
+  auto out = cast<ShapedType>(getType());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError() << "result " << out
+                         << " must have the element type of operand 'input' "
+                         << in;
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError() << "cannot reshape " << in << " (" << in.getNumElements()
+                         << " elements) to " << out << " ("
+                         << out.getNumElements() << " elements)";
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  auto type = rankedOperand(error, "input", adaptor.getInput());
+  if (failed(type))
+    return failure();
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  if (static_cast<int64_t>(perm.size()) != type->getRank())
+    return error("perm " + listStr(perm) + " has " + Twine(perm.size()) +
+                 " entries but operand 'input' " + typeStr(*type) +
+                 " has rank " + Twine(type->getRank()));
+  SmallVector<bool> seen(perm.size(), false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= type->getRank() || seen[p])
+      return error("perm " + listStr(perm) + " is not a permutation of [0, " +
+                   Twine(type->getRank()) + ")");
+    seen[p] = true;
+    shape.push_back(type->getDimSize(p));
+  }
+  types.push_back(type->clone(shape));
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getType());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError() << "result " << out
+                         << " must have the element type of operand 'input' "
+                         << in;
+  if (in.getRank() > out.getRank())
+    return emitOpError() << "cannot broadcast " << in << " to " << out
+                         << " of lower rank";
+  int64_t offset = out.getRank() - in.getRank();
+  for (int64_t d = 0; d < in.getRank(); ++d) {
+    int64_t size = in.getDimSize(d);
+    if (size != 1 && size != out.getDimSize(d + offset))
+      return emitOpError() << "cannot broadcast " << in << " to " << out
+                           << ": operand dimension " << d << " (size " << size
+                           << ") must be 1 or " << out.getDimSize(d + offset);
+  }
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  auto type = rankedOperand(error, "input", adaptor.getInput());
+  if (failed(type))
+    return failure();
+  ArrayRef<int64_t> starts = adaptor.getStarts(), limits = adaptor.getLimits(),
+                    strides = adaptor.getStrides();
+  int64_t rank = type->getRank();
+  if (static_cast<int64_t>(starts.size()) != rank ||
+      static_cast<int64_t>(limits.size()) != rank ||
+      static_cast<int64_t>(strides.size()) != rank)
+    return error("starts, limits and strides need one entry per dimension of " +
+                 typeStr(*type));
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (strides[d] <= 0)
+      return error("stride " + Twine(strides[d]) + " of dimension " + Twine(d) +
+                   " must be positive");
+    if (starts[d] < 0 || starts[d] > limits[d] ||
+        limits[d] > type->getDimSize(d))
+      return error("slice [" + Twine(starts[d]) + ", " + Twine(limits[d]) +
+                   ") of dimension " + Twine(d) + " is out of bounds for " +
+                   typeStr(*type));
+    shape.push_back(llvm::divideCeil(limits[d] - starts[d], strides[d]));
+  }
+  types.push_back(type->clone(shape));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  auto type = rankedOperand(error, "input", adaptor.getInput());
+  if (failed(type))
+    return failure();
+  ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
+  if (static_cast<int64_t>(low.size()) != type->getRank() ||
+      static_cast<int64_t>(high.size()) != type->getRank())
+    return error("low and high need one entry per dimension of " +
+                 typeStr(*type));
+  if (adaptor.getValue().getType() != type->getElementType())
+    return error("padding value " +
+                 typeStr(adaptor.getValue().getType()) +
+                 " must have the element type of " + typeStr(*type));
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < type->getRank(); ++d) {
+    if (low[d] < 0 || high[d] < 0)
+      return error("padding of dimension " + Twine(d) +
+                   " must be non-negative");
+    shape.push_back(type->getDimSize(d) + low[d] + high[d]);
+  }
+  types.push_back(type->clone(shape));
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  if (adaptor.getInputs().empty())
+    return error("needs at least one operand");
+  auto first = rankedOperand(error, "inputs", adaptor.getInputs().front());
+  if (failed(first))
+    return failure();
+  int64_t dim = static_cast<int64_t>(adaptor.getDim());
+  if (dim < 0 || dim >= first->getRank())
+    return error("dim " + Twine(dim) + " is out of range for " +
+                 typeStr(*first));
+  SmallVector<int64_t> shape(first->getShape());
+  for (Value input : adaptor.getInputs().drop_front()) {
+    auto type = rankedOperand(error, "inputs", input);
+    if (failed(type))
+      return failure();
+    bool compatible = type->getRank() == first->getRank() &&
+                      type->getElementType() == first->getElementType();
+    for (int64_t d = 0; compatible && d < first->getRank(); ++d)
+      compatible = d == dim || type->getDimSize(d) == first->getDimSize(d);
+    if (!compatible)
+      return error("operand " + typeStr(*type) +
+                   " cannot be concatenated with " + typeStr(*first) +
+                   " along dimension " + Twine(dim));
+    shape[dim] += type->getDimSize(dim);
+  }
+  types.push_back(first->clone(shape));
+  return success();
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  auto type = rankedOperand(error, "input", adaptor.getInput());
+  auto indices = rankedOperand(error, "indices", adaptor.getIndices());
+  if (failed(type) || failed(indices))
+    return failure();
+  int64_t axis = static_cast<int64_t>(adaptor.getAxis());
+  if (axis < 0 || axis >= type->getRank())
+    return error("axis " + Twine(axis) + " is out of range for " +
+                 typeStr(*type));
+  SmallVector<int64_t> shape(type->getShape().take_front(axis));
+  llvm::append_range(shape, indices->getShape());
+  llvm::append_range(shape, type->getShape().drop_front(axis + 1));
+  types.push_back(type->clone(shape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  auto lhs = rankedOperand(error, "lhs", adaptor.getLhs());
+  auto rhs = rankedOperand(error, "rhs", adaptor.getRhs());
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  std::string shapes = " (lhs " + typeStr(*lhs) + ", rhs " + typeStr(*rhs) + ")";
+  if (lhs->getRank() < 2 || lhs->getRank() != rhs->getRank())
+    return error("operands must have the same rank, at least 2" + shapes);
+  if (lhs->getElementType() != rhs->getElementType())
+    return error("operands must have the same element type" + shapes);
+  int64_t rank = lhs->getRank();
+  if (lhs->getShape().drop_back(2) != rhs->getShape().drop_back(2))
+    return error("batch dimensions must be equal (broadcast explicitly)" +
+                 shapes);
+  if (lhs->getDimSize(rank - 1) != rhs->getDimSize(rank - 2))
+    return error("contracted dimensions differ: " +
+                 Twine(lhs->getDimSize(rank - 1)) + " vs " +
+                 Twine(rhs->getDimSize(rank - 2)) + shapes);
+  SmallVector<int64_t> shape(lhs->getShape().drop_back(1));
+  shape.push_back(rhs->getDimSize(rank - 1));
+  types.push_back(lhs->clone(shape));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Composite ops
+//===----------------------------------------------------------------------===//
+
+/// Checks the optional per-feature operand (`weight`, `bias`) of a norm.
+static LogicalResult checkNormParam(const InferenceError &error, StringRef name,
+                                    Value param, RankedTensorType input,
+                                    int64_t normRank) {
+  if (!param)
+    return success();
+  auto type = rankedOperand(error, name, param);
+  if (failed(type))
+    return failure();
+  ArrayRef<int64_t> expected = input.getShape().take_back(normRank);
+  if (type->getShape() != expected ||
+      type->getElementType() != input.getElementType())
+    return error("operand '" + name + "' " + typeStr(*type) + " must be " +
+                 typeStr(input.clone(expected)) +
+                 ": the normalized trailing dimensions of " + typeStr(input));
+  return success();
+}
+
+static LogicalResult inferNorm(const InferenceError &error, Value input,
+                               ArrayRef<std::pair<StringRef, Value>> params,
+                               int64_t normRank, SmallVectorImpl<Type> &types) {
+  auto type = rankedOperand(error, "input", input);
+  if (failed(type))
+    return failure();
+  if (normRank < 1 || normRank > type->getRank())
+    return error("norm_rank " + Twine(normRank) + " must be in [1, " +
+                 Twine(type->getRank()) + "] for " + typeStr(*type));
+  for (auto [name, value] : params)
+    if (failed(checkNormParam(error, name, value, *type, normRank)))
+      return failure();
+  types.push_back(*type);
+  return success();
+}
+
+LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  return inferNorm(error, adaptor.getInput(), {{"weight", adaptor.getWeight()}},
+                   static_cast<int64_t>(adaptor.getNormRank()), types);
+}
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  return inferNorm(error, adaptor.getInput(),
+                   {{"weight", adaptor.getWeight()}, {"bias", adaptor.getBias()}},
+                   static_cast<int64_t>(adaptor.getNormRank()), types);
+}
+
+static LogicalResult inferAlongDim(const InferenceError &error, Value input,
+                                   int64_t dim, SmallVectorImpl<Type> &types) {
+  auto type = rankedOperand(error, "input", input);
+  if (failed(type))
+    return failure();
+  if (dim < 0 || dim >= type->getRank())
+    return error("dim " + Twine(dim) + " is out of range for " +
+                 typeStr(*type));
+  types.push_back(*type);
+  return success();
+}
+
+LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferAlongDim({loc, getOperationName()}, adaptor.getInput(),
+                       static_cast<int64_t>(adaptor.getDim()), types);
+}
+
+LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  return inferAlongDim({loc, getOperationName()}, adaptor.getInput(),
+                       static_cast<int64_t>(adaptor.getDim()), types);
+}
+
+LogicalResult GeluOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  types.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+LogicalResult SiluOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  types.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+static LogicalResult inferStatistic(const InferenceError &error, Value input,
+                                    ArrayRef<int64_t> dims, bool keepdim,
+                                    int64_t correction,
+                                    SmallVectorImpl<Type> &types) {
+  auto type = rankedOperand(error, "input", input);
+  if (failed(type) || failed(checkDims(error, dims, *type)))
+    return failure();
+  int64_t count = 1;
+  for (int64_t d : dims)
+    count *= type->getDimSize(d);
+  if (count - correction <= 0)
+    return error("correction " + Twine(correction) +
+                 " leaves no degrees of freedom over " + Twine(count) +
+                 " elements");
+  types.push_back(type->clone(reducedShape(type->getShape(), dims, keepdim)));
+  return success();
+}
+
+LogicalResult MeanOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  return inferStatistic({loc, getOperationName()}, adaptor.getInput(),
+                        adaptor.getDims(), adaptor.getKeepdim(), 0, types);
+}
+
+LogicalResult VarOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  auto correction = static_cast<int64_t>(adaptor.getCorrection());
+  if (correction < 0)
+    return emitOptionalError(loc, "'", getOperationName(),
+                             "' op correction must be non-negative");
+  return inferStatistic({loc, getOperationName()}, adaptor.getInput(),
+                        adaptor.getDims(), adaptor.getKeepdim(),
+                        correction, types);
+}
+
+LogicalResult LinearOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  InferenceError error{loc, getOperationName()};
+  auto input = rankedOperand(error, "input", adaptor.getInput());
+  auto weight = rankedOperand(error, "weight", adaptor.getWeight());
+  if (failed(input) || failed(weight))
+    return failure();
+  if (input->getRank() < 1 || weight->getRank() != 2 ||
+      weight->getDimSize(1) != input->getShape().back() ||
+      weight->getElementType() != input->getElementType())
+    return error("operand 'weight' " + typeStr(*weight) +
+                 " must be [out, in] with in = the last dimension of operand "
+                 "'input' " +
+                 typeStr(*input) + " and the same element type");
+  int64_t out = weight->getDimSize(0);
+  if (Value bias = adaptor.getBias()) {
+    auto biasType = rankedOperand(error, "bias", bias);
+    if (failed(biasType))
+      return failure();
+    if (biasType->getShape() != ArrayRef<int64_t>{out} ||
+        biasType->getElementType() != input->getElementType())
+      return error("operand 'bias' " + typeStr(*biasType) + " must be " +
+                   typeStr(input->clone({out})));
+  }
+  SmallVector<int64_t> shape(input->getShape().drop_back());
+  shape.push_back(out);
+  types.push_back(input->clone(shape));
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "xtile/Dialect/Tensor/IR/TensorOps.cpp.inc"

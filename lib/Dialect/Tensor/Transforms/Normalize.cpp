@@ -1,0 +1,329 @@
+//===- Normalize.cpp - canonical form of Tensor IR ------------------------===//
+//
+// Normalization makes the printed form of a program a function of what it
+// computes, not of how it was written: exact folds, a canonical operand
+// order for commutative ops, CSE, and a canonical op order. Two programs
+// that differ only in SSA names, op order or the order of commutative
+// operands print byte-identically afterwards, which is what kernel
+// identity (structural dedupe at Loop IR) relies on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Dialect/Tensor/Transforms/Passes.h"
+
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/xxhash.h"
+
+namespace xtile::tensor {
+#define GEN_PASS_DEF_XTENSORNORMALIZE
+#include "xtile/Dialect/Tensor/Transforms/Passes.h.inc"
+} // namespace xtile::tensor
+
+using namespace mlir;
+using namespace xtile::tensor;
+
+//===----------------------------------------------------------------------===//
+// Structural hashing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Hashes of values that depend only on the expression that computes them:
+/// op names, attributes, types, block-argument positions and (recursively)
+/// operands, with commutative operands taken as a multiset. SSA names and
+/// locations do not enter. The hash is stable across runs and machines
+/// (xxh3 over printed forms, never pointers), so the order it induces is
+/// the same for two separately parsed programs.
+class StructuralHasher {
+public:
+  uint64_t hash(Value value) {
+    auto it = hashes.find(value);
+    if (it != hashes.end())
+      return it->second;
+    // Values are hashed in dominance order; a value seen before its
+    // definition (only possible in graph regions) falls back to its type.
+    return combine(hashString("unordered"), hashType(value.getType()));
+  }
+
+  /// Hashes the block arguments of `block`.
+  void visitBlock(Block &block) {
+    for (BlockArgument arg : block.getArguments())
+      hashes[arg] = combine(combine(hashString("arg"), arg.getArgNumber()),
+                            hashType(arg.getType()));
+  }
+
+  /// Hashes the results of `op`, whose operands must be hashed already.
+  void visitOp(Operation *op) {
+    uint64_t h = hashString(op->getName().getStringRef());
+    for (NamedAttribute attr : op->getAttrs())
+      h = combine(combine(h, hashString(attr.getName().strref())),
+                  hashAttr(attr.getValue()));
+    SmallVector<uint64_t> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(hash(operand));
+    if (op->hasTrait<OpTrait::IsCommutative>())
+      llvm::sort(operands);
+    for (uint64_t operand : operands)
+      h = combine(h, operand);
+    for (OpResult result : op->getResults())
+      hashes[result] = combine(combine(h, result.getResultNumber()),
+                               hashType(result.getType()));
+  }
+
+private:
+  static uint64_t hashString(StringRef s) { return llvm::xxh3_64bits(s); }
+  static uint64_t combine(uint64_t a, uint64_t b) {
+    uint64_t words[2] = {a, b};
+    return llvm::xxh3_64bits(
+        ArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(words), sizeof(words)));
+  }
+  template <typename T> static uint64_t hashPrinted(T entity) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << entity;
+    return hashString(s);
+  }
+  uint64_t hashType(Type type) {
+    auto [it, inserted] = typeHashes.try_emplace(type, 0);
+    if (inserted)
+      it->second = hashPrinted(type);
+    return it->second;
+  }
+  uint64_t hashAttr(Attribute attr) {
+    auto [it, inserted] = attrHashes.try_emplace(attr, 0);
+    if (!inserted)
+      return it->second;
+    // Large constants are hashed from their raw bytes, not their text.
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+      ArrayRef<char> raw = dense.getRawData();
+      it->second = combine(
+          combine(hashType(dense.getType()), dense.isSplat()),
+          llvm::xxh3_64bits(ArrayRef<uint8_t>(
+              reinterpret_cast<const uint8_t *>(raw.data()), raw.size())));
+    } else {
+      it->second = hashPrinted(attr);
+    }
+    return it->second;
+  }
+
+  DenseMap<Value, uint64_t> hashes;
+  DenseMap<Type, uint64_t> typeHashes;
+  DenseMap<Attribute, uint64_t> attrHashes;
+};
+
+} // namespace
+
+/// Orders the operands of every commutative op: constants last (as upstream
+/// folding does), the rest by structural hash. Returns true on change.
+static bool sortCommutativeOperands(Operation *root) {
+  StructuralHasher hasher;
+  bool changed = false;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        hasher.visitBlock(block);
+    if (op->hasTrait<OpTrait::IsCommutative>() && op->getNumOperands() > 1) {
+      auto key = [&](Value v) {
+        return std::make_pair(matchPattern(v, m_Constant()), hasher.hash(v));
+      };
+      SmallVector<Value> operands(op->getOperands());
+      llvm::stable_sort(operands,
+                        [&](Value a, Value b) { return key(a) < key(b); });
+      if (!llvm::equal(operands, op->getOperands())) {
+        op->setOperands(operands);
+        changed = true;
+      }
+    }
+    hasher.visitOp(op);
+  });
+  return changed;
+}
+
+/// Reorders the ops of each block whose ops are all free of side effects
+/// into a depth-first post-order from the terminator's operands, so the
+/// order depends only on the dataflow graph.
+static void scheduleCanonically(Operation *root) {
+  root->walk([&](Block *block) {
+    if (block->empty() ||
+        !block->back().hasTrait<OpTrait::IsTerminator>())
+      return;
+    Operation *terminator = &block->back();
+    for (Operation &op : block->without_terminator())
+      if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+        return;
+
+    SmallVector<Operation *> order;
+    DenseSet<Operation *> visited;
+    // Explicit stack: graphs of many thousand ops would overflow recursion.
+    SmallVector<std::pair<Operation *, unsigned>> stack;
+    auto push = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      if (def && def->getBlock() == block && visited.insert(def).second)
+        stack.push_back({def, 0});
+    };
+    for (Value value : terminator->getOperands()) {
+      push(value);
+      while (!stack.empty()) {
+        auto &[op, next] = stack.back();
+        if (next < op->getNumOperands()) {
+          push(op->getOperand(next++));
+          continue;
+        }
+        order.push_back(op);
+        stack.pop_back();
+      }
+    }
+    for (Operation *op : order)
+      op->moveBefore(terminator);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Fast-math patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+static bool isFloat(Value value) {
+  return isa<FloatType>(getElementTypeOrSelf(value.getType()));
+}
+
+static std::optional<APFloat> splatFloat(Value value) {
+  SplatElementsAttr splat;
+  if (!isFloat(value) || !matchPattern(value, m_Constant(&splat)))
+    return std::nullopt;
+  return splat.getSplatValue<APFloat>();
+}
+
+static Value floatSplat(PatternRewriter &rewriter, Location loc, Type type,
+                        const APFloat &value) {
+  auto shaped = cast<ShapedType>(type);
+  return ConstantOp::create(
+      rewriter, loc,
+      DenseElementsAttr::get(
+          shaped, rewriter.getFloatAttr(shaped.getElementType(), value)));
+}
+
+/// x - x -> 0 (wrong for NaN and infinities).
+struct SubSelf : OpRewritePattern<SubOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SubOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isFloat(op.getLhs()) || op.getLhs() != op.getRhs())
+      return failure();
+    auto elementType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
+    rewriter.replaceOp(op, floatSplat(rewriter, op.getLoc(), op.getType(),
+                                      APFloat::getZero(elementType.getFloatSemantics())));
+    return success();
+  }
+};
+
+/// x * 0 -> 0 (wrong for NaN, infinities and the sign of zero).
+struct MulZero : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<APFloat> c = splatFloat(op.getRhs());
+    if (!c || !c->isZero())
+      return failure();
+    rewriter.replaceOp(op, op.getRhs());
+    return success();
+  }
+};
+
+/// x + 0.0 -> x (wrong for x = -0.0).
+struct AddPositiveZero : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<APFloat> c = splatFloat(op.getRhs());
+    if (!c || !c->isPosZero())
+      return failure();
+    rewriter.replaceOp(op, op.getLhs());
+    return success();
+  }
+};
+
+/// x / c -> x * (1/c) (wrong in the last bit unless 1/c is exact).
+struct DivByConstant : OpRewritePattern<DivOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DivOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<APFloat> c = splatFloat(op.getRhs());
+    if (!c || c->isZero() || !c->isFinite())
+      return failure();
+    APFloat reciprocal(c->getSemantics(), 1);
+    reciprocal.divide(*c, APFloat::rmNearestTiesToEven);
+    Value r = floatSplat(rewriter, op.getLoc(), op.getType(), reciprocal);
+    rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), r);
+    return success();
+  }
+};
+
+/// (x op c1) op c2 -> x op (c1 op c2) for op in {add, mul}.
+template <typename OpT> struct ReassociateConstants : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getLhs().template getDefiningOp<OpT>();
+    if (!inner || !isFloat(op.getLhs()) || !splatFloat(op.getRhs()) ||
+        !splatFloat(inner.getRhs()))
+      return failure();
+    Value constants = OpT::create(rewriter, op.getLoc(), inner.getRhs(),
+                                  op.getRhs());
+    rewriter.replaceOpWithNewOp<OpT>(op, inner.getLhs(), constants);
+    return success();
+  }
+};
+
+struct XTensorNormalizePass
+    : xtile::tensor::impl::XTensorNormalizeBase<XTensorNormalizePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(normalize(getOperation(), fastMath)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void xtile::tensor::populateFastMathPatterns(RewritePatternSet &patterns) {
+  patterns.add<SubSelf, MulZero, AddPositiveZero, DivByConstant,
+               ReassociateConstants<AddOp>, ReassociateConstants<MulOp>>(
+      patterns.getContext());
+}
+
+LogicalResult xtile::tensor::normalize(Operation *root, bool fastMath) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  if (fastMath)
+    populateFastMathPatterns(patterns);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+
+  // Folding can expose common subexpressions and CSE can expose folds;
+  // iterate to a fixed point (bounded: each round only shrinks the IR or
+  // reorders operands once).
+  constexpr int kMaxRounds = 8;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    bool folded = false;
+    // Not converging is not an error: the IR is still valid.
+    (void)applyPatternsGreedily(root, frozen, config, &folded);
+    bool sorted = sortCommutativeOperands(root);
+    bool eliminated = false;
+    IRRewriter rewriter(context);
+    DominanceInfo dominance(root);
+    eliminateCommonSubExpressions(rewriter, dominance, root, &eliminated);
+    if (!folded && !sorted && !eliminated)
+      break;
+  }
+  scheduleCanonically(root);
+  return success();
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Install, build and run every test.
+#
+#   scripts/run-tests.sh [--config release|assert|asan]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+config=release
+[ "${1:-}" = "--config" ] && config="$2"
+case "$config" in
+  release) build="$root/build" ;;
+  *) build="$root/build-$config" ;;
+esac
+"$root/scripts/setup.sh" --config "$config"
+"$root/scripts/setup.sh" --config "$config" --target mlir-doc >/dev/null
+
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+status=0
+/usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log" || status=$?
+count() { awk -v pat="$1" '$0 ~ "^ *(" pat ") *: *[0-9]+" {split($0, f, ":"); n += f[2]} END {print n + 0}' "$log"; }
+passed=$(count "Passed")
+failed=$(count "Failed|Unresolved|Timed Out|Unexpectedly Passed")
+unsupported=$(count "Unsupported")
+echo "xtile ($config): $passed passed, $failed failed, $unsupported skipped"
+if [ "$passed" = 0 ]; then
+  echo "run-tests.sh: no test ran" >&2
+  exit 1
+fi
+exit $status

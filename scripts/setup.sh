@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs what xtile needs on Debian 12 (when missing), configures and
+# builds it. Idempotent: with everything in place it only runs an
+# incremental build.
+#
+#   scripts/setup.sh [--config release|assert|asan] [--target TARGET]
+#
+# Configurations (each in its own build directory):
+#   release  build/          optimized, as users run it
+#   assert   build-assert/   assertions on in xtile and in the LLVM/MLIR headers
+#   asan     build-asan/     AddressSanitizer + UndefinedBehaviorSanitizer,
+#                            assertions on
+set -euo pipefail
+
+config=release
+target=all
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --config) config="$2"; shift 2 ;;
+    --target) target="$2"; shift 2 ;;
+    *) echo "setup.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+llvm=/usr/lib/llvm-22
+
+packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake
+          ninja-build ccache g++ python3 python3-numpy)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
+    || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup.sh: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+
+case "$config" in
+  release) build="$root/build"; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  assert)  build="$root/build-assert"
+           flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXTILE_ENABLE_ASSERTIONS=ON) ;;
+  asan)    build="$root/build-asan"
+           flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXTILE_ENABLE_ASSERTIONS=ON
+                  -DXTILE_ENABLE_SANITIZERS=ON) ;;
+  *) echo "setup.sh: unknown config '$config' (release|assert|asan)" >&2; exit 2 ;;
+esac
+
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -G Ninja -S "$root" -B "$build" "${flags[@]}" \
+    -DMLIR_DIR="$llvm/lib/cmake/mlir" \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    -DCMAKE_INSTALL_PREFIX="$build/install"
+fi
+cmake --build "$build" --target "$target"

@@ -1,0 +1,44 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "xtile"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "consumer", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.xtile_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%xtile_src_root", config.xtile_src_root))
+config.substitutions.append(("%xtile_obj_root", config.xtile_obj_root))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%cxx_launcher", config.cxx_launcher))
+
+llvm_config.with_system_environment(["HOME", "TMPDIR", "CCACHE_DIR"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.xtile_tools_dir, config.llvm_tools_dir]
+tools = ["xtile-opt", "xtile-translate"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.xtile_tools_dir, append_path=True)
+
+# Optional CUDA tools: tests that compile emitted code REQUIRE these.
+if config.nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))
+if config.ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+if config.sanitizers.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitizers")
+    # Leaks of global registries at exit are not bugs of ours.
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0"

@@ -1,0 +1,18 @@
+//===- xtile-opt.cpp - the xtile optimizer driver -------------------------===//
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+#include "xtile/InitAllDialects.h"
+#include "xtile/InitAllPasses.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  xtile::registerAllDialects(registry);
+  xtile::registerAllPasses();
+  // Upstream's generic passes (canonicalize, cse, ...) for pipelines and tests.
+  mlir::registerTransformsPasses();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "xtile optimizer: Tensor, Loop, Tile and Kernel IR\n",
+      registry));
+}
