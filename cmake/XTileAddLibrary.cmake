@@ -17,6 +17,12 @@ function(xtile_add_library name)
     $<INSTALL_INTERFACE:include>)
   target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS})
   mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LIBS})
+  # Our code calls LLVM Support (APFloat, raw_ostream, ...) directly.
+  if(LLVM_LINK_LLVM_DYLIB)
+    target_link_libraries(${name} PUBLIC LLVM)
+  else()
+    target_link_libraries(${name} PUBLIC LLVMSupport)
+  endif()
   install(TARGETS ${name} EXPORT XTileTargets
           ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
 endfunction()

@@ -17,10 +17,11 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%xtile_src_root", config.xtile_src_root))
 config.substitutions.append(("%xtile_obj_root", config.xtile_obj_root))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
-config.substitutions.append(("%cmake", config.cmake_command))
+# Longer names first: lit substitutes in order.
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
-config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx_launcher", config.cxx_launcher))
+config.substitutions.append(("%cxx", config.cxx_compiler))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "CCACHE_DIR"])
 llvm_config.use_default_substitutions()

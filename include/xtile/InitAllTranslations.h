@@ -3,13 +3,17 @@
 #ifndef XTILE_INITALLTRANSLATIONS_H
 #define XTILE_INITALLTRANSLATIONS_H
 
+namespace mlir {
+void registerToLLVMIRTranslation();
+} // namespace mlir
+
 namespace xtile {
 
-/// Registers xtile's translations (Kernel IR to CUDA C and to PTX) with the
-/// global translation registry. The Kernel IR level and its emitters are not
-/// built yet, so there is nothing to register at this stage; tools call this
-/// now so that adding an emitter needs no change to them.
-inline void registerAllTranslations() {}
+/// Registers the translations that xtile-translate offers with the global
+/// translation registry. The PTX path goes through the LLVM dialect, so
+/// upstream's `--mlir-to-llvmir` is part of it; the Kernel IR emitters
+/// (`--mlir-to-cuda`, `--mlir-to-ptx`) join here with the Kernel IR level.
+inline void registerAllTranslations() { mlir::registerToLLVMIRTranslation(); }
 
 } // namespace xtile
 

@@ -376,7 +376,18 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
     return getTrueValue();
   if (auto cond = dyn_cast_or_null<SplatElementsAttr>(adaptor.getCond()))
     return cond.getSplatValue<bool>() ? getTrueValue() : getFalseValue();
-  return {};
+  auto cond = dyn_cast_or_null<DenseElementsAttr>(adaptor.getCond());
+  auto a = dyn_cast_or_null<DenseElementsAttr>(adaptor.getTrueValue());
+  auto b = dyn_cast_or_null<DenseElementsAttr>(adaptor.getFalseValue());
+  if (!cond || !a || !b)
+    return {};
+  SmallVector<Attribute> values;
+  values.reserve(cond.getNumElements());
+  for (auto [c, x, y] : llvm::zip_equal(cond.getValues<bool>(),
+                                        a.getValues<Attribute>(),
+                                        b.getValues<Attribute>()))
+    values.push_back(c ? x : y);
+  return DenseElementsAttr::get(cast<ShapedType>(getType()), values);
 }
 
 //===----------------------------------------------------------------------===//
