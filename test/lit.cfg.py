@@ -39,7 +39,11 @@ if config.nvcc:
 if config.ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+sanitizer_flags = ""
 if config.sanitizers.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("sanitizers")
+    # Code that links our sanitized libraries must be sanitized too.
+    sanitizer_flags = "-fsanitize=address,undefined -fno-sanitize=vptr"
     # Leaks of global registries at exit are not bugs of ours.
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
+config.substitutions.append(("%sanitizer_flags", sanitizer_flags))
