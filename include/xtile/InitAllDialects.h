@@ -7,18 +7,20 @@
 #ifndef XTILE_INITALLDIALECTS_H
 #define XTILE_INITALLDIALECTS_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "xtile/Dialect/Loop/IR/LoopDialect.h"
 #include "xtile/Dialect/Tensor/IR/TensorDialect.h"
 
 namespace xtile {
 
 /// Registers the xtile dialects only.
 inline void registerXTileDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tensor::XTensorDialect>();
+  registry.insert<tensor::XTensorDialect, loop::XLoopDialect>();
 }
 
 /// Registers the xtile dialects and the upstream dialects that xtile
@@ -27,7 +29,8 @@ inline void registerXTileDialects(mlir::DialectRegistry &registry) {
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registerXTileDialects(registry);
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect>();
+                  mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::affine::AffineDialect>();
 }
 
 } // namespace xtile

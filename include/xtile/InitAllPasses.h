@@ -3,13 +3,19 @@
 #ifndef XTILE_INITALLPASSES_H
 #define XTILE_INITALLPASSES_H
 
+#include "xtile/Conversion/Passes.h"
+#include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
 
 namespace xtile {
 
 /// Registers every xtile pass with the global pass registry, so that
 /// `*-opt --xtensor-normalize` and textual pipelines can name them.
-inline void registerAllPasses() { tensor::registerXTensorPasses(); }
+inline void registerAllPasses() {
+  tensor::registerXTensorPasses();
+  loop::registerXLoopPasses();
+  registerXTileConversionPasses();
+}
 
 } // namespace xtile
 

@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace xtile::tensor;
@@ -123,6 +124,15 @@ static std::string typeStr(Type type) {
   llvm::raw_string_ostream os(s);
   os << type;
   return s;
+}
+
+/// The element count of `shape`, or nothing when it does not fit in 64 bits.
+static std::optional<int64_t> checkedNumElements(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    if (llvm::MulOverflow(count, size, count))
+      return std::nullopt;
+  return count;
 }
 
 static std::string listStr(ArrayRef<int64_t> values) {
@@ -265,10 +275,15 @@ LogicalResult ReshapeOp::verify() {
     return emitOpError() << "result " << out
                          << " must have the element type of operand 'input' "
                          << in;
-  if (in.getNumElements() != out.getNumElements())
-    return emitOpError() << "cannot reshape " << in << " (" << in.getNumElements()
-                         << " elements) to " << out << " ("
-                         << out.getNumElements() << " elements)";
+  std::optional<int64_t> inCount = checkedNumElements(in.getShape());
+  std::optional<int64_t> outCount = checkedNumElements(out.getShape());
+  if (!inCount || !outCount)
+    return emitOpError() << "element count of " << (inCount ? out : in)
+                         << " does not fit in 64 bits";
+  if (*inCount != *outCount)
+    return emitOpError() << "cannot reshape " << in << " (" << *inCount
+                         << " elements) to " << out << " (" << *outCount
+                         << " elements)";
   return success();
 }
 
@@ -371,7 +386,12 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
     if (low[d] < 0 || high[d] < 0)
       return error("padding of dimension " + Twine(d) +
                    " must be non-negative");
-    shape.push_back(type->getDimSize(d) + low[d] + high[d]);
+    int64_t size;
+    if (llvm::AddOverflow(type->getDimSize(d), low[d], size) ||
+        llvm::AddOverflow(size, high[d], size))
+      return error("padded size of dimension " + Twine(d) +
+                   " does not fit in 64 bits");
+    shape.push_back(size);
   }
   types.push_back(type->clone(shape));
   return success();
@@ -403,7 +423,9 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
       return error("operand " + typeStr(*type) +
                    " cannot be concatenated with " + typeStr(*first) +
                    " along dimension " + Twine(dim));
-    shape[dim] += type->getDimSize(dim);
+    if (llvm::AddOverflow(shape[dim], type->getDimSize(dim), shape[dim]))
+      return error("concatenated size of dimension " + Twine(dim) +
+                   " does not fit in 64 bits");
   }
   types.push_back(first->clone(shape));
   return success();
@@ -487,6 +509,9 @@ static LogicalResult inferNorm(const InferenceError &error, Value input,
   auto type = rankedOperand(error, "input", input);
   if (failed(type))
     return failure();
+  if (type->getRank() == 0)
+    return error("operand 'input' " + typeStr(*type) +
+                 " must have at least one dimension to normalize");
   if (normRank < 1 || normRank > type->getRank())
     return error("norm_rank " + Twine(normRank) + " must be in [1, " +
                  Twine(type->getRank()) + "] for " + typeStr(*type));
@@ -565,7 +590,11 @@ static LogicalResult inferStatistic(const InferenceError &error, Value input,
     return failure();
   int64_t count = 1;
   for (int64_t d : dims)
-    count *= type->getDimSize(d);
+    if (llvm::MulOverflow(count, type->getDimSize(d), count))
+      return error("element count of the reduced dimensions of " +
+                   typeStr(*type) + " does not fit in 64 bits");
+  if (count == 0)
+    return error("reduces over an empty dimension of " + typeStr(*type));
   if (count - correction <= 0)
     return error("correction " + Twine(correction) +
                  " leaves no degrees of freedom over " + Twine(count) +
@@ -601,7 +630,10 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   auto weight = rankedOperand(error, "weight", adaptor.getWeight());
   if (failed(input) || failed(weight))
     return failure();
-  if (input->getRank() < 1 || weight->getRank() != 2 ||
+  if (input->getRank() < 1)
+    return error("operand 'input' " + typeStr(*input) +
+                 " must have at least one dimension (the features)");
+  if (weight->getRank() != 2 ||
       weight->getDimSize(1) != input->getShape().back() ||
       weight->getElementType() != input->getElementType())
     return error("operand 'weight' " + typeStr(*weight) +

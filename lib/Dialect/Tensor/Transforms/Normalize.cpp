@@ -18,7 +18,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/Support/xxhash.h"
+#include "xtile/Support/StructuralHash.h"
 
 namespace xtile::tensor {
 #define GEN_PASS_DEF_XTENSORNORMALIZE
@@ -28,101 +28,10 @@ namespace xtile::tensor {
 using namespace mlir;
 using namespace xtile::tensor;
 
-//===----------------------------------------------------------------------===//
-// Structural hashing
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// Hashes of values that depend only on the expression that computes them:
-/// op names, attributes, types, block-argument positions and (recursively)
-/// operands, with commutative operands taken as a multiset. SSA names and
-/// locations do not enter. The hash is stable across runs and machines
-/// (xxh3 over printed forms, never pointers), so the order it induces is
-/// the same for two separately parsed programs.
-class StructuralHasher {
-public:
-  uint64_t hash(Value value) {
-    auto it = hashes.find(value);
-    if (it != hashes.end())
-      return it->second;
-    // Values are hashed in dominance order; a value seen before its
-    // definition (only possible in graph regions) falls back to its type.
-    return combine(hashString("unordered"), hashType(value.getType()));
-  }
-
-  /// Hashes the block arguments of `block`.
-  void visitBlock(Block &block) {
-    for (BlockArgument arg : block.getArguments())
-      hashes[arg] = combine(combine(hashString("arg"), arg.getArgNumber()),
-                            hashType(arg.getType()));
-  }
-
-  /// Hashes the results of `op`, whose operands must be hashed already.
-  void visitOp(Operation *op) {
-    uint64_t h = hashString(op->getName().getStringRef());
-    for (NamedAttribute attr : op->getAttrs())
-      h = combine(combine(h, hashString(attr.getName().strref())),
-                  hashAttr(attr.getValue()));
-    SmallVector<uint64_t> operands;
-    for (Value operand : op->getOperands())
-      operands.push_back(hash(operand));
-    if (op->hasTrait<OpTrait::IsCommutative>())
-      llvm::sort(operands);
-    for (uint64_t operand : operands)
-      h = combine(h, operand);
-    for (OpResult result : op->getResults())
-      hashes[result] = combine(combine(h, result.getResultNumber()),
-                               hashType(result.getType()));
-  }
-
-private:
-  static uint64_t hashString(StringRef s) { return llvm::xxh3_64bits(s); }
-  static uint64_t combine(uint64_t a, uint64_t b) {
-    uint64_t words[2] = {a, b};
-    return llvm::xxh3_64bits(
-        ArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(words), sizeof(words)));
-  }
-  template <typename T> static uint64_t hashPrinted(T entity) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << entity;
-    return hashString(s);
-  }
-  uint64_t hashType(Type type) {
-    auto [it, inserted] = typeHashes.try_emplace(type, 0);
-    if (inserted)
-      it->second = hashPrinted(type);
-    return it->second;
-  }
-  uint64_t hashAttr(Attribute attr) {
-    auto [it, inserted] = attrHashes.try_emplace(attr, 0);
-    if (!inserted)
-      return it->second;
-    // Large constants are hashed from their raw bytes, not their text.
-    if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-      ArrayRef<char> raw = dense.getRawData();
-      it->second = combine(
-          combine(hashType(dense.getType()), dense.isSplat()),
-          llvm::xxh3_64bits(ArrayRef<uint8_t>(
-              reinterpret_cast<const uint8_t *>(raw.data()), raw.size())));
-    } else {
-      it->second = hashPrinted(attr);
-    }
-    return it->second;
-  }
-
-  DenseMap<Value, uint64_t> hashes;
-  DenseMap<Type, uint64_t> typeHashes;
-  DenseMap<Attribute, uint64_t> attrHashes;
-};
-
-} // namespace
-
 /// Orders the operands of every commutative op: constants last (as upstream
 /// folding does), the rest by structural hash. Returns true on change.
 static bool sortCommutativeOperands(Operation *root) {
-  StructuralHasher hasher;
+  xtile::StructuralHasher hasher;
   bool changed = false;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     for (Region &region : op->getRegions())

@@ -1,0 +1,15 @@
+//===- Passes.h - xtile conversion passes -----------------------*- C++ -*-===//
+
+#ifndef XTILE_CONVERSION_PASSES_H
+#define XTILE_CONVERSION_PASSES_H
+
+#include "xtile/Conversion/TensorToLoop/TensorToLoop.h"
+
+namespace xtile {
+
+#define GEN_PASS_REGISTRATION
+#include "xtile/Conversion/Passes.h.inc"
+
+} // namespace xtile
+
+#endif // XTILE_CONVERSION_PASSES_H

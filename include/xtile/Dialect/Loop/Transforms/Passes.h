@@ -1,0 +1,27 @@
+//===- Passes.h - xloop passes ----------------------------------*- C++ -*-===//
+
+#ifndef XTILE_DIALECT_LOOP_TRANSFORMS_PASSES_H
+#define XTILE_DIALECT_LOOP_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "xtile/Dialect/Loop/IR/LoopOps.h"
+
+namespace xtile::loop {
+
+#define GEN_PASS_DECL
+#include "xtile/Dialect/Loop/Transforms/Passes.h.inc"
+
+/// Device-memory bytes of a buffer or tensor type.
+int64_t getNumBytes(mlir::Type type);
+
+/// The structural hash of a kernel: independent of its name, SSA names and
+/// locations, stable across runs.
+uint64_t computeKernelIdentity(KernelOp kernel);
+
+#define GEN_PASS_REGISTRATION
+#include "xtile/Dialect/Loop/Transforms/Passes.h.inc"
+
+} // namespace xtile::loop
+
+#endif // XTILE_DIALECT_LOOP_TRANSFORMS_PASSES_H

@@ -1,0 +1,84 @@
+//===- Passes.td - xloop passes ---------------------------*- tablegen -*-===//
+
+#ifndef XTILE_DIALECT_LOOP_TRANSFORMS_PASSES_TD
+#define XTILE_DIALECT_LOOP_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def XLoopFuse : Pass<"xloop-fuse", "::mlir::ModuleOp"> {
+  let summary = "Fuse producer kernels into their consumers";
+  let description = [{
+    Merges kernels by aligning iteration spaces. A producer kernel is
+    inlined into a consumer at each of the consumer's loads of the
+    producer's output: the producer's computation of one element is cloned
+    there with its loop indices replaced by the load's indices. Afterwards
+    loop-invariant code (loads, arithmetic and whole folds that depend only
+    on outer loops) is hoisted to the loop it depends on, and common
+    subexpressions are merged, so a row reduction followed by elementwise
+    work over the row (RMSNorm, softmax, LayerNorm) becomes one kernel with
+    the fold nested in the row loop.
+
+    Whether to fuse is a cost decision, made by trying it: the consumer is
+    fused on a copy and cleaned up, and the fusion is kept when the work it
+    adds is worth less than the device-memory traffic it removes:
+
+        work(fused) - work(consumer) - work(producer, if it disappears)
+            <= flops-per-byte * bytes saved
+
+    Work is estimated statically: each arithmetic op and load (math
+    functions count 4) times the trip counts of the loops around it. The
+    bytes saved are the producer's output written and read (2x its size)
+    when the consumer is its only user, else only the consumer's read
+    (the producer still runs for its other users, or for the function's
+    result). So elementwise chains and a reduction followed by elementwise
+    work over its rows fuse (nothing is recomputed once invariant folds
+    are hoisted), a matmul takes its elementwise epilogue and a cheap
+    prologue on its operands, and a matmul or reduction feeding several
+    consumers, or an elementwise chain that a contraction would recompute
+    for every output column, is materialized. docs/LoopIR.md has the
+    details.
+  }];
+  let options = [
+    Option<"flopsPerByte", "flops-per-byte", "double", /*default=*/"4.0",
+           "Work (in flops) that fusion may add per byte of device-memory "
+           "traffic it removes">,
+  ];
+  let dependentDialects = ["::xtile::loop::XLoopDialect"];
+}
+
+def XLoopDedupe : Pass<"xloop-dedupe", "::mlir::ModuleOp"> {
+  let summary = "Compile each distinct kernel once";
+  let description = [{
+    Computes a structural hash of every kernel (ignoring its name, SSA
+    names and locations; commutative operands are already in canonical
+    order from Tensor IR normalization), confirms equal hashes with a full
+    structural comparison, and makes identical kernels one kernel launched
+    several times. Each kernel is annotated with its hash as
+    `xloop.identity`.
+  }];
+  let dependentDialects = ["::xtile::loop::XLoopDialect"];
+}
+
+def XLoopReport : Pass<"xloop-report", "::mlir::ModuleOp"> {
+  let summary = "Print each kernel's identity and device-memory traffic";
+  let description = [{
+    Prints, for every kernel, its structural hash and the bytes it reads
+    and writes in device memory (each buffer it touches counted once, in
+    full: inside one kernel a row is read from memory once and reused from
+    registers or shared memory), and for every function the launches, the
+    total bytes and the ideal (each function argument read once, each
+    result written once). The IR is left unchanged. Output goes to stdout,
+    or to the file named by `output`.
+
+    ```
+    kernel @rmsnorm_mul_9 identity 0x1f2e... reads 67125248 B writes 67108864 B
+    func @rmsnorm: 1 launch, 134234112 B moved, ideal 134234112 B (1.00x)
+    ```
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the report to ('-' for stdout)">,
+  ];
+}
+
+#endif // XTILE_DIALECT_LOOP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,621 @@
+//===- TensorToLoop.cpp - Tensor IR to Loop IR ----------------------------===//
+//
+// Each atomic xtensor op becomes a kernel in pointwise form (a perfect nest
+// of parallel loops over the result, one store in the innermost body) and a
+// launch. Fusion (--xloop-fuse) works on that form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Conversion/TensorToLoop/TensorToLoop.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
+
+namespace xtile {
+#define GEN_PASS_DEF_CONVERTXTENSORTOXLOOP
+#include "xtile/Conversion/Passes.h.inc"
+} // namespace xtile
+
+using namespace mlir;
+using namespace xtile;
+namespace xt = xtile::tensor;
+namespace xl = xtile::loop;
+
+namespace {
+
+/// The body of one kernel under construction: loads operands (or
+/// materializes splat constants as scalars) and builds scalar math.
+class ElementBuilder {
+public:
+  ElementBuilder(OpBuilder &b, Location loc, Operation *op,
+                 ArrayRef<Value> buffers)
+      : b(b), loc(loc), op(op), buffers(buffers) {}
+
+  /// Operand `i` of the op at `indices`.
+  Value load(unsigned i, ValueRange indices) {
+    SplatElementsAttr splat;
+    if (matchPattern(op->getOperand(i), m_Constant(&splat)))
+      return arith::ConstantOp::create(b, loc,
+                                       cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+    return xl::LoadOp::create(b, loc, buffers[i], indices);
+  }
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value constant(Type type, double value) {
+    if (isa<FloatType>(type))
+      return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+    return arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+  }
+  /// `expr` over `operands` as an affine.apply.
+  Value apply(AffineExpr expr, ValueRange operands) {
+    auto map = AffineMap::get(operands.size(), 0, expr);
+    return affine::AffineApplyOp::create(b, loc, map, operands);
+  }
+  /// `value` clamped to [0, size - 1].
+  Value clamp(Value value, int64_t size) {
+    Value lo = arith::MaxSIOp::create(b, loc, value, index(0));
+    return arith::MinSIOp::create(b, loc, lo, index(size - 1));
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Operation *op;
+  ArrayRef<Value> buffers;
+};
+
+static bool isFloat(Type type) { return isa<FloatType>(type); }
+
+/// The accumulator type of sums, products and matmuls: at least f32.
+static Type accumulatorType(Type element) {
+  if (auto f = dyn_cast<FloatType>(element))
+    if (f.getWidth() < 32)
+      return Float32Type::get(element.getContext());
+  return element;
+}
+
+static Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  auto from = cast<FloatType>(v.getType());
+  auto target = cast<FloatType>(to);
+  if (from == target)
+    return v;
+  if (from.getWidth() < target.getWidth())
+    return arith::ExtFOp::create(b, loc, to, v);
+  if (from.getWidth() > target.getWidth())
+    return arith::TruncFOp::create(b, loc, to, v);
+  // Same width, other format (f16 <-> bf16): through f32.
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+  return arith::TruncFOp::create(b, loc, to, wide);
+}
+
+static Value castScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  bool fromF = isFloat(from), toF = isFloat(to);
+  if (fromF && toF)
+    return convertFloat(b, loc, v, to);
+  if (to.isInteger(1)) {
+    if (fromF)
+      return arith::CmpFOp::create(
+          b, loc, arith::CmpFPredicate::UNE, v,
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(from, 0.0)));
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, v,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(from, 0)));
+  }
+  if (!fromF && !toF) {
+    unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
+    if (from.isInteger(1))
+      return arith::ExtUIOp::create(b, loc, to, v);
+    if (fw < tw)
+      return arith::ExtSIOp::create(b, loc, to, v);
+    return arith::TruncIOp::create(b, loc, to, v);
+  }
+  if (!fromF && toF) {
+    if (from.isInteger(1))
+      return arith::UIToFPOp::create(b, loc, to, v);
+    return arith::SIToFPOp::create(b, loc, to, v);
+  }
+  return arith::FPToSIOp::create(b, loc, to, v);
+}
+
+static Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value x) {
+  Type t = x.getType();
+  auto one = [&]() { return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, 1.0)); };
+  return TypeSwitch<Operation *, Value>(op)
+      .Case([&](xt::NegOp) -> Value {
+        if (isFloat(t))
+          return arith::NegFOp::create(b, loc, x);
+        Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 0));
+        return arith::SubIOp::create(b, loc, zero, x);
+      })
+      .Case([&](xt::AbsOp) -> Value {
+        if (isFloat(t))
+          return math::AbsFOp::create(b, loc, x);
+        return math::AbsIOp::create(b, loc, x);
+      })
+      .Case([&](xt::ExpOp) { return math::ExpOp::create(b, loc, x); })
+      .Case([&](xt::Exp2Op) { return math::Exp2Op::create(b, loc, x); })
+      .Case([&](xt::LogOp) { return math::LogOp::create(b, loc, x); })
+      .Case([&](xt::Log2Op) { return math::Log2Op::create(b, loc, x); })
+      .Case([&](xt::SqrtOp) { return math::SqrtOp::create(b, loc, x); })
+      .Case([&](xt::RsqrtOp) { return math::RsqrtOp::create(b, loc, x); })
+      .Case([&](xt::SinOp) { return math::SinOp::create(b, loc, x); })
+      .Case([&](xt::CosOp) { return math::CosOp::create(b, loc, x); })
+      .Case([&](xt::TanhOp) { return math::TanhOp::create(b, loc, x); })
+      .Case([&](xt::ErfOp) { return math::ErfOp::create(b, loc, x); })
+      .Case([&](xt::FloorOp) { return math::FloorOp::create(b, loc, x); })
+      .Case([&](xt::CeilOp) { return math::CeilOp::create(b, loc, x); })
+      .Case([&](xt::ReciprocalOp) {
+        return arith::DivFOp::create(b, loc, one(), x);
+      })
+      .Case([&](xt::SigmoidOp) {
+        Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+        return arith::DivFOp::create(b, loc, one(),
+                                     arith::AddFOp::create(b, loc, one(), e));
+      })
+      .Case([&](xt::NotOp) {
+        Value ones = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, -1));
+        return arith::XOrIOp::create(b, loc, x, ones);
+      })
+      .Default([](Operation *) { return Value(); });
+}
+
+static Value binaryScalar(OpBuilder &b, Location loc, Operation *op, Value x,
+                          Value y) {
+  bool f = isFloat(x.getType());
+  return TypeSwitch<Operation *, Value>(op)
+      .Case([&](xt::AddOp) -> Value {
+        return f ? Value(arith::AddFOp::create(b, loc, x, y))
+                 : Value(arith::AddIOp::create(b, loc, x, y));
+      })
+      .Case([&](xt::SubOp) -> Value {
+        return f ? Value(arith::SubFOp::create(b, loc, x, y))
+                 : Value(arith::SubIOp::create(b, loc, x, y));
+      })
+      .Case([&](xt::MulOp) -> Value {
+        return f ? Value(arith::MulFOp::create(b, loc, x, y))
+                 : Value(arith::MulIOp::create(b, loc, x, y));
+      })
+      .Case([&](xt::DivOp) -> Value {
+        return f ? Value(arith::DivFOp::create(b, loc, x, y))
+                 : Value(arith::DivSIOp::create(b, loc, x, y));
+      })
+      .Case([&](xt::RemOp) -> Value {
+        return f ? Value(arith::RemFOp::create(b, loc, x, y))
+                 : Value(arith::RemSIOp::create(b, loc, x, y));
+      })
+      .Case([&](xt::PowOp) { return math::PowFOp::create(b, loc, x, y); })
+      .Case([&](xt::MaxOp) -> Value {
+        return f ? Value(arith::MaximumFOp::create(b, loc, x, y))
+                 : Value(arith::MaxSIOp::create(b, loc, x, y));
+      })
+      .Case([&](xt::MinOp) -> Value {
+        return f ? Value(arith::MinimumFOp::create(b, loc, x, y))
+                 : Value(arith::MinSIOp::create(b, loc, x, y));
+      })
+      .Case([&](xt::AndOp) { return arith::AndIOp::create(b, loc, x, y); })
+      .Case([&](xt::OrOp) { return arith::OrIOp::create(b, loc, x, y); })
+      .Case([&](xt::XorOp) { return arith::XOrIOp::create(b, loc, x, y); })
+      .Case([&](xt::CmpOp cmp) -> Value {
+        if (f) {
+          arith::CmpFPredicate p;
+          switch (cmp.getPredicate()) {
+          case xt::CmpPredicate::eq: p = arith::CmpFPredicate::OEQ; break;
+          case xt::CmpPredicate::ne: p = arith::CmpFPredicate::UNE; break;
+          case xt::CmpPredicate::lt: p = arith::CmpFPredicate::OLT; break;
+          case xt::CmpPredicate::le: p = arith::CmpFPredicate::OLE; break;
+          case xt::CmpPredicate::gt: p = arith::CmpFPredicate::OGT; break;
+          case xt::CmpPredicate::ge: p = arith::CmpFPredicate::OGE; break;
+          }
+          return arith::CmpFOp::create(b, loc, p, x, y);
+        }
+        arith::CmpIPredicate p;
+        switch (cmp.getPredicate()) {
+        case xt::CmpPredicate::eq: p = arith::CmpIPredicate::eq; break;
+        case xt::CmpPredicate::ne: p = arith::CmpIPredicate::ne; break;
+        case xt::CmpPredicate::lt: p = arith::CmpIPredicate::slt; break;
+        case xt::CmpPredicate::le: p = arith::CmpIPredicate::sle; break;
+        case xt::CmpPredicate::gt: p = arith::CmpIPredicate::sgt; break;
+        case xt::CmpPredicate::ge: p = arith::CmpIPredicate::sge; break;
+        }
+        return arith::CmpIOp::create(b, loc, p, x, y);
+      })
+      .Default([](Operation *) { return Value(); });
+}
+
+/// The identity of a fold's combine operation in `type`.
+static Value identity(OpBuilder &b, Location loc, xl::CombineKind kind,
+                      Type type) {
+  if (auto f = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    APFloat v(sem);
+    switch (kind) {
+    case xl::CombineKind::add: v = APFloat::getZero(sem); break;
+    case xl::CombineKind::mul: v = APFloat(sem, 1); break;
+    case xl::CombineKind::max: v = APFloat::getInf(sem, /*Negative=*/true); break;
+    case xl::CombineKind::min: v = APFloat::getInf(sem); break;
+    default: llvm_unreachable("logical combine on floats");
+    }
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt v;
+  switch (kind) {
+  case xl::CombineKind::add: v = APInt::getZero(width); break;
+  case xl::CombineKind::mul: v = APInt(width, 1); break;
+  case xl::CombineKind::max: v = APInt::getSignedMinValue(width); break;
+  case xl::CombineKind::min: v = APInt::getSignedMaxValue(width); break;
+  case xl::CombineKind::And: v = APInt::getAllOnes(width); break;
+  case xl::CombineKind::Or: v = APInt::getZero(width); break;
+  }
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
+}
+
+static xl::CombineKind combineOf(xt::ReduceKind kind) {
+  switch (kind) {
+  case xt::ReduceKind::sum: return xl::CombineKind::add;
+  case xt::ReduceKind::prod: return xl::CombineKind::mul;
+  case xt::ReduceKind::max: return xl::CombineKind::max;
+  case xt::ReduceKind::min: return xl::CombineKind::min;
+  case xt::ReduceKind::all: return xl::CombineKind::And;
+  case xt::ReduceKind::any: return xl::CombineKind::Or;
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// Nested folds over `extents`; `element(b, ivs)` yields one element.
+static Value buildFolds(OpBuilder &b, Location loc, xl::CombineKind kind,
+                        Type type, ArrayRef<int64_t> extents,
+                        function_ref<Value(ArrayRef<Value>)> element,
+                        SmallVectorImpl<Value> &ivs) {
+  if (ivs.size() == extents.size())
+    return element(ivs);
+  Value init = identity(b, loc, kind, type);
+  auto fold = xl::FoldOp::create(b, loc, 0, extents[ivs.size()], kind, init);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&fold.getBodyBlock());
+  ivs.push_back(fold.getInductionVar());
+  Value v = buildFolds(b, loc, kind, type, extents, element, ivs);
+  xl::YieldOp::create(b, loc, ValueRange{v});
+  ivs.pop_back();
+  return fold.getResult();
+}
+
+/// The element of `op`'s result at `ivs`.
+static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Operation *op = e.op;
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type elementType = resultType.getElementType();
+
+  if (op->getNumOperands() == 1 && !isa<xt::ReduceOp, xt::TransposeOp,
+                                        xt::BroadcastOp, xt::ReshapeOp,
+                                        xt::SliceOp, xt::PadOp, xt::ConcatOp,
+                                        xt::CastOp>(op)) {
+    if (Value v = unaryScalar(b, loc, op, e.load(0, ivs)))
+      return v;
+  }
+  if (op->getNumOperands() == 2 &&
+      !isa<xt::MatmulOp, xt::GatherOp, xt::ConcatOp>(op)) {
+    Value x = e.load(0, ivs), y = e.load(1, ivs);
+    if (Value v = binaryScalar(b, loc, op, x, y))
+      return v;
+  }
+
+  return TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case([&](xt::SelectOp) -> FailureOr<Value> {
+        return Value(arith::SelectOp::create(b, loc, e.load(0, ivs),
+                                             e.load(1, ivs), e.load(2, ivs)));
+      })
+      .Case([&](xt::CastOp) -> FailureOr<Value> {
+        return castScalar(b, loc, e.load(0, ivs), elementType);
+      })
+      .Case([&](xt::IotaOp iota) -> FailureOr<Value> {
+        Value i = ivs[iota.getDim()];
+        if (isFloat(elementType))
+          return Value(arith::SIToFPOp::create(
+              b, loc, elementType,
+              arith::IndexCastOp::create(b, loc, b.getI64Type(), i)));
+        return Value(arith::IndexCastOp::create(b, loc, elementType, i));
+      })
+      .Case([&](xt::ReduceOp reduce) -> FailureOr<Value> {
+        auto inType = cast<RankedTensorType>(reduce.getInput().getType());
+        ArrayRef<int64_t> dims = reduce.getDims();
+        SmallVector<int64_t> extents;
+        for (int64_t d : dims)
+          extents.push_back(inType.getDimSize(d));
+        xl::CombineKind kind = combineOf(reduce.getKind());
+        bool widen = kind == xl::CombineKind::add || kind == xl::CombineKind::mul;
+        Type acc = widen ? accumulatorType(elementType) : elementType;
+        SmallVector<Value> foldIvs;
+        Value r = buildFolds(
+            b, loc, kind, acc, extents,
+            [&](ArrayRef<Value> rivs) {
+              SmallVector<Value> idx;
+              unsigned next = 0, reduced = 0;
+              for (int64_t d = 0; d < inType.getRank(); ++d) {
+                if (llvm::is_contained(dims, d)) {
+                  idx.push_back(rivs[reduced++]);
+                  if (reduce.getKeepdim())
+                    ++next;
+                } else {
+                  idx.push_back(ivs[next++]);
+                }
+              }
+              Value v = e.load(0, idx);
+              return acc == elementType ? v : convertFloat(b, loc, v, acc);
+            },
+            foldIvs);
+        return acc == elementType ? r : convertFloat(b, loc, r, elementType);
+      })
+      .Case([&](xt::MatmulOp mm) -> FailureOr<Value> {
+        auto lhsType = cast<RankedTensorType>(mm.getLhs().getType());
+        int64_t rank = lhsType.getRank();
+        Type acc = accumulatorType(elementType);
+        SmallVector<Value> foldIvs;
+        Value r = buildFolds(
+            b, loc, xl::CombineKind::add, acc, {lhsType.getDimSize(rank - 1)},
+            [&](ArrayRef<Value> k) {
+              SmallVector<Value> a(ivs.drop_back()), c(ivs.drop_back(2));
+              a.push_back(k[0]);
+              c.push_back(k[0]);
+              c.push_back(ivs.back());
+              Value x = e.load(0, a), y = e.load(1, c);
+              if (isFloat(acc)) {
+                x = convertFloat(b, loc, x, acc);
+                y = convertFloat(b, loc, y, acc);
+                return Value(arith::MulFOp::create(b, loc, x, y));
+              }
+              return Value(arith::MulIOp::create(b, loc, x, y));
+            },
+            foldIvs);
+        return acc == elementType ? r : convertFloat(b, loc, r, elementType);
+      })
+      .Case([&](xt::TransposeOp t) -> FailureOr<Value> {
+        SmallVector<Value> idx(ivs.size());
+        for (auto [i, p] : llvm::enumerate(t.getPerm()))
+          idx[p] = ivs[i];
+        return e.load(0, idx);
+      })
+      .Case([&](xt::BroadcastOp bc) -> FailureOr<Value> {
+        auto inType = cast<RankedTensorType>(bc.getInput().getType());
+        int64_t offset = resultType.getRank() - inType.getRank();
+        SmallVector<Value> idx;
+        for (int64_t d = 0; d < inType.getRank(); ++d)
+          idx.push_back(inType.getDimSize(d) == 1 ? e.index(0)
+                                                  : ivs[d + offset]);
+        return e.load(0, idx);
+      })
+      .Case([&](xt::ReshapeOp r) -> FailureOr<Value> {
+        auto inType = cast<RankedTensorType>(r.getInput().getType());
+        // Row-major linear index of the result element, then the operand's
+        // coordinates of that linear index.
+        MLIRContext *ctx = b.getContext();
+        AffineExpr linear = getAffineConstantExpr(0, ctx);
+        int64_t stride = 1;
+        for (int64_t d = resultType.getRank() - 1; d >= 0; --d) {
+          linear = linear + getAffineDimExpr(d, ctx) * stride;
+          stride *= resultType.getDimSize(d);
+        }
+        SmallVector<Value> idx(inType.getRank());
+        stride = 1;
+        for (int64_t d = inType.getRank() - 1; d >= 0; --d) {
+          idx[d] = e.apply(linear.floorDiv(stride) % inType.getDimSize(d), ivs);
+          stride *= inType.getDimSize(d);
+        }
+        return e.load(0, idx);
+      })
+      .Case([&](xt::SliceOp s) -> FailureOr<Value> {
+        SmallVector<Value> idx;
+        MLIRContext *ctx = b.getContext();
+        for (auto [d, iv] : llvm::enumerate(ivs)) {
+          int64_t start = s.getStarts()[d], stride = s.getStrides()[d];
+          if (start == 0 && stride == 1)
+            idx.push_back(iv);
+          else
+            idx.push_back(e.apply(getAffineDimExpr(0, ctx) * stride + start, iv));
+        }
+        return e.load(0, idx);
+      })
+      .Case([&](xt::PadOp p) -> FailureOr<Value> {
+        auto inType = cast<RankedTensorType>(p.getInput().getType());
+        MLIRContext *ctx = b.getContext();
+        SmallVector<Value> idx;
+        Value inside;
+        for (auto [d, iv] : llvm::enumerate(ivs)) {
+          int64_t low = p.getLow()[d], high = p.getHigh()[d];
+          if (low == 0 && high == 0) {
+            idx.push_back(iv);
+            continue;
+          }
+          Value shifted = e.apply(getAffineDimExpr(0, ctx) - low, iv);
+          Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                           shifted, e.index(0));
+          Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           shifted, e.index(inType.getDimSize(d)));
+          Value ok = arith::AndIOp::create(b, loc, ge, lt);
+          inside = inside ? Value(arith::AndIOp::create(b, loc, inside, ok)) : ok;
+          idx.push_back(e.clamp(shifted, inType.getDimSize(d)));
+        }
+        Value v = e.load(0, idx);
+        if (!inside)
+          return v;
+        Value pad = arith::ConstantOp::create(b, loc, p.getValue());
+        return Value(arith::SelectOp::create(b, loc, inside, v, pad));
+      })
+      .Case([&](xt::ConcatOp c) -> FailureOr<Value> {
+        int64_t dim = c.getDim();
+        MLIRContext *ctx = b.getContext();
+        SmallVector<int64_t> offsets;
+        SmallVector<Value> values;
+        int64_t offset = 0;
+        for (auto [k, input] : llvm::enumerate(c.getInputs())) {
+          int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(dim);
+          SmallVector<Value> idx(ivs);
+          idx[dim] = e.clamp(e.apply(getAffineDimExpr(0, ctx) - offset, ivs[dim]),
+                             size);
+          values.push_back(e.load(k, idx));
+          offsets.push_back(offset);
+          offset += size;
+        }
+        Value result = values.back();
+        for (int64_t k = static_cast<int64_t>(values.size()) - 2; k >= 0; --k) {
+          Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                               ivs[dim], e.index(offsets[k + 1]));
+          result = arith::SelectOp::create(b, loc, before, values[k], result);
+        }
+        return result;
+      })
+      .Case([&](xt::GatherOp g) -> FailureOr<Value> {
+        int64_t axis = g.getAxis();
+        int64_t idxRank = cast<RankedTensorType>(g.getIndices().getType()).getRank();
+        Value i = e.load(1, ivs.slice(axis, idxRank));
+        Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
+        SmallVector<Value> idx(ivs.take_front(axis));
+        idx.push_back(at);
+        llvm::append_range(idx, ivs.drop_front(axis + idxRank));
+        return e.load(0, idx);
+      })
+      .Default([&](Operation *) -> FailureOr<Value> {
+        return op->emitOpError("has no lowering to Loop IR");
+      });
+}
+
+/// Replaces a constant by an arith.constant tensor (its consumers' kernels
+/// take it as an input, or inline it as a scalar when it is a splat).
+struct ConstantLowering : OpConversionPattern<xt::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(xt::ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getValue());
+    return success();
+  }
+};
+
+/// Any other xtensor op: a kernel of its own and a launch of it.
+struct KernelLowering : ConversionPattern {
+  KernelLowering(MLIRContext *ctx, SymbolTable &symbols)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
+        symbols(symbols) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<xt::XTensorDialect>(op->getDialect()) || isa<xt::ConstantOp>(op))
+      return failure();
+    if (xt::isCompositeOp(op))
+      return op->emitOpError(
+          "is a composite op: run --xtensor-decompose before lowering");
+    auto func = op->getParentOfType<func::FuncOp>();
+    if (!func)
+      return op->emitOpError("must be inside a func.func to be lowered");
+    Location loc = op->getLoc();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+
+    // Buffers: one per operand that is not a splat constant (those become
+    // scalars inside the kernel), then the output.
+    SmallVector<Value> launchInputs;
+    SmallVector<Type> bufferTypes;
+    SmallVector<int> bufferOf(op->getNumOperands(), -1);
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      if (matchPattern(operand, m_Constant<SplatElementsAttr>(nullptr)))
+        continue;
+      auto it = llvm::find(launchInputs, operands[i]);
+      if (it != launchInputs.end()) {
+        bufferOf[i] = it - launchInputs.begin();
+        continue;
+      }
+      bufferOf[i] = launchInputs.size();
+      launchInputs.push_back(operands[i]);
+      auto t = cast<RankedTensorType>(operand.getType());
+      bufferTypes.push_back(MemRefType::get(t.getShape(), t.getElementType()));
+    }
+    int64_t numInputs = launchInputs.size();
+    bufferTypes.push_back(
+        MemRefType::get(resultType.getShape(), resultType.getElementType()));
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(func);
+    auto kernel = rewriter.create<xl::KernelOp>(
+        loc, (func.getName() + "_" + op->getName().stripDialect()).str(),
+        numInputs);
+    symbols.insert(kernel);
+    Block *block = rewriter.createBlock(&kernel.getBody());
+    for (Type t : bufferTypes)
+      block->addArgument(t, loc);
+
+    SmallVector<Value> buffers(op->getNumOperands());
+    for (auto [i, b] : llvm::enumerate(bufferOf))
+      if (b >= 0)
+        buffers[i] = block->getArgument(b);
+
+    SmallVector<Value> ivs;
+    rewriter.setInsertionPointToStart(block);
+    for (int64_t size : resultType.getShape()) {
+      auto loop = xl::ParallelOp::create(rewriter, loc, 0, size);
+      ivs.push_back(loop.getInductionVar());
+      rewriter.setInsertionPointToStart(&loop.getBodyBlock());
+    }
+    ElementBuilder builder(rewriter, loc, op, buffers);
+    FailureOr<Value> element = buildElement(builder, ivs);
+    if (failed(element))
+      return failure();
+    xl::StoreOp::create(rewriter, loc, *element, block->getArguments().back(),
+                        ivs);
+
+    rewriter.setInsertionPoint(op);
+    rewriter.replaceOpWithNewOp<xl::LaunchOp>(
+        op, TypeRange{resultType}, kernel.getSymName(), launchInputs);
+    return success();
+  }
+
+  SymbolTable &symbols;
+};
+
+struct ConvertXTensorToXLoopPass
+    : xtile::impl::ConvertXTensorToXLoopBase<ConvertXTensorToXLoopPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    // A clear error for composites, before the conversion reports them as
+    // merely illegal.
+    WalkResult composites = module.walk([](Operation *op) {
+      if (xt::isCompositeOp(op)) {
+        op->emitOpError("is a composite op: run --xtensor-decompose before "
+                        "--convert-xtensor-to-xloop");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (composites.wasInterrupted())
+      return signalPassFailure();
+
+    SymbolTable symbols(module);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<xt::XTensorDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(ctx);
+    populateTensorToLoopPatterns(patterns, symbols);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+
+void xtile::populateTensorToLoopPatterns(RewritePatternSet &patterns,
+                                         SymbolTable &symbols) {
+  patterns.add<ConstantLowering>(patterns.getContext());
+  patterns.add<KernelLowering>(patterns.getContext(), symbols);
+}

@@ -1,0 +1,326 @@
+//===- LoopOps.cpp - xloop dialect and operations -------------------------===//
+
+#include "xtile/Dialect/Loop/IR/LoopOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace xtile::loop;
+
+#include "xtile/Dialect/Loop/IR/LoopDialect.cpp.inc"
+#include "xtile/Dialect/Loop/IR/LoopEnums.cpp.inc"
+
+void XLoopDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "xtile/Dialect/Loop/IR/LoopOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+// xloop.kernel @name(%in: memref<...>, ...) -> (%out: memref<...>, ...)
+//     [attributes {...}] { body }
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(),
+                             result.attributes))
+    return failure();
+  SmallVector<OpAsmParser::Argument> inputs, outputs;
+  if (parser.parseArgumentList(inputs, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true) ||
+      parser.parseArrow() ||
+      parser.parseArgumentList(outputs, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  result.addAttribute(getNumInputsAttrName(result.name),
+                      parser.getBuilder().getI64IntegerAttr(inputs.size()));
+  SmallVector<OpAsmParser::Argument> args(inputs);
+  llvm::append_range(args, outputs);
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  auto printArgs = [&](ArrayRef<BlockArgument> args) {
+    p << '(';
+    llvm::interleaveComma(args, p, [&](BlockArgument arg) {
+      p.printRegionArgument(arg);
+    });
+    p << ')';
+  };
+  printArgs(getInputs());
+  p << " -> ";
+  printArgs(getOutputs());
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {SymbolTable::getSymbolAttrName(), getNumInputsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult KernelOp::verify() {
+  int64_t numArgs = getBodyBlock().getNumArguments();
+  if (static_cast<int64_t>(getNumInputs()) > numArgs)
+    return emitOpError() << "num_inputs " << getNumInputs()
+                         << " exceeds its " << numArgs << " buffers";
+  if (getOutputs().empty())
+    return emitOpError() << "needs at least one output buffer";
+  for (BlockArgument arg : getBodyBlock().getArguments())
+    if (!isa<MemRefType>(arg.getType()) ||
+        !cast<MemRefType>(arg.getType()).hasStaticShape())
+      return emitOpError() << "buffer #" << arg.getArgNumber()
+                           << " must be a statically shaped memref, got "
+                           << arg.getType();
+  // Inputs are read-only: a store to one would break the purity of loads.
+  WalkResult result = walk([&](StoreOp store) {
+    auto arg = dyn_cast<BlockArgument>(store.getBuffer());
+    if (!arg || arg.getOwner() != &getBodyBlock() ||
+        arg.getArgNumber() < getNumInputs()) {
+      store.emitOpError("must store to an output buffer of its kernel");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!kernel)
+    return emitOpError() << "'" << getKernel()
+                         << "' does not reference an xloop.kernel";
+  auto matches = [](Type tensor, Type buffer) {
+    auto t = cast<ShapedType>(tensor);
+    auto b = cast<ShapedType>(buffer);
+    return t.getShape() == b.getShape() &&
+           t.getElementType() == b.getElementType();
+  };
+  ArrayRef<BlockArgument> ins = kernel.getInputs(), outs = kernel.getOutputs();
+  if (ins.size() != getInputs().size() || outs.size() != getOutputs().size())
+    return emitOpError() << "has " << getInputs().size() << " inputs and "
+                         << getOutputs().size() << " outputs but kernel @"
+                         << getKernel() << " takes " << ins.size()
+                         << " and produces " << outs.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getInputs(), ins)))
+    if (!matches(std::get<0>(pair).getType(), std::get<1>(pair).getType()))
+      return emitOpError() << "input #" << i << " "
+                           << std::get<0>(pair).getType()
+                           << " does not match kernel buffer "
+                           << std::get<1>(pair).getType();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getOutputs(), outs)))
+    if (!matches(std::get<0>(pair).getType(), std::get<1>(pair).getType()))
+      return emitOpError() << "output #" << i << " "
+                           << std::get<0>(pair).getType()
+                           << " does not match kernel buffer "
+                           << std::get<1>(pair).getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ParallelOp and FoldOp
+//===----------------------------------------------------------------------===//
+
+/// Parses `%iv = <lower> to <upper>` into `iv` and the bound attributes.
+static ParseResult parseLoopHeader(OpAsmParser &parser, OperationState &result,
+                                   OpAsmParser::Argument &iv,
+                                   StringAttr lowerName, StringAttr upperName) {
+  int64_t lower, upper;
+  if (parser.parseArgument(iv) || parser.parseEqual() ||
+      parser.parseInteger(lower) || parser.parseKeyword("to") ||
+      parser.parseInteger(upper))
+    return failure();
+  iv.type = parser.getBuilder().getIndexType();
+  result.addAttribute(lowerName, parser.getBuilder().getI64IntegerAttr(lower));
+  result.addAttribute(upperName, parser.getBuilder().getI64IntegerAttr(upper));
+  return success();
+}
+
+static LogicalResult verifyLoop(Operation *op, Region &body, int64_t lower,
+                                int64_t upper) {
+  if (lower < 0 || upper < lower)
+    return op->emitOpError() << "bounds [" << lower << ", " << upper
+                             << ") must satisfy 0 <= lower <= upper";
+  Block &block = body.front();
+  if (block.getNumArguments() != 1 || !block.getArgument(0).getType().isIndex())
+    return op->emitOpError("body must have one index argument");
+  return success();
+}
+
+void ParallelOp::build(OpBuilder &builder, OperationState &result,
+                       int64_t lower, int64_t upper) {
+  result.addAttribute(getLowerAttrName(result.name),
+                      builder.getI64IntegerAttr(lower));
+  result.addAttribute(getUpperAttrName(result.name),
+                      builder.getI64IntegerAttr(upper));
+  // Not builder.createBlock: that would move the insertion point into the
+  // loop being built.
+  Region *body = result.addRegion();
+  body->emplaceBlock().addArgument(builder.getIndexType(), result.location);
+  ensureTerminator(*body, builder, result.location);
+}
+
+ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::Argument iv;
+  if (parseLoopHeader(parser, result, iv, getLowerAttrName(result.name),
+                      getUpperAttrName(result.name)) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {iv}))
+    return failure();
+  ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void ParallelOp::print(OpAsmPrinter &p) {
+  p << ' ' << getInductionVar() << " = " << getLower() << " to " << getUpper();
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getLowerAttrName(), getUpperAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+LogicalResult ParallelOp::verify() {
+  return verifyLoop(*this, getBody(), getLower(), getUpper());
+}
+
+void FoldOp::build(OpBuilder &builder, OperationState &result, int64_t lower,
+                   int64_t upper, CombineKind combine, Value init) {
+  result.addAttribute(getLowerAttrName(result.name),
+                      builder.getI64IntegerAttr(lower));
+  result.addAttribute(getUpperAttrName(result.name),
+                      builder.getI64IntegerAttr(upper));
+  result.addAttribute(getCombineAttrName(result.name),
+                      CombineKindAttr::get(builder.getContext(), combine));
+  result.addOperands(init);
+  result.addTypes(init.getType());
+  Region *body = result.addRegion();
+  body->emplaceBlock().addArgument(builder.getIndexType(), result.location);
+}
+
+// %r = xloop.fold %iv = <lower> to <upper> combine <kind> init(%v) : type { }
+ParseResult FoldOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::Argument iv;
+  OpAsmParser::UnresolvedOperand init;
+  StringRef kindName;
+  Type type;
+  if (parseLoopHeader(parser, result, iv, getLowerAttrName(result.name),
+                      getUpperAttrName(result.name)) ||
+      parser.parseKeyword("combine"))
+    return failure();
+  llvm::SMLoc kindLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&kindName))
+    return failure();
+  std::optional<CombineKind> kind = symbolizeCombineKind(kindName);
+  if (!kind)
+    return parser.emitError(kindLoc, "unknown combine operation '")
+           << kindName << "' (expected add, mul, max, min, and or or)";
+  result.addAttribute(getCombineAttrName(result.name),
+                      CombineKindAttr::get(parser.getContext(), *kind));
+  if (parser.parseKeyword("init") || parser.parseLParen() ||
+      parser.parseOperand(init) || parser.parseRParen() ||
+      parser.parseColonType(type) ||
+      parser.resolveOperand(init, type, result.operands) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  result.addTypes(type);
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, {iv});
+}
+
+void FoldOp::print(OpAsmPrinter &p) {
+  p << ' ' << getInductionVar() << " = " << getLower() << " to " << getUpper()
+    << " combine " << stringifyCombineKind(getCombine()) << " init("
+    << getInit() << ") : " << getType();
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getLowerAttrName(), getUpperAttrName(), getCombineAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+Value FoldOp::getYieldedValue() {
+  auto yield = cast<YieldOp>(getBodyBlock().getTerminator());
+  return yield.getValues().front();
+}
+
+LogicalResult FoldOp::verify() {
+  if (failed(verifyLoop(*this, getBody(), getLower(), getUpper())))
+    return failure();
+  auto yield = dyn_cast<YieldOp>(getBodyBlock().getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValues().front().getType() != getType())
+    return emitOpError() << "body must yield one " << getType()
+                         << " per iteration";
+  bool isFloat = isa<FloatType>(getType());
+  CombineKind kind = getCombine();
+  if (isFloat && (kind == CombineKind::And || kind == CombineKind::Or))
+    return emitOpError() << "combine '" << stringifyCombineKind(kind)
+                         << "' needs an integer type, got " << getType();
+  return success();
+}
+
+static SmallVector<Region *> loopRegions(Region &body) { return {&body}; }
+
+#define XLOOP_LOOP_LIKE(Op)                                                    \
+  SmallVector<Region *> Op::getLoopRegions() { return loopRegions(getBody()); } \
+  std::optional<SmallVector<Value>> Op::getLoopInductionVars() {               \
+    return SmallVector<Value>{getInductionVar()};                              \
+  }                                                                            \
+  std::optional<SmallVector<OpFoldResult>> Op::getLoopLowerBounds() {          \
+    return SmallVector<OpFoldResult>{                                          \
+        Builder(getContext()).getIndexAttr(getLower())};                       \
+  }                                                                            \
+  std::optional<SmallVector<OpFoldResult>> Op::getLoopUpperBounds() {          \
+    return SmallVector<OpFoldResult>{                                          \
+        Builder(getContext()).getIndexAttr(getUpper())};                       \
+  }                                                                            \
+  std::optional<SmallVector<OpFoldResult>> Op::getLoopSteps() {                \
+    return SmallVector<OpFoldResult>{Builder(getContext()).getIndexAttr(1)};   \
+  }
+XLOOP_LOOP_LIKE(ParallelOp)
+XLOOP_LOOP_LIKE(FoldOp)
+#undef XLOOP_LOOP_LIKE
+
+//===----------------------------------------------------------------------===//
+// LoadOp and StoreOp
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyAccess(Operation *op, Value buffer, size_t numIndices) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (static_cast<int64_t>(numIndices) != type.getRank())
+    return op->emitOpError() << "has " << numIndices << " indices for "
+                             << type << " of rank " << type.getRank();
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  if (!arg || !isa<KernelOp>(arg.getOwner()->getParentOp()))
+    return op->emitOpError("must access a buffer of its enclosing kernel");
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyAccess(*this, getBuffer(), getIndices().size());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyAccess(*this, getBuffer(), getIndices().size());
+}
+
+#define GET_OP_CLASSES
+#include "xtile/Dialect/Loop/IR/LoopOps.cpp.inc"

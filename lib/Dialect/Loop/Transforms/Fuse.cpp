@@ -1,0 +1,300 @@
+//===- Fuse.cpp - producer-consumer fusion of kernels ---------------------===//
+//
+// Fusion inlines a producer kernel into a consumer at the consumer's loads
+// of the producer's output, then hoists loop-invariant code (whole folds
+// included) and merges common subexpressions. Kernels come from Tensor IR
+// in pointwise form (a perfect parallel nest storing one element), and
+// inlining keeps consumers in that form, so fusion composes: a consumer
+// that absorbed its producer can itself be absorbed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Dialect/Loop/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace xtile::loop {
+#define GEN_PASS_DEF_XLOOPFUSE
+#include "xtile/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace xtile::loop
+
+using namespace mlir;
+using namespace xtile::loop;
+
+namespace {
+
+/// A kernel in pointwise form: parallel loops over the output's dimensions,
+/// outer to inner, and one store of the element in the innermost body.
+struct PointwiseNest {
+  SmallVector<ParallelOp> loops;
+  Block *body = nullptr;
+  StoreOp store;
+};
+
+/// The ops of `block` that are not its terminator.
+static auto bodyOps(Block *block) {
+  return llvm::make_range(block->begin(),
+                          block->mightHaveTerminator()
+                              ? Block::iterator(block->getTerminator())
+                              : block->end());
+}
+
+static std::optional<PointwiseNest> getPointwiseNest(KernelOp kernel) {
+  if (kernel.getOutputs().size() != 1)
+    return std::nullopt;
+  PointwiseNest nest;
+  Block *block = &kernel.getBodyBlock();
+  while (true) {
+    auto ops = bodyOps(block);
+    if (std::distance(ops.begin(), ops.end()) == 1)
+      if (auto loop = dyn_cast<ParallelOp>(*ops.begin())) {
+        nest.loops.push_back(loop);
+        block = &loop.getBodyBlock();
+        continue;
+      }
+    break;
+  }
+  nest.body = block;
+  int stores = 0;
+  kernel.walk([&](StoreOp store) {
+    ++stores;
+    nest.store = store;
+  });
+  if (stores != 1 || nest.store->getBlock() != block ||
+      nest.store.getIndices().size() != nest.loops.size())
+    return std::nullopt;
+  for (auto [index, loop] : llvm::zip(nest.store.getIndices(), nest.loops))
+    if (index != loop.getInductionVar() || loop.getLower() != 0)
+      return std::nullopt;
+  return nest;
+}
+
+/// Estimated dynamic work of a kernel: every arithmetic op and load,
+/// weighted (math functions are several flops), times the trip counts of
+/// the loops around it.
+static double estimateWork(Operation *kernel) {
+  double work = 0;
+  kernel->walk([&](Operation *op) {
+    if (isa<arith::ConstantOp, affine::AffineApplyOp, YieldOp, ParallelOp,
+            FoldOp, KernelOp>(op))
+      return;
+    double weight = isa<math::MathDialect>(op->getDialect()) ? 4 : 1;
+    for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
+         p = p->getParentOp()) {
+      if (auto loop = dyn_cast<ParallelOp>(p))
+        weight *= loop.getUpper() - loop.getLower();
+      else if (auto fold = dyn_cast<FoldOp>(p))
+        weight *= fold.getUpper() - fold.getLower();
+    }
+    work += weight;
+  });
+  return work;
+}
+
+/// Hoists loop-invariant code (inner loops first, so a fold moves as far
+/// out as its dependences allow), then folds constants and merges common
+/// subexpressions.
+static void cleanUpKernel(KernelOp kernel, MLIRContext *ctx) {
+  kernel.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+  RewritePatternSet patterns(ctx);
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    if (isa<arith::ArithDialect, affine::AffineDialect, math::MathDialect>(
+            op.getDialect()))
+      op.getCanonicalizationPatterns(patterns, ctx);
+  // Region simplification would drop the induction variable of a loop whose
+  // body no longer uses it; loops keep theirs.
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(kernel, std::move(patterns), config);
+  IRRewriter rewriter(ctx);
+  DominanceInfo dominance(kernel);
+  eliminateCommonSubExpressions(rewriter, dominance, kernel);
+  kernel.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+}
+
+class Fuser {
+public:
+  Fuser(ModuleOp module, double flopsPerByte)
+      : module(module), symbols(module), flopsPerByte(flopsPerByte) {}
+
+  void run(func::FuncOp func) {
+    SmallVector<LaunchOp> launches;
+    func.walk([&](LaunchOp launch) { launches.push_back(launch); });
+    // Consumers last in program order pull their producers first, so a
+    // chain ends up in the kernel that produces the graph's output. A
+    // producer is still in pointwise form when it is pulled: it is only
+    // cleaned up once it is processed as a consumer, after all its
+    // consumers.
+    for (LaunchOp consumer : llvm::reverse(launches)) {
+      if (erased.contains(consumer))
+        continue;
+      KernelOp ck = kernelOf(consumer);
+      if (!ck || !launchedOnce(ck))
+        continue;
+      cleanUpKernel(ck, module.getContext());
+      bool changed = true;
+      while (changed) {
+        changed = false;
+        for (unsigned pos = 0; pos < consumer.getInputs().size(); ++pos) {
+          auto producer = consumer.getInputs()[pos].getDefiningOp<LaunchOp>();
+          if (producer && tryInline(producer, consumer, ck, pos)) {
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+
+private:
+  KernelOp kernelOf(LaunchOp launch) {
+    return symbols.lookup<KernelOp>(launch.getKernel());
+  }
+
+  bool launchedOnce(KernelOp kernel) {
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(kernel, module);
+    return uses && std::distance(uses->begin(), uses->end()) == 1;
+  }
+
+  /// The work of `kernel` once cleaned up (measured on a copy).
+  double cleanedWork(KernelOp kernel) {
+    auto copy = cast<KernelOp>(kernel->clone());
+    cleanUpKernel(copy, module.getContext());
+    double work = estimateWork(copy);
+    copy->erase();
+    return work;
+  }
+
+  /// Inlines `producer` (kernel `pk` in pointwise form `nest`) into
+  /// `target`, a kernel whose launch takes `inputs`, at every load of input
+  /// `pos`. Returns the target's new launch inputs.
+  SmallVector<Value> inlineInto(KernelOp target, ArrayRef<Value> inputs,
+                                unsigned pos, LaunchOp producer, KernelOp pk,
+                                PointwiseNest &nest) {
+    SmallVector<Value> newInputs(inputs);
+    Block &block = target.getBodyBlock();
+    BlockArgument buffer = target.getInputs()[pos];
+
+    // Map the producer's inputs onto the target's, adding new ones.
+    IRMapping base;
+    for (auto [k, input] : llvm::enumerate(producer.getInputs())) {
+      BlockArgument parg = pk.getInputs()[k];
+      auto existing = llvm::find(newInputs, input);
+      if (existing != newInputs.end()) {
+        base.map(parg, target.getInputs()[existing - newInputs.begin()]);
+        continue;
+      }
+      unsigned at = target.getNumInputs();
+      BlockArgument arg = block.insertArgument(at, parg.getType(), parg.getLoc());
+      target.setNumInputs(at + 1);
+      newInputs.push_back(input);
+      base.map(parg, arg);
+    }
+
+    OpBuilder builder(target.getContext());
+    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+      auto load = cast<LoadOp>(user);
+      // A fresh mapping per copy: Region::cloneInto treats block arguments
+      // already in the mapping as deleted.
+      IRMapping map = base;
+      builder.setInsertionPoint(load);
+      for (auto [loop, index] : llvm::zip(nest.loops, load.getIndices()))
+        map.map(loop.getInductionVar(), index);
+      for (Operation &op : bodyOps(nest.body))
+        if (&op != nest.store.getOperation())
+          builder.clone(op, map);
+      load.replaceAllUsesWith(map.lookupOrDefault(nest.store.getValue()));
+      load.erase();
+    }
+
+    block.eraseArgument(buffer.getArgNumber());
+    target.setNumInputs(target.getNumInputs() - 1);
+    newInputs.erase(newInputs.begin() + pos);
+    return newInputs;
+  }
+
+  /// Fuses `producer` into `consumer` when the cost model says it pays:
+  /// the work it adds (recomputation) must not exceed what the device
+  /// memory traffic it removes is worth, `flopsPerByte` per byte.
+  bool tryInline(LaunchOp producer, LaunchOp consumer, KernelOp ck,
+                 unsigned pos) {
+    if (producer->getNumResults() != 1)
+      return false;
+    KernelOp pk = kernelOf(producer);
+    if (!pk || pk == ck || !launchedOnce(pk))
+      return false;
+    std::optional<PointwiseNest> nest = getPointwiseNest(pk);
+    if (!nest)
+      return false;
+    for (Operation *user : ck.getInputs()[pos].getUsers())
+      if (!isa<LoadOp>(user))
+        return false;
+
+    // Try it on a copy of the consumer.
+    auto trial = cast<KernelOp>(ck->clone());
+    SmallVector<Value> inputs(consumer.getInputs());
+    SmallVector<Value> newInputs =
+        inlineInto(trial, inputs, pos, producer, pk, *nest);
+    cleanUpKernel(trial, module.getContext());
+
+    // The producer disappears when this consumer is its only user; else it
+    // still runs and still writes its output, and only this read is saved.
+    bool producerDies = producer->hasOneUse();
+    int64_t bytes = getNumBytes(producer.getOutputs()[0].getType());
+    double savedBytes = producerDies ? 2.0 * bytes : 1.0 * bytes;
+    double addedWork = estimateWork(trial) - estimateWork(ck) -
+                       (producerDies ? cleanedWork(pk) : 0.0);
+    if (addedWork > flopsPerByte * savedBytes) {
+      trial->erase();
+      return false;
+    }
+
+    // Keep the trial as the consumer's kernel.
+    ck.getBody().takeBody(trial.getBody());
+    ck.setNumInputs(trial.getNumInputs());
+    trial->erase();
+    consumer.getInputsMutable().assign(newInputs);
+    if (producer->use_empty()) {
+      erased.insert(producer);
+      producer.erase();
+      if (SymbolTable::symbolKnownUseEmpty(pk, module))
+        pk.erase();
+    }
+    return true;
+  }
+
+  ModuleOp module;
+  SymbolTable symbols;
+  double flopsPerByte;
+  DenseSet<Operation *> erased;
+};
+
+struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Fuser fuser(module, flopsPerByte);
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      fuser.run(func);
+    // Kernels that no launch pulled anything into are cleaned up too.
+    for (KernelOp kernel : module.getOps<KernelOp>())
+      cleanUpKernel(kernel, &getContext());
+    // Constants whose only users were inlined are dead now.
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    for (auto func : module.getOps<func::FuncOp>())
+      (void)applyPatternsGreedily(func, RewritePatternSet(&getContext()),
+                                  config);
+  }
+};
+
+} // namespace
