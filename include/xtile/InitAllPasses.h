@@ -6,15 +6,18 @@
 #include "xtile/Conversion/Passes.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
+#include "xtile/Pipelines/Pipelines.h"
 
 namespace xtile {
 
-/// Registers every xtile pass with the global pass registry, so that
-/// `*-opt --xtensor-normalize` and textual pipelines can name them.
+/// Registers every xtile pass and pipeline (`--lower-to-loop`, ...) with
+/// the global pass registry, so that `*-opt` and textual pipelines can name
+/// them.
 inline void registerAllPasses() {
   tensor::registerXTensorPasses();
   loop::registerXLoopPasses();
   registerXTileConversionPasses();
+  registerPipelines();
 }
 
 } // namespace xtile

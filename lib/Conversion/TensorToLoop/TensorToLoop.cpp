@@ -609,6 +609,11 @@ struct ConvertXTensorToXLoopPass
     populateTensorToLoopPatterns(patterns, symbols);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // Splat constants that every user took as a scalar are dead now.
+    module.walk([](arith::ConstantOp constant) {
+      if (constant->use_empty() && isa<TensorType>(constant.getType()))
+        constant.erase();
+    });
   }
 };
 

@@ -278,6 +278,136 @@ private:
   DenseSet<Operation *> erased;
 };
 
+/// Merges adjacent parallel loops with the same bounds in `block`, then
+/// the loops that become adjacent inside them. Legal for any two loops of
+/// one kernel: loops have no results and bodies only read inputs, so one
+/// loop's body never observes the other's stores.
+static void mergeAdjacentLoops(Block *block) {
+  bool merged = true;
+  while (merged) {
+    merged = false;
+    for (Operation &op : *block) {
+      auto first = dyn_cast<ParallelOp>(&op);
+      if (!first)
+        continue;
+      // The next parallel loop; pure ops in between move above `first`
+      // (they cannot use it: loops have no results).
+      SmallVector<Operation *> between;
+      Operation *next = first->getNextNode();
+      while (next && !isa<ParallelOp>(next) && isMemoryEffectFree(next) &&
+             next->getNumRegions() == 0) {
+        between.push_back(next);
+        next = next->getNextNode();
+      }
+      auto second = dyn_cast_or_null<ParallelOp>(next);
+      if (!second || second.getLower() != first.getLower() ||
+          second.getUpper() != first.getUpper())
+        continue;
+      for (Operation *moved : between)
+        moved->moveBefore(first);
+      Block &into = first.getBodyBlock();
+      second.getInductionVar().replaceAllUsesWith(first.getInductionVar());
+      Operation *yield = into.getTerminator();
+      for (Operation &inner :
+           llvm::make_early_inc_range(bodyOps(&second.getBodyBlock())))
+        inner.moveBefore(yield);
+      second.erase();
+      mergeAdjacentLoops(&into);
+      merged = true;
+      break;
+    }
+  }
+}
+
+/// Sibling fusion: two launches that read a common input over the same
+/// iteration space become one kernel with both outputs, so the shared input
+/// is read once.
+static void fuseSiblings(ModuleOp module, func::FuncOp func) {
+  SymbolTable symbols(module);
+  auto launchedOnce = [&](KernelOp kernel) {
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(kernel, module);
+    return uses && std::distance(uses->begin(), uses->end()) == 1;
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<LaunchOp> launches;
+    func.walk([&](LaunchOp launch) { launches.push_back(launch); });
+    DominanceInfo dominance(func);
+    for (size_t i = 0; i < launches.size() && !changed; ++i) {
+      for (size_t j = i + 1; j < launches.size() && !changed; ++j) {
+        LaunchOp a = launches[i], b = launches[j];
+        KernelOp ka = symbols.lookup<KernelOp>(a.getKernel());
+        KernelOp kb = symbols.lookup<KernelOp>(b.getKernel());
+        if (!ka || !kb || ka == kb || !launchedOnce(ka) || !launchedOnce(kb) ||
+            a->getBlock() != b->getBlock())
+          continue;
+        auto shapeOf = [](KernelOp k) {
+          return cast<MemRefType>(k.getOutputs()[0].getType()).getShape();
+        };
+        if (shapeOf(ka) != shapeOf(kb))
+          continue;
+        bool shares = llvm::any_of(b.getInputs(), [&](Value v) {
+          return llvm::is_contained(a.getInputs(), v);
+        });
+        // The merged launch replaces `a`: `b`'s inputs must exist there
+        // (which also rules out `b` depending on `a`).
+        bool available = llvm::all_of(b.getInputs(), [&](Value v) {
+          return dominance.properlyDominates(v, a);
+        });
+        if (!shares || !available)
+          continue;
+
+        // One kernel: a's buffers, then b's inputs not already there; a's
+        // outputs then b's.
+        SmallVector<Value> inputs(a.getInputs());
+        OpBuilder builder(ka);
+        auto merged = KernelOp::create(builder, ka.getLoc(),
+                                       ka.getSymName(), 0);
+        Block *block = builder.createBlock(&merged.getBody());
+        IRMapping map;
+        for (auto [k, v] : llvm::enumerate(a.getInputs()))
+          map.map(ka.getInputs()[k],
+                  block->addArgument(ka.getInputs()[k].getType(), ka.getLoc()));
+        for (auto [k, v] : llvm::enumerate(b.getInputs())) {
+          auto existing = llvm::find(inputs, v);
+          if (existing != inputs.end()) {
+            map.map(kb.getInputs()[k], block->getArgument(existing - inputs.begin()));
+            continue;
+          }
+          inputs.push_back(v);
+          map.map(kb.getInputs()[k],
+                  block->addArgument(kb.getInputs()[k].getType(), kb.getLoc()));
+        }
+        merged.setNumInputs(inputs.size());
+        for (KernelOp k : {ka, kb})
+          for (BlockArgument out : k.getOutputs())
+            map.map(out, block->addArgument(out.getType(), k.getLoc()));
+        builder.setInsertionPointToEnd(block);
+        for (KernelOp k : {ka, kb})
+          for (Operation &op : k.getBodyBlock())
+            builder.clone(op, map);
+        mergeAdjacentLoops(block);
+
+        builder.setInsertionPoint(a);
+        SmallVector<Type> results(a.getResultTypes());
+        llvm::append_range(results, b.getResultTypes());
+        auto launch = LaunchOp::create(builder, a.getLoc(), results,
+                                       merged.getSymName(), inputs);
+        a.replaceAllUsesWith(launch.getResults().take_front(a.getNumResults()));
+        b.replaceAllUsesWith(launch.getResults().drop_front(a.getNumResults()));
+        a.erase();
+        b.erase();
+        symbols.erase(ka);
+        symbols.erase(kb);
+        symbols.insert(merged);
+        changed = true;
+      }
+    }
+  }
+}
+
 struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
   using Base::Base;
   void runOnOperation() override {
@@ -286,6 +416,10 @@ struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       fuser.run(func);
     // Kernels that no launch pulled anything into are cleaned up too.
+    for (KernelOp kernel : module.getOps<KernelOp>())
+      cleanUpKernel(kernel, &getContext());
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      fuseSiblings(module, func);
     for (KernelOp kernel : module.getOps<KernelOp>())
       cleanUpKernel(kernel, &getContext());
     // Constants whose only users were inlined are dead now.
