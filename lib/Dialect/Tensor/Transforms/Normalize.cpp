@@ -29,9 +29,16 @@ using namespace mlir;
 using namespace xtile::tensor;
 
 /// Orders the operands of every commutative op: constants last (as upstream
-/// folding does), the rest by structural hash. Returns true on change.
+/// folding does), then the deeper expression first, then by structural
+/// hash. Depth (the longest path from a block argument) comes before the
+/// hash so that the order survives a change of context: in a stack of
+/// layers `x + f(x)` and `h + f(h)` order alike whether the residual is a
+/// function argument or computed, so the layers' kernels are identical.
+/// Returns true on change.
 static bool sortCommutativeOperands(Operation *root) {
   xtile::StructuralHasher hasher;
+  DenseMap<Value, int64_t> depth;
+  auto depthOf = [&](Value v) { return depth.lookup(v); };
   bool changed = false;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     for (Region &region : op->getRegions())
@@ -39,7 +46,8 @@ static bool sortCommutativeOperands(Operation *root) {
         hasher.visitBlock(block);
     if (op->hasTrait<OpTrait::IsCommutative>() && op->getNumOperands() > 1) {
       auto key = [&](Value v) {
-        return std::make_pair(matchPattern(v, m_Constant()), hasher.hash(v));
+        return std::make_tuple(matchPattern(v, m_Constant()), -depthOf(v),
+                               hasher.hash(v));
       };
       SmallVector<Value> operands(op->getOperands());
       llvm::stable_sort(operands,
@@ -49,6 +57,11 @@ static bool sortCommutativeOperands(Operation *root) {
         changed = true;
       }
     }
+    int64_t d = 0;
+    for (Value operand : op->getOperands())
+      d = std::max(d, depthOf(operand) + 1);
+    for (Value result : op->getResults())
+      depth[result] = d;
     hasher.visitOp(op);
   });
   return changed;

@@ -1,0 +1,129 @@
+// RUN: xtile-opt %s --split-input-file --convert-xtensor-to-xloop --xloop-fuse | FileCheck %s
+// RUN: xtile-opt %s --split-input-file --convert-xtensor-to-xloop --xloop-fuse=flops-per-byte=1000000 | FileCheck %s --check-prefix=GREEDY
+
+// An elementwise chain of any length is one kernel.
+// CHECK-LABEL: xloop.kernel @chain_
+// CHECK-COUNT-6: {{arith|math}}.
+// CHECK-NOT:     xloop.kernel
+// CHECK-LABEL: func.func @chain(
+// CHECK-NEXT:    xloop.launch
+// CHECK-NEXT:    return
+func.func @chain(%x: tensor<8x16xf32>, %y: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %a = xtensor.exp %x : tensor<8x16xf32>
+  %b = xtensor.mul %a, %y : tensor<8x16xf32>
+  %c = xtensor.tanh %b : tensor<8x16xf32>
+  %d = xtensor.sub %c, %x : tensor<8x16xf32>
+  %e = xtensor.abs %d : tensor<8x16xf32>
+  %f = xtensor.max %e, %y : tensor<8x16xf32>
+  return %f : tensor<8x16xf32>
+}
+
+// -----
+
+// A reduction over the columns feeds a row-major consumer: fusing would
+// recompute each column's fold once per row, so it is materialized.
+// CHECK-LABEL: xloop.kernel @column_reduce(
+// CHECK:         xloop.fold
+// CHECK-LABEL: xloop.kernel @column_sub(
+// CHECK-NOT:     xloop.fold
+// CHECK-LABEL: func.func @column(
+// CHECK:         %[[M:.*]] = xloop.launch @column_reduce(%arg0)
+// CHECK-NEXT:    xloop.launch @column_sub(%arg0, %[[M]])
+func.func @column(%x: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %m = xtensor.reduce max %x dims [0] keepdim : tensor<64x32xf32> -> tensor<1x32xf32>
+  %b = xtensor.broadcast %m : tensor<1x32xf32> -> tensor<64x32xf32>
+  %d = xtensor.sub %x, %b : tensor<64x32xf32>
+  return %d : tensor<64x32xf32>
+}
+
+// -----
+
+// A matmul with two consumers is computed once; its consumers, which read
+// the same product over the same space, become one kernel with two
+// outputs (sibling fusion).
+// CHECK-LABEL: xloop.kernel @shared_matmul(
+// CHECK:         xloop.fold
+// CHECK-LABEL: xloop.kernel @shared_exp(
+// CHECK-SAME:    -> (%[[O1:.*]]: memref<64x32xf32>, %[[O2:.*]]: memref<64x32xf32>)
+// CHECK:         xloop.parallel
+// CHECK-NEXT:      xloop.parallel
+// CHECK-NEXT:        %[[V:.*]] = xloop.load
+// CHECK-NEXT:        %[[E:.*]] = math.exp %[[V]]
+// CHECK-NEXT:        xloop.store %[[E]], %[[O1]]
+// CHECK-NEXT:        %[[N:.*]] = arith.negf %[[V]]
+// CHECK-NEXT:        xloop.store %[[N]], %[[O2]]
+// CHECK-LABEL: func.func @shared(
+// CHECK:         %[[P:.*]] = xloop.launch @shared_matmul(%arg0, %arg1)
+// CHECK-NEXT:    %[[R:.*]]:2 = xloop.launch @shared_exp(%[[P]])
+// CHECK-NEXT:    return %[[R]]#0, %[[R]]#1
+func.func @shared(%x: tensor<64x128xf32>, %w: tensor<128x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>) {
+  %m = xtensor.matmul %x, %w : tensor<64x128xf32>, tensor<128x32xf32> -> tensor<64x32xf32>
+  %a = xtensor.exp %m : tensor<64x32xf32>
+  %b = xtensor.neg %m : tensor<64x32xf32>
+  return %a, %b : tensor<64x32xf32>, tensor<64x32xf32>
+}
+
+// -----
+
+// A transpose on a matmul operand is index arithmetic in the matmul's
+// loads; the bias and activation are its epilogue: one kernel.
+// CHECK-LABEL: xloop.kernel @linear_
+// CHECK-SAME:    (%[[X:.*]]: memref<64x128xf32>, %[[B:.*]]: memref<32xf32>, %[[W:.*]]: memref<32x128xf32>)
+// CHECK:         xloop.parallel %[[I:.*]] = 0 to 64 {
+// CHECK-NEXT:      xloop.parallel %[[J:.*]] = 0 to 32 {
+// CHECK-NEXT:        %[[ACC:.*]] = xloop.fold %[[K:.*]] = 0 to 128
+// CHECK-NEXT:          xloop.load %[[X]][%[[I]], %[[K]]]
+// CHECK-NEXT:          xloop.load %[[W]][%[[J]], %[[K]]]
+// CHECK:             xloop.load %[[B]][%[[J]]]
+// CHECK:             math.tanh
+// CHECK-NOT:     xloop.kernel
+func.func @linear(%x: tensor<64x128xf32>, %w: tensor<32x128xf32>, %b: tensor<32xf32>) -> tensor<64x32xf32> {
+  %wt = xtensor.transpose %w perm [1, 0] : tensor<32x128xf32> -> tensor<128x32xf32>
+  %m = xtensor.matmul %x, %wt : tensor<64x128xf32>, tensor<128x32xf32> -> tensor<64x32xf32>
+  %bb = xtensor.broadcast %b : tensor<32xf32> -> tensor<64x32xf32>
+  %s = xtensor.add %m, %bb : tensor<64x32xf32>
+  %y = xtensor.tanh %s : tensor<64x32xf32>
+  return %y : tensor<64x32xf32>
+}
+
+// -----
+
+// An expensive prologue (exp on every element of the matmul's left
+// operand) would be recomputed for each of the 256 output columns: it stays
+// a kernel of its own. With work made nearly free (GREEDY), it is fused.
+// CHECK-LABEL: xloop.kernel @prologue_exp(
+// CHECK-LABEL: xloop.kernel @prologue_matmul(
+// CHECK-NOT:     math.exp
+// GREEDY-LABEL: xloop.kernel @prologue_matmul(
+// GREEDY:         xloop.fold
+// GREEDY:           math.exp
+// GREEDY-NOT:   xloop.kernel
+// GREEDY-LABEL: func.func @prologue(
+func.func @prologue(%x: tensor<64x128xf32>, %w: tensor<128x256xf32>) -> tensor<64x256xf32> {
+  %e = xtensor.exp %x : tensor<64x128xf32>
+  %m = xtensor.matmul %e, %w : tensor<64x128xf32>, tensor<128x256xf32> -> tensor<64x256xf32>
+  return %m : tensor<64x256xf32>
+}
+
+// -----
+
+// A value that leaves the function is still written; its consumer
+// recomputes it rather than reading it back, and the two, reading the same
+// input over the same space, are one kernel with two outputs that computes
+// exp once.
+// CHECK-LABEL: xloop.kernel @outputs_exp(
+// CHECK-SAME:    %[[X:.*]]: memref<16xf32>) -> (%[[O1:.*]]: memref<16xf32>, %[[O2:.*]]: memref<16xf32>)
+// CHECK-NEXT:    xloop.parallel %[[I:.*]] = 0 to 16 {
+// CHECK-NEXT:      %[[V:.*]] = xloop.load %[[X]][%[[I]]]
+// CHECK-NEXT:      %[[E:.*]] = math.exp %[[V]]
+// CHECK-NEXT:      xloop.store %[[E]], %[[O1]][%[[I]]]
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[E]], %[[V]]
+// CHECK-NEXT:      xloop.store %[[M]], %[[O2]][%[[I]]]
+// CHECK-LABEL: func.func @outputs(
+// CHECK-NEXT:    %[[R:.*]]:2 = xloop.launch @outputs_exp(%arg0)
+// CHECK-NEXT:    return %[[R]]#0, %[[R]]#1
+func.func @outputs(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %e = xtensor.exp %x : tensor<16xf32>
+  %m = xtensor.mul %e, %x : tensor<16xf32>
+  return %e, %m : tensor<16xf32>, tensor<16xf32>
+}
