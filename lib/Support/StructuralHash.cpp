@@ -3,6 +3,7 @@
 #include "xtile/Support/StructuralHash.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/Support/xxhash.h"
 
@@ -95,3 +96,43 @@ uint64_t StructuralHasher::hashAttr(Attribute attr) {
   }
   return it->second;
 }
+
+/// Orders the operands of every commutative op: constants last (as upstream
+/// folding does), then the deeper expression first, then by structural
+/// hash. Depth (the longest path from a block argument) comes before the
+/// hash so that the order survives a change of context: in a stack of
+/// layers `x + f(x)` and `h + f(h)` order alike whether the residual is a
+/// function argument or computed, so the layers' kernels are identical.
+/// Returns true on change.
+bool xtile::sortCommutativeOperands(Operation *root) {
+  StructuralHasher hasher;
+  DenseMap<Value, int64_t> depth;
+  auto depthOf = [&](Value v) { return depth.lookup(v); };
+  bool changed = false;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        hasher.visitBlock(block);
+    if (op->hasTrait<OpTrait::IsCommutative>() && op->getNumOperands() > 1) {
+      auto key = [&](Value v) {
+        return std::make_tuple(matchPattern(v, m_Constant()), -depthOf(v),
+                               hasher.hash(v));
+      };
+      SmallVector<Value> operands(op->getOperands());
+      llvm::stable_sort(operands,
+                        [&](Value a, Value b) { return key(a) < key(b); });
+      if (!llvm::equal(operands, op->getOperands())) {
+        op->setOperands(operands);
+        changed = true;
+      }
+    }
+    int64_t d = 0;
+    for (Value operand : op->getOperands())
+      d = std::max(d, depthOf(operand) + 1);
+    for (Value result : op->getResults())
+      depth[result] = d;
+    hasher.visitOp(op);
+  });
+  return changed;
+}
+

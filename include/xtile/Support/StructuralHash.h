@@ -43,6 +43,11 @@ private:
   llvm::DenseMap<mlir::Attribute, uint64_t> attrHashes;
 };
 
+/// Orders the operands of every commutative op nested in `root`: constants
+/// last, then the deeper expression first (depth: the longest path from a
+/// block argument), then by structural hash. Returns true on change.
+bool sortCommutativeOperands(mlir::Operation *root);
+
 } // namespace xtile
 
 #endif // XTILE_SUPPORT_STRUCTURALHASH_H

@@ -95,7 +95,7 @@ xloop.kernel @add(%a: memref<4xf32>, %b: memref<4xf32>) -> (%c: memref<4xf32>) {
 }
 
 func.func @too_few_inputs(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xloop.launch' op has 1 inputs and 1 outputs but kernel @add takes 2 and produces 1}}
+  // expected-error @+1 {{'xloop.launch' op passes 1 input(s) and expects 1 output(s) but kernel @add has 2 input(s) and 1 output(s)}}
   %c = xloop.launch @add(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %c : tensor<4xf32>
 }
@@ -106,7 +106,7 @@ xloop.kernel @copy(%a: memref<4xf32>) -> (%c: memref<4xf32>) {
 }
 
 func.func @too_many_outputs(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xloop.launch' op has 1 inputs and 2 outputs but kernel @copy takes 1 and produces 1}}
+  // expected-error @+1 {{'xloop.launch' op passes 1 input(s) and expects 2 output(s) but kernel @copy has 1 input(s) and 1 output(s)}}
   %c:2 = xloop.launch @copy(%a) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return %c#0 : tensor<4xf32>
 }
@@ -540,4 +540,58 @@ func.func @load_dynamic_buffer_generic(%a: memref<?xf32>) -> f32 {
   // expected-error @+1 {{'xloop.load' op operand #0 must be statically shaped memref of any type values, but got 'memref<?xf32>'}}
   %v = "xloop.load"(%a, %c0) : (memref<?xf32>, index) -> f32
   return %v : f32
+}
+
+// -----
+
+// A fold with an empty body.
+xloop.kernel @empty_fold(%x: memref<4xf32>) -> (%y: memref<f32>) {
+  %z = arith.constant 0.0 : f32
+  // expected-error @+1 {{'xloop.fold' op body must yield one 'f32' per iteration}}
+  %r = xloop.fold %i = 0 to 4 combine add init(%z) : f32 {
+  }
+  xloop.store %r, %y[] : memref<f32>
+}
+
+// -----
+
+// expected-error @+1 {{'xloop.kernel' op num_inputs must be non-negative, got -1}}
+"xloop.kernel"() <{sym_name = "k", num_inputs = -1 : i64}> ({
+^bb0(%a: memref<f32>, %b: memref<f32>):
+}) : () -> ()
+
+// -----
+
+xloop.kernel @init_type(%x: memref<4xi32>) -> (%y: memref<i32>) {
+  %z = arith.constant 0.0 : f32
+  // expected-error @+1 {{'xloop.fold' op init 'f32' must have the result type 'i32'}}
+  %r = "xloop.fold"(%z) <{lower = 0 : i64, upper = 4 : i64, combine = 0 : i32}> ({
+  ^bb0(%i: index):
+    %v = xloop.load %x[%i] : memref<4xi32>
+    xloop.yield %v : i32
+  }) : (f32) -> i32
+  xloop.store %r, %y[] : memref<i32>
+}
+
+// -----
+
+xloop.kernel @parallel_yield(%x: memref<4xf32>) -> (%y: memref<4xf32>) {
+  // expected-error @+1 {{'xloop.parallel' op body must end with an xloop.yield of no values}}
+  xloop.parallel %i = 0 to 4 {
+    %v = xloop.load %x[%i] : memref<4xf32>
+    xloop.store %v, %y[%i] : memref<4xf32>
+    xloop.yield %v : f32
+  }
+}
+
+// -----
+
+// Outputs are write-only: loads are pure only because inputs never change.
+xloop.kernel @load_output(%x: memref<4xf32>) -> (%y: memref<4xf32>) {
+  xloop.parallel %i = 0 to 4 {
+    %v = xloop.load %x[%i] : memref<4xf32>
+    xloop.store %v, %y[%i] : memref<4xf32>
+    // expected-error @+1 {{'xloop.load' op must load from an input buffer of its kernel (outputs are write-only)}}
+    %w = xloop.load %y[%i] : memref<4xf32>
+  }
 }

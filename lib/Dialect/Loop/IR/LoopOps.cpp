@@ -72,6 +72,9 @@ void KernelOp::print(OpAsmPrinter &p) {
 
 LogicalResult KernelOp::verify() {
   int64_t numArgs = getBodyBlock().getNumArguments();
+  if (static_cast<int64_t>(getNumInputs()) < 0)
+    return emitOpError() << "num_inputs must be non-negative, got "
+                         << static_cast<int64_t>(getNumInputs());
   if (static_cast<int64_t>(getNumInputs()) > numArgs)
     return emitOpError() << "num_inputs " << getNumInputs()
                          << " exceeds its " << numArgs << " buffers";
@@ -113,10 +116,11 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   };
   ArrayRef<BlockArgument> ins = kernel.getInputs(), outs = kernel.getOutputs();
   if (ins.size() != getInputs().size() || outs.size() != getOutputs().size())
-    return emitOpError() << "has " << getInputs().size() << " inputs and "
-                         << getOutputs().size() << " outputs but kernel @"
-                         << getKernel() << " takes " << ins.size()
-                         << " and produces " << outs.size();
+    return emitOpError() << "passes " << getInputs().size()
+                         << " input(s) and expects " << getOutputs().size()
+                         << " output(s) but kernel @" << getKernel()
+                         << " has " << ins.size() << " input(s) and "
+                         << outs.size() << " output(s)";
   for (auto [i, pair] : llvm::enumerate(llvm::zip(getInputs(), ins)))
     if (!matches(std::get<0>(pair).getType(), std::get<1>(pair).getType()))
       return emitOpError() << "input #" << i << " "
@@ -198,7 +202,14 @@ void ParallelOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult ParallelOp::verify() {
-  return verifyLoop(*this, getBody(), getLower(), getUpper());
+  if (failed(verifyLoop(*this, getBody(), getLower(), getUpper())))
+    return failure();
+  Block &block = getBodyBlock();
+  if (!block.empty())
+    if (auto yield = dyn_cast<YieldOp>(block.back()))
+      if (!yield.getValues().empty())
+        return emitOpError("body must end with an xloop.yield of no values");
+  return success();
 }
 
 void FoldOp::build(OpBuilder &builder, OperationState &result, int64_t lower,
@@ -264,7 +275,11 @@ Value FoldOp::getYieldedValue() {
 LogicalResult FoldOp::verify() {
   if (failed(verifyLoop(*this, getBody(), getLower(), getUpper())))
     return failure();
-  auto yield = dyn_cast<YieldOp>(getBodyBlock().getTerminator());
+  if (getInit().getType() != getType())
+    return emitOpError() << "init " << getInit().getType()
+                         << " must have the result type " << getType();
+  Block &block = getBodyBlock();
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
   if (!yield || yield.getValues().size() != 1 ||
       yield.getValues().front().getType() != getType())
     return emitOpError() << "body must yield one " << getType()
@@ -315,7 +330,16 @@ static LogicalResult verifyAccess(Operation *op, Value buffer, size_t numIndices
 }
 
 LogicalResult LoadOp::verify() {
-  return verifyAccess(*this, getBuffer(), getIndices().size());
+  if (failed(verifyAccess(*this, getBuffer(), getIndices().size())))
+    return failure();
+  // Loads are pure because inputs never change while the kernel runs;
+  // outputs do, so they are write-only.
+  auto arg = cast<BlockArgument>(getBuffer());
+  auto kernel = cast<KernelOp>(arg.getOwner()->getParentOp());
+  if (arg.getArgNumber() >= kernel.getNumInputs())
+    return emitOpError("must load from an input buffer of its kernel "
+                       "(outputs are write-only)");
+  return success();
 }
 
 LogicalResult StoreOp::verify() {

@@ -44,6 +44,9 @@ struct XLoopDedupePass : xtile::loop::impl::XLoopDedupeBase<XLoopDedupePass> {
     DenseMap<uint64_t, SmallVector<KernelOp>> byHash;
     DenseMap<StringAttr, StringAttr> replacement;
     for (KernelOp kernel : kernels) {
+      // Commutative operands in canonical order, so that the full
+      // comparison below ignores their order as the hash does.
+      sortCommutativeOperands(kernel);
       uint64_t h = computeKernelIdentity(kernel);
       kernel->setAttr("xloop.identity",
                       StringAttr::get(&getContext(), identityString(h)));
