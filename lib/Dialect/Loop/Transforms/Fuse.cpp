@@ -290,12 +290,11 @@ static void mergeAdjacentLoops(Block *block) {
       auto first = dyn_cast<ParallelOp>(&op);
       if (!first)
         continue;
-      // The next parallel loop; pure ops in between move above `first`
-      // (they cannot use it: loops have no results).
+      // The next parallel loop; pure ops in between (folds included) move
+      // above `first` (they cannot use it: loops have no results).
       SmallVector<Operation *> between;
       Operation *next = first->getNextNode();
-      while (next && !isa<ParallelOp>(next) && isMemoryEffectFree(next) &&
-             next->getNumRegions() == 0) {
+      while (next && !isa<ParallelOp>(next) && isMemoryEffectFree(next)) {
         between.push_back(next);
         next = next->getNextNode();
       }

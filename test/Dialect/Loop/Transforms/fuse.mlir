@@ -127,3 +127,41 @@ func.func @outputs(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %m = xtensor.mul %e, %x : tensor<16xf32>
   return %e, %m : tensor<16xf32>, tensor<16xf32>
 }
+
+// -----
+
+// log_softmax and x - mean(x) over rows: each fuses into one kernel, folds
+// in the row loop, and as both read x over the same rows they are one
+// kernel with two outputs, one row loop and one column loop.
+// CHECK-LABEL: xloop.kernel @rows_
+// CHECK-SAME:    -> (%[[Y:.*]]: memref<32x100xf32>, %[[C:.*]]: memref<32x100xf32>)
+// CHECK:         xloop.parallel %{{.*}} = 0 to 32 {
+// CHECK-NEXT:      xloop.fold {{.*}} combine max
+// CHECK:           xloop.fold {{.*}} combine add
+// CHECK:           math.log
+// CHECK:           xloop.fold {{.*}} combine add
+// CHECK:           arith.divf
+// CHECK-NEXT:      xloop.parallel %{{.*}} = 0 to 100 {
+// CHECK:             xloop.store %{{.*}}, %[[Y]]
+// CHECK:             xloop.store %{{.*}}, %[[C]]
+// CHECK-NOT:     xloop.parallel
+// CHECK-NOT:     xloop.kernel
+// CHECK-LABEL: func.func @rows(
+// CHECK-NEXT:    xloop.launch
+// CHECK-NEXT:    return
+func.func @rows(%x: tensor<32x100xf32>) -> (tensor<32x100xf32>, tensor<32x100xf32>) {
+  %ls = xtensor.reduce max %x dims [1] keepdim : tensor<32x100xf32> -> tensor<32x1xf32>
+  %lsb = xtensor.broadcast %ls : tensor<32x1xf32> -> tensor<32x100xf32>
+  %sh = xtensor.sub %x, %lsb : tensor<32x100xf32>
+  %e = xtensor.exp %sh : tensor<32x100xf32>
+  %s = xtensor.reduce sum %e dims [1] keepdim : tensor<32x100xf32> -> tensor<32x1xf32>
+  %l = xtensor.log %s : tensor<32x1xf32>
+  %lb = xtensor.broadcast %l : tensor<32x1xf32> -> tensor<32x100xf32>
+  %y = xtensor.sub %sh, %lb : tensor<32x100xf32>
+  %sum = xtensor.reduce sum %x dims [1] keepdim : tensor<32x100xf32> -> tensor<32x1xf32>
+  %n = xtensor.constant dense<100.0> : tensor<32x1xf32>
+  %mean = xtensor.div %sum, %n : tensor<32x1xf32>
+  %mb = xtensor.broadcast %mean : tensor<32x1xf32> -> tensor<32x100xf32>
+  %c = xtensor.sub %x, %mb : tensor<32x100xf32>
+  return %y, %c : tensor<32x100xf32>, tensor<32x100xf32>
+}
