@@ -100,30 +100,59 @@ static double estimateWork(Operation *kernel) {
 /// Hoists loop-invariant code (inner loops first, so a fold moves as far
 /// out as its dependences allow), then folds constants and merges common
 /// subexpressions.
-static void cleanUpKernel(KernelOp kernel, MLIRContext *ctx) {
-  kernel.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
-  RewritePatternSet patterns(ctx);
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    if (isa<arith::ArithDialect, affine::AffineDialect, math::MathDialect>(
-            op.getDialect()))
-      op.getCanonicalizationPatterns(patterns, ctx);
-  // Region simplification would drop the induction variable of a loop whose
-  // body no longer uses it; loops keep theirs.
-  GreedyRewriteConfig config;
-  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  (void)applyPatternsGreedily(kernel, std::move(patterns), config);
-  IRRewriter rewriter(ctx);
-  DominanceInfo dominance(kernel);
-  eliminateCommonSubExpressions(rewriter, dominance, kernel);
-  kernel.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+/// How many launches name each kernel, counted once: walking the module
+/// for symbol uses at every fusion decision would make fusion quadratic.
+static DenseMap<StringAttr, unsigned> countLaunches(ModuleOp module) {
+  DenseMap<StringAttr, unsigned> counts;
+  module.walk([&](LaunchOp launch) {
+    ++counts[launch.getKernelAttr().getAttr()];
+  });
+  return counts;
 }
+
+class KernelCleaner {
+public:
+  explicit KernelCleaner(MLIRContext *ctx) : ctx(ctx), patterns(collect(ctx)) {
+    // Region simplification would drop the induction variable of a loop
+    // whose body no longer uses it; loops keep theirs.
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  }
+
+  void operator()(KernelOp kernel) const {
+    kernel.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    (void)applyPatternsGreedily(kernel, patterns, config);
+    IRRewriter rewriter(ctx);
+    DominanceInfo dominance(kernel);
+    eliminateCommonSubExpressions(rewriter, dominance, kernel);
+    kernel.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+  }
+
+private:
+  /// Canonicalization of the scalar and index code kernels contain; built
+  /// once, since fusion cleans up a kernel after every trial.
+  static RewritePatternSet collect(MLIRContext *ctx) {
+    RewritePatternSet patterns(ctx);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      if (isa<arith::ArithDialect, affine::AffineDialect, math::MathDialect>(
+              dialect))
+        dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      if (isa<arith::ArithDialect, affine::AffineDialect, math::MathDialect>(
+              op.getDialect()))
+        op.getCanonicalizationPatterns(patterns, ctx);
+    return patterns;
+  }
+
+  MLIRContext *ctx;
+  FrozenRewritePatternSet patterns;
+  GreedyRewriteConfig config;
+};
 
 class Fuser {
 public:
-  Fuser(ModuleOp module, double flopsPerByte)
-      : module(module), symbols(module), flopsPerByte(flopsPerByte) {}
+  Fuser(ModuleOp module, const KernelCleaner &clean, double flopsPerByte)
+      : module(module), symbols(module), clean(clean),
+        flopsPerByte(flopsPerByte), launches(countLaunches(module)) {}
 
   void run(func::FuncOp func) {
     SmallVector<LaunchOp> launches;
@@ -139,16 +168,27 @@ public:
       KernelOp ck = kernelOf(consumer);
       if (!ck || !launchedOnce(ck))
         continue;
-      cleanUpKernel(ck, module.getContext());
+      clean(ck);
+      // A producer rejected once is not tried again for this consumer (each
+      // trial copies and cleans the whole consumer) until its number of
+      // users changes, which changes the bytes its fusion saves.
+      DenseMap<Operation *, size_t> rejected;
       bool changed = true;
       while (changed) {
         changed = false;
         for (unsigned pos = 0; pos < consumer.getInputs().size(); ++pos) {
           auto producer = consumer.getInputs()[pos].getDefiningOp<LaunchOp>();
-          if (producer && tryInline(producer, consumer, ck, pos)) {
+          if (!producer)
+            continue;
+          size_t users = std::distance(producer->use_begin(), producer->use_end());
+          auto it = rejected.find(producer);
+          if (it != rejected.end() && it->second == users)
+            continue;
+          if (tryInline(producer, consumer, ck, pos)) {
             changed = true;
             break;
           }
+          rejected[producer] = users;
         }
       }
     }
@@ -160,15 +200,13 @@ private:
   }
 
   bool launchedOnce(KernelOp kernel) {
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(kernel, module);
-    return uses && std::distance(uses->begin(), uses->end()) == 1;
+    return launches.lookup(kernel.getSymNameAttr()) == 1;
   }
 
   /// The work of `kernel` once cleaned up (measured on a copy).
   double cleanedWork(KernelOp kernel) {
     auto copy = cast<KernelOp>(kernel->clone());
-    cleanUpKernel(copy, module.getContext());
+    clean(copy);
     double work = estimateWork(copy);
     copy->erase();
     return work;
@@ -244,13 +282,25 @@ private:
     SmallVector<Value> inputs(consumer.getInputs());
     SmallVector<Value> newInputs =
         inlineInto(trial, inputs, pos, producer, pk, *nest);
-    cleanUpKernel(trial, module.getContext());
+    clean(trial);
 
-    // The producer disappears when this consumer is its only user; else it
-    // still runs and still writes its output, and only this read is saved.
+    // Device-memory traffic saved. The consumer no longer reads the
+    // producer's output. If this consumer is the producer's only user, the
+    // producer disappears: its write goes, and so do its reads of inputs the
+    // consumer reads anyway (its other reads move to the consumer). Else the
+    // producer still runs, and its inputs the consumer did not read are new
+    // reads.
     bool producerDies = producer->hasOneUse();
-    int64_t bytes = getNumBytes(producer.getOutputs()[0].getType());
-    double savedBytes = producerDies ? 2.0 * bytes : 1.0 * bytes;
+    double savedBytes = getNumBytes(producer.getOutputs()[0].getType());
+    if (producerDies)
+      savedBytes += getNumBytes(producer.getOutputs()[0].getType());
+    for (Value input : producer.getInputs()) {
+      bool shared = llvm::is_contained(inputs, input);
+      if (producerDies && shared)
+        savedBytes += getNumBytes(input.getType());
+      else if (!producerDies && !shared)
+        savedBytes -= getNumBytes(input.getType());
+    }
     double addedWork = estimateWork(trial) - estimateWork(ck) -
                        (producerDies ? cleanedWork(pk) : 0.0);
     if (addedWork > flopsPerByte * savedBytes) {
@@ -266,15 +316,17 @@ private:
     if (producer->use_empty()) {
       erased.insert(producer);
       producer.erase();
-      if (SymbolTable::symbolKnownUseEmpty(pk, module))
-        pk.erase();
+      if (--launches[pk.getSymNameAttr()] == 0)
+        symbols.erase(pk);
     }
     return true;
   }
 
   ModuleOp module;
   SymbolTable symbols;
+  const KernelCleaner &clean;
   double flopsPerByte;
+  DenseMap<StringAttr, unsigned> launches;
   DenseSet<Operation *> erased;
 };
 
@@ -323,86 +375,93 @@ static void mergeAdjacentLoops(Block *block) {
 /// is read once.
 static void fuseSiblings(ModuleOp module, func::FuncOp func) {
   SymbolTable symbols(module);
+  DenseMap<StringAttr, unsigned> counts = countLaunches(module);
   auto launchedOnce = [&](KernelOp kernel) {
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(kernel, module);
-    return uses && std::distance(uses->begin(), uses->end()) == 1;
+    return counts.lookup(kernel.getSymNameAttr()) == 1;
   };
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    SmallVector<LaunchOp> launches;
-    func.walk([&](LaunchOp launch) { launches.push_back(launch); });
-    DominanceInfo dominance(func);
-    for (size_t i = 0; i < launches.size() && !changed; ++i) {
-      for (size_t j = i + 1; j < launches.size() && !changed; ++j) {
-        LaunchOp a = launches[i], b = launches[j];
-        KernelOp ka = symbols.lookup<KernelOp>(a.getKernel());
-        KernelOp kb = symbols.lookup<KernelOp>(b.getKernel());
-        if (!ka || !kb || ka == kb || !launchedOnce(ka) || !launchedOnce(kb) ||
-            a->getBlock() != b->getBlock())
-          continue;
-        auto shapeOf = [](KernelOp k) {
-          return cast<MemRefType>(k.getOutputs()[0].getType()).getShape();
-        };
-        if (shapeOf(ka) != shapeOf(kb))
-          continue;
-        bool shares = llvm::any_of(b.getInputs(), [&](Value v) {
-          return llvm::is_contained(a.getInputs(), v);
-        });
-        // The merged launch replaces `a`: `b`'s inputs must exist there
-        // (which also rules out `b` depending on `a`).
-        bool available = llvm::all_of(b.getInputs(), [&](Value v) {
-          return dominance.properlyDominates(v, a);
-        });
-        if (!shares || !available)
-          continue;
+  SmallVector<LaunchOp> launches;
+  func.walk([&](LaunchOp launch) { launches.push_back(launch); });
+  // Merging inserts the new launch where the first one was; dominance
+  // between existing values and ops is unaffected.
+  DominanceInfo dominance(func);
+  DenseSet<Operation *> dead;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    if (dead.contains(launches[i]))
+      continue;
+    for (size_t j = i + 1; j < launches.size(); ++j) {
+      LaunchOp a = launches[i], b = launches[j];
+      if (dead.contains(b))
+        continue;
+      KernelOp ka = symbols.lookup<KernelOp>(a.getKernel());
+      KernelOp kb = symbols.lookup<KernelOp>(b.getKernel());
+      if (!ka || !kb || ka == kb || !launchedOnce(ka) || !launchedOnce(kb) ||
+          a->getBlock() != b->getBlock())
+        continue;
+      auto shapeOf = [](KernelOp k) {
+        return cast<MemRefType>(k.getOutputs()[0].getType()).getShape();
+      };
+      if (shapeOf(ka) != shapeOf(kb))
+        continue;
+      bool shares = llvm::any_of(b.getInputs(), [&](Value v) {
+        return llvm::is_contained(a.getInputs(), v);
+      });
+      // The merged launch replaces `a`: `b`'s inputs must exist there
+      // (which also rules out `b` depending on `a`).
+      bool available = llvm::all_of(b.getInputs(), [&](Value v) {
+        return dominance.properlyDominates(v, a);
+      });
+      if (!shares || !available)
+        continue;
 
-        // One kernel: a's buffers, then b's inputs not already there; a's
-        // outputs then b's.
-        SmallVector<Value> inputs(a.getInputs());
-        OpBuilder builder(ka);
-        auto merged = KernelOp::create(builder, ka.getLoc(),
-                                       ka.getSymName(), 0);
-        Block *block = builder.createBlock(&merged.getBody());
-        IRMapping map;
-        for (auto [k, v] : llvm::enumerate(a.getInputs()))
-          map.map(ka.getInputs()[k],
-                  block->addArgument(ka.getInputs()[k].getType(), ka.getLoc()));
-        for (auto [k, v] : llvm::enumerate(b.getInputs())) {
-          auto existing = llvm::find(inputs, v);
-          if (existing != inputs.end()) {
-            map.map(kb.getInputs()[k], block->getArgument(existing - inputs.begin()));
-            continue;
-          }
-          inputs.push_back(v);
+      // One kernel: a's buffers, then b's inputs not already there; a's
+      // outputs then b's.
+      SmallVector<Value> inputs(a.getInputs());
+      OpBuilder builder(ka);
+      auto merged =
+          KernelOp::create(builder, ka.getLoc(), ka.getSymName(), 0);
+      Block *block = builder.createBlock(&merged.getBody());
+      IRMapping map;
+      for (BlockArgument in : ka.getInputs())
+        map.map(in, block->addArgument(in.getType(), ka.getLoc()));
+      for (auto [k, v] : llvm::enumerate(b.getInputs())) {
+        auto existing = llvm::find(inputs, v);
+        if (existing != inputs.end()) {
           map.map(kb.getInputs()[k],
-                  block->addArgument(kb.getInputs()[k].getType(), kb.getLoc()));
+                  block->getArgument(existing - inputs.begin()));
+          continue;
         }
-        merged.setNumInputs(inputs.size());
-        for (KernelOp k : {ka, kb})
-          for (BlockArgument out : k.getOutputs())
-            map.map(out, block->addArgument(out.getType(), k.getLoc()));
-        builder.setInsertionPointToEnd(block);
-        for (KernelOp k : {ka, kb})
-          for (Operation &op : k.getBodyBlock())
-            builder.clone(op, map);
-        mergeAdjacentLoops(block);
-
-        builder.setInsertionPoint(a);
-        SmallVector<Type> results(a.getResultTypes());
-        llvm::append_range(results, b.getResultTypes());
-        auto launch = LaunchOp::create(builder, a.getLoc(), results,
-                                       merged.getSymName(), inputs);
-        a.replaceAllUsesWith(launch.getResults().take_front(a.getNumResults()));
-        b.replaceAllUsesWith(launch.getResults().drop_front(a.getNumResults()));
-        a.erase();
-        b.erase();
-        symbols.erase(ka);
-        symbols.erase(kb);
-        symbols.insert(merged);
-        changed = true;
+        inputs.push_back(v);
+        map.map(kb.getInputs()[k],
+                block->addArgument(kb.getInputs()[k].getType(), kb.getLoc()));
       }
+      merged.setNumInputs(inputs.size());
+      for (KernelOp k : {ka, kb})
+        for (BlockArgument out : k.getOutputs())
+          map.map(out, block->addArgument(out.getType(), k.getLoc()));
+      builder.setInsertionPointToEnd(block);
+      for (KernelOp k : {ka, kb})
+        for (Operation &op : k.getBodyBlock())
+          builder.clone(op, map);
+      mergeAdjacentLoops(block);
+
+      builder.setInsertionPoint(a);
+      SmallVector<Type> results(a.getResultTypes());
+      llvm::append_range(results, b.getResultTypes());
+      auto launch = LaunchOp::create(builder, a.getLoc(), results,
+                                     merged.getSymName(), inputs);
+      a.replaceAllUsesWith(launch.getResults().take_front(a.getNumResults()));
+      b.replaceAllUsesWith(launch.getResults().drop_front(a.getNumResults()));
+      dead.insert(a);
+      dead.insert(b);
+      a.erase();
+      b.erase();
+      counts.erase(kb.getSymNameAttr());
+      symbols.erase(ka);
+      symbols.erase(kb);
+      symbols.insert(merged);
+      counts[merged.getSymNameAttr()] = 1;
+      // The merged launch may take further siblings.
+      launches[i] = launch;
     }
   }
 }
@@ -411,16 +470,17 @@ struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    Fuser fuser(module, flopsPerByte);
+    KernelCleaner clean(&getContext());
+    Fuser fuser(module, clean, flopsPerByte);
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       fuser.run(func);
     // Kernels that no launch pulled anything into are cleaned up too.
     for (KernelOp kernel : module.getOps<KernelOp>())
-      cleanUpKernel(kernel, &getContext());
+      clean(kernel);
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       fuseSiblings(module, func);
     for (KernelOp kernel : module.getOps<KernelOp>())
-      cleanUpKernel(kernel, &getContext());
+      clean(kernel);
     // Constants whose only users were inlined are dead now.
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
