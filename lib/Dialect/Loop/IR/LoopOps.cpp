@@ -121,19 +121,19 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
                          << " output(s) but kernel @" << getKernel()
                          << " has " << ins.size() << " input(s) and "
                          << outs.size() << " output(s)";
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(getInputs(), ins)))
-    if (!matches(std::get<0>(pair).getType(), std::get<1>(pair).getType()))
-      return emitOpError() << "input #" << i << " "
-                           << std::get<0>(pair).getType()
-                           << " does not match kernel buffer "
-                           << std::get<1>(pair).getType();
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(getOutputs(), outs)))
-    if (!matches(std::get<0>(pair).getType(), std::get<1>(pair).getType()))
-      return emitOpError() << "output #" << i << " "
-                           << std::get<0>(pair).getType()
-                           << " does not match kernel buffer "
-                           << std::get<1>(pair).getType();
-  return success();
+  auto check = [&](StringRef what, ValueRange values,
+                   ArrayRef<BlockArgument> buffers) -> LogicalResult {
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(values, buffers)))
+      if (!matches(std::get<0>(pair).getType(), std::get<1>(pair).getType()))
+        return emitOpError() << what << " #" << i << " "
+                             << std::get<0>(pair).getType()
+                             << " does not match kernel buffer "
+                             << std::get<1>(pair).getType();
+    return success();
+  };
+  if (failed(check("input", getInputs(), ins)))
+    return failure();
+  return check("output", getOutputs(), outs);
 }
 
 //===----------------------------------------------------------------------===//

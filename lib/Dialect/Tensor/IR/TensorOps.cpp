@@ -268,13 +268,21 @@ LogicalResult ReduceOp::verify() {
 // Movement ops
 //===----------------------------------------------------------------------===//
 
+/// Movement ops keep the element type of their operand.
+static LogicalResult verifyKeepsElementType(Operation *op, ShapedType in,
+                                            ShapedType out) {
+  if (in.getElementType() != out.getElementType())
+    return op->emitOpError()
+           << "result " << out
+           << " must have the element type of operand 'input' " << in;
+  return success();
+}
+
 LogicalResult ReshapeOp::verify() {
   auto in = cast<ShapedType>(getInput().getType());
   auto out = cast<ShapedType>(getType());
-  if (in.getElementType() != out.getElementType())
-    return emitOpError() << "result " << out
-                         << " must have the element type of operand 'input' "
-                         << in;
+  if (failed(verifyKeepsElementType(*this, in, out)))
+    return failure();
   std::optional<int64_t> inCount = checkedNumElements(in.getShape());
   std::optional<int64_t> outCount = checkedNumElements(out.getShape());
   if (!inCount || !outCount)
@@ -316,10 +324,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
 LogicalResult BroadcastOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto out = cast<RankedTensorType>(getType());
-  if (in.getElementType() != out.getElementType())
-    return emitOpError() << "result " << out
-                         << " must have the element type of operand 'input' "
-                         << in;
+  if (failed(verifyKeepsElementType(*this, in, out)))
+    return failure();
   if (in.getRank() > out.getRank())
     return emitOpError() << "cannot broadcast " << in << " to " << out
                          << " of lower rank";

@@ -1,3 +1,5 @@
+# Helpers for xtile's own CMake files.
+#
 # xtile_add_library(<name> <sources>... [DEPENDS <targets>...]
 #                   [LINK_LIBS <xtile libs>...] [MLIR_LIBS <MLIR libs>...])
 #
@@ -25,4 +27,20 @@ function(xtile_add_library name)
   endif()
   install(TARGETS ${name} EXPORT XTileTargets
           ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
+endfunction()
+
+# xtile_add_dialect_tablegen(<Prefix> <dialect>): the ODS outputs of
+# <Prefix>Ops.td (ops, dialect, enums) in target XTile<Prefix>OpsIncGen, and
+# the generated reference docs/Dialects/X<Prefix>Dialect.md.
+function(xtile_add_dialect_tablegen prefix dialect)
+  set(LLVM_TARGET_DEFINITIONS ${prefix}Ops.td)
+  mlir_tablegen(${prefix}Ops.h.inc -gen-op-decls)
+  mlir_tablegen(${prefix}Ops.cpp.inc -gen-op-defs)
+  mlir_tablegen(${prefix}Dialect.h.inc -gen-dialect-decls -dialect=${dialect})
+  mlir_tablegen(${prefix}Dialect.cpp.inc -gen-dialect-defs -dialect=${dialect})
+  mlir_tablegen(${prefix}Enums.h.inc -gen-enum-decls)
+  mlir_tablegen(${prefix}Enums.cpp.inc -gen-enum-defs)
+  add_public_tablegen_target(XTile${prefix}OpsIncGen)
+  add_mlir_doc(${prefix}Ops X${prefix}Dialect Dialects/ -gen-dialect-doc
+               -dialect=${dialect})
 endfunction()
