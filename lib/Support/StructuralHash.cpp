@@ -135,4 +135,3 @@ bool xtile::sortCommutativeOperands(Operation *root) {
   });
   return changed;
 }
-

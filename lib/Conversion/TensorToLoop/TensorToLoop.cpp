@@ -13,8 +13,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace xtile {
 #define GEN_PASS_DEF_CONVERTXTENSORTOXLOOP
@@ -40,8 +40,8 @@ public:
   Value load(unsigned i, ValueRange indices) {
     SplatElementsAttr splat;
     if (matchPattern(op->getOperand(i), m_Constant(&splat)))
-      return arith::ConstantOp::create(b, loc,
-                                       cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+      return arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
     return xl::LoadOp::create(b, loc, buffers[i], indices);
   }
 
@@ -129,7 +129,9 @@ static Value castScalar(OpBuilder &b, Location loc, Value v, Type to) {
 
 static Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value x) {
   Type t = x.getType();
-  auto one = [&]() { return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, 1.0)); };
+  auto one = [&]() {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(t, 1.0));
+  };
   return TypeSwitch<Operation *, Value>(op)
       .Case([&](xt::NegOp) -> Value {
         if (isFloat(t))
@@ -209,23 +211,47 @@ static Value binaryScalar(OpBuilder &b, Location loc, Operation *op, Value x,
         if (f) {
           arith::CmpFPredicate p;
           switch (cmp.getPredicate()) {
-          case xt::CmpPredicate::eq: p = arith::CmpFPredicate::OEQ; break;
-          case xt::CmpPredicate::ne: p = arith::CmpFPredicate::UNE; break;
-          case xt::CmpPredicate::lt: p = arith::CmpFPredicate::OLT; break;
-          case xt::CmpPredicate::le: p = arith::CmpFPredicate::OLE; break;
-          case xt::CmpPredicate::gt: p = arith::CmpFPredicate::OGT; break;
-          case xt::CmpPredicate::ge: p = arith::CmpFPredicate::OGE; break;
+          case xt::CmpPredicate::eq:
+            p = arith::CmpFPredicate::OEQ;
+            break;
+          case xt::CmpPredicate::ne:
+            p = arith::CmpFPredicate::UNE;
+            break;
+          case xt::CmpPredicate::lt:
+            p = arith::CmpFPredicate::OLT;
+            break;
+          case xt::CmpPredicate::le:
+            p = arith::CmpFPredicate::OLE;
+            break;
+          case xt::CmpPredicate::gt:
+            p = arith::CmpFPredicate::OGT;
+            break;
+          case xt::CmpPredicate::ge:
+            p = arith::CmpFPredicate::OGE;
+            break;
           }
           return arith::CmpFOp::create(b, loc, p, x, y);
         }
         arith::CmpIPredicate p;
         switch (cmp.getPredicate()) {
-        case xt::CmpPredicate::eq: p = arith::CmpIPredicate::eq; break;
-        case xt::CmpPredicate::ne: p = arith::CmpIPredicate::ne; break;
-        case xt::CmpPredicate::lt: p = arith::CmpIPredicate::slt; break;
-        case xt::CmpPredicate::le: p = arith::CmpIPredicate::sle; break;
-        case xt::CmpPredicate::gt: p = arith::CmpIPredicate::sgt; break;
-        case xt::CmpPredicate::ge: p = arith::CmpIPredicate::sge; break;
+        case xt::CmpPredicate::eq:
+          p = arith::CmpIPredicate::eq;
+          break;
+        case xt::CmpPredicate::ne:
+          p = arith::CmpIPredicate::ne;
+          break;
+        case xt::CmpPredicate::lt:
+          p = arith::CmpIPredicate::slt;
+          break;
+        case xt::CmpPredicate::le:
+          p = arith::CmpIPredicate::sle;
+          break;
+        case xt::CmpPredicate::gt:
+          p = arith::CmpIPredicate::sgt;
+          break;
+        case xt::CmpPredicate::ge:
+          p = arith::CmpIPredicate::sge;
+          break;
         }
         return arith::CmpIOp::create(b, loc, p, x, y);
       })
@@ -239,35 +265,62 @@ static Value identity(OpBuilder &b, Location loc, xl::CombineKind kind,
     const llvm::fltSemantics &sem = f.getFloatSemantics();
     APFloat v(sem);
     switch (kind) {
-    case xl::CombineKind::add: v = APFloat::getZero(sem); break;
-    case xl::CombineKind::mul: v = APFloat(sem, 1); break;
-    case xl::CombineKind::max: v = APFloat::getInf(sem, /*Negative=*/true); break;
-    case xl::CombineKind::min: v = APFloat::getInf(sem); break;
-    default: llvm_unreachable("logical combine on floats");
+    case xl::CombineKind::add:
+      v = APFloat::getZero(sem);
+      break;
+    case xl::CombineKind::mul:
+      v = APFloat(sem, 1);
+      break;
+    case xl::CombineKind::max:
+      v = APFloat::getInf(sem, /*Negative=*/true);
+      break;
+    case xl::CombineKind::min:
+      v = APFloat::getInf(sem);
+      break;
+    default:
+      llvm_unreachable("logical combine on floats");
     }
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
   }
   unsigned width = type.getIntOrFloatBitWidth();
   APInt v;
   switch (kind) {
-  case xl::CombineKind::add: v = APInt::getZero(width); break;
-  case xl::CombineKind::mul: v = APInt(width, 1); break;
-  case xl::CombineKind::max: v = APInt::getSignedMinValue(width); break;
-  case xl::CombineKind::min: v = APInt::getSignedMaxValue(width); break;
-  case xl::CombineKind::And: v = APInt::getAllOnes(width); break;
-  case xl::CombineKind::Or: v = APInt::getZero(width); break;
+  case xl::CombineKind::add:
+    v = APInt::getZero(width);
+    break;
+  case xl::CombineKind::mul:
+    v = APInt(width, 1);
+    break;
+  case xl::CombineKind::max:
+    v = APInt::getSignedMinValue(width);
+    break;
+  case xl::CombineKind::min:
+    v = APInt::getSignedMaxValue(width);
+    break;
+  case xl::CombineKind::And:
+    v = APInt::getAllOnes(width);
+    break;
+  case xl::CombineKind::Or:
+    v = APInt::getZero(width);
+    break;
   }
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
 }
 
 static xl::CombineKind combineOf(xt::ReduceKind kind) {
   switch (kind) {
-  case xt::ReduceKind::sum: return xl::CombineKind::add;
-  case xt::ReduceKind::prod: return xl::CombineKind::mul;
-  case xt::ReduceKind::max: return xl::CombineKind::max;
-  case xt::ReduceKind::min: return xl::CombineKind::min;
-  case xt::ReduceKind::all: return xl::CombineKind::And;
-  case xt::ReduceKind::any: return xl::CombineKind::Or;
+  case xt::ReduceKind::sum:
+    return xl::CombineKind::add;
+  case xt::ReduceKind::prod:
+    return xl::CombineKind::mul;
+  case xt::ReduceKind::max:
+    return xl::CombineKind::max;
+  case xt::ReduceKind::min:
+    return xl::CombineKind::min;
+  case xt::ReduceKind::all:
+    return xl::CombineKind::And;
+  case xt::ReduceKind::any:
+    return xl::CombineKind::Or;
   }
   llvm_unreachable("unknown reduce kind");
 }
@@ -298,10 +351,9 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   Type elementType = resultType.getElementType();
 
-  if (op->getNumOperands() == 1 && !isa<xt::ReduceOp, xt::TransposeOp,
-                                        xt::BroadcastOp, xt::ReshapeOp,
-                                        xt::SliceOp, xt::PadOp, xt::ConcatOp,
-                                        xt::CastOp>(op)) {
+  if (op->getNumOperands() == 1 &&
+      !isa<xt::ReduceOp, xt::TransposeOp, xt::BroadcastOp, xt::ReshapeOp,
+           xt::SliceOp, xt::PadOp, xt::ConcatOp, xt::CastOp>(op)) {
     if (Value v = unaryScalar(b, loc, op, e.load(0, ivs)))
       return v;
   }
@@ -335,7 +387,8 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
         for (int64_t d : dims)
           extents.push_back(inType.getDimSize(d));
         xl::CombineKind kind = combineOf(reduce.getKind());
-        bool widen = kind == xl::CombineKind::add || kind == xl::CombineKind::mul;
+        bool widen =
+            kind == xl::CombineKind::add || kind == xl::CombineKind::mul;
         Type acc = widen ? accumulatorType(elementType) : elementType;
         SmallVector<Value> foldIvs;
         Value r = buildFolds(
@@ -423,7 +476,8 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
           if (start == 0 && stride == 1)
             idx.push_back(iv);
           else
-            idx.push_back(e.apply(getAffineDimExpr(0, ctx) * stride + start, iv));
+            idx.push_back(
+                e.apply(getAffineDimExpr(0, ctx) * stride + start, iv));
         }
         return e.load(0, idx);
       })
@@ -441,10 +495,12 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
           Value shifted = e.apply(getAffineDimExpr(0, ctx) - low, iv);
           Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                            shifted, e.index(0));
-          Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           shifted, e.index(inType.getDimSize(d)));
+          Value lt =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, shifted,
+                                    e.index(inType.getDimSize(d)));
           Value ok = arith::AndIOp::create(b, loc, ge, lt);
-          inside = inside ? Value(arith::AndIOp::create(b, loc, inside, ok)) : ok;
+          inside =
+              inside ? Value(arith::AndIOp::create(b, loc, inside, ok)) : ok;
           idx.push_back(e.clamp(shifted, inType.getDimSize(d)));
         }
         Value v = e.load(0, idx);
@@ -460,25 +516,28 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
         SmallVector<Value> values;
         int64_t offset = 0;
         for (auto [k, input] : llvm::enumerate(c.getInputs())) {
-          int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(dim);
+          int64_t size =
+              cast<RankedTensorType>(input.getType()).getDimSize(dim);
           SmallVector<Value> idx(ivs);
-          idx[dim] = e.clamp(e.apply(getAffineDimExpr(0, ctx) - offset, ivs[dim]),
-                             size);
+          idx[dim] = e.clamp(
+              e.apply(getAffineDimExpr(0, ctx) - offset, ivs[dim]), size);
           values.push_back(e.load(k, idx));
           offsets.push_back(offset);
           offset += size;
         }
         Value result = values.back();
         for (int64_t k = static_cast<int64_t>(values.size()) - 2; k >= 0; --k) {
-          Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                               ivs[dim], e.index(offsets[k + 1]));
+          Value before =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ivs[dim],
+                                    e.index(offsets[k + 1]));
           result = arith::SelectOp::create(b, loc, before, values[k], result);
         }
         return result;
       })
       .Case([&](xt::GatherOp g) -> FailureOr<Value> {
         int64_t axis = g.getAxis();
-        int64_t idxRank = cast<RankedTensorType>(g.getIndices().getType()).getRank();
+        int64_t idxRank =
+            cast<RankedTensorType>(g.getIndices().getType()).getRank();
         Value i = e.load(1, ivs.slice(axis, idxRank));
         Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
         SmallVector<Value> idx(ivs.take_front(axis));

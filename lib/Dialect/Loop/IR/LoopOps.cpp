@@ -55,9 +55,8 @@ void KernelOp::print(OpAsmPrinter &p) {
   p.printSymbolName(getSymName());
   auto printArgs = [&](ArrayRef<BlockArgument> args) {
     p << '(';
-    llvm::interleaveComma(args, p, [&](BlockArgument arg) {
-      p.printRegionArgument(arg);
-    });
+    llvm::interleaveComma(
+        args, p, [&](BlockArgument arg) { p.printRegionArgument(arg); });
     p << ')';
   };
   printArgs(getInputs());
@@ -76,8 +75,8 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "num_inputs must be non-negative, got "
                          << static_cast<int64_t>(getNumInputs());
   if (static_cast<int64_t>(getNumInputs()) > numArgs)
-    return emitOpError() << "num_inputs " << getNumInputs()
-                         << " exceeds its " << numArgs << " buffers";
+    return emitOpError() << "num_inputs " << getNumInputs() << " exceeds its "
+                         << numArgs << " buffers";
   if (getOutputs().empty())
     return emitOpError() << "needs at least one output buffer";
   for (BlockArgument arg : getBodyBlock().getArguments())
@@ -104,7 +103,8 @@ LogicalResult KernelOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  auto kernel = symbols.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  auto kernel =
+      symbols.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
   if (!kernel)
     return emitOpError() << "'" << getKernel()
                          << "' does not reference an xloop.kernel";
@@ -118,17 +118,17 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (ins.size() != getInputs().size() || outs.size() != getOutputs().size())
     return emitOpError() << "passes " << getInputs().size()
                          << " input(s) and expects " << getOutputs().size()
-                         << " output(s) but kernel @" << getKernel()
-                         << " has " << ins.size() << " input(s) and "
-                         << outs.size() << " output(s)";
+                         << " output(s) but kernel @" << getKernel() << " has "
+                         << ins.size() << " input(s) and " << outs.size()
+                         << " output(s)";
   auto check = [&](StringRef what, ValueRange values,
                    ArrayRef<BlockArgument> buffers) -> LogicalResult {
     for (auto [i, pair] : llvm::enumerate(llvm::zip(values, buffers)))
       if (!matches(std::get<0>(pair).getType(), std::get<1>(pair).getType()))
-        return emitOpError() << what << " #" << i << " "
-                             << std::get<0>(pair).getType()
-                             << " does not match kernel buffer "
-                             << std::get<1>(pair).getType();
+        return emitOpError()
+               << what << " #" << i << " " << std::get<0>(pair).getType()
+               << " does not match kernel buffer "
+               << std::get<1>(pair).getType();
     return success();
   };
   if (failed(check("input", getInputs(), ins)))
@@ -295,7 +295,9 @@ LogicalResult FoldOp::verify() {
 static SmallVector<Region *> loopRegions(Region &body) { return {&body}; }
 
 #define XLOOP_LOOP_LIKE(Op)                                                    \
-  SmallVector<Region *> Op::getLoopRegions() { return loopRegions(getBody()); } \
+  SmallVector<Region *> Op::getLoopRegions() {                                 \
+    return loopRegions(getBody());                                             \
+  }                                                                            \
   std::optional<SmallVector<Value>> Op::getLoopInductionVars() {               \
     return SmallVector<Value>{getInductionVar()};                              \
   }                                                                            \
@@ -318,11 +320,12 @@ XLOOP_LOOP_LIKE(FoldOp)
 // LoadOp and StoreOp
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyAccess(Operation *op, Value buffer, size_t numIndices) {
+static LogicalResult verifyAccess(Operation *op, Value buffer,
+                                  size_t numIndices) {
   auto type = cast<MemRefType>(buffer.getType());
   if (static_cast<int64_t>(numIndices) != type.getRank())
-    return op->emitOpError() << "has " << numIndices << " indices for "
-                             << type << " of rank " << type.getRank();
+    return op->emitOpError() << "has " << numIndices << " indices for " << type
+                             << " of rank " << type.getRank();
   auto arg = dyn_cast<BlockArgument>(buffer);
   if (!arg || !isa<KernelOp>(arg.getOwner()->getParentOp()))
     return op->emitOpError("must access a buffer of its enclosing kernel");

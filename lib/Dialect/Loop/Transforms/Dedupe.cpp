@@ -9,8 +9,8 @@
 
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/Support/Format.h"
 #include "xtile/Support/StructuralHash.h"
+#include "llvm/Support/Format.h"
 
 namespace xtile::loop {
 #define GEN_PASS_DEF_XLOOPDEDUPE

@@ -104,9 +104,8 @@ static double estimateWork(Operation *kernel) {
 /// for symbol uses at every fusion decision would make fusion quadratic.
 static DenseMap<StringAttr, unsigned> countLaunches(ModuleOp module) {
   DenseMap<StringAttr, unsigned> counts;
-  module.walk([&](LaunchOp launch) {
-    ++counts[launch.getKernelAttr().getAttr()];
-  });
+  module.walk(
+      [&](LaunchOp launch) { ++counts[launch.getKernelAttr().getAttr()]; });
   return counts;
 }
 
@@ -180,7 +179,8 @@ public:
           auto producer = consumer.getInputs()[pos].getDefiningOp<LaunchOp>();
           if (!producer)
             continue;
-          size_t users = std::distance(producer->use_begin(), producer->use_end());
+          size_t users =
+              std::distance(producer->use_begin(), producer->use_end());
           auto it = rejected.find(producer);
           if (it != rejected.end() && it->second == users)
             continue;
@@ -232,7 +232,8 @@ private:
         continue;
       }
       unsigned at = target.getNumInputs();
-      BlockArgument arg = block.insertArgument(at, parg.getType(), parg.getLoc());
+      BlockArgument arg =
+          block.insertArgument(at, parg.getType(), parg.getLoc());
       target.setNumInputs(at + 1);
       newInputs.push_back(input);
       base.map(parg, arg);
@@ -417,8 +418,7 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
       // outputs then b's.
       SmallVector<Value> inputs(a.getInputs());
       OpBuilder builder(ka);
-      auto merged =
-          KernelOp::create(builder, ka.getLoc(), ka.getSymName(), 0);
+      auto merged = KernelOp::create(builder, ka.getLoc(), ka.getSymName(), 0);
       Block *block = builder.createBlock(&merged.getBody());
       IRMapping map;
       for (BlockArgument in : ka.getInputs())

@@ -43,8 +43,7 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(output, &error);
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
     if (!file) {
       module.emitError() << "cannot open report file: " << error;
       return signalPassFailure();
@@ -76,8 +75,7 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
       os << "func @" << func.getName() << ": " << launches
          << (launches == 1 ? " launch, " : " launches, ") << moved
          << " B moved, ideal " << ideal << " B ("
-         << llvm::format("%.2f", ideal ? double(moved) / ideal : 0.0)
-         << "x)\n";
+         << llvm::format("%.2f", ideal ? double(moved) / ideal : 0.0) << "x)\n";
     }
     file->keep();
     markAllAnalysesPreserved();

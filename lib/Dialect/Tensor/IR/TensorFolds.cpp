@@ -307,19 +307,17 @@ OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
   if (isSplat(adaptor.getRhs(), nullptr,
               [](const APInt &v) { return v.isAllOnes(); }))
     return getLhs();
-  return foldBinary(adaptor.getOperands(), getType(), nullptr,
-                    [](APInt a, APInt b) -> std::optional<APInt> {
-                      return a & b;
-                    });
+  return foldBinary(
+      adaptor.getOperands(), getType(), nullptr,
+      [](APInt a, APInt b) -> std::optional<APInt> { return a & b; });
 }
 
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
   if (getLhs() == getRhs() || isSplatIntZero(adaptor.getRhs()))
     return getLhs();
-  return foldBinary(adaptor.getOperands(), getType(), nullptr,
-                    [](APInt a, APInt b) -> std::optional<APInt> {
-                      return a | b;
-                    });
+  return foldBinary(
+      adaptor.getOperands(), getType(), nullptr,
+      [](APInt a, APInt b) -> std::optional<APInt> { return a | b; });
 }
 
 OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
@@ -327,10 +325,9 @@ OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
     return zerosLike(getType());
   if (isSplatIntZero(adaptor.getRhs()))
     return getLhs();
-  return foldBinary(adaptor.getOperands(), getType(), nullptr,
-                    [](APInt a, APInt b) -> std::optional<APInt> {
-                      return a ^ b;
-                    });
+  return foldBinary(
+      adaptor.getOperands(), getType(), nullptr,
+      [](APInt a, APInt b) -> std::optional<APInt> { return a ^ b; });
 }
 
 static bool evaluate(CmpPredicate predicate, APFloat::cmpResult r) {
@@ -358,13 +355,12 @@ OpFoldResult CmpOp::fold(FoldAdaptor adaptor) {
   CmpPredicate predicate = getPredicate();
   if (isFloatTensor(getLhs().getType()))
     return constFoldBinaryOpConditional<FloatAttr, APFloat, void, IntegerAttr>(
-        operands, getType(),
-        [&](APFloat a, APFloat b) -> std::optional<APInt> {
+        operands, getType(), [&](APFloat a, APFloat b) -> std::optional<APInt> {
           return APInt(1, evaluate(predicate, a.compare(b)));
         });
   return constFoldBinaryOpConditional<IntegerAttr, APInt, void, IntegerAttr>(
       operands, getType(), [&](APInt a, APInt b) -> std::optional<APInt> {
-        APFloat::cmpResult r = a.slt(b)   ? APFloat::cmpLessThan
+        APFloat::cmpResult r = a.slt(b) ? APFloat::cmpLessThan
                                : a == b ? APFloat::cmpEqual
                                         : APFloat::cmpGreaterThan;
         return APInt(1, evaluate(predicate, r));
@@ -383,9 +379,9 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
     return {};
   SmallVector<Attribute> values;
   values.reserve(cond.getNumElements());
-  for (auto [c, x, y] : llvm::zip_equal(cond.getValues<bool>(),
-                                        a.getValues<Attribute>(),
-                                        b.getValues<Attribute>()))
+  for (auto [c, x, y] :
+       llvm::zip_equal(cond.getValues<bool>(), a.getValues<Attribute>(),
+                       b.getValues<Attribute>()))
     values.push_back(c ? x : y);
   return DenseElementsAttr::get(cast<ShapedType>(getType()), values);
 }

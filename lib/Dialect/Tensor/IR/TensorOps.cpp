@@ -73,8 +73,7 @@ static ParseResult parseSelectTypes(OpAsmParser &parser, Type &cond,
     return failure();
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked)
-    return parser.emitError(loc, "expected a ranked tensor type, got ")
-           << type;
+    return parser.emitError(loc, "expected a ranked tensor type, got ") << type;
   cond = ranked.clone(parser.getBuilder().getI1Type());
   trueType = falseType = type;
   return success();
@@ -144,8 +143,8 @@ static std::string listStr(ArrayRef<int64_t> values) {
 }
 
 /// Checks that `dims` are sorted, unique dimensions of a rank-`rank` tensor.
-static LogicalResult checkDims(const InferenceError &error, ArrayRef<int64_t> dims,
-                               RankedTensorType type) {
+static LogicalResult checkDims(const InferenceError &error,
+                               ArrayRef<int64_t> dims, RankedTensorType type) {
   for (auto [i, dim] : llvm::enumerate(dims)) {
     if (dim < 0 || dim >= type.getRank())
       return error("dimension " + Twine(dim) + " is out of range for " +
@@ -220,7 +219,8 @@ LogicalResult CastOp::verify() {
 // ConstantOp and IotaOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location>,
                                            Adaptor adaptor,
                                            SmallVectorImpl<Type> &types) {
   types.push_back(adaptor.getValue().getType());
@@ -231,8 +231,7 @@ LogicalResult IotaOp::verify() {
   auto type = cast<RankedTensorType>(getType());
   int64_t dim = static_cast<int64_t>(getDim());
   if (dim < 0 || dim >= type.getRank())
-    return emitOpError() << "dim " << dim << " is out of range for "
-                         << type;
+    return emitOpError() << "dim " << dim << " is out of range for " << type;
   return success();
 }
 
@@ -240,7 +239,8 @@ LogicalResult IotaOp::verify() {
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   InferenceError error{loc, getOperationName()};
@@ -340,7 +340,8 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
   InferenceError error{loc, getOperationName()};
@@ -371,7 +372,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   return success();
 }
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &types) {
   InferenceError error{loc, getOperationName()};
@@ -384,8 +386,7 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
     return error("low and high need one entry per dimension of " +
                  typeStr(*type));
   if (adaptor.getValue().getType() != type->getElementType())
-    return error("padding value " +
-                 typeStr(adaptor.getValue().getType()) +
+    return error("padding value " + typeStr(adaptor.getValue().getType()) +
                  " must have the element type of " + typeStr(*type));
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < type->getRank(); ++d) {
@@ -403,7 +404,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   return success();
 }
 
-LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   InferenceError error{loc, getOperationName()};
@@ -437,7 +439,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   InferenceError error{loc, getOperationName()};
@@ -460,7 +463,8 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   InferenceError error{loc, getOperationName()};
@@ -468,7 +472,8 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   auto rhs = rankedOperand(error, "rhs", adaptor.getRhs());
   if (failed(lhs) || failed(rhs))
     return failure();
-  std::string shapes = " (lhs " + typeStr(*lhs) + ", rhs " + typeStr(*rhs) + ")";
+  std::string shapes =
+      " (lhs " + typeStr(*lhs) + ", rhs " + typeStr(*rhs) + ")";
   if (lhs->getRank() < 2 || lhs->getRank() != rhs->getRank())
     return error("operands must have the same rank, at least 2" + shapes);
   if (lhs->getElementType() != rhs->getElementType())
@@ -478,9 +483,9 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     return error("batch dimensions must be equal (broadcast explicitly)" +
                  shapes);
   if (lhs->getDimSize(rank - 1) != rhs->getDimSize(rank - 2))
-    return error("contracted dimensions differ: " +
-                 Twine(lhs->getDimSize(rank - 1)) + " vs " +
-                 Twine(rhs->getDimSize(rank - 2)) + shapes);
+    return error(
+        "contracted dimensions differ: " + Twine(lhs->getDimSize(rank - 1)) +
+        " vs " + Twine(rhs->getDimSize(rank - 2)) + shapes);
   SmallVector<int64_t> shape(lhs->getShape().drop_back(1));
   shape.push_back(rhs->getDimSize(rank - 1));
   types.push_back(lhs->clone(shape));
@@ -528,7 +533,8 @@ static LogicalResult inferNorm(const InferenceError &error, Value input,
   return success();
 }
 
-LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   InferenceError error{loc, getOperationName()};
@@ -541,9 +547,10 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   InferenceError error{loc, getOperationName()};
-  return inferNorm(error, adaptor.getInput(),
-                   {{"weight", adaptor.getWeight()}, {"bias", adaptor.getBias()}},
-                   static_cast<int64_t>(adaptor.getNormRank()), types);
+  return inferNorm(
+      error, adaptor.getInput(),
+      {{"weight", adaptor.getWeight()}, {"bias", adaptor.getBias()}},
+      static_cast<int64_t>(adaptor.getNormRank()), types);
 }
 
 static LogicalResult inferAlongDim(const InferenceError &error, Value input,
@@ -558,7 +565,8 @@ static LogicalResult inferAlongDim(const InferenceError &error, Value input,
   return success();
 }
 
-LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   return inferAlongDim({loc, getOperationName()}, adaptor.getInput(),
@@ -609,14 +617,16 @@ static LogicalResult inferStatistic(const InferenceError &error, Value input,
   return success();
 }
 
-LogicalResult MeanOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult MeanOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   return inferStatistic({loc, getOperationName()}, adaptor.getInput(),
                         adaptor.getDims(), adaptor.getKeepdim(), 0, types);
 }
 
-LogicalResult VarOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult VarOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &types) {
   auto correction = static_cast<int64_t>(adaptor.getCorrection());
@@ -624,11 +634,12 @@ LogicalResult VarOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
     return emitOptionalError(loc, "'", getOperationName(),
                              "' op correction must be non-negative");
   return inferStatistic({loc, getOperationName()}, adaptor.getInput(),
-                        adaptor.getDims(), adaptor.getKeepdim(),
-                        correction, types);
+                        adaptor.getDims(), adaptor.getKeepdim(), correction,
+                        types);
 }
 
-LogicalResult LinearOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   InferenceError error{loc, getOperationName()};

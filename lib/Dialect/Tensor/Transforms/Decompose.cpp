@@ -83,44 +83,35 @@ static SmallVector<int64_t> trailingDims(Value value, int64_t rank) {
   return llvm::to_vector(llvm::seq<int64_t>(total - rank, total));
 }
 
-struct RmsNormDecomposition : OpRewritePattern<RmsNormOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(RmsNormOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    Value x = op.getInput();
-    Value meanSquare =
-        e.mean(e.mul(x, x), trailingDims(x, static_cast<int64_t>(op.getNormRank())), true);
-    Value scale = e.create<RsqrtOp>(
-        e.add(meanSquare, e.splat(meanSquare.getType(), op.getEps().convertToDouble())));
-    Value y = e.mul(x, e.broadcast(scale, x.getType()));
-    if (Value w = op.getWeight())
-      y = e.mul(y, e.broadcast(w, x.getType()));
-    rewriter.replaceOp(op, y);
-    return success();
-  }
-};
+static Value decompose(Emitter &e, RmsNormOp op) {
+  Value x = op.getInput();
+  Value meanSquare =
+      e.mean(e.mul(x, x),
+             trailingDims(x, static_cast<int64_t>(op.getNormRank())), true);
+  Value scale = e.create<RsqrtOp>(
+      e.add(meanSquare,
+            e.splat(meanSquare.getType(), op.getEps().convertToDouble())));
+  Value y = e.mul(x, e.broadcast(scale, x.getType()));
+  if (Value w = op.getWeight())
+    y = e.mul(y, e.broadcast(w, x.getType()));
+  return y;
+}
 
-struct LayerNormDecomposition : OpRewritePattern<LayerNormOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LayerNormOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    Value x = op.getInput();
-    SmallVector<int64_t> dims = trailingDims(x, static_cast<int64_t>(op.getNormRank()));
-    Value centered = e.sub(x, e.broadcast(e.mean(x, dims, true), x.getType()));
-    Value variance = e.mean(e.mul(centered, centered), dims, true);
-    Value scale = e.create<RsqrtOp>(
-        e.add(variance, e.splat(variance.getType(), op.getEps().convertToDouble())));
-    Value y = e.mul(centered, e.broadcast(scale, x.getType()));
-    if (Value w = op.getWeight())
-      y = e.mul(y, e.broadcast(w, x.getType()));
-    if (Value b = op.getBias())
-      y = e.add(y, e.broadcast(b, x.getType()));
-    rewriter.replaceOp(op, y);
-    return success();
-  }
-};
+static Value decompose(Emitter &e, LayerNormOp op) {
+  Value x = op.getInput();
+  SmallVector<int64_t> dims =
+      trailingDims(x, static_cast<int64_t>(op.getNormRank()));
+  Value centered = e.sub(x, e.broadcast(e.mean(x, dims, true), x.getType()));
+  Value variance = e.mean(e.mul(centered, centered), dims, true);
+  Value scale = e.create<RsqrtOp>(e.add(
+      variance, e.splat(variance.getType(), op.getEps().convertToDouble())));
+  Value y = e.mul(centered, e.broadcast(scale, x.getType()));
+  if (Value w = op.getWeight())
+    y = e.mul(y, e.broadcast(w, x.getType()));
+  if (Value b = op.getBias())
+    y = e.add(y, e.broadcast(b, x.getType()));
+  return y;
+}
 
 /// x - max(x) along `dim`, broadcast back: the stable shift of softmax.
 static Value shiftByMax(Emitter &e, Value x, int64_t dim) {
@@ -128,114 +119,85 @@ static Value shiftByMax(Emitter &e, Value x, int64_t dim) {
   return e.sub(x, e.broadcast(max, x.getType()));
 }
 
-struct SoftmaxDecomposition : OpRewritePattern<SoftmaxOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(SoftmaxOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    Value x = op.getInput();
-    Value exp = e.create<ExpOp>(shiftByMax(e, x, static_cast<int64_t>(op.getDim())));
-    Value sum = e.reduce(ReduceKind::sum, exp, {static_cast<int64_t>(op.getDim())}, true);
-    rewriter.replaceOp(op, e.div(exp, e.broadcast(sum, x.getType())));
-    return success();
-  }
-};
+static Value decompose(Emitter &e, SoftmaxOp op) {
+  Value x = op.getInput();
+  Value exp =
+      e.create<ExpOp>(shiftByMax(e, x, static_cast<int64_t>(op.getDim())));
+  Value sum =
+      e.reduce(ReduceKind::sum, exp, {static_cast<int64_t>(op.getDim())}, true);
+  return e.div(exp, e.broadcast(sum, x.getType()));
+}
 
-struct LogSoftmaxDecomposition : OpRewritePattern<LogSoftmaxOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LogSoftmaxOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    Value x = op.getInput();
-    Value shifted = shiftByMax(e, x, static_cast<int64_t>(op.getDim()));
-    Value sum = e.reduce(ReduceKind::sum, e.create<ExpOp>(shifted),
-                         {static_cast<int64_t>(op.getDim())}, true);
-    Value logSum = e.create<LogOp>(sum);
-    rewriter.replaceOp(op, e.sub(shifted, e.broadcast(logSum, x.getType())));
-    return success();
-  }
-};
+static Value decompose(Emitter &e, LogSoftmaxOp op) {
+  Value x = op.getInput();
+  Value shifted = shiftByMax(e, x, static_cast<int64_t>(op.getDim()));
+  Value sum = e.reduce(ReduceKind::sum, e.create<ExpOp>(shifted),
+                       {static_cast<int64_t>(op.getDim())}, true);
+  Value logSum = e.create<LogOp>(sum);
+  return e.sub(shifted, e.broadcast(logSum, x.getType()));
+}
 
-struct GeluDecomposition : OpRewritePattern<GeluOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(GeluOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    Value x = op.getInput();
-    Type type = x.getType();
-    Value inner;
-    if (op.getApproximation() == GeluApproximation::erf) {
-      // erf(x / sqrt(2)), as x * M_SQRT1_2 the way PyTorch computes it.
-      inner = e.create<ErfOp>(e.mul(x, e.splat(type, M_SQRT1_2)));
-    } else {
-      // tanh(sqrt(2/pi) * (x + 0.044715 * x^3)).
-      Value cube = e.mul(e.mul(x, x), x);
-      Value poly = e.add(x, e.mul(cube, e.splat(type, 0.044715)));
-      inner = e.create<TanhOp>(
-          e.mul(poly, e.splat(type, std::sqrt(2.0 / M_PI))));
-    }
-    Value halfX = e.mul(x, e.splat(type, 0.5));
-    rewriter.replaceOp(op, e.mul(halfX, e.add(inner, e.splat(type, 1.0))));
-    return success();
+static Value decompose(Emitter &e, GeluOp op) {
+  Value x = op.getInput();
+  Type type = x.getType();
+  Value inner;
+  if (op.getApproximation() == GeluApproximation::erf) {
+    // erf(x / sqrt(2)), as x * M_SQRT1_2 the way PyTorch computes it.
+    inner = e.create<ErfOp>(e.mul(x, e.splat(type, M_SQRT1_2)));
+  } else {
+    // tanh(sqrt(2/pi) * (x + 0.044715 * x^3)).
+    Value cube = e.mul(e.mul(x, x), x);
+    Value poly = e.add(x, e.mul(cube, e.splat(type, 0.044715)));
+    inner = e.create<TanhOp>(e.mul(poly, e.splat(type, std::sqrt(2.0 / M_PI))));
   }
-};
+  Value halfX = e.mul(x, e.splat(type, 0.5));
+  return e.mul(halfX, e.add(inner, e.splat(type, 1.0)));
+}
 
-struct SiluDecomposition : OpRewritePattern<SiluOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(SiluOp op,
+static Value decompose(Emitter &e, SiluOp op) {
+  Value x = op.getInput();
+  return e.mul(x, e.create<SigmoidOp>(x));
+}
+
+static Value decompose(Emitter &e, MeanOp op) {
+  return e.mean(op.getInput(), op.getDims(), op.getKeepdim());
+}
+
+static Value decompose(Emitter &e, VarOp op) {
+  Value x = op.getInput();
+  ArrayRef<int64_t> dims = op.getDims();
+  Value centered = e.sub(x, e.broadcast(e.mean(x, dims, true), x.getType()));
+  Value sumSquares = e.reduce(ReduceKind::sum, e.mul(centered, centered), dims,
+                              op.getKeepdim());
+  double dof = static_cast<double>(Emitter::count(x, dims) -
+                                   static_cast<int64_t>(op.getCorrection()));
+  return e.div(sumSquares, e.splat(sumSquares.getType(), dof));
+}
+
+static Value decompose(Emitter &e, LinearOp op) {
+  Value x = op.getInput();
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto resultType = cast<RankedTensorType>(op.getType());
+  // [out, in] -> [in, out]: PyTorch's layout made explicit.
+  Value wt = e.create<TransposeOp>(op.getWeight(), ArrayRef<int64_t>{1, 0});
+  int64_t in = xType.getShape().back();
+  // matmul is batched with equal batch dimensions: flatten the leading
+  // dimensions of x into rows and restore them afterwards.
+  int64_t rows = xType.getNumElements() / in;
+  Value flat = e.reshape(x, xType.clone({rows, in}));
+  Value y = e.reshape(e.create<MatmulOp>(flat, wt), resultType);
+  if (Value b = op.getBias())
+    y = e.add(y, e.broadcast(b, resultType));
+  return y;
+}
+
+/// One pattern per composite, each defined by its decompose() above.
+template <typename OpT> struct Decomposition : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
-    Value x = op.getInput();
-    rewriter.replaceOp(op, e.mul(x, e.create<SigmoidOp>(x)));
-    return success();
-  }
-};
-
-struct MeanDecomposition : OpRewritePattern<MeanOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(MeanOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    rewriter.replaceOp(op, e.mean(op.getInput(), op.getDims(), op.getKeepdim()));
-    return success();
-  }
-};
-
-struct VarDecomposition : OpRewritePattern<VarOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(VarOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    Value x = op.getInput();
-    ArrayRef<int64_t> dims = op.getDims();
-    Value centered = e.sub(x, e.broadcast(e.mean(x, dims, true), x.getType()));
-    Value sumSquares = e.reduce(ReduceKind::sum, e.mul(centered, centered),
-                                dims, op.getKeepdim());
-    double dof = static_cast<double>(Emitter::count(x, dims) - static_cast<int64_t>(op.getCorrection()));
-    rewriter.replaceOp(op, e.div(sumSquares, e.splat(sumSquares.getType(), dof)));
-    return success();
-  }
-};
-
-struct LinearDecomposition : OpRewritePattern<LinearOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LinearOp op,
-                                PatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    Value x = op.getInput();
-    auto xType = cast<RankedTensorType>(x.getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
-    // [out, in] -> [in, out]: PyTorch's layout made explicit.
-    Value wt = e.create<TransposeOp>(op.getWeight(), ArrayRef<int64_t>{1, 0});
-    int64_t in = xType.getShape().back();
-    // matmul is batched with equal batch dimensions: flatten the leading
-    // dimensions of x into rows and restore them afterwards.
-    int64_t rows = xType.getNumElements() / in;
-    Value flat = e.reshape(x, xType.clone({rows, in}));
-    Value y = e.reshape(e.create<MatmulOp>(flat, wt), resultType);
-    if (Value b = op.getBias())
-      y = e.add(y, e.broadcast(b, resultType));
-    rewriter.replaceOp(op, y);
+    rewriter.replaceOp(op, decompose(e, op));
     return success();
   }
 };
@@ -258,8 +220,10 @@ struct XTensorDecomposePass
 } // namespace
 
 void xtile::tensor::populateDecompositionPatterns(RewritePatternSet &patterns) {
-  patterns.add<RmsNormDecomposition, LayerNormDecomposition,
-               SoftmaxDecomposition, LogSoftmaxDecomposition,
-               GeluDecomposition, SiluDecomposition, MeanDecomposition,
-               VarDecomposition, LinearDecomposition>(patterns.getContext());
+  patterns
+      .add<Decomposition<RmsNormOp>, Decomposition<LayerNormOp>,
+           Decomposition<SoftmaxOp>, Decomposition<LogSoftmaxOp>,
+           Decomposition<GeluOp>, Decomposition<SiluOp>, Decomposition<MeanOp>,
+           Decomposition<VarOp>, Decomposition<LinearOp>>(
+          patterns.getContext());
 }

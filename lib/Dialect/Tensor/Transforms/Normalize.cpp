@@ -33,8 +33,7 @@ using namespace xtile::tensor;
 /// order depends only on the dataflow graph.
 static void scheduleCanonically(Operation *root) {
   root->walk([&](Block *block) {
-    if (block->empty() ||
-        !block->back().hasTrait<OpTrait::IsTerminator>())
+    if (block->empty() || !block->back().hasTrait<OpTrait::IsTerminator>())
       return;
     Operation *terminator = &block->back();
     for (Operation &op : block->without_terminator())
@@ -101,8 +100,9 @@ struct SubSelf : OpRewritePattern<SubOp> {
     if (!isFloat(op.getLhs()) || op.getLhs() != op.getRhs())
       return failure();
     auto elementType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
-    rewriter.replaceOp(op, floatSplat(rewriter, op.getLoc(), op.getType(),
-                                      APFloat::getZero(elementType.getFloatSemantics())));
+    rewriter.replaceOp(
+        op, floatSplat(rewriter, op.getLoc(), op.getType(),
+                       APFloat::getZero(elementType.getFloatSemantics())));
     return success();
   }
 };
@@ -158,8 +158,8 @@ template <typename OpT> struct ReassociateConstants : OpRewritePattern<OpT> {
     if (!inner || !isFloat(op.getLhs()) || !splatFloat(op.getRhs()) ||
         !splatFloat(inner.getRhs()))
       return failure();
-    Value constants = OpT::create(rewriter, op.getLoc(), inner.getRhs(),
-                                  op.getRhs());
+    Value constants =
+        OpT::create(rewriter, op.getLoc(), inner.getRhs(), op.getRhs());
     rewriter.replaceOpWithNewOp<OpT>(op, inner.getLhs(), constants);
     return success();
   }
