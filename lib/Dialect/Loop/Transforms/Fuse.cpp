@@ -203,13 +203,17 @@ private:
     return launches.lookup(kernel.getSymNameAttr()) == 1;
   }
 
-  /// The work of `kernel` once cleaned up (measured on a copy).
+  /// The work of a producer once cleaned up, measured on a copy. A
+  /// producer does not change until it is erased, so it is measured once.
   double cleanedWork(KernelOp kernel) {
+    auto [it, inserted] = producerWork.try_emplace(kernel, 0.0);
+    if (!inserted)
+      return it->second;
     auto copy = cast<KernelOp>(kernel->clone());
     clean(copy);
-    double work = estimateWork(copy);
+    it->second = estimateWork(copy);
     copy->erase();
-    return work;
+    return it->second;
   }
 
   /// Inlines `producer` (kernel `pk` in pointwise form `nest`) into
@@ -317,8 +321,10 @@ private:
     if (producer->use_empty()) {
       erased.insert(producer);
       producer.erase();
-      if (--launches[pk.getSymNameAttr()] == 0)
+      if (--launches[pk.getSymNameAttr()] == 0) {
+        producerWork.erase(pk);
         symbols.erase(pk);
+      }
     }
     return true;
   }
@@ -328,6 +334,7 @@ private:
   const KernelCleaner &clean;
   double flopsPerByte;
   DenseMap<StringAttr, unsigned> launches;
+  DenseMap<Operation *, double> producerWork;
   DenseSet<Operation *> erased;
 };
 
