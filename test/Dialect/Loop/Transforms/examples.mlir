@@ -12,6 +12,7 @@
 // RUN: xtile-opt %xtile_src_root/examples/gelu_mlp.mlir --lower-to-loop | FileCheck %s --check-prefix=MLP
 // RUN: xtile-opt %xtile_src_root/examples/attention.mlir --lower-to-loop | FileCheck %s --check-prefix=ATTN
 // RUN: xtile-opt %xtile_src_root/examples/attention.mlir --lower-to-loop --xloop-report -o /dev/null | FileCheck %s --check-prefix=ATTN-REPORT
+// RUN: xtile-opt %xtile_src_root/examples/decoder_layer.mlir --lower-to-loop --xloop-report -o /dev/null | FileCheck %s --check-prefix=DECODER
 
 // RMSNorm: the row's sum of squares is a fold nested in the row loop, then
 // the row's elementwise scaling.
@@ -74,3 +75,8 @@
 // ATTN-COUNT-3: xloop.kernel
 // ATTN-NOT:     xloop.kernel
 // ATTN-REPORT:  func @attention: 3 launches, 1140850688 B moved, ideal 67108864 B (17.00x)
+
+// The decoder layer: 9 launches of 8 kernels (both RMSNorms are one kernel).
+// DECODER-COUNT-8: kernel @
+// DECODER-NOT:     kernel @
+// DECODER:         func @decoder_layer: 9 launches, 167780352 B moved, ideal 55582720 B (3.02x)
