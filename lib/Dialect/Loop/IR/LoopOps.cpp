@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "xtile/Support/KernelSignature.h"
 
 using namespace mlir;
 using namespace xtile::loop;
@@ -23,68 +24,19 @@ void XLoopDialect::initialize() {
 // KernelOp
 //===----------------------------------------------------------------------===//
 
-// xloop.kernel @name(%in: memref<...>, ...) -> (%out: memref<...>, ...)
-//     [attributes {...}] { body }
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  StringAttr name;
-  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(),
-                             result.attributes))
-    return failure();
-  SmallVector<OpAsmParser::Argument> inputs, outputs;
-  if (parser.parseArgumentList(inputs, OpAsmParser::Delimiter::Paren,
-                               /*allowType=*/true) ||
-      parser.parseArrow() ||
-      parser.parseArgumentList(outputs, OpAsmParser::Delimiter::Paren,
-                               /*allowType=*/true) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
-    return failure();
-  result.addAttribute(getNumInputsAttrName(result.name),
-                      parser.getBuilder().getI64IntegerAttr(inputs.size()));
-  SmallVector<OpAsmParser::Argument> args(inputs);
-  llvm::append_range(args, outputs);
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, args))
-    return failure();
-  if (body->empty())
-    body->emplaceBlock();
-  return success();
+  return xtile::parseKernel(parser, result, getNumInputsAttrName(result.name));
 }
 
 void KernelOp::print(OpAsmPrinter &p) {
-  p << ' ';
-  p.printSymbolName(getSymName());
-  auto printArgs = [&](ArrayRef<BlockArgument> args) {
-    p << '(';
-    llvm::interleaveComma(
-        args, p, [&](BlockArgument arg) { p.printRegionArgument(arg); });
-    p << ')';
-  };
-  printArgs(getInputs());
-  p << " -> ";
-  printArgs(getOutputs());
-  p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(),
-      {SymbolTable::getSymbolAttrName(), getNumInputsAttrName()});
-  p << ' ';
-  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  xtile::printKernel(p, *this, getSymName(), getNumInputs(),
+                     getNumInputsAttrName());
 }
 
 LogicalResult KernelOp::verify() {
-  int64_t numArgs = getBodyBlock().getNumArguments();
-  if (static_cast<int64_t>(getNumInputs()) < 0)
-    return emitOpError() << "num_inputs must be non-negative, got "
-                         << static_cast<int64_t>(getNumInputs());
-  if (static_cast<int64_t>(getNumInputs()) > numArgs)
-    return emitOpError() << "num_inputs " << getNumInputs() << " exceeds its "
-                         << numArgs << " buffers";
-  if (getOutputs().empty())
-    return emitOpError() << "needs at least one output buffer";
-  for (BlockArgument arg : getBodyBlock().getArguments())
-    if (!isa<MemRefType>(arg.getType()) ||
-        !cast<MemRefType>(arg.getType()).hasStaticShape())
-      return emitOpError() << "buffer #" << arg.getArgNumber()
-                           << " must be a statically shaped memref, got "
-                           << arg.getType();
+  if (failed(xtile::verifyKernelBuffers(
+          *this, getBodyBlock(), static_cast<int64_t>(getNumInputs()))))
+    return failure();
   // Inputs are read-only: a store to one would break the purity of loads.
   WalkResult result = walk([&](StoreOp store) {
     auto arg = dyn_cast<BlockArgument>(store.getBuffer());

@@ -1,0 +1,77 @@
+//===- KernelSignature.cpp - kernel ops' shared syntax --------------------===//
+
+#include "xtile/Support/KernelSignature.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+
+ParseResult xtile::parseKernel(OpAsmParser &parser, OperationState &result,
+                               StringAttr numInputsName) {
+  StringAttr name;
+  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(),
+                             result.attributes))
+    return failure();
+  SmallVector<OpAsmParser::Argument> inputs, outputs;
+  if (parser.parseArgumentList(inputs, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true) ||
+      parser.parseArrow() ||
+      parser.parseArgumentList(outputs, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  result.addAttribute(numInputsName,
+                      parser.getBuilder().getI64IntegerAttr(inputs.size()));
+  SmallVector<OpAsmParser::Argument> args(inputs);
+  llvm::append_range(args, outputs);
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void xtile::printKernel(OpAsmPrinter &p, Operation *op, StringRef name,
+                        unsigned numInputs, StringAttr numInputsName) {
+  p << ' ';
+  p.printSymbolName(name);
+  Block &body = op->getRegion(0).front();
+  auto printArgs = [&](ArrayRef<BlockArgument> args) {
+    p << '(';
+    llvm::interleaveComma(
+        args, p, [&](BlockArgument arg) { p.printRegionArgument(arg); });
+    p << ')';
+  };
+  ArrayRef<BlockArgument> args = body.getArguments();
+  printArgs(args.take_front(numInputs));
+  p << " -> ";
+  printArgs(args.drop_front(numInputs));
+  p.printOptionalAttrDictWithKeyword(
+      op->getAttrs(), {SymbolTable::getSymbolAttrName(), numInputsName});
+  p << ' ';
+  p.printRegion(op->getRegion(0), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult xtile::verifyKernelBuffers(Operation *op, Block &body,
+                                         int64_t numInputs) {
+  int64_t numArgs = body.getNumArguments();
+  if (numInputs < 0)
+    return op->emitOpError() << "num_inputs must be non-negative, got "
+                             << numInputs;
+  if (numInputs > numArgs)
+    return op->emitOpError()
+           << "num_inputs " << numInputs << " exceeds its " << numArgs
+           << " buffers";
+  if (numInputs == numArgs)
+    return op->emitOpError() << "needs at least one output buffer";
+  for (BlockArgument arg : body.getArguments())
+    if (!isa<MemRefType>(arg.getType()) ||
+        !cast<MemRefType>(arg.getType()).hasStaticShape())
+      return op->emitOpError()
+             << "buffer #" << arg.getArgNumber()
+             << " must be a statically shaped memref, got " << arg.getType();
+  return success();
+}
