@@ -15,12 +15,14 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "xtile/Dialect/Loop/IR/LoopDialect.h"
 #include "xtile/Dialect/Tensor/IR/TensorDialect.h"
+#include "xtile/Dialect/Tile/IR/TileDialect.h"
 
 namespace xtile {
 
 /// Registers the xtile dialects only.
 inline void registerXTileDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tensor::XTensorDialect, loop::XLoopDialect>();
+  registry.insert<tensor::XTensorDialect, loop::XLoopDialect,
+                  tile::XTileDialect>();
 }
 
 /// Registers the xtile dialects and the upstream dialects that xtile
