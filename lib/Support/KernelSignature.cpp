@@ -19,8 +19,14 @@ ParseResult xtile::parseKernel(OpAsmParser &parser, OperationState &result,
                                /*allowType=*/true) ||
       parser.parseArrow() ||
       parser.parseArgumentList(outputs, OpAsmParser::Delimiter::Paren,
-                               /*allowType=*/true) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+                               /*allowType=*/true))
+    return failure();
+  // The op's own attributes must have their declared kinds (as generated
+  // parsers check): a wrongly typed one would otherwise be dropped.
+  llvm::SMLoc attrLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      failed(result.name.verifyInherentAttrs(
+          result.attributes, [&] { return parser.emitError(attrLoc); })))
     return failure();
   result.addAttribute(numInputsName,
                       parser.getBuilder().getI64IntegerAttr(inputs.size()));

@@ -116,8 +116,10 @@ LogicalResult RangeOp::verify() {
   auto type = cast<RankedTensorType>(getType());
   int64_t lower = static_cast<int64_t>(getLower());
   int64_t upper = static_cast<int64_t>(getUpper());
-  if (type.getRank() != 1 || upper <= lower ||
-      type.getDimSize(0) != upper - lower)
+  if (upper <= lower)
+    return emitOpError() << "upper " << upper << " must exceed lower "
+                         << lower;
+  if (type.getRank() != 1 || type.getDimSize(0) != upper - lower)
     return emitOpError() << "result " << type << " must be a 1-D tile of "
                          << "upper - lower = " << upper - lower << " elements";
   return success();
@@ -179,7 +181,11 @@ static LogicalResult verifyAccess(Operation *op, MemRefType buffer,
       return op->emitOpError("with scalar indices takes no mask");
     return success();
   }
-  if (!tile || tile.getElementType() != buffer.getElementType())
+  if (!tile)
+    return op->emitOpError() << "with tile indices accesses a tile of "
+                             << buffer.getElementType() << ", not one "
+                             << value;
+  if (tile.getElementType() != buffer.getElementType())
     return op->emitOpError() << "accesses a tile of "
                              << buffer.getElementType() << ", not " << value;
   for (Value index : indices)
@@ -217,6 +223,33 @@ LogicalResult StoreOp::verify() {
 // FoldOp and DotOp
 //===----------------------------------------------------------------------===//
 
+/// Whether `identity` is the neutral element of `kind`.
+static bool isNeutral(CombineKind kind, TypedAttr identity) {
+  if (auto f = dyn_cast<FloatAttr>(identity)) {
+    APFloat v = f.getValue();
+    switch (kind) {
+    case CombineKind::add: return v.isZero();
+    case CombineKind::mul: return v.isExactlyValue(1.0);
+    case CombineKind::max: return v.isInfinity() && v.isNegative();
+    case CombineKind::min: return v.isInfinity() && !v.isNegative();
+    default: return false;
+    }
+  }
+  auto i = dyn_cast<IntegerAttr>(identity);
+  if (!i)
+    return false;
+  APInt v = i.getValue();
+  switch (kind) {
+  case CombineKind::add: return v.isZero();
+  case CombineKind::mul: return v.isOne();
+  case CombineKind::max: return v.isMinSignedValue();
+  case CombineKind::min: return v.isMaxSignedValue();
+  case CombineKind::And: return v.isAllOnes();
+  case CombineKind::Or: return v.isZero();
+  }
+  return false;
+}
+
 LogicalResult FoldOp::verify() {
   auto input = cast<RankedTensorType>(getInput().getType());
   ArrayRef<int64_t> dims = getDims();
@@ -243,6 +276,11 @@ LogicalResult FoldOp::verify() {
   if (isFloat && (kind == CombineKind::And || kind == CombineKind::Or))
     return emitOpError() << "combine '" << stringifyCombineKind(kind)
                          << "' needs integers, got " << input;
+  // Masked-off elements hold the identity, so it must be neutral.
+  if (!isNeutral(kind, getIdentity()))
+    return emitOpError() << "identity " << getIdentity()
+                         << " is not the neutral element of '"
+                         << stringifyCombineKind(kind) << "'";
   if (getStrategy() != FoldStrategy::serial &&
       !(getAssociative() && getCommutative()))
     return emitOpError() << "strategy '" << stringifyFoldStrategy(getStrategy())
@@ -265,6 +303,13 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "operands " << lhs << " and " << rhs
                          << " must have the same element type";
   Type in = lhs.getElementType(), out = acc.getElementType();
+  if (isa<IntegerType>(in) &&
+      (!isa<IntegerType>(out) ||
+       out.getIntOrFloatBitWidth() < std::max(32u, in.getIntOrFloatBitWidth())))
+    return emitOpError() << "accumulator " << acc
+                         << " must be an integer of at least 32 bits and as "
+                            "wide as "
+                         << in;
   if (isa<FloatType>(in) &&
       (!isa<FloatType>(out) ||
        out.getIntOrFloatBitWidth() < std::max(32u, in.getIntOrFloatBitWidth())))

@@ -133,8 +133,8 @@ def XTile_LoadOp : XTile_Op<"load", [AttrSizedOperandSegments]> {
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
     $buffer `[` $indices `]` (`mask` $mask^ `:` type($mask))?
-    (`other` $other^ `:` type($other))? attr-dict `:` type($buffer) `[`
-    type($indices) `]` `->` type($result)
+    (`other` $other^ `:` type($other))? attr-dict `:` type($buffer)
+    (`[` type($indices)^ `]`)? `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -156,7 +156,7 @@ def XTile_StoreOp : XTile_Op<"store", [AttrSizedOperandSegments]> {
                    Optional<StaticShapeTensorOf<[I1]>>:$mask);
   let assemblyFormat = [{
     $value `,` $buffer `[` $indices `]` (`mask` $mask^ `:` type($mask))?
-    attr-dict `:` type($buffer) `[` type($indices) `]` `,` type($value)
+    attr-dict `:` type($buffer) (`[` type($indices)^ `]`)? `,` type($value)
   }];
   let hasVerifier = 1;
 }
