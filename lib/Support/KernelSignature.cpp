@@ -81,3 +81,15 @@ LogicalResult xtile::verifyKernelBuffers(Operation *op, Block &body,
              << " must be a statically shaped memref, got " << arg.getType();
   return success();
 }
+
+std::optional<std::pair<ArrayRef<BlockArgument>, ArrayRef<BlockArgument>>>
+xtile::getKernelBuffers(Operation *op) {
+  auto numInputs = op->getAttrOfType<IntegerAttr>("num_inputs");
+  if (!numInputs || op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return std::nullopt;
+  ArrayRef<BlockArgument> args = op->getRegion(0).front().getArguments();
+  int64_t n = numInputs.getInt();
+  if (n < 0 || n > static_cast<int64_t>(args.size()))
+    return std::nullopt;
+  return std::make_pair(args.take_front(n), args.drop_front(n));
+}

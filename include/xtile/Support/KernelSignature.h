@@ -32,6 +32,13 @@ void printKernel(mlir::OpAsmPrinter &printer, mlir::Operation *op,
 llvm::LogicalResult verifyKernelBuffers(mlir::Operation *op, mlir::Block &body,
                                         int64_t numInputs);
 
+/// The (inputs, outputs) buffers of a kernel op of either level: a symbol
+/// with a `num_inputs` attribute and a body whose block arguments are its
+/// buffers. None for any other op.
+std::optional<std::pair<llvm::ArrayRef<mlir::BlockArgument>,
+                        llvm::ArrayRef<mlir::BlockArgument>>>
+getKernelBuffers(mlir::Operation *op);
+
 } // namespace xtile
 
 #endif // XTILE_SUPPORT_KERNELSIGNATURE_H

@@ -74,7 +74,7 @@ xloop.kernel @store_to_cast(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
 //===----------------------------------------------------------------------===//
 
 func.func @unknown_kernel(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xloop.launch' op 'missing' does not reference an xloop.kernel}}
+  // expected-error @+1 {{'xloop.launch' op 'missing' does not reference a kernel}}
   %b = xloop.launch @missing(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %b : tensor<4xf32>
 }
@@ -84,7 +84,7 @@ func.func @unknown_kernel(%a: tensor<4xf32>) -> tensor<4xf32> {
 func.func private @not_a_kernel(tensor<4xf32>) -> tensor<4xf32>
 
 func.func @launch_of_function(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xloop.launch' op 'not_a_kernel' does not reference an xloop.kernel}}
+  // expected-error @+1 {{'xloop.launch' op 'not_a_kernel' does not reference a kernel}}
   %b = xloop.launch @not_a_kernel(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %b : tensor<4xf32>
 }

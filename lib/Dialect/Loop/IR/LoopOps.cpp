@@ -55,18 +55,21 @@ LogicalResult KernelOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  auto kernel =
-      symbols.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
-  if (!kernel)
+  // Loop IR kernels, and the Tile IR kernels they are lowered to, share
+  // one form: buffers as block arguments, inputs first (num_inputs).
+  Operation *kernel = symbols.lookupNearestSymbolFrom(*this, getKernelAttr());
+  std::optional<std::pair<ArrayRef<BlockArgument>, ArrayRef<BlockArgument>>>
+      buffers = kernel ? xtile::getKernelBuffers(kernel) : std::nullopt;
+  if (!buffers)
     return emitOpError() << "'" << getKernel()
-                         << "' does not reference an xloop.kernel";
+                         << "' does not reference a kernel";
   auto matches = [](Type tensor, Type buffer) {
     auto t = cast<ShapedType>(tensor);
     auto b = cast<ShapedType>(buffer);
     return t.getShape() == b.getShape() &&
            t.getElementType() == b.getElementType();
   };
-  ArrayRef<BlockArgument> ins = kernel.getInputs(), outs = kernel.getOutputs();
+  auto [ins, outs] = *buffers;
   if (ins.size() != getInputs().size() || outs.size() != getOutputs().size())
     return emitOpError() << "passes " << getInputs().size()
                          << " input(s) and expects " << getOutputs().size()
