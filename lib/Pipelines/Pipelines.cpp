@@ -4,6 +4,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "xtile/Conversion/Passes.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
@@ -23,10 +24,30 @@ void xtile::buildLowerToLoopPipeline(OpPassManager &pm,
   pm.addPass(loop::createXLoopDedupe());
 }
 
+void xtile::buildLowerToTilePipeline(OpPassManager &pm,
+                                     const LowerToTileOptions &options) {
+  LowerToLoopOptions loop;
+  loop.fastMath = options.fastMath;
+  loop.flopsPerByte = options.flopsPerByte;
+  buildLowerToLoopPipeline(pm, loop);
+  ConvertXLoopToXTileOptions tile;
+  tile.target = options.target;
+  tile.reportSchedules = options.reportSchedules;
+  tile.forceSchedule = options.forceSchedule;
+  pm.addPass(createConvertXLoopToXTile(tile));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void xtile::registerPipelines() {
   PassPipelineRegistration<LowerToLoopOptions>(
       "lower-to-loop",
       "Lower Tensor IR to fused Loop IR (decompose, normalize, convert, "
       "fuse, dedupe)",
       buildLowerToLoopPipeline);
+  PassPipelineRegistration<LowerToTileOptions>(
+      "lower-to-tile",
+      "Lower Tensor IR to Tile IR: --lower-to-loop, then a schedule per "
+      "kernel for the target GPU",
+      buildLowerToTilePipeline);
 }

@@ -65,12 +65,11 @@ LogicalResult xtile::verifyKernelBuffers(Operation *op, Block &body,
                                          int64_t numInputs) {
   int64_t numArgs = body.getNumArguments();
   if (numInputs < 0)
-    return op->emitOpError() << "num_inputs must be non-negative, got "
-                             << numInputs;
-  if (numInputs > numArgs)
     return op->emitOpError()
-           << "num_inputs " << numInputs << " exceeds its " << numArgs
-           << " buffers";
+           << "num_inputs must be non-negative, got " << numInputs;
+  if (numInputs > numArgs)
+    return op->emitOpError() << "num_inputs " << numInputs << " exceeds its "
+                             << numArgs << " buffers";
   if (numInputs == numArgs)
     return op->emitOpError() << "needs at least one output buffer";
   for (BlockArgument arg : body.getArguments())

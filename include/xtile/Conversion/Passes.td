@@ -27,4 +27,41 @@ def ConvertXTensorToXLoop : Pass<"convert-xtensor-to-xloop", "::mlir::ModuleOp">
     "::mlir::math::MathDialect", "::mlir::affine::AffineDialect"];
 }
 
+def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
+  let summary = "Lower Loop IR kernels to Tile IR, choosing a schedule for the GPU";
+  let description = [{
+    Each Loop IR kernel becomes a Tile IR kernel run as a grid of programs.
+    Row kernels (a nest of parallel loops over rows, then folds and an
+    elementwise loop over the same columns: norms, softmax, elementwise and
+    reduction kernels) run one program per row: the columns become a tile
+    (padded to a power of two and masked when ragged), each fold an
+    `xtile.fold` with its algebra.
+
+    For each kernel the pass enumerates candidate schedules (fold strategy:
+    serial, warp or block; warps per program; elements per 16-byte vector
+    access) and a cost model picks the fastest for the target: device-memory
+    bytes over bandwidth, scaled by how many bytes the grid keeps in flight
+    (occupancy, vector width), waves of programs over the SMs, reduction
+    steps and launch cost; tiles too large for the registers are penalized.
+    `report-schedules` prints every candidate with its estimated time and
+    marks the chosen one; `force-schedule=<strategy>:<warps>:<vector>`
+    (e.g. `block:8:4`) overrides the choice, for tests and autotuning.
+
+    Kernels with contractions (a fold whose body multiplies loads indexed by
+    different output dimensions: matmul) are not lowered yet: an error
+    names them.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "GPU to schedule for (sm_90 or sm_80)">,
+    Option<"reportSchedules", "report-schedules", "bool", /*default=*/"false",
+           "Print every candidate schedule with its estimated time">,
+    Option<"forceSchedule", "force-schedule", "std::string", /*default=*/"\"\"",
+           "Use this schedule, <strategy>:<warps>:<vector>, for every kernel">,
+  ];
+  let dependentDialects = [
+    "::xtile::tile::XTileDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect"];
+}
+
 #endif // XTILE_CONVERSION_PASSES_TD

@@ -23,13 +23,40 @@ struct LowerToLoopOptions
       llvm::cl::init(4.0)};
 };
 
+struct LowerToTileOptions
+    : public mlir::PassPipelineOptions<LowerToTileOptions> {
+  Option<bool> fastMath{*this, "fast-math",
+                        llvm::cl::desc("Allow normalization rewrites that may "
+                                       "change floating-point results"),
+                        llvm::cl::init(false)};
+  Option<double> flopsPerByte{
+      *this, "flops-per-byte",
+      llvm::cl::desc("Work fusion may add per byte of traffic it removes"),
+      llvm::cl::init(4.0)};
+  Option<std::string> target{
+      *this, "target", llvm::cl::desc("GPU to schedule for (sm_90, sm_80)"),
+      llvm::cl::init("sm_90")};
+  Option<bool> reportSchedules{
+      *this, "report-schedules",
+      llvm::cl::desc("Print every candidate schedule and the chosen one"),
+      llvm::cl::init(false)};
+  Option<std::string> forceSchedule{
+      *this, "force-schedule",
+      llvm::cl::desc("Use <strategy>:<warps>:<vector> for every kernel"),
+      llvm::cl::init("")};
+};
+
 /// Tensor IR to fused Loop IR: decompose, normalize, one kernel per op,
 /// fuse, dedupe.
 void buildLowerToLoopPipeline(mlir::OpPassManager &pm,
                               const LowerToLoopOptions &options);
 
-/// Registers `--lower-to-loop` (and the later levels' pipelines as they
-/// come).
+/// Tensor IR to Tile IR: --lower-to-loop, then a schedule per kernel.
+void buildLowerToTilePipeline(mlir::OpPassManager &pm,
+                              const LowerToTileOptions &options);
+
+/// Registers `--lower-to-loop`, `--lower-to-tile` (and the later levels'
+/// pipelines as they come).
 void registerPipelines();
 
 } // namespace xtile

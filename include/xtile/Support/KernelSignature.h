@@ -3,7 +3,8 @@
 // Loop IR and Tile IR kernels are symbols whose body block arguments are
 // their buffers, inputs first:
 //
-//   @name(%in: memref<...>, ...) -> (%out: memref<...>, ...) [attributes {...}] {
+//   @name(%in: memref<...>, ...) -> (%out: memref<...>, ...) [attributes {...}]
+//   {
 //     body
 //   }
 //

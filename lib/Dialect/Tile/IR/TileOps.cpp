@@ -5,8 +5,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "xtile/Support/KernelSignature.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace xtile::tile;
@@ -39,10 +39,12 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!arch.starts_with("sm_"))
     return emitError() << "arch must name an NVIDIA architecture (sm_XY), got '"
                        << arch << "'";
-  for (auto [name, value] :
-       {std::pair<StringRef, int64_t>{"sms", sms}, {"max_threads", maxThreads},
-        {"shared_memory", sharedMemory}, {"registers", registers},
-        {"bandwidth", bandwidth}, {"l2", l2}})
+  for (auto [name, value] : {std::pair<StringRef, int64_t>{"sms", sms},
+                             {"max_threads", maxThreads},
+                             {"shared_memory", sharedMemory},
+                             {"registers", registers},
+                             {"bandwidth", bandwidth},
+                             {"l2", l2}})
     if (value <= 0)
       return emitError() << name << " must be positive, got " << value;
   return success();
@@ -92,8 +94,8 @@ LogicalResult KernelOp::verify() {
   if (std::optional<TargetAttr> target = getTarget())
     if (warps * 32 > target->getMaxThreads())
       return emitOpError() << warps << " warps exceed the "
-                           << target->getMaxThreads() << " threads per block of "
-                           << target->getArch();
+                           << target->getMaxThreads()
+                           << " threads per block of " << target->getArch();
   return success();
 }
 
@@ -117,8 +119,7 @@ LogicalResult RangeOp::verify() {
   int64_t lower = static_cast<int64_t>(getLower());
   int64_t upper = static_cast<int64_t>(getUpper());
   if (upper <= lower)
-    return emitOpError() << "upper " << upper << " must exceed lower "
-                         << lower;
+    return emitOpError() << "upper " << upper << " must exceed lower " << lower;
   if (type.getRank() != 1 || type.getDimSize(0) != upper - lower)
     return emitOpError() << "result " << type << " must be a 1-D tile of "
                          << "upper - lower = " << upper - lower << " elements";
@@ -164,14 +165,12 @@ LogicalResult ReshapeOp::verify() {
 /// operand (indices, mask) has the shape of `value`, or that `value` is one
 /// element when all indices are scalars.
 static LogicalResult verifyAccess(Operation *op, MemRefType buffer,
-                                  ValueRange indices, Value mask,
-                                  Type value) {
+                                  ValueRange indices, Value mask, Type value) {
   if (static_cast<int64_t>(indices.size()) != buffer.getRank())
     return op->emitOpError() << "has " << indices.size() << " indices for "
                              << buffer << " of rank " << buffer.getRank();
-  bool anyTile = llvm::any_of(indices, [](Value v) {
-    return isa<RankedTensorType>(v.getType());
-  });
+  bool anyTile = llvm::any_of(
+      indices, [](Value v) { return isa<RankedTensorType>(v.getType()); });
   auto tile = dyn_cast<RankedTensorType>(value);
   if (!anyTile) {
     if (value != buffer.getElementType())
@@ -182,12 +181,12 @@ static LogicalResult verifyAccess(Operation *op, MemRefType buffer,
     return success();
   }
   if (!tile)
-    return op->emitOpError() << "with tile indices accesses a tile of "
-                             << buffer.getElementType() << ", not one "
-                             << value;
+    return op->emitOpError()
+           << "with tile indices accesses a tile of " << buffer.getElementType()
+           << ", not one " << value;
   if (tile.getElementType() != buffer.getElementType())
-    return op->emitOpError() << "accesses a tile of "
-                             << buffer.getElementType() << ", not " << value;
+    return op->emitOpError() << "accesses a tile of " << buffer.getElementType()
+                             << ", not " << value;
   for (Value index : indices)
     if (auto indexTile = dyn_cast<RankedTensorType>(index.getType()))
       if (indexTile.getShape() != tile.getShape())
@@ -195,15 +194,21 @@ static LogicalResult verifyAccess(Operation *op, MemRefType buffer,
                                  << " must have the shape of " << tile;
   if (mask &&
       cast<RankedTensorType>(mask.getType()).getShape() != tile.getShape())
-    return op->emitOpError() << "mask " << mask.getType()
-                             << " must have the shape of " << tile;
+    return op->emitOpError()
+           << "mask " << mask.getType() << " must have the shape of " << tile;
   return success();
 }
 
 LogicalResult LoadOp::verify() {
-  if (failed(verifyAccess(*this, getBuffer().getType(), getIndices(),
-                          getMask(), getType())))
+  if (failed(verifyAccess(*this, getBuffer().getType(), getIndices(), getMask(),
+                          getType())))
     return failure();
+  // Loads are pure because kernel inputs are read-only.
+  auto arg = dyn_cast<BlockArgument>(getBuffer());
+  auto kernel =
+      arg ? dyn_cast<KernelOp>(arg.getOwner()->getParentOp()) : KernelOp();
+  if (!kernel || arg.getArgNumber() >= kernel.getNumInputs())
+    return emitOpError("must load from an input buffer of its kernel");
   if (Value other = getOther()) {
     if (!getMask())
       return emitOpError("takes 'other' only with a mask");
@@ -228,11 +233,16 @@ static bool isNeutral(CombineKind kind, TypedAttr identity) {
   if (auto f = dyn_cast<FloatAttr>(identity)) {
     APFloat v = f.getValue();
     switch (kind) {
-    case CombineKind::add: return v.isZero();
-    case CombineKind::mul: return v.isExactlyValue(1.0);
-    case CombineKind::max: return v.isInfinity() && v.isNegative();
-    case CombineKind::min: return v.isInfinity() && !v.isNegative();
-    default: return false;
+    case CombineKind::add:
+      return v.isZero();
+    case CombineKind::mul:
+      return v.isExactlyValue(1.0);
+    case CombineKind::max:
+      return v.isInfinity() && v.isNegative();
+    case CombineKind::min:
+      return v.isInfinity() && !v.isNegative();
+    default:
+      return false;
     }
   }
   auto i = dyn_cast<IntegerAttr>(identity);
@@ -240,12 +250,18 @@ static bool isNeutral(CombineKind kind, TypedAttr identity) {
     return false;
   APInt v = i.getValue();
   switch (kind) {
-  case CombineKind::add: return v.isZero();
-  case CombineKind::mul: return v.isOne();
-  case CombineKind::max: return v.isMinSignedValue();
-  case CombineKind::min: return v.isMaxSignedValue();
-  case CombineKind::And: return v.isAllOnes();
-  case CombineKind::Or: return v.isZero();
+  case CombineKind::add:
+    return v.isZero();
+  case CombineKind::mul:
+    return v.isOne();
+  case CombineKind::max:
+    return v.isMinSignedValue();
+  case CombineKind::min:
+    return v.isMaxSignedValue();
+  case CombineKind::And:
+    return v.isAllOnes();
+  case CombineKind::Or:
+    return v.isZero();
   }
   return false;
 }
@@ -263,8 +279,8 @@ LogicalResult FoldOp::verify() {
   for (int64_t d = 0; d < input.getRank(); ++d)
     if (!llvm::is_contained(dims, d))
       kept.push_back(input.getDimSize(d));
-  Type expected = kept.empty() ? input.getElementType()
-                               : Type(input.clone(kept));
+  Type expected =
+      kept.empty() ? input.getElementType() : Type(input.clone(kept));
   if (getType() != expected)
     return emitOpError() << "result " << getType() << " must be " << expected
                          << " (" << input << " without dims [" << dims << "])";
@@ -297,8 +313,8 @@ LogicalResult DotOp::verify() {
       lhs.getDimSize(1) != rhs.getDimSize(0) ||
       acc.getDimSize(0) != lhs.getDimSize(0) ||
       acc.getDimSize(1) != rhs.getDimSize(1))
-    return emitOpError() << "needs [M, K] x [K, N] -> [M, N] tiles, got "
-                         << lhs << " x " << rhs << " -> " << acc;
+    return emitOpError() << "needs [M, K] x [K, N] -> [M, N] tiles, got " << lhs
+                         << " x " << rhs << " -> " << acc;
   if (lhs.getElementType() != rhs.getElementType())
     return emitOpError() << "operands " << lhs << " and " << rhs
                          << " must have the same element type";

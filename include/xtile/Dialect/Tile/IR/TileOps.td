@@ -113,20 +113,22 @@ def XTile_ReshapeOp : XTile_Op<"reshape", [Pure]> {
   let hasVerifier = 1;
 }
 
-def XTile_LoadOp : XTile_Op<"load", [AttrSizedOperandSegments]> {
+def XTile_LoadOp : XTile_Op<"load", [Pure, AttrSizedOperandSegments]> {
   let summary = "a gather of a tile (or one element) from a buffer";
   let description = [{
     One index per buffer dimension, each a scalar (the same for every
     element) or a tile of the result's shape. Where the optional `mask` is
     false nothing is read and the element is `other` (the fold identity, for
     ragged edges). With only scalar indices the result is one element.
+    Loads read kernel inputs, which never change while the kernel runs, so
+    they have no side effect: identical loads merge and dead ones go.
 
     ```mlir
     %v = xtile.load %x[%rows, %cols] mask %in : tensor<1024xi1> other %zero : f32
         : memref<4096x1000xf32>[tensor<1024xindex>, tensor<1024xindex>] -> tensor<1024xf32>
     ```
   }];
-  let arguments = (ins Arg<AnyStaticShapeMemRef, "", [MemRead]>:$buffer,
+  let arguments = (ins AnyStaticShapeMemRef:$buffer,
                    Variadic<XTile_IndexLike>:$indices,
                    Optional<StaticShapeTensorOf<[I1]>>:$mask,
                    Optional<AnyType>:$other);

@@ -1,0 +1,64 @@
+// RUN: xtile-opt %s --lower-to-tile | FileCheck %s
+// RUN: xtile-opt %s --lower-to-tile="report-schedules=1" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: xtile-opt %s --lower-to-tile="force-schedule=warp:1:1" | FileCheck %s --check-prefix=FORCED
+// RUN: xtile-opt %s --lower-to-tile="target=sm_80" | FileCheck %s --check-prefix=SM80
+
+// RMSNorm over 4096 columns: one program per row, the row a 4096-element
+// tile read once with 16-byte accesses (4 x f32), the sum of squares a
+// block reduction across the program's warps.
+// CHECK-LABEL: xtile.kernel @rmsnorm_
+// CHECK-SAME:    grid = array<i64: 1024>, num_warps = {{[0-9]+}} : i64, schedule = "block:{{[0-9]+}}:4"
+// CHECK-SAME:    target = #xtile.target<arch = "sm_90"
+// CHECK:         %[[COLS:.*]] = xtile.range 0 to 4096 : tensor<4096xindex>
+// CHECK:         %[[ROW:.*]] = arith.remui
+// CHECK:         %[[X:.*]] = xtile.load %{{.*}}[%[[ROW]], %[[COLS]]] : memref<1024x4096xf32>[index, tensor<4096xindex>] -> tensor<4096xf32>
+// CHECK:         %[[SQ:.*]] = arith.mulf %[[X]], %[[X]] : tensor<4096xf32>
+// CHECK:         xtile.fold add %[[SQ]] dims [0] identity 0.000000e+00 : f32 strategy block {associative, commutative} : tensor<4096xf32> -> f32
+// CHECK:         math.rsqrt %{{.*}} : f32
+// CHECK:         xtile.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COLS]]] : memref<1024x4096xf32>[index, tensor<4096xindex>], tensor<4096xf32>
+// CHECK-NOT:     mask
+
+// REPORT-LABEL: kernel @rmsnorm_{{.*}}: 1024 program(s) x 4096 column(s) (tile 4096), 1 fold(s)
+// REPORT:         serial:1:1
+// REPORT:         warp:1:4
+// REPORT:       * block:{{[0-9]+}}:4 {{.*}} us  100% of bandwidth in flight
+// REPORT:       chosen block:{{[0-9]+}}:4: lowest estimated time
+func.func @rmsnorm(%x: tensor<1024x4096xf32>, %w: tensor<4096xf32>) -> tensor<1024x4096xf32> {
+  %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<1024x4096xf32>, tensor<4096xf32>) -> tensor<1024x4096xf32>
+  return %y : tensor<1024x4096xf32>
+}
+
+// 32 columns: one warp, one element per lane, shuffles.
+// CHECK-LABEL: xtile.kernel @narrow_
+// CHECK-SAME:    num_warps = 1 : i64, schedule = "warp:1:1"
+// CHECK:         xtile.fold add %{{.*}} strategy warp
+// REPORT-LABEL: kernel @narrow_{{.*}}: 8192 program(s) x 32 column(s) (tile 32)
+// REPORT:       chosen warp:1:1
+func.func @narrow(%x: tensor<8192x32xf32>, %w: tensor<32xf32>) -> tensor<8192x32xf32> {
+  %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<8192x32xf32>, tensor<32xf32>) -> tensor<8192x32xf32>
+  return %y : tensor<8192x32xf32>
+}
+
+// Softmax over a ragged 1000-column row: a 1024 tile with a mask, both folds
+// (max, then sum) in the same program; masked lanes hold each fold's
+// identity and are never stored.
+// CHECK-LABEL: xtile.kernel @softmax_
+// CHECK-DAG:     %[[N:.*]] = arith.constant dense<1000> : tensor<1024xindex>
+// CHECK-DAG:     %[[COLS:.*]] = xtile.range 0 to 1024 : tensor<1024xindex>
+// CHECK:         %[[IN:.*]] = arith.cmpi slt, %[[COLS]], %[[N]] : tensor<1024xindex>
+// CHECK:         %[[X:.*]] = xtile.load %{{.*}} mask %[[IN]] : tensor<1024xi1> other %{{.*}} : f32
+// CHECK:         %[[NEGINF:.*]] = xtile.splat %{{.*}} : f32 -> tensor<1024xf32>
+// CHECK:         %[[XM:.*]] = arith.select %[[IN]], %[[X]], %[[NEGINF]] : tensor<1024xi1>, tensor<1024xf32>
+// CHECK:         %[[MAX:.*]] = xtile.fold max %[[XM]] dims [0] identity 0xFF800000 : f32
+// CHECK:         math.exp %{{.*}} : tensor<1024xf32>
+// CHECK:         %[[SUM:.*]] = xtile.fold add %{{.*}} dims [0] identity 0.000000e+00 : f32
+// CHECK:         xtile.store %{{.*}} mask %[[IN]] : tensor<1024xi1>
+// CHECK-NOT:     xtile.kernel
+// CHECK-LABEL:   func.func @softmax(
+func.func @softmax(%x: tensor<4096x1000xf32>) -> tensor<4096x1000xf32> {
+  %y = xtensor.softmax %x dim 1 : tensor<4096x1000xf32>
+  return %y : tensor<4096x1000xf32>
+}
+
+// FORCED-COUNT-3: schedule = "warp:1:1"
+// SM80: target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040>
