@@ -135,6 +135,7 @@ struct KernelFacts {
   int64_t elementBytes = 4;
   int64_t bytes = 0;   // every buffer once
   int64_t streams = 1; // tile loads in the body
+  bool contiguous = true; // every column access walks the last dimension
 };
 
 /// Estimated time of one schedule, in microseconds. Memory time is bytes over
@@ -204,7 +205,8 @@ static SmallVector<Schedule> enumerate(const KernelFacts &k) {
   out.push_back({xt::FoldStrategy::serial, 1, 1});
   for (int64_t warps : {1, 2, 4, 8, 16}) {
     for (int64_t vector : {1, 2, 4, 8}) {
-      if (vector * k.elementBytes > 16 || k.columns % vector)
+      if (vector * k.elementBytes > 16 || k.columns % vector ||
+          (vector > 1 && !k.contiguous))
         continue;
       if (vector > 1 && k.tile < 32 * warps * vector)
         continue;
@@ -474,6 +476,31 @@ struct ConvertXLoopToXTilePass
                8);
     facts.streams = 0;
     nest->body->walk([&](xl::LoadOp) { ++facts.streams; });
+    // Vector accesses need the column to be the last (contiguous) index of
+    // every access that depends on it.
+    DenseSet<Value> columnIvs;
+    for (Operation &op : *nest->body) {
+      if (auto fold = dyn_cast<xl::FoldOp>(op))
+        columnIvs.insert(fold.getInductionVar());
+      if (auto loop = dyn_cast<xl::ParallelOp>(op))
+        columnIvs.insert(loop.getInductionVar());
+    }
+    auto dependsOnColumn = [&](Value v) {
+      if (columnIvs.contains(v))
+        return true;
+      Operation *def = v.getDefiningOp();
+      return def && llvm::any_of(def->getOperands(), [&](Value o) {
+               return columnIvs.contains(o);
+             });
+    };
+    auto checkAccess = [&](ValueRange indices) {
+      if (llvm::any_of(indices, dependsOnColumn) &&
+          (indices.empty() || !columnIvs.contains(indices.back())))
+        facts.contiguous = false;
+    };
+    nest->body->walk([&](xl::LoadOp load) { checkAccess(load.getIndices()); });
+    nest->body->walk(
+        [&](xl::StoreOp store) { checkAccess(store.getIndices()); });
 
     SmallVector<Schedule> candidates = enumerate(facts);
     for (Schedule &s : candidates)

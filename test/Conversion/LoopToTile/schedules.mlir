@@ -60,5 +60,16 @@ func.func @softmax(%x: tensor<4096x1000xf32>) -> tensor<4096x1000xf32> {
   return %y : tensor<4096x1000xf32>
 }
 
-// FORCED-COUNT-3: schedule = "warp:1:1"
+// FORCED-COUNT-4: schedule = "warp:1:1"
 // SM80: target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040>
+
+// A softmax over the columns of a transposed input reads each row with a
+// stride: no vector accesses.
+// CHECK-LABEL: xtile.kernel @strided_
+// CHECK-SAME:    schedule = "{{[a-z]+}}:{{[0-9]+}}:1"
+// CHECK:         xtile.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<64x48xf32>[tensor<64xindex>, index] -> tensor<64xf32>
+func.func @strided(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
+  %t = xtensor.transpose %x perm [1, 0] : tensor<64x48xf32> -> tensor<48x64xf32>
+  %y = xtensor.softmax %t dim 1 : tensor<48x64xf32>
+  return %y : tensor<48x64xf32>
+}
