@@ -47,9 +47,19 @@ def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
     marks the chosen one; `force-schedule=<strategy>:<warps>:<vector>`
     (e.g. `block:8:4`) overrides the choice, for tests and autotuning.
 
-    Kernels with contractions (a fold whose body multiplies loads indexed by
-    different output dimensions: matmul) are not lowered yet: an error
-    names them.
+    Contraction kernels (folds of products a(i, k) * b(k, j): matmul,
+    batched matmul, linear layers with their fused epilogues) run one
+    program per [BM, BN] output tile: an `scf.for` over K in steps of BK,
+    annotated with its pipelining depth (`xtile.num_stages`), loads operand
+    tiles (16-bit operands stay narrow) into `xtile.dot` with an f32
+    accumulator, then applies the epilogue to the accumulator tile. Their
+    candidates are BM and BN in {32, 64, 128}, BK in {32, 64}, 1 to 4 stages
+    and 4 or 8 warps, within shared memory; the cost is the slower of
+    compute (padded work over peak, derated for shallow pipelines and small
+    tiles) and memory (operand panels per wave through L2), times the tail
+    of the last wave. `force-schedule=dot:<BM>x<BN>x<BK>:<stages>:<warps>`
+    forces one. Reductions over several dimensions at once (nested folds)
+    are not lowered yet: an error names them.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",

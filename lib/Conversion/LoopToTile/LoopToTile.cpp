@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -43,6 +44,7 @@ struct RowNest {
   Block *body = nullptr;
   int64_t columns = 0;
   int64_t folds = 0;
+  bool contraction = false;
 };
 
 static bool hasRegionOps(Block &block) {
@@ -89,10 +91,7 @@ static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
           if (!llvm::is_contained(load.getIndices(), iv))
             contraction = rowIvs.size() >= 2;
       });
-      if (contraction)
-        return kernel.emitOpError(
-            "is a contraction (a fold over loads that leave out a row "
-            "dimension); matmul schedules are not lowered to Tile IR yet");
+      nest.contraction |= contraction;
       extent = fold.getUpper() - fold.getLower();
       ++nest.folds;
     } else if (auto loop = dyn_cast<xl::ParallelOp>(op)) {
@@ -133,8 +132,8 @@ struct KernelFacts {
   int64_t tile = 1; // columns padded to a power of two
   int64_t folds = 0;
   int64_t elementBytes = 4;
-  int64_t bytes = 0;   // every buffer once
-  int64_t streams = 1; // tile loads in the body
+  int64_t bytes = 0;      // every buffer once
+  int64_t streams = 1;    // tile loads in the body
   bool contiguous = true; // every column access walks the last dimension
 };
 
@@ -422,6 +421,277 @@ private:
   DenseMap<Value, Value> splats;
 };
 
+//===----------------------------------------------------------------------===//
+// Contractions (matmul)
+//===----------------------------------------------------------------------===//
+
+struct DotSchedule {
+  int64_t bm = 64, bn = 64, bk = 32, stages = 2, warps = 4;
+  double micros = 0;
+  std::string why;
+
+  std::string name() const {
+    return ("dot:" + Twine(bm) + "x" + Twine(bn) + "x" + Twine(bk) + ":" +
+            Twine(stages) + ":" + Twine(warps))
+        .str();
+  }
+};
+
+struct DotFacts {
+  int64_t batch = 1, m = 1, n = 1, k = 1, folds = 1;
+  int64_t inBytes = 4;    // operand element size
+  int64_t otherBytes = 0; // output and epilogue buffers
+  int64_t aBytes = 0, bBytes = 0;
+};
+
+/// Peak dense throughput, TFLOP/s: tensor cores for 16-bit operands, the
+/// FP32 pipes otherwise (published figures for the built-in targets).
+static double peakTflops(StringRef arch, int64_t inBytes) {
+  bool tensorCores = inBytes <= 2;
+  if (arch == "sm_90")
+    return tensorCores ? 989.0 : 67.0;
+  return tensorCores ? 312.0 : 19.5;
+}
+
+/// Estimated time of a matmul schedule: the slower of compute (padded work
+/// over peak, derated when the pipeline is too shallow to hide loads) and
+/// device memory (A re-read once per column of tiles and B once per row of
+/// tiles, unless they fit in L2), times the tail of the last wave.
+static double estimateDot(const DotFacts &f, const xt::TargetAttr &target,
+                          DotSchedule &s) {
+  int64_t mb = llvm::divideCeil(f.m, s.bm), nb = llvm::divideCeil(f.n, s.bn);
+  int64_t tiles = mb * nb * f.batch;
+  double padded = double(mb * s.bm) * (nb * s.bn) * f.k * 2 * f.batch * f.folds;
+  // Pipeline depth hides the operand loads; larger tiles reuse each loaded
+  // element across more of the output and keep the tensor cores fed.
+  double efficiency =
+      std::min(1.0, 0.4 + 0.2 * s.stages) *
+      std::min(1.0, std::sqrt(double(s.bm * s.bn) / (128 * 128)));
+  double compute =
+      padded / (peakTflops(target.getArch(), f.inBytes) * 1e6 * efficiency);
+  int64_t smem = s.stages * (s.bm * s.bk + s.bk * s.bn) * f.inBytes;
+  int64_t perSM = std::max<int64_t>(
+      1, std::min(target.getSharedMemory() / std::max<int64_t>(1, smem),
+                  int64_t(2048) / (32 * s.warps)));
+  double slots = double(target.getSms() * perSM);
+  double waves = std::ceil(tiles / slots);
+  double tail = waves / std::max(1.0, tiles / slots);
+  // The tiles of one wave run together and share operand panels through L2:
+  // a roughly square block of W tiles reads sqrt(W) row panels of A and
+  // sqrt(W) column panels of B from device memory.
+  double side = std::sqrt(std::min(double(tiles), slots));
+  double perWave =
+      side * s.bm * f.k * f.inBytes + side * s.bn * f.k * f.inBytes * f.folds;
+  double traffic = waves * perWave + f.otherBytes;
+  double memory = traffic / (target.getBandwidth() * 1e3);
+  s.micros = 3.0 + std::max(compute, memory) * tail;
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << tiles << " tile(s) in " << llvm::format("%.0f", waves) << " wave(s), "
+     << (compute >= memory ? "compute" : "memory") << "-bound, " << smem / 1024
+     << " KiB shared";
+  s.why = why;
+  return s.micros;
+}
+
+static SmallVector<DotSchedule> enumerateDots(const DotFacts &f,
+                                              const xt::TargetAttr &target) {
+  SmallVector<DotSchedule> out;
+  for (int64_t bm : {32, 64, 128})
+    for (int64_t bn : {32, 64, 128})
+      for (int64_t bk : {32, 64})
+        for (int64_t stages : {1, 2, 3, 4})
+          for (int64_t warps : {4, 8}) {
+            // No tile larger than the padded problem, no pipeline deeper
+            // than the K loop, and the stages must fit in shared memory.
+            if (bm > int64_t(llvm::PowerOf2Ceil(f.m)) && bm > 32)
+              continue;
+            if (bn > int64_t(llvm::PowerOf2Ceil(f.n)) && bn > 32)
+              continue;
+            if (bk > int64_t(llvm::PowerOf2Ceil(f.k)) && bk > 32)
+              continue;
+            if (stages > static_cast<int64_t>(llvm::divideCeil(f.k, bk)))
+              continue;
+            if (stages * (bm * bk + bk * bn) * f.inBytes >
+                target.getSharedMemory())
+              continue;
+            if (bm * bn / (32 * warps) < 4)
+              continue;
+            out.push_back({bm, bn, bk, stages, warps});
+          }
+  return out;
+}
+
+static FailureOr<DotSchedule> parseDotSchedule(StringRef text) {
+  // dot:<BM>x<BN>x<BK>:<stages>:<warps>
+  SmallVector<StringRef> parts, sizes;
+  text.split(parts, ':');
+  if (parts.size() != 4 || parts[0] != "dot")
+    return failure();
+  parts[1].split(sizes, 'x');
+  DotSchedule s;
+  if (sizes.size() != 3 || sizes[0].getAsInteger(10, s.bm) ||
+      sizes[1].getAsInteger(10, s.bn) || sizes[2].getAsInteger(10, s.bk) ||
+      parts[2].getAsInteger(10, s.stages) ||
+      parts[3].getAsInteger(10, s.warps) || s.bm < 1 || s.bn < 1 || s.bk < 1 ||
+      s.stages < 1 || s.warps < 1)
+    return failure();
+  return s;
+}
+
+/// Emits Loop IR values as tiles of one 2-D shape on demand: loop indices
+/// map to index tiles, values that depend on none stay scalars.
+class TileContext {
+public:
+  TileContext(OpBuilder &b, Location loc, const IRMapping &scalars,
+              ArrayRef<int64_t> shape, Value mask)
+      : b(b), loc(loc), local(scalars), shape(shape), mask(mask) {}
+
+  DenseMap<Value, Value> ivs;
+
+  Type tileOf(Type element) { return RankedTensorType::get(shape, element); }
+  bool isTile(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+  Value splat(Value scalar) {
+    return xt::SplatOp::create(b, loc, tileOf(scalar.getType()), scalar);
+  }
+
+  FailureOr<Value> get(Value v) {
+    if (Value iv = ivs.lookup(v))
+      return iv;
+    if (Value known = memo.lookup(v))
+      return known;
+    if (local.contains(v))
+      return local.lookup(v);
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return emitError(loc, "a loop index has no tile in this context");
+    SmallVector<Value> operands;
+    for (Value operand : def->getOperands()) {
+      FailureOr<Value> o = get(operand);
+      if (failed(o))
+        return failure();
+      operands.push_back(*o);
+    }
+    bool anyTile = llvm::any_of(operands, [&](Value o) { return isTile(o); });
+    Value result;
+    if (auto load = dyn_cast<xl::LoadOp>(def)) {
+      ArrayRef<Value> idx = ArrayRef(operands).drop_front();
+      if (!anyTile) {
+        result = xt::LoadOp::create(b, loc, load.getType(), operands[0], idx,
+                                    Value(), Value());
+      } else {
+        SmallVector<Value> tiled;
+        for (Value i : idx)
+          tiled.push_back(i);
+        Value other = mask ? Value(arith::ConstantOp::create(
+                                 b, loc, b.getZeroAttr(load.getType())))
+                           : Value();
+        result = xt::LoadOp::create(b, loc, tileOf(load.getType()), operands[0],
+                                    tiled, mask, other);
+      }
+    } else if (auto apply = dyn_cast<affine::AffineApplyOp>(def);
+               apply && anyTile) {
+      result = lowerAffine(apply.getAffineMap().getResult(0), operands);
+    } else if (!anyTile) {
+      result = b.clone(*def, local)->getResult(0);
+      local.map(v, result);
+      return result;
+    } else if (def->getNumRegions() == 0 && def->getNumResults() == 1 &&
+               isa<arith::ArithDialect, math::MathDialect>(def->getDialect())) {
+      SmallVector<Value> tiles;
+      for (Value o : operands)
+        tiles.push_back(isTile(o) ? o : splat(o));
+      OperationState state(loc, def->getName(), tiles,
+                           {tileOf(def->getResult(0).getType())},
+                           def->getAttrs());
+      result = b.create(state)->getResult(0);
+    } else {
+      return def->emitOpError("cannot be applied to a tile");
+    }
+    memo[v] = result;
+    return result;
+  }
+
+private:
+  Value lowerAffine(AffineExpr e, ArrayRef<Value> dims) {
+    auto asTile = [&](Value v) { return isTile(v) ? v : splat(v); };
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return asTile(dims[d.getPosition()]);
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(cast<ShapedType>(tileOf(b.getIndexType())),
+                                 b.getIndexAttr(c.getValue())));
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    Value l = lowerAffine(bin.getLHS(), dims),
+          r = lowerAffine(bin.getRHS(), dims);
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      return arith::AddIOp::create(b, loc, l, r);
+    case AffineExprKind::Mul:
+      return arith::MulIOp::create(b, loc, l, r);
+    case AffineExprKind::FloorDiv:
+      return arith::FloorDivSIOp::create(b, loc, l, r);
+    case AffineExprKind::CeilDiv:
+      return arith::CeilDivSIOp::create(b, loc, l, r);
+    case AffineExprKind::Mod: {
+      Value q = arith::FloorDivSIOp::create(b, loc, l, r);
+      return arith::SubIOp::create(b, loc, l,
+                                   arith::MulIOp::create(b, loc, q, r));
+    }
+    default:
+      llvm_unreachable("not a binary affine expression");
+    }
+  }
+
+  OpBuilder &b;
+  Location loc;
+  IRMapping local;
+  SmallVector<int64_t, 2> shape;
+  Value mask;
+  DenseMap<Value, Value> memo;
+};
+
+/// `base + [0, size)` laid along dimension `dim` of `shape`.
+static Value indexTile(OpBuilder &b, Location loc, Value base, int64_t size,
+                       ArrayRef<int64_t> shape, unsigned dim) {
+  Type index = b.getIndexType();
+  Value range = xt::RangeOp::create(
+      b, loc, RankedTensorType::get({size}, index), 0, size);
+  Value offset =
+      xt::SplatOp::create(b, loc, RankedTensorType::get({size}, index), base);
+  Value line = arith::AddIOp::create(b, loc, range, offset);
+  SmallVector<int64_t, 2> lineShape(shape.size(), 1);
+  lineShape[dim] = size;
+  Value shaped = xt::ReshapeOp::create(
+      b, loc, RankedTensorType::get(lineShape, index), line);
+  return xt::BroadcastOp::create(b, loc, RankedTensorType::get(shape, index),
+                                 shaped);
+}
+
+/// `tile < bound`, elementwise.
+static Value below(OpBuilder &b, Location loc, Value tile, int64_t bound) {
+  auto type = cast<ShapedType>(tile.getType());
+  Value limit = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getIndexAttr(bound)));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, tile, limit);
+}
+
+/// The loop induction variables a Loop IR value depends on.
+static void inductionVars(Value v, DenseSet<Value> &ivs,
+                          DenseSet<Value> &seen) {
+  if (!seen.insert(v).second)
+    return;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (isa<xl::ParallelOp, xl::FoldOp>(arg.getOwner()->getParentOp()))
+      ivs.insert(arg);
+    return;
+  }
+  for (Value operand : v.getDefiningOp()->getOperands())
+    inductionVars(operand, ivs, seen);
+}
+
 struct ConvertXLoopToXTilePass
     : xtile::impl::ConvertXLoopToXTileBase<ConvertXLoopToXTilePass> {
   using Base::Base;
@@ -438,13 +708,17 @@ struct ConvertXLoopToXTilePass
     std::optional<Schedule> forced;
     if (!forceSchedule.empty()) {
       FailureOr<Schedule> parsed = parseSchedule(forceSchedule);
-      if (failed(parsed)) {
+      if (succeeded(parsed))
+        forced = *parsed;
+      else if (succeeded(parseDotSchedule(forceSchedule)))
+        forcedDot = *parseDotSchedule(forceSchedule);
+      else {
         module.emitError() << "force-schedule '" << forceSchedule
                            << "' is not <serial|warp|block|split>:<warps>:"
-                              "<vector>";
+                              "<vector> nor dot:<BM>x<BN>x<BK>:<stages>:"
+                              "<warps>";
         return signalPassFailure();
       }
-      forced = *parsed;
     }
     for (auto kernel :
          llvm::make_early_inc_range(module.getOps<xl::KernelOp>()))
@@ -452,11 +726,236 @@ struct ConvertXLoopToXTilePass
         return signalPassFailure();
   }
 
+  std::optional<DotSchedule> forcedDot;
+
+  LogicalResult convertContraction(xl::KernelOp kernel, const RowNest &nest,
+                                   xt::TargetAttr target) {
+    if (nest.rows.size() < 2)
+      return kernel.emitOpError("is a contraction without two output "
+                                "dimensions; not lowered to Tile IR yet");
+    xl::ParallelOp iLoop = nest.rows[nest.rows.size() - 2];
+    xl::ParallelOp jLoop = nest.rows.back();
+    SmallVector<xl::FoldOp> folds;
+    for (Operation &op : *nest.body)
+      if (auto fold = dyn_cast<xl::FoldOp>(op))
+        folds.push_back(fold);
+      else if (isa<xl::ParallelOp>(op))
+        return op.emitOpError(
+            "loops beside a contraction are not lowered to Tile IR yet");
+
+    // Each fold must be a sum of products a(i, k) * b(k, j).
+    struct Product {
+      mutable xl::FoldOp fold;
+      Value a, b;
+    };
+    SmallVector<Product> products;
+    for (xl::FoldOp fold : folds) {
+      Operation *mul = fold.getYieldedValue().getDefiningOp();
+      TypedAttr init;
+      if (fold.getCombine() != xl::CombineKind::add ||
+          !isa_and_nonnull<arith::MulFOp, arith::MulIOp>(mul) ||
+          !matchPattern(fold.getInit(), m_Constant(&init)))
+        return fold.emitOpError(
+            "is not a sum of products; not lowered to Tile IR yet");
+      auto depends = [&](Value v, Value iv) {
+        DenseSet<Value> ivs, seen;
+        inductionVars(v, ivs, seen);
+        return ivs.contains(iv);
+      };
+      Value x = mul->getOperand(0), y = mul->getOperand(1);
+      if (depends(x, jLoop.getInductionVar()) ||
+          depends(y, iLoop.getInductionVar()))
+        std::swap(x, y);
+      if (depends(x, jLoop.getInductionVar()) ||
+          depends(y, iLoop.getInductionVar()))
+        return fold.emitOpError("mixes both output indices in one operand; "
+                                "not lowered to Tile IR yet");
+      // 16-bit operands widened for the product go to the dot narrow.
+      auto extX = x.getDefiningOp<arith::ExtFOp>();
+      auto extY = y.getDefiningOp<arith::ExtFOp>();
+      if (extX && extY && extX.getIn().getType() == extY.getIn().getType()) {
+        x = extX.getIn();
+        y = extY.getIn();
+      }
+      products.push_back({fold, x, y});
+    }
+
+    DotFacts f;
+    f.m = iLoop.getUpper() - iLoop.getLower();
+    f.n = jLoop.getUpper() - jLoop.getLower();
+    f.k = folds.front().getUpper() - folds.front().getLower();
+    f.folds = folds.size();
+    for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
+      f.batch *= row.getUpper() - row.getLower();
+    f.inBytes = std::max<int64_t>(
+        1, products.front().a.getType().getIntOrFloatBitWidth() / 8);
+    f.aBytes = f.batch * f.m * f.k * f.inBytes;
+    f.bBytes = f.batch * f.k * f.n * f.inBytes * f.folds;
+    for (BlockArgument out :
+         kernel.getBodyBlock().getArguments().drop_front(kernel.getNumInputs()))
+      f.otherBytes +=
+          cast<MemRefType>(out.getType()).getNumElements() *
+          std::max<int64_t>(
+              1, cast<MemRefType>(out.getType()).getElementTypeBitWidth() / 8);
+
+    SmallVector<DotSchedule> candidates = enumerateDots(f, target);
+    if (candidates.empty())
+      candidates.push_back({32, 32, 32, 1, 4});
+    for (DotSchedule &s : candidates)
+      estimateDot(f, target, s);
+    DotSchedule chosen = *llvm::min_element(
+        candidates, [](const DotSchedule &a, const DotSchedule &b) {
+          return a.micros < b.micros;
+        });
+    std::string reason = "lowest estimated time";
+    if (forcedDot) {
+      chosen = *forcedDot;
+      estimateDot(f, target, chosen);
+      reason = "forced";
+    }
+    if (reportSchedules) {
+      llvm::outs() << "kernel @" << kernel.getSymName() << ": " << f.batch
+                   << " x [" << f.m << " x " << f.k << "] @ [" << f.k << " x "
+                   << f.n << "], " << f.folds << " contraction(s) on "
+                   << target.getArch() << "\n";
+      for (const DotSchedule &s : candidates)
+        llvm::outs() << (s.name() == chosen.name() ? "  * " : "    ")
+                     << llvm::left_justify(s.name(), 20)
+                     << llvm::format("%10.2f us  ", s.micros) << s.why << "\n";
+      llvm::outs() << "  chosen " << chosen.name() << ": " << reason << "\n";
+    }
+
+    int64_t mb = llvm::divideCeil(f.m, chosen.bm);
+    int64_t nb = llvm::divideCeil(f.n, chosen.bn);
+    OpBuilder b(kernel);
+    Location loc = kernel.getLoc();
+    auto tk =
+        xt::KernelOp::create(b, loc, kernel.getSymName(), kernel.getNumInputs(),
+                             ArrayRef<int64_t>{f.batch * mb * nb}, chosen.warps,
+                             target, b.getStringAttr(chosen.name()));
+    Block *block = b.createBlock(&tk.getBody());
+    b.setInsertionPointToStart(block);
+    IRMapping scalars;
+    for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+      scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+    for (Operation &op : kernel.getBodyBlock())
+      if (!op.getNumRegions())
+        b.clone(op, scalars);
+
+    // Program -> (batch..., tile row, tile column), tile column fastest.
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value pid = xt::ProgramIdOp::create(b, loc, 0);
+    Value pn = arith::RemUIOp::create(b, loc, pid, constant(nb));
+    Value rest = arith::DivUIOp::create(b, loc, pid, constant(nb));
+    Value pm = arith::RemUIOp::create(b, loc, rest, constant(mb));
+    rest = arith::DivUIOp::create(b, loc, rest, constant(mb));
+    for (xl::ParallelOp row : llvm::reverse(ArrayRef(nest.rows).drop_back(2))) {
+      Value extent = constant(row.getUpper() - row.getLower());
+      scalars.map(row.getInductionVar(),
+                  arith::RemUIOp::create(b, loc, rest, extent));
+      rest = arith::DivUIOp::create(b, loc, rest, extent);
+    }
+    Value mBase = arith::MulIOp::create(b, loc, pm, constant(chosen.bm));
+    Value nBase = arith::MulIOp::create(b, loc, pn, constant(chosen.bn));
+
+    // The K loop: operand tiles, one dot per contraction.
+    SmallVector<Value> inits;
+    SmallVector<int64_t, 2> accShape{chosen.bm, chosen.bn};
+    for (const Product &p : products) {
+      Type acc = p.fold.getType();
+      inits.push_back(xt::SplatOp::create(
+          b, loc, RankedTensorType::get(accShape, acc),
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(acc))));
+    }
+    auto loop = scf::ForOp::create(b, loc, constant(0), constant(f.k),
+                                   constant(chosen.bk), inits);
+    loop->setAttr("xtile.num_stages", b.getI64IntegerAttr(chosen.stages));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k0 = loop.getInductionVar();
+      bool raggedK = f.k % chosen.bk != 0;
+      SmallVector<int64_t, 2> aShape{chosen.bm, chosen.bk},
+          bShape{chosen.bk, chosen.bn};
+      Value ai = indexTile(b, loc, mBase, chosen.bm, aShape, 0);
+      Value ak = indexTile(b, loc, k0, chosen.bk, aShape, 1);
+      Value bk = indexTile(b, loc, k0, chosen.bk, bShape, 0);
+      Value bj = indexTile(b, loc, nBase, chosen.bn, bShape, 1);
+      Value aMask, bMask;
+      if (f.m % chosen.bm || raggedK)
+        aMask = arith::AndIOp::create(b, loc, below(b, loc, ai, f.m),
+                                      below(b, loc, ak, f.k));
+      if (f.n % chosen.bn || raggedK)
+        bMask = arith::AndIOp::create(b, loc, below(b, loc, bk, f.k),
+                                      below(b, loc, bj, f.n));
+      SmallVector<Value> next;
+      for (auto [index, p] : llvm::enumerate(products)) {
+        TileContext actx(b, loc, scalars, aShape, aMask);
+        actx.ivs[iLoop.getInductionVar()] = ai;
+        actx.ivs[p.fold.getInductionVar()] = ak;
+        TileContext bctx(b, loc, scalars, bShape, bMask);
+        bctx.ivs[p.fold.getInductionVar()] = bk;
+        bctx.ivs[jLoop.getInductionVar()] = bj;
+        FailureOr<Value> a = actx.get(p.a), bt = bctx.get(p.b);
+        if (failed(a) || failed(bt)) {
+          tk.erase();
+          return failure();
+        }
+        Value lhs = actx.isTile(*a) ? *a : actx.splat(*a);
+        Value rhs = bctx.isTile(*bt) ? *bt : bctx.splat(*bt);
+        next.push_back(xt::DotOp::create(b, loc, lhs, rhs,
+                                         loop.getRegionIterArgs()[index]));
+      }
+      scf::YieldOp::create(b, loc, next);
+    }
+
+    // The epilogue over the [BM, BN] output tile.
+    Value ci = indexTile(b, loc, mBase, chosen.bm, accShape, 0);
+    Value cj = indexTile(b, loc, nBase, chosen.bn, accShape, 1);
+    Value cMask;
+    if (f.m % chosen.bm || f.n % chosen.bn)
+      cMask = arith::AndIOp::create(b, loc, below(b, loc, ci, f.m),
+                                    below(b, loc, cj, f.n));
+    TileContext cctx(b, loc, scalars, accShape, cMask);
+    cctx.ivs[iLoop.getInductionVar()] = ci;
+    cctx.ivs[jLoop.getInductionVar()] = cj;
+    for (auto [index, p] : llvm::enumerate(products))
+      cctx.ivs[p.fold.getResult()] = loop.getResult(index);
+    for (Operation &op : *nest.body) {
+      auto store = dyn_cast<xl::StoreOp>(op);
+      if (!store)
+        continue;
+      FailureOr<Value> value = cctx.get(store.getValue());
+      if (failed(value)) {
+        tk.erase();
+        return failure();
+      }
+      SmallVector<Value> indices;
+      for (Value i : store.getIndices()) {
+        FailureOr<Value> t = cctx.get(i);
+        if (failed(t)) {
+          tk.erase();
+          return failure();
+        }
+        indices.push_back(*t);
+      }
+      Value tile = cctx.isTile(*value) ? *value : cctx.splat(*value);
+      xt::StoreOp::create(b, loc, tile, scalars.lookup(store.getBuffer()),
+                          indices, cMask);
+    }
+    kernel.erase();
+    return success();
+  }
+
   LogicalResult convert(xl::KernelOp kernel, xt::TargetAttr target,
                         std::optional<Schedule> forced) {
     FailureOr<RowNest> nest = analyze(kernel);
     if (failed(nest))
       return failure();
+    if (nest->contraction)
+      return convertContraction(kernel, *nest, target);
 
     KernelFacts facts;
     for (xl::ParallelOp row : nest->rows)
