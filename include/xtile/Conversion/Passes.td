@@ -38,13 +38,15 @@ def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
     `xtile.fold` with its algebra.
 
     For each kernel the pass enumerates candidate schedules (fold strategy:
-    serial, warp or block; warps per program; elements per 16-byte vector
-    access) and a cost model picks the fastest for the target: device-memory
+    serial, warp or block; warps per program; elements per vector access,
+    up to 16 bytes; for rows longer than 4096, a loop over chunks of the
+    row with its loads pipelined) and a cost model picks the fastest for
+    the target: device-memory
     bytes over bandwidth, scaled by how many bytes the grid keeps in flight
     (occupancy, vector width), waves of programs over the SMs, reduction
     steps and launch cost; tiles too large for the registers are penalized.
     `report-schedules` prints every candidate with its estimated time and
-    marks the chosen one; `force-schedule=<strategy>:<warps>:<vector>`
+    marks the chosen one; `force-schedule=<strategy>:<warps>:<vector>[:<chunk>]`
     (e.g. `block:8:4`) overrides the choice, for tests and autotuning.
 
     Contraction kernels (folds of products a(i, k) * b(k, j): matmul,
@@ -67,7 +69,9 @@ def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
     Option<"reportSchedules", "report-schedules", "bool", /*default=*/"false",
            "Print every candidate schedule with its estimated time">,
     Option<"forceSchedule", "force-schedule", "std::string", /*default=*/"\"\"",
-           "Use this schedule, <strategy>:<warps>:<vector>, for every kernel">,
+           "Use this schedule for every kernel: <strategy>:<warps>:<vector>"
+           "[:<chunk>] for row kernels, dot:<BM>x<BN>x<BK>:<stages>:<warps> "
+           "for contractions">,
   ];
   let dependentDialects = [
     "::xtile::tile::XTileDialect", "::mlir::arith::ArithDialect",

@@ -17,6 +17,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -116,13 +117,20 @@ struct Schedule {
   xt::FoldStrategy strategy = xt::FoldStrategy::serial;
   int64_t warps = 1;
   int64_t vector = 1;
+  /// Columns per step of a loop over the row (0: the whole row is one
+  /// tile). Rows too long to hold at once are processed in chunks, the
+  /// next chunk's loads pipelined behind the current one's work.
+  int64_t chunk = 0;
   double micros = 0;
   std::string why;
 
   std::string name() const {
-    return (xt::stringifyFoldStrategy(strategy) + ":" + Twine(warps) + ":" +
-            Twine(vector))
-        .str();
+    std::string n = (xt::stringifyFoldStrategy(strategy) + ":" + Twine(warps) +
+                     ":" + Twine(vector))
+                        .str();
+    if (chunk)
+      n += ":" + std::to_string(chunk);
+    return n;
   }
 };
 
@@ -135,6 +143,8 @@ struct KernelFacts {
   int64_t bytes = 0;      // every buffer once
   int64_t streams = 1;    // tile loads in the body
   bool contiguous = true; // every column access walks the last dimension
+  int64_t passes = 1;     // column loops (folds and the elementwise loop)
+  int64_t rowBytes = 0;   // bytes of one row of the column-indexed inputs
 };
 
 /// Estimated time of one schedule, in microseconds. Memory time is bytes over
@@ -148,9 +158,10 @@ static double estimate(const KernelFacts &k, const xt::TargetAttr &target,
                    kStepMicros = 0.02, kIssueMicros = 0.002;
   int64_t threads = 32 * s.warps;
   int64_t perThread = llvm::divideCeil(k.tile, threads);
+  int64_t held = llvm::divideCeil(s.chunk ? s.chunk : k.tile, threads);
   // Registers: a baseline plus the tile elements each thread holds (live
   // tiles of the body, about one per load stream).
-  int64_t registers = 32 + perThread * std::max<int64_t>(1, k.streams);
+  int64_t registers = 32 + held * std::max<int64_t>(1, k.streams);
   bool spills = registers > 255;
   int64_t byRegisters =
       target.getRegisters() / (std::min<int64_t>(registers, 255) * threads);
@@ -161,7 +172,19 @@ static double estimate(const KernelFacts &k, const xt::TargetAttr &target,
   double inFlight = double(resident) * threads * s.vector * k.elementBytes *
                     std::max<int64_t>(1, k.streams);
   double fraction = std::min(1.0, inFlight / (bytesPerMicro * kLatencyMicros));
-  double memory = k.bytes / (bytesPerMicro * fraction);
+  double bytes = k.bytes;
+  // In chunks, each pass over the row (each fold, then the elementwise
+  // loop) reads it again; from L2 while the resident rows fit, else from
+  // device memory.
+  double rereads =
+      s.chunk ? double(k.passes - 1) * k.rowBytes * k.programs : 0.0;
+  bool rereadsFromL2 = double(resident) * k.rowBytes <= target.getL2() / 2;
+  if (!rereadsFromL2)
+    bytes += rereads;
+  double memory = bytes / (bytesPerMicro * fraction);
+  // L2 serves re-reads at about three times device-memory bandwidth.
+  if (rereadsFromL2)
+    memory += rereads / (3 * bytesPerMicro);
   if (spills)
     memory *= 4;
   double waves = std::ceil(double(k.programs) / (target.getSms() * perSM));
@@ -216,6 +239,19 @@ static SmallVector<Schedule> enumerate(const KernelFacts &k) {
            vector});
     }
   }
+  // Rows longer than the largest program holds (16 warps, 8 elements per
+  // thread): a loop over chunks of the row.
+  for (int64_t chunk : {1024, 2048, 4096}) {
+    if (k.tile <= 4096)
+      break;
+    for (int64_t warps : {4, 8, 16})
+      for (int64_t vector : {1, 4}) {
+        if (vector * k.elementBytes > 16 || k.columns % vector ||
+            (vector > 1 && !k.contiguous) || chunk < 32 * warps * vector)
+          continue;
+        out.push_back({xt::FoldStrategy::block, warps, vector, chunk});
+      }
+  }
   return out;
 }
 
@@ -224,9 +260,14 @@ static FailureOr<Schedule> parseSchedule(StringRef text) {
   text.split(parts, ':');
   Schedule s;
   std::optional<xt::FoldStrategy> strategy =
-      parts.size() == 3 ? xt::symbolizeFoldStrategy(parts[0]) : std::nullopt;
+      parts.size() == 3 || parts.size() == 4
+          ? xt::symbolizeFoldStrategy(parts[0])
+          : std::nullopt;
   if (!strategy || parts[1].getAsInteger(10, s.warps) ||
       parts[2].getAsInteger(10, s.vector) || s.warps < 1 || s.vector < 1)
+    return failure();
+  if (parts.size() == 4 && (parts[3].getAsInteger(10, s.chunk) || s.chunk < 1 ||
+                            !llvm::isPowerOf2_64(s.chunk)))
     return failure();
   s.strategy = *strategy;
   return s;
@@ -240,9 +281,9 @@ static FailureOr<Schedule> parseSchedule(StringRef text) {
 class Emitter {
 public:
   Emitter(OpBuilder &b, Location loc, int64_t tile, Value range, Value mask,
-          xt::FoldStrategy strategy)
+          xt::FoldStrategy strategy, int64_t columns = 0, int64_t chunk = 0)
       : b(b), loc(loc), tile(tile), range(range), mask(mask),
-        strategy(strategy) {}
+        strategy(strategy), columns(columns), chunk(chunk) {}
 
   IRMapping scalars;
   DenseMap<Value, Value> tiles;
@@ -274,6 +315,9 @@ public:
   }
 
   LogicalResult emit(Operation *op) {
+    if (chunk)
+      if (isa<xl::FoldOp, xl::ParallelOp>(op))
+        return emitChunked(op);
     if (auto fold = dyn_cast<xl::FoldOp>(op))
       return emitFold(fold);
     if (auto loop = dyn_cast<xl::ParallelOp>(op)) {
@@ -306,6 +350,104 @@ public:
   }
 
 private:
+  /// A fold or elementwise loop over a long row, as a loop over chunks of
+  /// it (the next chunk's loads pipelined: xtile.num_stages = 2); a fold
+  /// combines each chunk's partial result into the loop-carried one.
+  LogicalResult emitChunked(Operation *op) {
+    auto fold = dyn_cast<xl::FoldOp>(op);
+    Value lower = arith::ConstantIndexOp::create(b, loc, 0);
+    Value upper = arith::ConstantIndexOp::create(b, loc, columns);
+    Value step = arith::ConstantIndexOp::create(b, loc, chunk);
+    SmallVector<Value> inits;
+    TypedAttr identity;
+    if (fold) {
+      if (!matchPattern(fold.getInit(), m_Constant(&identity)))
+        return fold.emitOpError("needs a constant initial value for Tile IR");
+      inits.push_back(arith::ConstantOp::create(b, loc, identity));
+    }
+    auto loop = scf::ForOp::create(b, loc, lower, upper, step, inits);
+    loop->setAttr("xtile.num_stages", b.getI64IntegerAttr(2));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    // Tiles of this chunk; splats made outside the loop stay valid, those
+    // made inside must not leak out.
+    DenseMap<Value, Value> outerSplats = splats;
+    Value outerRange = range, outerMask = mask;
+    Type indexTile = tileOf(b.getIndexType());
+    range = arith::AddIOp::create(
+        b, loc, xt::RangeOp::create(b, loc, indexTile, 0, chunk),
+        xt::SplatOp::create(b, loc, indexTile, loop.getInductionVar()));
+    mask = columns % chunk
+               ? Value(arith::CmpIOp::create(
+                     b, loc, arith::CmpIPredicate::slt, range,
+                     arith::ConstantOp::create(
+                         b, loc,
+                         DenseElementsAttr::get(cast<ShapedType>(indexTile),
+                                                b.getIndexAttr(columns)))))
+               : Value();
+    auto restore = llvm::make_scope_exit([&] {
+      splats = outerSplats;
+      range = outerRange;
+      mask = outerMask;
+    });
+    if (!fold) {
+      auto parallel = cast<xl::ParallelOp>(op);
+      tiles[parallel.getInductionVar()] = range;
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      return emitBlock(parallel.getBodyBlock());
+    }
+    FailureOr<Value> partial = foldTile(fold, identity);
+    if (failed(partial))
+      return failure();
+    Value combined = combineScalars(fold.getCombine(),
+                                    loop.getRegionIterArgs()[0], *partial);
+    scf::YieldOp::create(b, loc, combined);
+    scalars.map(fold.getResult(), loop.getResult(0));
+    return success();
+  }
+
+  Value combineScalars(xl::CombineKind kind, Value a, Value c) {
+    bool isFloat = isa<FloatType>(a.getType());
+    switch (kind) {
+    case xl::CombineKind::add:
+      return isFloat ? Value(arith::AddFOp::create(b, loc, a, c))
+                     : Value(arith::AddIOp::create(b, loc, a, c));
+    case xl::CombineKind::mul:
+      return isFloat ? Value(arith::MulFOp::create(b, loc, a, c))
+                     : Value(arith::MulIOp::create(b, loc, a, c));
+    case xl::CombineKind::max:
+      return isFloat ? Value(arith::MaximumFOp::create(b, loc, a, c))
+                     : Value(arith::MaxSIOp::create(b, loc, a, c));
+    case xl::CombineKind::min:
+      return isFloat ? Value(arith::MinimumFOp::create(b, loc, a, c))
+                     : Value(arith::MinSIOp::create(b, loc, a, c));
+    case xl::CombineKind::And:
+      return arith::AndIOp::create(b, loc, a, c);
+    case xl::CombineKind::Or:
+      return arith::OrIOp::create(b, loc, a, c);
+    }
+    llvm_unreachable("unknown combine");
+  }
+
+  /// The fold of one tile of `fold`'s body (masked lanes neutral).
+  FailureOr<Value> foldTile(xl::FoldOp fold, TypedAttr identity) {
+    tiles[fold.getInductionVar()] = range;
+    if (failed(emitBlock(fold.getBodyBlock())))
+      return failure();
+    Type element = fold.getType();
+    Value values = asTile(fold.getYieldedValue());
+    if (mask) {
+      Value neutral = xt::SplatOp::create(
+          b, loc, tileOf(element), arith::ConstantOp::create(b, loc, identity));
+      values = arith::SelectOp::create(b, loc, mask, values, neutral);
+    }
+    return xt::FoldOp::create(
+               b, loc, element, static_cast<xt::CombineKind>(fold.getCombine()),
+               values, ArrayRef<int64_t>{0}, identity, /*associative=*/true,
+               /*commutative=*/true, strategy)
+        .getResult();
+  }
+
   LogicalResult emitFold(xl::FoldOp fold) {
     tiles[fold.getInductionVar()] = range;
     if (failed(emitBlock(fold.getBodyBlock())))
@@ -418,6 +560,7 @@ private:
   int64_t tile;
   Value range, mask;
   xt::FoldStrategy strategy;
+  int64_t columns, chunk;
   DenseMap<Value, Value> splats;
 };
 
@@ -998,6 +1141,14 @@ struct ConvertXLoopToXTilePass
         facts.contiguous = false;
     };
     nest->body->walk([&](xl::LoadOp load) { checkAccess(load.getIndices()); });
+    DenseSet<Value> rowInputs;
+    nest->body->walk([&](xl::LoadOp load) {
+      if (llvm::any_of(load.getIndices(), dependsOnColumn))
+        rowInputs.insert(load.getBuffer());
+    });
+    facts.passes = std::max<int64_t>(1, columnIvs.size());
+    facts.rowBytes = facts.columns * facts.elementBytes *
+                     std::max<size_t>(1, rowInputs.size());
     nest->body->walk(
         [&](xl::StoreOp store) { checkAccess(store.getIndices()); });
 
@@ -1038,7 +1189,7 @@ struct ConvertXLoopToXTilePass
     b.setInsertionPointToStart(block);
 
     Value range, mask;
-    if (facts.columns) {
+    if (facts.columns && !chosen.chunk) {
       range = xt::RangeOp::create(
           b, loc, RankedTensorType::get({facts.tile}, b.getIndexType()), 0,
           facts.tile);
@@ -1052,7 +1203,8 @@ struct ConvertXLoopToXTilePass
                                      bound);
       }
     }
-    Emitter e(b, loc, facts.tile, range, mask, chosen.strategy);
+    Emitter e(b, loc, chosen.chunk ? chosen.chunk : facts.tile, range, mask,
+              chosen.strategy, facts.columns, chosen.chunk);
     for (BlockArgument arg : kernel.getBodyBlock().getArguments())
       e.scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
 

@@ -60,7 +60,7 @@ func.func @softmax(%x: tensor<4096x1000xf32>) -> tensor<4096x1000xf32> {
   return %y : tensor<4096x1000xf32>
 }
 
-// FORCED-COUNT-4: schedule = "warp:1:1"
+// FORCED-COUNT-5: schedule = "warp:1:1"
 // SM80: target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040>
 
 // A softmax over the columns of a transposed input reads each row with a
@@ -72,4 +72,31 @@ func.func @strided(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
   %t = xtensor.transpose %x perm [1, 0] : tensor<64x48xf32> -> tensor<48x64xf32>
   %y = xtensor.softmax %t dim 1 : tensor<48x64xf32>
   return %y : tensor<48x64xf32>
+}
+
+// A row too long to hold at once (65536 f32): each fold and the elementwise
+// loop become a loop over chunks of the row (the next chunk's loads
+// pipelined, xtile.num_stages = 2), each fold combining its chunks' partial
+// results in the loop-carried value.
+// CHECK-LABEL: xtile.kernel @long_
+// CHECK-SAME:    schedule = "block:{{[0-9]+}}:{{[0-9]+}}:[[CHUNK:[0-9]+]]"
+// CHECK:         %[[MAX:.*]] = scf.for %{{.*}} iter_args(%[[M:.*]] = %{{.*}}) -> (f32) {
+// CHECK:           xtile.load %{{.*}} -> tensor<[[CHUNK]]xf32>
+// CHECK:           %[[PM:.*]] = xtile.fold max
+// CHECK:           %[[NM:.*]] = arith.maximumf %[[M]], %[[PM]] : f32
+// CHECK:           scf.yield %[[NM]] : f32
+// CHECK:         } {xtile.num_stages = 2 : i64}
+// CHECK:         %[[SUM:.*]] = scf.for %{{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (f32) {
+// CHECK:           xtile.splat %[[MAX]]
+// CHECK:           %[[PS:.*]] = xtile.fold add
+// CHECK:           arith.addf %[[S]], %[[PS]] : f32
+// CHECK:         scf.for
+// CHECK:           xtile.splat %[[SUM]]
+// CHECK:           xtile.store
+// REPORT-LABEL: kernel @long_{{.*}}: 16 program(s) x 65536 column(s) (tile 65536), 2 fold(s)
+// REPORT:         block:16:4 {{.*}} spills
+// REPORT:       chosen block:{{[0-9]+}}:{{[0-9]+}}:{{[0-9]+}}: lowest estimated time
+func.func @long(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
+  %y = xtensor.softmax %x dim 1 : tensor<16x65536xf32>
+  return %y : tensor<16x65536xf32>
 }
