@@ -40,14 +40,16 @@ def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
     For each kernel the pass enumerates candidate schedules (fold strategy:
     serial, warp or block; warps per program; elements per vector access,
     up to 16 bytes; for rows longer than 4096, a loop over chunks of the
-    row with its loads pipelined) and a cost model picks the fastest for
-    the target: device-memory
+    row with its loads pipelined; for few rows with independent folds, a
+    split of each row over several programs, partial results combined by a
+    second kernel) and a cost model picks the fastest for the target: device-memory
     bytes over bandwidth, scaled by how many bytes the grid keeps in flight
     (occupancy, vector width), waves of programs over the SMs, reduction
     steps and launch cost; tiles too large for the registers are penalized.
     `report-schedules` prints every candidate with its estimated time and
-    marks the chosen one; `force-schedule=<strategy>:<warps>:<vector>[:<chunk>]`
-    (e.g. `block:8:4`) overrides the choice, for tests and autotuning.
+    marks the chosen one; `force-schedule=<strategy>:<warps>:<vector>`,
+    optionally `:<chunk>` or (split) `:x<ways>` (e.g. `block:8:4`,
+    `split:8:4:x16`), overrides the choice, for tests and autotuning.
 
     Contraction kernels (folds of products a(i, k) * b(k, j): matmul,
     batched matmul, linear layers with their fused epilogues) run one
@@ -70,8 +72,8 @@ def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
            "Print every candidate schedule with its estimated time">,
     Option<"forceSchedule", "force-schedule", "std::string", /*default=*/"\"\"",
            "Use this schedule for every kernel: <strategy>:<warps>:<vector>"
-           "[:<chunk>] for row kernels, dot:<BM>x<BN>x<BK>:<stages>:<warps> "
-           "for contractions">,
+           "[:<chunk>|:x<ways>] for row kernels, "
+           "dot:<BM>x<BN>x<BK>:<stages>:<warps> for contractions">,
   ];
   let dependentDialects = [
     "::xtile::tile::XTileDialect", "::mlir::arith::ArithDialect",

@@ -20,6 +20,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
+#include <functional>
 
 namespace xtile {
 #define GEN_PASS_DEF_CONVERTXLOOPTOXTILE
@@ -121,6 +122,9 @@ struct Schedule {
   /// tile). Rows too long to hold at once are processed in chunks, the
   /// next chunk's loads pipelined behind the current one's work.
   int64_t chunk = 0;
+  /// Programs per row for the split strategy: each folds a slice of the
+  /// row into partial results, and a second kernel combines them.
+  int64_t ways = 0;
   double micros = 0;
   std::string why;
 
@@ -130,6 +134,8 @@ struct Schedule {
                         .str();
     if (chunk)
       n += ":" + std::to_string(chunk);
+    if (ways)
+      n += ":x" + std::to_string(ways);
     return n;
   }
 };
@@ -140,11 +146,12 @@ struct KernelFacts {
   int64_t tile = 1; // columns padded to a power of two
   int64_t folds = 0;
   int64_t elementBytes = 4;
-  int64_t bytes = 0;      // every buffer once
-  int64_t streams = 1;    // tile loads in the body
-  bool contiguous = true; // every column access walks the last dimension
-  int64_t passes = 1;     // column loops (folds and the elementwise loop)
-  int64_t rowBytes = 0;   // bytes of one row of the column-indexed inputs
+  int64_t bytes = 0;       // every buffer once
+  int64_t streams = 1;     // tile loads in the body
+  bool contiguous = true;  // every column access walks the last dimension
+  int64_t passes = 1;      // column loops (folds and the elementwise loop)
+  bool splittable = false; // folds independent of each other
+  int64_t rowBytes = 0;    // bytes of one row of the column-indexed inputs
 };
 
 /// Estimated time of one schedule, in microseconds. Memory time is bytes over
@@ -156,6 +163,23 @@ static double estimate(const KernelFacts &k, const xt::TargetAttr &target,
                        Schedule &s) {
   constexpr double kLaunchMicros = 3.0, kLatencyMicros = 0.6,
                    kStepMicros = 0.02, kIssueMicros = 0.002;
+  if (s.ways) {
+    // Two kernels over programs x ways programs, each on a slice of a row;
+    // the second re-reads the row (from L2 when it fits) after combining
+    // the partial results.
+    KernelFacts slice = k;
+    slice.programs = k.programs * s.ways;
+    slice.columns = llvm::divideCeil(k.columns, s.ways);
+    slice.tile = int64_t(llvm::PowerOf2Ceil(slice.columns));
+    slice.bytes = k.bytes + k.rowBytes * k.programs;
+    Schedule inner = s;
+    inner.ways = 0;
+    inner.strategy = xt::FoldStrategy::block;
+    double one = estimate(slice, target, inner);
+    s.micros = one + kLaunchMicros;
+    s.why = inner.why + ", 2 kernels";
+    return s.micros;
+  }
   int64_t threads = 32 * s.warps;
   int64_t perThread = llvm::divideCeil(k.tile, threads);
   int64_t held = llvm::divideCeil(s.chunk ? s.chunk : k.tile, threads);
@@ -239,6 +263,21 @@ static SmallVector<Schedule> enumerate(const KernelFacts &k) {
            vector});
     }
   }
+  // Few rows, long ones: split each row over several programs.
+  if (k.splittable)
+    for (int64_t ways : {2, 4, 8, 16, 32, 64})
+      for (int64_t warps : {4, 8})
+        for (int64_t vector : {1, 4}) {
+          int64_t slice = llvm::divideCeil(k.columns, ways);
+          if (slice < 1024 || k.programs * ways > 16 * 132 ||
+              vector * k.elementBytes > 16 || slice % vector ||
+              (vector > 1 && !k.contiguous) ||
+              int64_t(llvm::PowerOf2Ceil(slice)) > 4096)
+            continue;
+          Schedule split{xt::FoldStrategy::split, warps, vector};
+          split.ways = ways;
+          out.push_back(split);
+        }
   // Rows longer than the largest program holds (16 warps, 8 elements per
   // thread): a loop over chunks of the row.
   for (int64_t chunk : {1024, 2048, 4096}) {
@@ -256,6 +295,7 @@ static SmallVector<Schedule> enumerate(const KernelFacts &k) {
 }
 
 static FailureOr<Schedule> parseSchedule(StringRef text) {
+  // <strategy>:<warps>:<vector>[:<chunk>|:x<ways>]
   SmallVector<StringRef> parts;
   text.split(parts, ':');
   Schedule s;
@@ -266,10 +306,18 @@ static FailureOr<Schedule> parseSchedule(StringRef text) {
   if (!strategy || parts[1].getAsInteger(10, s.warps) ||
       parts[2].getAsInteger(10, s.vector) || s.warps < 1 || s.vector < 1)
     return failure();
-  if (parts.size() == 4 && (parts[3].getAsInteger(10, s.chunk) || s.chunk < 1 ||
-                            !llvm::isPowerOf2_64(s.chunk)))
-    return failure();
   s.strategy = *strategy;
+  bool split = s.strategy == xt::FoldStrategy::split;
+  if (parts.size() == 4 && parts[3].consume_front("x")) {
+    if (!split || parts[3].getAsInteger(10, s.ways) || s.ways < 2)
+      return failure();
+  } else if (parts.size() == 4) {
+    if (parts[3].getAsInteger(10, s.chunk) || s.chunk < 1 ||
+        !llvm::isPowerOf2_64(s.chunk))
+      return failure();
+  }
+  if (split != (s.ways != 0))
+    return failure();
   return s;
 }
 
@@ -314,7 +362,18 @@ public:
     return success();
   }
 
+  /// When set, computes a fold's result instead of folding its body (the
+  /// second kernel of a split combines partial results).
+  std::function<FailureOr<Value>(xl::FoldOp)> foldHook;
+
   LogicalResult emit(Operation *op) {
+    if (auto fold = dyn_cast<xl::FoldOp>(op); fold && foldHook) {
+      FailureOr<Value> v = foldHook(fold);
+      if (failed(v))
+        return failure();
+      scalars.map(fold.getResult(), *v);
+      return success();
+    }
     if (chunk)
       if (isa<xl::FoldOp, xl::ParallelOp>(op))
         return emitChunked(op);
@@ -385,7 +444,7 @@ private:
                          DenseElementsAttr::get(cast<ShapedType>(indexTile),
                                                 b.getIndexAttr(columns)))))
                : Value();
-    auto restore = llvm::make_scope_exit([&] {
+    llvm::scope_exit restore([&] {
       splats = outerSplats;
       range = outerRange;
       mask = outerMask;
@@ -835,6 +894,17 @@ static void inductionVars(Value v, DenseSet<Value> &ivs,
     inductionVars(operand, ivs, seen);
 }
 
+/// Whether `v` is (computed from) one of `values`.
+static bool dependsOn(Value v, const DenseSet<Value> &values) {
+  if (values.contains(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumRegions())
+    return false;
+  return llvm::any_of(def->getOperands(),
+                      [&](Value o) { return dependsOn(o, values); });
+}
+
 struct ConvertXLoopToXTilePass
     : xtile::impl::ConvertXLoopToXTileBase<ConvertXLoopToXTilePass> {
   using Base::Base;
@@ -1092,6 +1162,197 @@ struct ConvertXLoopToXTilePass
     return success();
   }
 
+  /// The split strategy: a first kernel where each of `ways` programs per
+  /// row folds a slice of the row into partial results (one [rows, ways]
+  /// buffer per fold), and a second where each program combines a row's
+  /// partials with a fold of their own and runs its slice of the
+  /// elementwise loop. Launches of the kernel become launches of both.
+  LogicalResult convertSplit(xl::KernelOp kernel, const RowNest &nest,
+                             const KernelFacts &facts, const Schedule &chosen,
+                             xt::TargetAttr target) {
+    MLIRContext *ctx = kernel.getContext();
+    Location loc = kernel.getLoc();
+    int64_t rows = facts.programs, ways = chosen.ways;
+    int64_t slice = llvm::divideCeil(facts.columns, ways);
+    int64_t tile = int64_t(llvm::PowerOf2Ceil(slice));
+    SmallVector<xl::FoldOp> folds;
+    for (Operation &op : *nest.body)
+      if (auto fold = dyn_cast<xl::FoldOp>(op))
+        folds.push_back(fold);
+    SmallVector<Type> partialBuffers, partialTensors;
+    for (xl::FoldOp fold : folds) {
+      partialBuffers.push_back(MemRefType::get({rows, ways}, fold.getType()));
+      partialTensors.push_back(
+          RankedTensorType::get({rows, ways}, fold.getType()));
+    }
+    ArrayRef<BlockArgument> inputs =
+        kernel.getBodyBlock().getArguments().take_front(kernel.getNumInputs());
+    ArrayRef<BlockArgument> outputs =
+        kernel.getBodyBlock().getArguments().drop_front(kernel.getNumInputs());
+
+    // Program -> (row, slice); the slice's columns as a masked tile.
+    struct Prologue {
+      Value rowFlat, sliceIndex;
+    };
+    auto prologue = [&](OpBuilder &b, Emitter &e) -> Prologue {
+      for (Operation &op : kernel.getBodyBlock())
+        if (!op.getNumRegions())
+          b.clone(op, e.scalars);
+      Value pid = xt::ProgramIdOp::create(b, loc, 0);
+      Value w = arith::ConstantIndexOp::create(b, loc, ways);
+      Value sliceIndex = arith::RemUIOp::create(b, loc, pid, w);
+      Value rowFlat = arith::DivUIOp::create(b, loc, pid, w);
+      Value rest = rowFlat;
+      for (xl::ParallelOp row : llvm::reverse(nest.rows)) {
+        Value extent = arith::ConstantIndexOp::create(
+            b, loc, row.getUpper() - row.getLower());
+        e.scalars.map(row.getInductionVar(),
+                      arith::RemUIOp::create(b, loc, rest, extent));
+        rest = arith::DivUIOp::create(b, loc, rest, extent);
+      }
+      for (xl::ParallelOp row :
+           ArrayRef(nest.rows).drop_back(nest.rows.empty() ? 0 : 1))
+        for (Operation &op : row.getBodyBlock())
+          if (!op.getNumRegions() && !op.hasTrait<OpTrait::IsTerminator>())
+            b.clone(op, e.scalars);
+      return {rowFlat, sliceIndex};
+    };
+    auto sliceTiles = [&](OpBuilder &b,
+                          Value sliceIndex) -> std::pair<Value, Value> {
+      Type indexTile = RankedTensorType::get({tile}, b.getIndexType());
+      Value start = arith::MulIOp::create(
+          b, loc, sliceIndex, arith::ConstantIndexOp::create(b, loc, slice));
+      Value range = arith::AddIOp::create(
+          b, loc, xt::RangeOp::create(b, loc, indexTile, 0, tile),
+          xt::SplatOp::create(b, loc, indexTile, start));
+      Value end = arith::MinUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, start,
+                                arith::ConstantIndexOp::create(b, loc, slice)),
+          arith::ConstantIndexOp::create(b, loc, facts.columns));
+      Value mask =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, range,
+                                xt::SplatOp::create(b, loc, indexTile, end));
+      return {range, mask};
+    };
+
+    OpBuilder b(kernel);
+    std::string partialName = (kernel.getSymName() + "_partial").str();
+    // Kernel 1: partial folds.
+    auto k1 = xt::KernelOp::create(b, loc, partialName, inputs.size(),
+                                   ArrayRef<int64_t>{rows * ways}, chosen.warps,
+                                   target, b.getStringAttr(chosen.name()));
+    {
+      OpBuilder kb(ctx);
+      Block *block = kb.createBlock(&k1.getBody());
+      Emitter e(kb, loc, tile, Value(), Value(), xt::FoldStrategy::block);
+      for (BlockArgument in : inputs)
+        e.scalars.map(in, block->addArgument(in.getType(), in.getLoc()));
+      SmallVector<Value> partials;
+      for (Type t : partialBuffers)
+        partials.push_back(block->addArgument(t, loc));
+      Prologue p = prologue(kb, e);
+      auto [range, mask] = sliceTiles(kb, p.sliceIndex);
+      Emitter fe(kb, loc, tile, range, mask, xt::FoldStrategy::block);
+      fe.scalars = e.scalars;
+      DenseSet<Value> afterFolds;
+      for (xl::FoldOp fold : folds)
+        afterFolds.insert(fold.getResult());
+      for (Operation &op : *nest.body) {
+        if (isa<xl::ParallelOp>(op) || op.hasTrait<OpTrait::IsTerminator>())
+          continue;
+        if (!isa<xl::FoldOp>(op) &&
+            llvm::any_of(op.getOperands(),
+                         [&](Value v) { return dependsOn(v, afterFolds); }))
+          continue;
+        if (failed(fe.emit(&op))) {
+          k1.erase();
+          return failure();
+        }
+      }
+      for (auto [fold, buffer] : llvm::zip(folds, partials))
+        xt::StoreOp::create(kb, loc, fe.scalars.lookup(fold.getResult()),
+                            buffer, ValueRange{p.rowFlat, p.sliceIndex},
+                            Value());
+    }
+    // Kernel 2: combine the partials, then the slice's elementwise loop.
+    auto k2 = xt::KernelOp::create(b, loc, kernel.getSymName(),
+                                   inputs.size() + folds.size(),
+                                   ArrayRef<int64_t>{rows * ways}, chosen.warps,
+                                   target, b.getStringAttr(chosen.name()));
+    {
+      OpBuilder kb(ctx);
+      Block *block = kb.createBlock(&k2.getBody());
+      Emitter e(kb, loc, tile, Value(), Value(), xt::FoldStrategy::block);
+      for (BlockArgument in : inputs)
+        e.scalars.map(in, block->addArgument(in.getType(), in.getLoc()));
+      SmallVector<Value> partials;
+      for (Type t : partialBuffers)
+        partials.push_back(block->addArgument(t, loc));
+      for (BlockArgument out : outputs)
+        e.scalars.map(out, block->addArgument(out.getType(), out.getLoc()));
+      Prologue p = prologue(kb, e);
+      auto [range, mask] = sliceTiles(kb, p.sliceIndex);
+      Emitter fe(kb, loc, tile, range, mask, xt::FoldStrategy::block);
+      fe.scalars = e.scalars;
+      int64_t wayTile = int64_t(llvm::PowerOf2Ceil(ways));
+      fe.foldHook = [&](xl::FoldOp fold) -> FailureOr<Value> {
+        TypedAttr identity;
+        if (!matchPattern(fold.getInit(), m_Constant(&identity)))
+          return fold.emitOpError("needs a constant initial value for Tile IR");
+        unsigned index = llvm::find(folds, fold) - folds.begin();
+        Type indexTile = RankedTensorType::get({wayTile}, kb.getIndexType());
+        Value lanes = xt::RangeOp::create(kb, loc, indexTile, 0, wayTile);
+        Value rowTile = xt::SplatOp::create(kb, loc, indexTile, p.rowFlat);
+        Value laneMask, other;
+        if (wayTile != ways) {
+          laneMask = arith::CmpIOp::create(
+              kb, loc, arith::CmpIPredicate::slt, lanes,
+              arith::ConstantOp::create(
+                  kb, loc,
+                  DenseElementsAttr::get(cast<ShapedType>(indexTile),
+                                         kb.getIndexAttr(ways))));
+          other = arith::ConstantOp::create(kb, loc, identity);
+        }
+        Value values = xt::LoadOp::create(
+            kb, loc, RankedTensorType::get({wayTile}, fold.getType()),
+            partials[index], ValueRange{rowTile, lanes}, laneMask, other);
+        return xt::FoldOp::create(
+                   kb, loc, fold.getType(),
+                   static_cast<xt::CombineKind>(fold.getCombine()), values,
+                   ArrayRef<int64_t>{0}, identity, /*associative=*/true,
+                   /*commutative=*/true, xt::FoldStrategy::warp)
+            .getResult();
+      };
+      if (failed(fe.emitBlock(*nest.body))) {
+        k1.erase();
+        k2.erase();
+        return failure();
+      }
+    }
+
+    // Launches: partials first, then the combining kernel.
+    SmallVector<xl::LaunchOp> launches;
+    getOperation().walk([&](xl::LaunchOp launch) {
+      if (launch.getKernel() == kernel.getSymName())
+        launches.push_back(launch);
+    });
+    for (xl::LaunchOp launch : launches) {
+      OpBuilder lb(launch);
+      auto first = xl::LaunchOp::create(lb, launch.getLoc(), partialTensors,
+                                        partialName, launch.getInputs());
+      SmallVector<Value> operands(launch.getInputs());
+      llvm::append_range(operands, first.getResults());
+      auto second =
+          xl::LaunchOp::create(lb, launch.getLoc(), launch.getResultTypes(),
+                               kernel.getSymName(), operands);
+      launch.replaceAllUsesWith(second.getResults());
+      launch.erase();
+    }
+    kernel.erase();
+    return success();
+  }
+
   LogicalResult convert(xl::KernelOp kernel, xt::TargetAttr target,
                         std::optional<Schedule> forced) {
     FailureOr<RowNest> nest = analyze(kernel);
@@ -1152,6 +1413,28 @@ struct ConvertXLoopToXTilePass
     nest->body->walk(
         [&](xl::StoreOp store) { checkAccess(store.getIndices()); });
 
+    // Split needs folds that do not use each other's results, and at most
+    // one elementwise loop.
+    {
+      DenseSet<Value> foldResults;
+      int64_t loops = 0;
+      bool independent = true;
+      for (Operation &op : *nest->body) {
+        if (isa<xl::ParallelOp>(op))
+          ++loops;
+        auto fold = dyn_cast<xl::FoldOp>(op);
+        if (!fold)
+          continue;
+        fold.walk([&](Operation *inner) {
+          for (Value v : inner->getOperands())
+            if (dependsOn(v, foldResults))
+              independent = false;
+        });
+        foldResults.insert(fold.getResult());
+      }
+      facts.splittable =
+          independent && facts.folds > 0 && loops <= 1 && facts.columns > 0;
+    }
     SmallVector<Schedule> candidates = enumerate(facts);
     for (Schedule &s : candidates)
       estimate(facts, target, s);
@@ -1177,6 +1460,14 @@ struct ConvertXLoopToXTilePass
                      << llvm::format("%10.2f us  ", s.micros) << s.why << "\n";
       llvm::outs() << "  chosen " << chosen.name() << ": " << reason << "\n";
     }
+
+    if (chosen.ways && !facts.splittable)
+      return kernel.emitOpError()
+             << "cannot use the forced schedule " << chosen.name()
+             << ": split needs folds that do not use each other's results "
+                "and at most one elementwise loop";
+    if (chosen.ways)
+      return convertSplit(kernel, *nest, facts, chosen, target);
 
     // The Tile IR kernel, in place of the Loop IR one, same name and buffers.
     OpBuilder b(kernel);

@@ -60,7 +60,7 @@ func.func @softmax(%x: tensor<4096x1000xf32>) -> tensor<4096x1000xf32> {
   return %y : tensor<4096x1000xf32>
 }
 
-// FORCED-COUNT-5: schedule = "warp:1:1"
+// FORCED-COUNT-6: schedule = "warp:1:1"
 // SM80: target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040>
 
 // A softmax over the columns of a transposed input reads each row with a
@@ -99,4 +99,29 @@ func.func @strided(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
 func.func @long(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %y = xtensor.softmax %x dim 1 : tensor<16x65536xf32>
   return %y : tensor<16x65536xf32>
+}
+
+// Eight long rows cannot fill the GPU one program per row: the fold is
+// split over several programs per row, each folding a slice into a partial
+// result, and a second kernel combines a row's partials (a fold of its own)
+// before scaling its slice. The launch becomes two launches.
+// CHECK-LABEL: xtile.kernel @few_rows_{{.*}}_partial(
+// CHECK-SAME:    -> (%[[P:.*]]: memref<8x[[WAYS:[0-9]+]]xf32>)
+// CHECK-SAME:    schedule = "split:{{[0-9]+}}:{{[0-9]+}}:x[[WAYS]]"
+// CHECK:         %[[S:.*]] = xtile.fold add %{{.*}} strategy block
+// CHECK:         xtile.store %[[S]], %[[P]][%{{.*}}, %{{.*}}] : memref<8x[[WAYS]]xf32>[index, index], f32
+// CHECK-LABEL: xtile.kernel @few_rows_
+// CHECK-SAME:    %{{.*}}: memref<8x[[WAYS]]xf32>) -> (
+// CHECK:         %[[PARTS:.*]] = xtile.load %{{.*}} : memref<8x[[WAYS]]xf32>[tensor<[[WAYS]]xindex>, tensor<[[WAYS]]xindex>] -> tensor<[[WAYS]]xf32>
+// CHECK:         xtile.fold add %[[PARTS]] dims [0]
+// CHECK:         math.rsqrt
+// CHECK:         xtile.store
+// CHECK-LABEL: func.func @few_rows(
+// CHECK:         %[[PT:.*]] = xloop.launch @few_rows_{{.*}}_partial(%arg0, %arg1)
+// CHECK-NEXT:    xloop.launch @few_rows_{{[a-z0-9_]*}}(%arg0, %arg1, %[[PT]])
+// REPORT-LABEL: kernel @few_rows_{{.*}}: 8 program(s) x 65536 column(s)
+// REPORT:       chosen split:{{[0-9]+}}:{{[0-9]+}}:x{{[0-9]+}}: lowest estimated time
+func.func @few_rows(%x: tensor<8x65536xf32>, %w: tensor<65536xf32>) -> tensor<8x65536xf32> {
+  %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<8x65536xf32>, tensor<65536xf32>) -> tensor<8x65536xf32>
+  return %y : tensor<8x65536xf32>
 }
