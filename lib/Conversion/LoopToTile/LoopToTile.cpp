@@ -325,6 +325,37 @@ static FailureOr<Schedule> parseSchedule(StringRef text) {
 // Emission
 //===----------------------------------------------------------------------===//
 
+/// An affine expression over tiles of indices (all of `type`), as arith on
+/// the tiles; `mod` is the non-negative remainder, as affine defines it.
+static Value lowerAffineOnTiles(OpBuilder &b, Location loc, AffineExpr e,
+                                ArrayRef<Value> dims, ShapedType type) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return dims[d.getPosition()];
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getIndexAttr(c.getValue())));
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  Value l = lowerAffineOnTiles(b, loc, bin.getLHS(), dims, type);
+  Value r = lowerAffineOnTiles(b, loc, bin.getRHS(), dims, type);
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return arith::AddIOp::create(b, loc, l, r);
+  case AffineExprKind::Mul:
+    return arith::MulIOp::create(b, loc, l, r);
+  case AffineExprKind::FloorDiv:
+    return arith::FloorDivSIOp::create(b, loc, l, r);
+  case AffineExprKind::CeilDiv:
+    return arith::CeilDivSIOp::create(b, loc, l, r);
+  case AffineExprKind::Mod: {
+    Value q = arith::FloorDivSIOp::create(b, loc, l, r);
+    return arith::SubIOp::create(b, loc, l,
+                                 arith::MulIOp::create(b, loc, q, r));
+  }
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+}
+
 /// Builds the Tile IR body: scalars per program, tiles over the columns.
 class Emitter {
 public:
@@ -580,37 +611,9 @@ private:
     SmallVector<Value> dims;
     for (Value v : apply.getOperands())
       dims.push_back(asTile(v));
-    Type type = tileOf(b.getIndexType());
-    std::function<Value(AffineExpr)> lower = [&](AffineExpr e) -> Value {
-      if (auto d = dyn_cast<AffineDimExpr>(e))
-        return dims[d.getPosition()];
-      if (auto c = dyn_cast<AffineConstantExpr>(e))
-        return arith::ConstantOp::create(
-            b, loc,
-            DenseElementsAttr::get(cast<ShapedType>(type),
-                                   b.getIndexAttr(c.getValue())));
-      auto bin = cast<AffineBinaryOpExpr>(e);
-      Value l = lower(bin.getLHS()), r = lower(bin.getRHS());
-      switch (e.getKind()) {
-      case AffineExprKind::Add:
-        return arith::AddIOp::create(b, loc, l, r);
-      case AffineExprKind::Mul:
-        return arith::MulIOp::create(b, loc, l, r);
-      case AffineExprKind::FloorDiv:
-        return arith::FloorDivSIOp::create(b, loc, l, r);
-      case AffineExprKind::CeilDiv:
-        return arith::CeilDivSIOp::create(b, loc, l, r);
-      case AffineExprKind::Mod: {
-        // Non-negative remainder, as affine defines it.
-        Value q = arith::FloorDivSIOp::create(b, loc, l, r);
-        return arith::SubIOp::create(b, loc, l,
-                                     arith::MulIOp::create(b, loc, q, r));
-      }
-      default:
-        llvm_unreachable("not a binary affine expression");
-      }
-    };
-    tiles[apply.getResult()] = lower(apply.getAffineMap().getResult(0));
+    tiles[apply.getResult()] =
+        lowerAffineOnTiles(b, loc, apply.getAffineMap().getResult(0), dims,
+                           cast<ShapedType>(tileOf(b.getIndexType())));
     return success();
   }
 
@@ -817,34 +820,11 @@ public:
 
 private:
   Value lowerAffine(AffineExpr e, ArrayRef<Value> dims) {
-    auto asTile = [&](Value v) { return isTile(v) ? v : splat(v); };
-    if (auto d = dyn_cast<AffineDimExpr>(e))
-      return asTile(dims[d.getPosition()]);
-    if (auto c = dyn_cast<AffineConstantExpr>(e))
-      return arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(cast<ShapedType>(tileOf(b.getIndexType())),
-                                 b.getIndexAttr(c.getValue())));
-    auto bin = cast<AffineBinaryOpExpr>(e);
-    Value l = lowerAffine(bin.getLHS(), dims),
-          r = lowerAffine(bin.getRHS(), dims);
-    switch (e.getKind()) {
-    case AffineExprKind::Add:
-      return arith::AddIOp::create(b, loc, l, r);
-    case AffineExprKind::Mul:
-      return arith::MulIOp::create(b, loc, l, r);
-    case AffineExprKind::FloorDiv:
-      return arith::FloorDivSIOp::create(b, loc, l, r);
-    case AffineExprKind::CeilDiv:
-      return arith::CeilDivSIOp::create(b, loc, l, r);
-    case AffineExprKind::Mod: {
-      Value q = arith::FloorDivSIOp::create(b, loc, l, r);
-      return arith::SubIOp::create(b, loc, l,
-                                   arith::MulIOp::create(b, loc, q, r));
-    }
-    default:
-      llvm_unreachable("not a binary affine expression");
-    }
+    SmallVector<Value> tiles;
+    for (Value d : dims)
+      tiles.push_back(isTile(d) ? d : splat(d));
+    return lowerAffineOnTiles(b, loc, e, tiles,
+                              cast<ShapedType>(tileOf(b.getIndexType())));
   }
 
   OpBuilder &b;
