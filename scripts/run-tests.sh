@@ -11,7 +11,6 @@ case "$config" in
   *) build="$root/build-$config" ;;
 esac
 "$root/scripts/setup.sh" --config "$config"
-"$root/scripts/setup.sh" --config "$config" --target mlir-doc >/dev/null
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
