@@ -53,8 +53,38 @@ static bool hasRegionOps(Block &block) {
   return llvm::any_of(block, [](Operation &op) { return op.getNumRegions(); });
 }
 
+/// The loop induction variables a Loop IR value depends on, through the ops
+/// that compute it.
+static void inductionVars(Value v, DenseSet<Value> &ivs,
+                          DenseSet<Value> &seen) {
+  if (!seen.insert(v).second)
+    return;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (isa<xl::ParallelOp, xl::FoldOp>(arg.getOwner()->getParentOp()))
+      ivs.insert(arg);
+    return;
+  }
+  for (Value operand : v.getDefiningOp()->getOperands())
+    inductionVars(operand, ivs, seen);
+}
+
 static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
   RowNest nest;
+  // Loops starting elsewhere than 0 never come from Tensor IR.
+  WalkResult bounds = kernel.walk([&](Operation *op) {
+    auto lower = op->getAttrOfType<IntegerAttr>("lower");
+    auto upper = op->getAttrOfType<IntegerAttr>("upper");
+    if (!isa<xl::ParallelOp, xl::FoldOp>(op) || !lower)
+      return WalkResult::advance();
+    if (lower.getInt() != 0 || upper.getInt() == 0) {
+      op->emitOpError("with a non-zero lower bound or no iterations is not "
+                      "lowered to Tile IR");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (bounds.wasInterrupted())
+    return failure();
   Block *block = &kernel.getBodyBlock();
   while (true) {
     SmallVector<Operation *> regionOps;
@@ -71,6 +101,13 @@ static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
     break;
   }
   nest.body = block;
+  // Row indices of more than one iteration: a fold with a load that uses
+  // one of them and another load that uses a different one but not the
+  // first is a contraction (matmul: A[i, k] x B[k, j]).
+  SmallVector<Value> rowIvs;
+  for (xl::ParallelOp row : nest.rows)
+    if (row.getUpper() - row.getLower() > 1)
+      rowIvs.push_back(row.getInductionVar());
   for (Operation &op : *block) {
     if (!op.getNumRegions())
       continue;
@@ -79,24 +116,31 @@ static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
       if (hasRegionOps(fold.getBodyBlock()))
         return kernel.emitOpError(
             "has nested folds, which are not lowered to Tile IR yet");
-      // A fold with a load that leaves out one of several row dimensions
-      // is a contraction (matmul: A[i, k] x B[k, j]); its schedule (BM/BN/BK
-      // tiles, pipelining) is to come. A single row dimension (a matrix-
-      // vector product) is a plain row reduction.
-      SmallVector<Value> rowIvs;
-      for (xl::ParallelOp row : nest.rows)
-        if (row.getUpper() - row.getLower() > 1)
-          rowIvs.push_back(row.getInductionVar());
-      bool contraction = false;
+      SmallVector<DenseSet<Value>> uses;
       fold.walk([&](xl::LoadOp load) {
-        for (Value iv : rowIvs)
-          if (!llvm::is_contained(load.getIndices(), iv))
-            contraction = rowIvs.size() >= 2;
+        DenseSet<Value> ivs, seen;
+        for (Value index : load.getIndices())
+          inductionVars(index, ivs, seen);
+        uses.push_back(std::move(ivs));
       });
-      nest.contraction |= contraction;
+      for (Value a : rowIvs)
+        for (Value b : rowIvs)
+          if (a != b &&
+              llvm::any_of(
+                  uses,
+                  [&](auto &u) { return u.contains(a) && !u.contains(b); }) &&
+              llvm::any_of(uses, [&](auto &u) {
+                return u.contains(b) && !u.contains(a);
+              }))
+            nest.contraction = true;
       extent = fold.getUpper() - fold.getLower();
       ++nest.folds;
     } else if (auto loop = dyn_cast<xl::ParallelOp>(op)) {
+      // A loop inside the column loop would share its index tile.
+      if (hasRegionOps(loop.getBodyBlock()))
+        return kernel.emitOpError(
+            "has a loop nested in its column loop; not lowered to Tile IR "
+            "yet");
       extent = loop.getUpper() - loop.getLower();
     } else {
       return op.emitOpError("is not supported in a Tile IR row kernel");
@@ -107,6 +151,18 @@ static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
              << " and " << extent << "); not lowered to Tile IR yet";
     nest.columns = extent;
   }
+  // Stores belong in the innermost row body (or its column loop).
+  WalkResult stores = kernel.walk([&](xl::StoreOp store) {
+    Operation *parent = store->getParentOp();
+    if (store->getBlock() != block && parent->getBlock() != block) {
+      store.emitOpError("outside the innermost row body is not lowered to "
+                        "Tile IR");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (stores.wasInterrupted())
+    return failure();
   return nest;
 }
 
@@ -265,7 +321,7 @@ static SmallVector<Schedule> enumerate(const KernelFacts &k) {
   }
   // Few rows, long ones: split each row over several programs.
   if (k.splittable)
-    for (int64_t ways : {2, 4, 8, 16, 32, 64})
+    for (int64_t ways : {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024})
       for (int64_t warps : {4, 8})
         for (int64_t vector : {1, 4}) {
           int64_t slice = llvm::divideCeil(k.columns, ways);
@@ -325,18 +381,38 @@ static FailureOr<Schedule> parseSchedule(StringRef text) {
 // Emission
 //===----------------------------------------------------------------------===//
 
+/// Copies a per-program scalar op (hoisted above the columns) into a Tile
+/// IR kernel: loads become scalar Tile IR loads.
+static void cloneScalar(OpBuilder &b, Operation &op, IRMapping &map) {
+  if (auto load = dyn_cast<xl::LoadOp>(op)) {
+    SmallVector<Value> indices;
+    for (Value i : load.getIndices())
+      indices.push_back(map.lookupOrDefault(i));
+    map.map(load.getResult(),
+            xt::LoadOp::create(b, load.getLoc(), load.getType(),
+                               map.lookupOrDefault(load.getBuffer()), indices,
+                               Value(), Value())
+                .getResult());
+    return;
+  }
+  b.clone(op, map);
+}
+
 /// An affine expression over tiles of indices (all of `type`), as arith on
 /// the tiles; `mod` is the non-negative remainder, as affine defines it.
 static Value lowerAffineOnTiles(OpBuilder &b, Location loc, AffineExpr e,
-                                ArrayRef<Value> dims, ShapedType type) {
+                                ArrayRef<Value> dims, ShapedType type,
+                                unsigned numDims) {
   if (auto d = dyn_cast<AffineDimExpr>(e))
     return dims[d.getPosition()];
+  if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+    return dims[numDims + sym.getPosition()];
   if (auto c = dyn_cast<AffineConstantExpr>(e))
     return arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(type, b.getIndexAttr(c.getValue())));
   auto bin = cast<AffineBinaryOpExpr>(e);
-  Value l = lowerAffineOnTiles(b, loc, bin.getLHS(), dims, type);
-  Value r = lowerAffineOnTiles(b, loc, bin.getRHS(), dims, type);
+  Value l = lowerAffineOnTiles(b, loc, bin.getLHS(), dims, type, numDims);
+  Value r = lowerAffineOnTiles(b, loc, bin.getRHS(), dims, type, numDims);
   switch (e.getKind()) {
   case AffineExprKind::Add:
     return arith::AddIOp::create(b, loc, l, r);
@@ -613,7 +689,8 @@ private:
       dims.push_back(asTile(v));
     tiles[apply.getResult()] =
         lowerAffineOnTiles(b, loc, apply.getAffineMap().getResult(0), dims,
-                           cast<ShapedType>(tileOf(b.getIndexType())));
+                           cast<ShapedType>(tileOf(b.getIndexType())),
+                           apply.getAffineMap().getNumDims());
     return success();
   }
 
@@ -797,7 +874,8 @@ public:
       }
     } else if (auto apply = dyn_cast<affine::AffineApplyOp>(def);
                apply && anyTile) {
-      result = lowerAffine(apply.getAffineMap().getResult(0), operands);
+      result = lowerAffine(apply.getAffineMap().getResult(0), operands,
+                           apply.getAffineMap().getNumDims());
     } else if (!anyTile) {
       result = b.clone(*def, local)->getResult(0);
       local.map(v, result);
@@ -819,12 +897,12 @@ public:
   }
 
 private:
-  Value lowerAffine(AffineExpr e, ArrayRef<Value> dims) {
+  Value lowerAffine(AffineExpr e, ArrayRef<Value> dims, unsigned numDims) {
     SmallVector<Value> tiles;
     for (Value d : dims)
       tiles.push_back(isTile(d) ? d : splat(d));
-    return lowerAffineOnTiles(b, loc, e, tiles,
-                              cast<ShapedType>(tileOf(b.getIndexType())));
+    return lowerAffineOnTiles(
+        b, loc, e, tiles, cast<ShapedType>(tileOf(b.getIndexType())), numDims);
   }
 
   OpBuilder &b;
@@ -858,20 +936,6 @@ static Value below(OpBuilder &b, Location loc, Value tile, int64_t bound) {
   Value limit = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(type, b.getIndexAttr(bound)));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, tile, limit);
-}
-
-/// The loop induction variables a Loop IR value depends on.
-static void inductionVars(Value v, DenseSet<Value> &ivs,
-                          DenseSet<Value> &seen) {
-  if (!seen.insert(v).second)
-    return;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    if (isa<xl::ParallelOp, xl::FoldOp>(arg.getOwner()->getParentOp()))
-      ivs.insert(arg);
-    return;
-  }
-  for (Value operand : v.getDefiningOp()->getOperands())
-    inductionVars(operand, ivs, seen);
 }
 
 /// Whether `v` is (computed from) one of `values`.
@@ -1033,7 +1097,7 @@ struct ConvertXLoopToXTilePass
       scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
     for (Operation &op : kernel.getBodyBlock())
       if (!op.getNumRegions())
-        b.clone(op, scalars);
+        cloneScalar(b, op, scalars);
 
     // Program -> (batch..., tile row, tile column), tile column fastest.
     auto constant = [&](int64_t v) -> Value {
@@ -1058,9 +1122,16 @@ struct ConvertXLoopToXTilePass
     SmallVector<int64_t, 2> accShape{chosen.bm, chosen.bn};
     for (const Product &p : products) {
       Type acc = p.fold.getType();
+      // The fold's initial value starts every output element's sum.
+      Value init = scalars.lookupOrDefault(p.fold.getInit());
+      if (!init.getParentBlock() ||
+          init.getParentBlock()->getParentOp() != tk) {
+        TypedAttr value;
+        matchPattern(p.fold.getInit(), m_Constant(&value));
+        init = arith::ConstantOp::create(b, loc, value);
+      }
       inits.push_back(xt::SplatOp::create(
-          b, loc, RankedTensorType::get(accShape, acc),
-          arith::ConstantOp::create(b, loc, b.getZeroAttr(acc))));
+          b, loc, RankedTensorType::get(accShape, acc), init));
     }
     auto loop = scf::ForOp::create(b, loc, constant(0), constant(f.k),
                                    constant(chosen.bk), inits);
@@ -1098,6 +1169,20 @@ struct ConvertXLoopToXTilePass
         }
         Value lhs = actx.isTile(*a) ? *a : actx.splat(*a);
         Value rhs = bctx.isTile(*bt) ? *bt : bctx.splat(*bt);
+        // Lanes past the ragged edges contribute 0, whatever the operand's
+        // computation made of the loads' padding (0 / 0, log 0).
+        auto zeroed = [&](Value tile, Value mask) -> Value {
+          if (!mask)
+            return tile;
+          auto type = cast<ShapedType>(tile.getType());
+          Value zero = xt::SplatOp::create(
+              b, loc, type,
+              arith::ConstantOp::create(b, loc,
+                                        b.getZeroAttr(type.getElementType())));
+          return arith::SelectOp::create(b, loc, mask, tile, zero);
+        };
+        lhs = zeroed(lhs, aMask);
+        rhs = zeroed(rhs, bMask);
         next.push_back(xt::DotOp::create(b, loc, lhs, rhs,
                                          loop.getRegionIterArgs()[index]));
       }
@@ -1175,9 +1260,11 @@ struct ConvertXLoopToXTilePass
       Value rowFlat, sliceIndex;
     };
     auto prologue = [&](OpBuilder &b, Emitter &e) -> Prologue {
-      for (Operation &op : kernel.getBodyBlock())
-        if (!op.getNumRegions())
-          b.clone(op, e.scalars);
+      // Without row loops the kernel block is the row body, emitted later.
+      if (!nest.rows.empty())
+        for (Operation &op : kernel.getBodyBlock())
+          if (!op.getNumRegions())
+            cloneScalar(b, op, e.scalars);
       Value pid = xt::ProgramIdOp::create(b, loc, 0);
       Value w = arith::ConstantIndexOp::create(b, loc, ways);
       Value sliceIndex = arith::RemUIOp::create(b, loc, pid, w);
@@ -1194,7 +1281,7 @@ struct ConvertXLoopToXTilePass
            ArrayRef(nest.rows).drop_back(nest.rows.empty() ? 0 : 1))
         for (Operation &op : row.getBodyBlock())
           if (!op.getNumRegions() && !op.hasTrait<OpTrait::IsTerminator>())
-            b.clone(op, e.scalars);
+            cloneScalar(b, op, e.scalars);
       return {rowFlat, sliceIndex};
     };
     auto sliceTiles = [&](OpBuilder &b,
@@ -1239,7 +1326,8 @@ struct ConvertXLoopToXTilePass
       for (xl::FoldOp fold : folds)
         afterFolds.insert(fold.getResult());
       for (Operation &op : *nest.body) {
-        if (isa<xl::ParallelOp>(op) || op.hasTrait<OpTrait::IsTerminator>())
+        if (isa<xl::ParallelOp, xl::StoreOp>(op) ||
+            op.hasTrait<OpTrait::IsTerminator>())
           continue;
         if (!isa<xl::FoldOp>(op) &&
             llvm::any_of(op.getOperands(),
@@ -1497,7 +1585,7 @@ struct ConvertXLoopToXTilePass
       for (Block *above : outer)
         for (Operation &op : *above)
           if (!op.getNumRegions() && !op.hasTrait<OpTrait::IsTerminator>())
-            b.clone(op, e.scalars);
+            cloneScalar(b, op, e.scalars);
     }
     if (failed(e.emitBlock(*nest->body))) {
       tk.erase();
