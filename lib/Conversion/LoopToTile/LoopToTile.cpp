@@ -938,6 +938,37 @@ static Value below(OpBuilder &b, Location loc, Value tile, int64_t bound) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, tile, limit);
 }
 
+/// Estimates every candidate, picks the fastest (or the forced one), and
+/// when `report` is set prints them all under `header`, the chosen one
+/// marked.
+template <typename ScheduleT, typename EstimateFn>
+static ScheduleT chooseSchedule(SmallVectorImpl<ScheduleT> &candidates,
+                                std::optional<ScheduleT> forced,
+                                EstimateFn estimateFn, bool report,
+                                const std::string &header, unsigned width) {
+  for (ScheduleT &s : candidates)
+    estimateFn(s);
+  ScheduleT chosen = *llvm::min_element(
+      candidates, [](const ScheduleT &a, const ScheduleT &b) {
+        return a.micros < b.micros;
+      });
+  std::string reason = "lowest estimated time";
+  if (forced) {
+    chosen = *forced;
+    estimateFn(chosen);
+    reason = "forced";
+  }
+  if (report) {
+    llvm::outs() << header << "\n";
+    for (const ScheduleT &s : candidates)
+      llvm::outs() << (s.name() == chosen.name() ? "  * " : "    ")
+                   << llvm::left_justify(s.name(), width)
+                   << llvm::format("%10.2f us  ", s.micros) << s.why << "\n";
+    llvm::outs() << "  chosen " << chosen.name() << ": " << reason << "\n";
+  }
+  return chosen;
+}
+
 /// Whether `v` is (computed from) one of `values`.
 static bool dependsOn(Value v, const DenseSet<Value> &values) {
   if (values.contains(v))
@@ -1058,29 +1089,15 @@ struct ConvertXLoopToXTilePass
     SmallVector<DotSchedule> candidates = enumerateDots(f, target);
     if (candidates.empty())
       candidates.push_back({32, 32, 32, 1, 4});
-    for (DotSchedule &s : candidates)
-      estimateDot(f, target, s);
-    DotSchedule chosen = *llvm::min_element(
-        candidates, [](const DotSchedule &a, const DotSchedule &b) {
-          return a.micros < b.micros;
-        });
-    std::string reason = "lowest estimated time";
-    if (forcedDot) {
-      chosen = *forcedDot;
-      estimateDot(f, target, chosen);
-      reason = "forced";
-    }
-    if (reportSchedules) {
-      llvm::outs() << "kernel @" << kernel.getSymName() << ": " << f.batch
-                   << " x [" << f.m << " x " << f.k << "] @ [" << f.k << " x "
-                   << f.n << "], " << f.folds << " contraction(s) on "
-                   << target.getArch() << "\n";
-      for (const DotSchedule &s : candidates)
-        llvm::outs() << (s.name() == chosen.name() ? "  * " : "    ")
-                     << llvm::left_justify(s.name(), 20)
-                     << llvm::format("%10.2f us  ", s.micros) << s.why << "\n";
-      llvm::outs() << "  chosen " << chosen.name() << ": " << reason << "\n";
-    }
+    std::string header;
+    llvm::raw_string_ostream(header)
+        << "kernel @" << kernel.getSymName() << ": " << f.batch << " x [" << f.m
+        << " x " << f.k << "] @ [" << f.k << " x " << f.n << "], " << f.folds
+        << " contraction(s) on " << target.getArch();
+    DotSchedule chosen = chooseSchedule<DotSchedule>(
+        candidates, forcedDot,
+        [&](DotSchedule &s) { estimateDot(f, target, s); }, reportSchedules,
+        header, 20);
 
     int64_t mb = llvm::divideCeil(f.m, chosen.bm);
     int64_t nb = llvm::divideCeil(f.n, chosen.bn);
@@ -1504,30 +1521,15 @@ struct ConvertXLoopToXTilePass
           independent && facts.folds > 0 && loops <= 1 && facts.columns > 0;
     }
     SmallVector<Schedule> candidates = enumerate(facts);
-    for (Schedule &s : candidates)
-      estimate(facts, target, s);
-    Schedule chosen = *llvm::min_element(
-        candidates, [](const Schedule &a, const Schedule &b) {
-          return a.micros < b.micros;
-        });
-    std::string reason = "lowest estimated time";
-    if (forced) {
-      chosen = *forced;
-      estimate(facts, target, chosen);
-      reason = "forced";
-    }
-    if (reportSchedules) {
-      llvm::outs() << "kernel @" << kernel.getSymName() << ": "
-                   << facts.programs << " program(s) x " << facts.columns
-                   << " column(s) (tile " << facts.tile << "), " << facts.folds
-                   << " fold(s), " << facts.bytes << " B on "
-                   << target.getArch() << "\n";
-      for (const Schedule &s : candidates)
-        llvm::outs() << (s.name() == chosen.name() ? "  * " : "    ")
-                     << llvm::left_justify(s.name(), 12)
-                     << llvm::format("%10.2f us  ", s.micros) << s.why << "\n";
-      llvm::outs() << "  chosen " << chosen.name() << ": " << reason << "\n";
-    }
+    std::string header;
+    llvm::raw_string_ostream(header)
+        << "kernel @" << kernel.getSymName() << ": " << facts.programs
+        << " program(s) x " << facts.columns << " column(s) (tile "
+        << facts.tile << "), " << facts.folds << " fold(s), " << facts.bytes
+        << " B on " << target.getArch();
+    Schedule chosen = chooseSchedule<Schedule>(
+        candidates, forced, [&](Schedule &s) { estimate(facts, target, s); },
+        reportSchedules, header, 12);
 
     if (chosen.ways && !facts.splittable)
       return kernel.emitOpError()
