@@ -47,6 +47,7 @@ struct RowNest {
   int64_t columns = 0;
   int64_t folds = 0;
   bool contraction = false;
+  bool uniform = true; // all column loops have the same length
 };
 
 static bool hasRegionOps(Block &block) {
@@ -146,10 +147,8 @@ static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
       return op.emitOpError("is not supported in a Tile IR row kernel");
     }
     if (nest.columns && extent != nest.columns)
-      return kernel.emitOpError()
-             << "has column loops of different extents (" << nest.columns
-             << " and " << extent << "); not lowered to Tile IR yet";
-    nest.columns = extent;
+      nest.uniform = false;
+    nest.columns = std::max(nest.columns, extent);
   }
   // Stores belong in the innermost row body (or its column loop).
   WalkResult stores = kernel.walk([&](xl::StoreOp store) {
@@ -449,7 +448,7 @@ public:
     if (Value t = tiles.lookup(loopValue))
       return t;
     Value s = scalars.lookupOrDefault(loopValue);
-    auto [it, inserted] = splats.try_emplace(s, Value());
+    auto [it, inserted] = splats.try_emplace({s, tile}, Value());
     if (inserted)
       it->second = xt::SplatOp::create(b, loc, tileOf(s.getType()), s);
     return it->second;
@@ -484,6 +483,12 @@ public:
     if (chunk)
       if (isa<xl::FoldOp, xl::ParallelOp>(op))
         return emitChunked(op);
+    if (perLoopTiles) {
+      if (auto fold = dyn_cast<xl::FoldOp>(op))
+        return emitWithOwnTile(op, fold.getUpper() - fold.getLower());
+      if (auto loop = dyn_cast<xl::ParallelOp>(op))
+        return emitWithOwnTile(op, loop.getUpper() - loop.getLower());
+    }
     if (auto fold = dyn_cast<xl::FoldOp>(op))
       return emitFold(fold);
     if (auto loop = dyn_cast<xl::ParallelOp>(op)) {
@@ -521,6 +526,8 @@ private:
   /// combines each chunk's partial result into the loop-carried one.
   LogicalResult emitChunked(Operation *op) {
     auto fold = dyn_cast<xl::FoldOp>(op);
+    int64_t columns = fold ? int64_t(fold.getUpper())
+                           : int64_t(cast<xl::ParallelOp>(op).getUpper());
     Value lower = arith::ConstantIndexOp::create(b, loc, 0);
     Value upper = arith::ConstantIndexOp::create(b, loc, columns);
     Value step = arith::ConstantIndexOp::create(b, loc, chunk);
@@ -537,7 +544,7 @@ private:
     b.setInsertionPointToStart(loop.getBody());
     // Tiles of this chunk; splats made outside the loop stay valid, those
     // made inside must not leak out.
-    DenseMap<Value, Value> outerSplats = splats;
+    auto outerSplats = splats;
     Value outerRange = range, outerMask = mask;
     Type indexTile = tileOf(b.getIndexType());
     range = arith::AddIOp::create(
@@ -700,7 +707,49 @@ private:
   Value range, mask;
   xt::FoldStrategy strategy;
   int64_t columns, chunk;
-  DenseMap<Value, Value> splats;
+  DenseMap<std::pair<Value, int64_t>, Value> splats;
+  /// Column loops of different lengths in one row body each get a tile of
+  /// their own length (set for plain, unchunked, unsplit row kernels).
+  bool perLoopTiles = false;
+  DenseMap<int64_t, std::pair<Value, Value>> loopTiles;
+
+public:
+  void enablePerLoopTiles() { perLoopTiles = true; }
+
+private:
+  /// Emits a column loop of `extent` iterations over its own tile.
+  LogicalResult emitWithOwnTile(Operation *op, int64_t extent) {
+    int64_t size = int64_t(llvm::PowerOf2Ceil(extent));
+    auto [it, inserted] = loopTiles.try_emplace(extent);
+    if (inserted) {
+      Type indexTile = RankedTensorType::get({size}, b.getIndexType());
+      Value r = xt::RangeOp::create(b, loc, indexTile, 0, size);
+      Value m;
+      if (size != extent)
+        m = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt, r,
+            arith::ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(cast<ShapedType>(indexTile),
+                                       b.getIndexAttr(extent))));
+      it->second = {r, m};
+    }
+    int64_t outerTile = tile;
+    Value outerRange = range, outerMask = mask;
+    tile = size;
+    range = it->second.first;
+    mask = it->second.second;
+    llvm::scope_exit restore([&] {
+      tile = outerTile;
+      range = outerRange;
+      mask = outerMask;
+    });
+    if (auto fold = dyn_cast<xl::FoldOp>(op))
+      return emitFold(fold);
+    auto loop = cast<xl::ParallelOp>(op);
+    tiles[loop.getInductionVar()] = range;
+    return emitBlock(loop.getBodyBlock());
+  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -1067,6 +1116,12 @@ struct ConvertXLoopToXTilePass
       }
       products.push_back({fold, x, y});
     }
+
+    for (xl::FoldOp fold : folds)
+      if (fold.getUpper() != folds.front().getUpper())
+        return kernel.emitOpError(
+            "has contractions over different lengths; not lowered to Tile IR "
+            "yet");
 
     DotFacts f;
     f.m = iLoop.getUpper() - iLoop.getLower();
@@ -1517,8 +1572,8 @@ struct ConvertXLoopToXTilePass
         });
         foldResults.insert(fold.getResult());
       }
-      facts.splittable =
-          independent && facts.folds > 0 && loops <= 1 && facts.columns > 0;
+      facts.splittable = independent && facts.folds > 0 && loops <= 1 &&
+                         facts.columns > 0 && nest->uniform;
     }
     SmallVector<Schedule> candidates = enumerate(facts);
     std::string header;
@@ -1566,6 +1621,8 @@ struct ConvertXLoopToXTilePass
     }
     Emitter e(b, loc, chosen.chunk ? chosen.chunk : facts.tile, range, mask,
               chosen.strategy, facts.columns, chosen.chunk);
+    if (!nest->uniform && !chosen.chunk)
+      e.enablePerLoopTiles();
     for (BlockArgument arg : kernel.getBodyBlock().getArguments())
       e.scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
 

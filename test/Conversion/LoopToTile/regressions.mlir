@@ -70,3 +70,33 @@ func.func @nested_columns(%x: tensor<4x8x8xf32>, %z: tensor<4x8xf32>) -> tensor<
   %y = xtensor.mul %x, %b : tensor<4x8x8xf32>
   return %y : tensor<4x8x8xf32>
 }
+
+// -----
+
+// A row sum over 32 columns scaling a 16-column row: each column loop gets
+// a tile of its own length.
+// CHECK-LABEL: xtile.kernel @widths_
+// CHECK:         %[[C32:.*]] = xtile.range 0 to 32 : tensor<32xindex>
+// CHECK:         xtile.fold add %{{.*}} : tensor<32xf32> -> f32
+// CHECK:         %[[C16:.*]] = xtile.range 0 to 16 : tensor<16xindex>
+// CHECK:         xtile.store %{{.*}}, %{{.*}}[%{{.*}}, %[[C16]]] : memref<8x16xf32>
+func.func @widths(%x: tensor<8x16xf32>, %z: tensor<8x32xf32>) -> tensor<8x16xf32> {
+  %s = xtensor.reduce sum %z dims [1] keepdim : tensor<8x32xf32> -> tensor<8x1xf32>
+  %b = xtensor.broadcast %s : tensor<8x1xf32> -> tensor<8x16xf32>
+  %y = xtensor.mul %x, %b : tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// Sibling matmuls over different K in one kernel: an error, not a K loop
+// that stops at the first one's length.
+func.func @two_k(%x: tensor<64x64xf32>, %a: tensor<64x32xf32>, %b: tensor<32x64xf32>,
+                 %c: tensor<64x128xf32>, %d: tensor<128x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %m1 = xtensor.matmul %a, %b : tensor<64x32xf32>, tensor<32x64xf32> -> tensor<64x64xf32>
+  // expected-error @+1 {{has contractions over different lengths; not lowered to Tile IR yet}}
+  %h1 = xtensor.add %x, %m1 : tensor<64x64xf32>
+  %m2 = xtensor.matmul %c, %d : tensor<64x128xf32>, tensor<128x64xf32> -> tensor<64x64xf32>
+  %h2 = xtensor.add %x, %m2 : tensor<64x64xf32>
+  return %h1, %h2 : tensor<64x64xf32>, tensor<64x64xf32>
+}
