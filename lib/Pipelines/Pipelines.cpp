@@ -11,25 +11,29 @@
 
 using namespace mlir;
 
+/// Decompose, normalize, one kernel per op, fuse, dedupe.
+template <typename Options>
+static void addLoopStages(OpPassManager &pm,
+                          const xtile::LoopStageOptions<Options> &options) {
+  pm.addPass(xtile::tensor::createXTensorDecompose());
+  xtile::tensor::XTensorNormalizeOptions normalize;
+  normalize.fastMath = options.fastMath;
+  pm.addPass(xtile::tensor::createXTensorNormalize(normalize));
+  pm.addPass(xtile::createConvertXTensorToXLoop());
+  xtile::loop::XLoopFuseOptions fuse;
+  fuse.flopsPerByte = options.flopsPerByte;
+  pm.addPass(xtile::loop::createXLoopFuse(fuse));
+  pm.addPass(xtile::loop::createXLoopDedupe());
+}
+
 void xtile::buildLowerToLoopPipeline(OpPassManager &pm,
                                      const LowerToLoopOptions &options) {
-  pm.addPass(tensor::createXTensorDecompose());
-  tensor::XTensorNormalizeOptions normalize;
-  normalize.fastMath = options.fastMath;
-  pm.addPass(tensor::createXTensorNormalize(normalize));
-  pm.addPass(createConvertXTensorToXLoop());
-  loop::XLoopFuseOptions fuse;
-  fuse.flopsPerByte = options.flopsPerByte;
-  pm.addPass(loop::createXLoopFuse(fuse));
-  pm.addPass(loop::createXLoopDedupe());
+  addLoopStages(pm, options);
 }
 
 void xtile::buildLowerToTilePipeline(OpPassManager &pm,
                                      const LowerToTileOptions &options) {
-  LowerToLoopOptions loop;
-  loop.fastMath = options.fastMath;
-  loop.flopsPerByte = options.flopsPerByte;
-  buildLowerToLoopPipeline(pm, loop);
+  addLoopStages(pm, options);
   ConvertXLoopToXTileOptions tile;
   tile.target = options.target;
   tile.reportSchedules = options.reportSchedules;

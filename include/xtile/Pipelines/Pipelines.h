@@ -11,28 +11,24 @@ class OpPassManager;
 
 namespace xtile {
 
-struct LowerToLoopOptions
-    : public mlir::PassPipelineOptions<LowerToLoopOptions> {
-  Option<bool> fastMath{*this, "fast-math",
-                        llvm::cl::desc("Allow normalization rewrites that may "
-                                       "change floating-point results"),
-                        llvm::cl::init(false)};
-  Option<double> flopsPerByte{
+/// Options of the stages from Tensor IR to Loop IR, shared by every
+/// pipeline that runs them.
+template <typename Derived>
+struct LoopStageOptions : public mlir::PassPipelineOptions<Derived> {
+  mlir::detail::PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Allow normalization rewrites that may change "
+                     "floating-point results"),
+      llvm::cl::init(false)};
+  mlir::detail::PassOptions::Option<double> flopsPerByte{
       *this, "flops-per-byte",
       llvm::cl::desc("Work fusion may add per byte of traffic it removes"),
       llvm::cl::init(4.0)};
 };
 
-struct LowerToTileOptions
-    : public mlir::PassPipelineOptions<LowerToTileOptions> {
-  Option<bool> fastMath{*this, "fast-math",
-                        llvm::cl::desc("Allow normalization rewrites that may "
-                                       "change floating-point results"),
-                        llvm::cl::init(false)};
-  Option<double> flopsPerByte{
-      *this, "flops-per-byte",
-      llvm::cl::desc("Work fusion may add per byte of traffic it removes"),
-      llvm::cl::init(4.0)};
+struct LowerToLoopOptions : public LoopStageOptions<LowerToLoopOptions> {};
+
+struct LowerToTileOptions : public LoopStageOptions<LowerToTileOptions> {
   Option<std::string> target{
       *this, "target", llvm::cl::desc("GPU to schedule for (sm_90, sm_80)"),
       llvm::cl::init("sm_90")};
@@ -42,7 +38,8 @@ struct LowerToTileOptions
       llvm::cl::init(false)};
   Option<std::string> forceSchedule{
       *this, "force-schedule",
-      llvm::cl::desc("Use <strategy>:<warps>:<vector> for every kernel"),
+      llvm::cl::desc("Use this schedule for every kernel (the syntax of "
+                     "--convert-xloop-to-xtile's force-schedule)"),
       llvm::cl::init("")};
 };
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xtile/Conversion/LoopToTile/LoopToTile.h"
+#include "xtile/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1136,10 +1137,7 @@ struct ConvertXLoopToXTilePass
     f.bBytes = f.batch * f.k * f.n * f.inBytes * f.folds;
     for (BlockArgument out :
          kernel.getBodyBlock().getArguments().drop_front(kernel.getNumInputs()))
-      f.otherBytes +=
-          cast<MemRefType>(out.getType()).getNumElements() *
-          std::max<int64_t>(
-              1, cast<MemRefType>(out.getType()).getElementTypeBitWidth() / 8);
+      f.otherBytes += xl::getNumBytes(out.getType());
 
     SmallVector<DotSchedule> candidates = enumerateDots(f, target);
     if (candidates.empty())
@@ -1377,98 +1375,109 @@ struct ConvertXLoopToXTilePass
 
     OpBuilder b(kernel);
     std::string partialName = (kernel.getSymName() + "_partial").str();
-    // Kernel 1: partial folds.
-    auto k1 = xt::KernelOp::create(b, loc, partialName, inputs.size(),
-                                   ArrayRef<int64_t>{rows * ways}, chosen.warps,
-                                   target, b.getStringAttr(chosen.name()));
-    {
+    // Both kernels: programs over (row, slice), the original inputs, then
+    // the partial-result buffers, then (the second only) the outputs; `body`
+    // emits with an emitter over the program's slice.
+    auto buildKernel =
+        [&](StringRef name, bool withOutputs,
+            function_ref<LogicalResult(OpBuilder &, Emitter &, ArrayRef<Value>,
+                                       const Prologue &)>
+                body) -> FailureOr<xt::KernelOp> {
+      auto k = xt::KernelOp::create(
+          b, loc, name, inputs.size() + (withOutputs ? folds.size() : 0),
+          ArrayRef<int64_t>{rows * ways}, chosen.warps, target,
+          b.getStringAttr(chosen.name()));
       OpBuilder kb(ctx);
-      Block *block = kb.createBlock(&k1.getBody());
+      Block *block = kb.createBlock(&k.getBody());
       Emitter e(kb, loc, tile, Value(), Value(), xt::FoldStrategy::block);
       for (BlockArgument in : inputs)
         e.scalars.map(in, block->addArgument(in.getType(), in.getLoc()));
       SmallVector<Value> partials;
       for (Type t : partialBuffers)
         partials.push_back(block->addArgument(t, loc));
+      if (withOutputs)
+        for (BlockArgument out : outputs)
+          e.scalars.map(out, block->addArgument(out.getType(), out.getLoc()));
       Prologue p = prologue(kb, e);
       auto [range, mask] = sliceTiles(kb, p.sliceIndex);
       Emitter fe(kb, loc, tile, range, mask, xt::FoldStrategy::block);
       fe.scalars = e.scalars;
-      DenseSet<Value> afterFolds;
-      for (xl::FoldOp fold : folds)
-        afterFolds.insert(fold.getResult());
-      for (Operation &op : *nest.body) {
-        if (isa<xl::ParallelOp, xl::StoreOp>(op) ||
-            op.hasTrait<OpTrait::IsTerminator>())
-          continue;
-        if (!isa<xl::FoldOp>(op) &&
-            llvm::any_of(op.getOperands(),
-                         [&](Value v) { return dependsOn(v, afterFolds); }))
-          continue;
-        if (failed(fe.emit(&op))) {
-          k1.erase();
-          return failure();
-        }
-      }
-      for (auto [fold, buffer] : llvm::zip(folds, partials))
-        xt::StoreOp::create(kb, loc, fe.scalars.lookup(fold.getResult()),
-                            buffer, ValueRange{p.rowFlat, p.sliceIndex},
-                            Value());
-    }
-    // Kernel 2: combine the partials, then the slice's elementwise loop.
-    auto k2 = xt::KernelOp::create(b, loc, kernel.getSymName(),
-                                   inputs.size() + folds.size(),
-                                   ArrayRef<int64_t>{rows * ways}, chosen.warps,
-                                   target, b.getStringAttr(chosen.name()));
-    {
-      OpBuilder kb(ctx);
-      Block *block = kb.createBlock(&k2.getBody());
-      Emitter e(kb, loc, tile, Value(), Value(), xt::FoldStrategy::block);
-      for (BlockArgument in : inputs)
-        e.scalars.map(in, block->addArgument(in.getType(), in.getLoc()));
-      SmallVector<Value> partials;
-      for (Type t : partialBuffers)
-        partials.push_back(block->addArgument(t, loc));
-      for (BlockArgument out : outputs)
-        e.scalars.map(out, block->addArgument(out.getType(), out.getLoc()));
-      Prologue p = prologue(kb, e);
-      auto [range, mask] = sliceTiles(kb, p.sliceIndex);
-      Emitter fe(kb, loc, tile, range, mask, xt::FoldStrategy::block);
-      fe.scalars = e.scalars;
-      int64_t wayTile = int64_t(llvm::PowerOf2Ceil(ways));
-      fe.foldHook = [&](xl::FoldOp fold) -> FailureOr<Value> {
-        TypedAttr identity;
-        if (!matchPattern(fold.getInit(), m_Constant(&identity)))
-          return fold.emitOpError("needs a constant initial value for Tile IR");
-        unsigned index = llvm::find(folds, fold) - folds.begin();
-        Type indexTile = RankedTensorType::get({wayTile}, kb.getIndexType());
-        Value lanes = xt::RangeOp::create(kb, loc, indexTile, 0, wayTile);
-        Value rowTile = xt::SplatOp::create(kb, loc, indexTile, p.rowFlat);
-        Value laneMask, other;
-        if (wayTile != ways) {
-          laneMask = arith::CmpIOp::create(
-              kb, loc, arith::CmpIPredicate::slt, lanes,
-              arith::ConstantOp::create(
-                  kb, loc,
-                  DenseElementsAttr::get(cast<ShapedType>(indexTile),
-                                         kb.getIndexAttr(ways))));
-          other = arith::ConstantOp::create(kb, loc, identity);
-        }
-        Value values = xt::LoadOp::create(
-            kb, loc, RankedTensorType::get({wayTile}, fold.getType()),
-            partials[index], ValueRange{rowTile, lanes}, laneMask, other);
-        return xt::FoldOp::create(
-                   kb, loc, fold.getType(),
-                   static_cast<xt::CombineKind>(fold.getCombine()), values,
-                   ArrayRef<int64_t>{0}, identity, /*associative=*/true,
-                   /*commutative=*/true, xt::FoldStrategy::warp)
-            .getResult();
-      };
-      if (failed(fe.emitBlock(*nest.body))) {
-        k1.erase();
-        k2.erase();
+      if (failed(body(kb, fe, partials, p))) {
+        k.erase();
         return failure();
       }
+      return k;
+    };
+
+    // Kernel 1: partial folds.
+    DenseSet<Value> foldResults;
+    for (xl::FoldOp fold : folds)
+      foldResults.insert(fold.getResult());
+    FailureOr<xt::KernelOp> k1 = buildKernel(
+        partialName, /*withOutputs=*/false,
+        [&](OpBuilder &kb, Emitter &fe, ArrayRef<Value> partials,
+            const Prologue &p) -> LogicalResult {
+          for (Operation &op : *nest.body) {
+            if (isa<xl::ParallelOp, xl::StoreOp>(op) ||
+                op.hasTrait<OpTrait::IsTerminator>())
+              continue;
+            if (!isa<xl::FoldOp>(op) &&
+                llvm::any_of(op.getOperands(), [&](Value v) {
+                  return dependsOn(v, foldResults);
+                }))
+              continue;
+            if (failed(fe.emit(&op)))
+              return failure();
+          }
+          for (auto [fold, buffer] : llvm::zip(folds, partials))
+            xt::StoreOp::create(kb, loc, fe.scalars.lookup(fold.getResult()),
+                                buffer, ValueRange{p.rowFlat, p.sliceIndex},
+                                Value());
+          return success();
+        });
+    if (failed(k1))
+      return failure();
+    // Kernel 2: combine the partials, then the slice's elementwise loop.
+    FailureOr<xt::KernelOp> k2 = buildKernel(
+        kernel.getSymName(), /*withOutputs=*/true,
+        [&](OpBuilder &kb, Emitter &fe, ArrayRef<Value> partials,
+            const Prologue &p) -> LogicalResult {
+          int64_t wayTile = int64_t(llvm::PowerOf2Ceil(ways));
+          fe.foldHook = [&](xl::FoldOp fold) -> FailureOr<Value> {
+            TypedAttr identity;
+            if (!matchPattern(fold.getInit(), m_Constant(&identity)))
+              return fold.emitOpError(
+                  "needs a constant initial value for Tile IR");
+            unsigned index = llvm::find(folds, fold) - folds.begin();
+            Type indexTile =
+                RankedTensorType::get({wayTile}, kb.getIndexType());
+            Value lanes = xt::RangeOp::create(kb, loc, indexTile, 0, wayTile);
+            Value rowTile = xt::SplatOp::create(kb, loc, indexTile, p.rowFlat);
+            Value laneMask, other;
+            if (wayTile != ways) {
+              laneMask = arith::CmpIOp::create(
+                  kb, loc, arith::CmpIPredicate::slt, lanes,
+                  arith::ConstantOp::create(
+                      kb, loc,
+                      DenseElementsAttr::get(cast<ShapedType>(indexTile),
+                                             kb.getIndexAttr(ways))));
+              other = arith::ConstantOp::create(kb, loc, identity);
+            }
+            Value values = xt::LoadOp::create(
+                kb, loc, RankedTensorType::get({wayTile}, fold.getType()),
+                partials[index], ValueRange{rowTile, lanes}, laneMask, other);
+            return xt::FoldOp::create(
+                       kb, loc, fold.getType(),
+                       static_cast<xt::CombineKind>(fold.getCombine()), values,
+                       ArrayRef<int64_t>{0}, identity, /*associative=*/true,
+                       /*commutative=*/true, xt::FoldStrategy::warp)
+                .getResult();
+          };
+          return fe.emitBlock(*nest.body);
+        });
+    if (failed(k2)) {
+      k1->erase();
+      return failure();
     }
 
     // Launches: partials first, then the combining kernel.
@@ -1507,11 +1516,8 @@ struct ConvertXLoopToXTilePass
     facts.columns = nest->columns;
     facts.tile = nest->columns ? int64_t(llvm::PowerOf2Ceil(nest->columns)) : 1;
     facts.folds = nest->folds;
-    for (BlockArgument arg : kernel.getBodyBlock().getArguments()) {
-      auto type = cast<MemRefType>(arg.getType());
-      facts.bytes += type.getNumElements() *
-                     std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-    }
+    for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+      facts.bytes += xl::getNumBytes(arg.getType());
     // Vector accesses are sized by the first buffer's elements.
     facts.elementBytes = std::max<int64_t>(
         1, cast<MemRefType>(kernel.getBodyBlock().getArgument(0).getType())
