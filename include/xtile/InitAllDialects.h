@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "xtile/Dialect/Kernel/IR/KernelDialect.h"
 #include "xtile/Dialect/Loop/IR/LoopDialect.h"
 #include "xtile/Dialect/Tensor/IR/TensorDialect.h"
 #include "xtile/Dialect/Tile/IR/TileDialect.h"
@@ -22,7 +23,7 @@ namespace xtile {
 /// Registers the xtile dialects only.
 inline void registerXTileDialects(mlir::DialectRegistry &registry) {
   registry.insert<tensor::XTensorDialect, loop::XLoopDialect,
-                  tile::XTileDialect>();
+                  tile::XTileDialect, kernel::XKernelDialect>();
 }
 
 /// Registers the xtile dialects and the upstream dialects that xtile
@@ -32,7 +33,8 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registerXTileDialects(registry);
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::affine::AffineDialect>();
+                  mlir::affine::AffineDialect,
+                  mlir::vector::VectorDialect>();
 }
 
 } // namespace xtile

@@ -1,0 +1,326 @@
+//===- KernelOps.td - xkernel operations ------------------*- tablegen -*-===//
+
+#ifndef XTILE_DIALECT_KERNEL_IR_KERNELOPS_TD
+#define XTILE_DIALECT_KERNEL_IR_KERNELOPS_TD
+
+include "xtile/Dialect/Kernel/IR/KernelBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def XKernel_Ptr : Type<CPred<"::llvm::isa<::xtile::kernel::PtrType>($_self)">,
+                       "pointer", "::xtile::kernel::PtrType">;
+def XKernel_Scalar : AnyTypeOf<[AnyInteger, Index, AnyFloat]>;
+def XKernel_Lanes : AnyTypeOf<[XKernel_Scalar,
+                               VectorOfRankAndType<[1], [AnyInteger, AnyFloat]>]>;
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def XKernel_FuncOp : XKernel_Op<"func", [
+    FunctionOpInterface, IsolatedFromAbove, Symbol, AutomaticAllocationScope]> {
+  let summary = "a GPU kernel: the code one thread of a block runs";
+  let description = [{
+    A kernel's arguments are pointers into global memory (an argument
+    attribute `xkernel.readonly` marks those it never writes, which the CUDA
+    emitter prints as `const T* __restrict__`) and scalars. `max_threads`
+    is its block size bound (`__launch_bounds__`); `dynamic_shared` the bytes
+    of dynamic shared memory each block needs.
+
+    ```mlir
+    xkernel.func @copy(%x: !xkernel.ptr<f32, global> {xkernel.readonly},
+                       %y: !xkernel.ptr<f32, global>)
+        attributes {max_threads = 256 : i64} {
+      %t = xkernel.thread_id x
+      %v = xkernel.load %x[%t] : !xkernel.ptr<f32, global> -> f32
+      xkernel.store %v, %y[%t] : f32, !xkernel.ptr<f32, global>
+      xkernel.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                   TypeAttrOf<FunctionType>:$function_type,
+                   OptionalAttr<DictArrayAttr>:$arg_attrs,
+                   OptionalAttr<DictArrayAttr>:$res_attrs,
+                   I64Attr:$max_threads,
+                   DefaultValuedAttr<I64Attr, "0">:$dynamic_shared);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::mlir::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// The attribute naming arguments the kernel only reads.
+    static ::llvm::StringRef getReadonlyAttrName() { return "xkernel.readonly"; }
+  }];
+}
+
+def XKernel_ReturnOp : XKernel_Op<"return", [
+    Pure, HasParent<"FuncOp">, ReturnLike, Terminator]> {
+  let summary = "the end of a kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+class XKernel_IdOp<string mnemonic, string what>
+    : XKernel_Op<mnemonic, [Pure]> {
+  let summary = what # " along a dimension";
+  let description = [{
+    ```mlir
+    %v = xkernel.}] # mnemonic # [{ x
+    ```
+  }];
+  let arguments = (ins XKernel_Dim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def XKernel_ThreadIdOp : XKernel_IdOp<"thread_id", "this thread's index in its block">;
+def XKernel_BlockIdOp : XKernel_IdOp<"block_id", "this block's index in the grid">;
+def XKernel_BlockDimOp : XKernel_IdOp<"block_dim", "the number of threads of a block">;
+def XKernel_GridDimOp : XKernel_IdOp<"grid_dim", "the number of blocks of the grid">;
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def XKernel_SharedOp : XKernel_Op<"shared"> {
+  let summary = "a static shared-memory array of the block";
+  let description = [{
+    `size` elements of the pointer's element type, shared by the threads of
+    a block; allocated for the whole kernel, so the op must be in the
+    kernel's entry block.
+
+    ```mlir
+    %partials = xkernel.shared 32 : !xkernel.ptr<f32, shared>
+    ```
+  }];
+  let arguments = (ins I64Attr:$size);
+  let results = (outs XKernel_Ptr:$result);
+  let assemblyFormat = "$size attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def XKernel_DynamicSharedOp : XKernel_Op<"dynamic_shared", [Pure]> {
+  let summary = "a view into the block's dynamic shared memory";
+  let description = [{
+    The dynamic shared memory (sized at launch: the kernel's
+    `dynamic_shared` bytes) seen from byte `offset` on, as an array of the
+    pointer's element type; `offset` is a multiple of 16 bytes.
+
+    ```mlir
+    %a = xkernel.dynamic_shared 0 : !xkernel.ptr<f32, shared>
+    %b = xkernel.dynamic_shared 16384 : !xkernel.ptr<f32, shared>
+    ```
+  }];
+  let arguments = (ins I64Attr:$offset);
+  let results = (outs XKernel_Ptr:$result);
+  let assemblyFormat = "$offset attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def XKernel_LoadOp : XKernel_Op<"load", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "read one element, or a vector of adjacent elements";
+  let description = [{
+    Reads `ptr[offset]`; a vector result reads that many adjacent elements
+    at once (a 16-byte access for `vector<4xf32>`), so `offset` must be a
+    multiple of the vector length and the pointer aligned to it.
+
+    ```mlir
+    %v = xkernel.load %x[%i] : !xkernel.ptr<f32, global> -> vector<4xf32>
+    ```
+  }];
+  let arguments = (ins XKernel_Ptr:$ptr, Index:$offset);
+  let results = (outs XKernel_Lanes:$result);
+  let assemblyFormat = "$ptr `[` $offset `]` attr-dict `:` type($ptr) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def XKernel_StoreOp : XKernel_Op<"store"> {
+  let summary = "write one element, or a vector of adjacent elements";
+  let description = [{
+    ```mlir
+    xkernel.store %v, %y[%i] : vector<4xf32>, !xkernel.ptr<f32, global>
+    ```
+  }];
+  let arguments = (ins XKernel_Lanes:$value, XKernel_Ptr:$ptr, Index:$offset);
+  let assemblyFormat = [{
+    $value `,` $ptr `[` $offset `]` attr-dict `:` type($value) `,` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def XKernel_AtomicOp : XKernel_Op<"atomic", [
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "atomic read-modify-write of one element";
+  let description = [{
+    Combines `value` into `ptr[offset]` atomically and returns the old
+    value: how programs of a split reduction can meet in one result.
+
+    ```mlir
+    %old = xkernel.atomic add %v, %y[%i] : f32, !xkernel.ptr<f32, global>
+    ```
+  }];
+  let arguments = (ins XKernel_AtomicKind:$kind, XKernel_Scalar:$value,
+                   XKernel_Ptr:$ptr, Index:$offset);
+  let results = (outs XKernel_Scalar:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $ptr `[` $offset `]` attr-dict `:` type($value) `,` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def XKernel_AsyncCopyOp : XKernel_Op<"async_copy"> {
+  let summary = "start copying global memory into shared memory (cp.async)";
+  let description = [{
+    Starts copying `bytes` bytes (4, 8 or 16) from `src[src_offset]` in
+    global memory to `dst[dst_offset]` in shared memory without holding
+    registers. With `valid`, only that many of the bytes are read and the
+    rest are zero-filled (0 for a masked-off access). The copy is complete
+    after an `async_commit` that follows it and an `async_wait` that lets
+    no more groups remain in flight than were committed after it.
+
+    ```mlir
+    xkernel.async_copy %x[%i] to %s[%j], 16 : !xkernel.ptr<f32, global> to !xkernel.ptr<f32, shared>
+    ```
+  }];
+  let arguments = (ins XKernel_Ptr:$src, Index:$src_offset, XKernel_Ptr:$dst,
+                   Index:$dst_offset, I64Attr:$bytes,
+                   Optional<I32>:$valid);
+  let assemblyFormat = [{
+    $src `[` $src_offset `]` `to` $dst `[` $dst_offset `]` `,` $bytes
+    (`valid` $valid^)? attr-dict `:` type($src) `to` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def XKernel_AsyncCommitOp : XKernel_Op<"async_commit"> {
+  let summary = "close the group of asynchronous copies started so far";
+  let assemblyFormat = "attr-dict";
+}
+
+def XKernel_AsyncWaitOp : XKernel_Op<"async_wait"> {
+  let summary = "wait until at most `pending` committed groups are in flight";
+  let description = [{
+    Only this thread's copies are waited for: a `barrier` after it makes
+    every thread's copies visible to the block.
+
+    ```mlir
+    xkernel.async_wait 1
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization within a block
+//===----------------------------------------------------------------------===//
+
+def XKernel_BarrierOp : XKernel_Op<"barrier"> {
+  let summary = "wait for every thread of the block (__syncthreads)";
+  let description = [{
+    Every thread of the block must reach the same barrier: it orders the
+    shared-memory accesses before it with those after it.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def XKernel_ShuffleOp : XKernel_Op<"shuffle", [Pure,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "exchange a value between the lanes of a warp";
+  let description = [{
+    Every lane of the warp must take part. `xor` reads the lane whose index
+    is this lane's xor `offset`, `down` the lane `offset` above (its own
+    value past the end of a segment), `idx` lane `offset`; lanes are
+    grouped in segments of `width` (a power of two up to 32).
+
+    ```mlir
+    %o = xkernel.shuffle xor %v, 16 width 32 : f32
+    ```
+  }];
+  let arguments = (ins XKernel_ShuffleKind:$kind, XKernel_Scalar:$value,
+                   I32:$offset, I64Attr:$width);
+  let results = (outs XKernel_Scalar:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $offset `width` $width attr-dict `:` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// The host side
+//===----------------------------------------------------------------------===//
+
+def XKernel_ProgramOp : XKernel_Op<"program", [
+    Symbol, IsolatedFromAbove, SingleBlock, NoTerminator]> {
+  let summary = "the host side of a graph: its buffers and launches in order";
+  let description = [{
+    Block arguments are the graph's buffers in device memory, `num_inputs`
+    inputs then the outputs; `xkernel.alloc` makes temporaries. The body
+    launches kernels in order on one stream.
+
+    ```mlir
+    xkernel.program @rmsnorm(%x: memref<4096x4096xf32>, %w: memref<4096xf32>)
+        -> (%y: memref<4096x4096xf32>) {
+      xkernel.launch @rmsnorm_mul_2(%x, %w, %y) grid [4096, 1, 1]
+          block [256, 1, 1] shared 0
+          : memref<4096x4096xf32>, memref<4096xf32>, memref<4096x4096xf32>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$num_inputs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+  }];
+}
+
+def XKernel_AllocOp : XKernel_Op<"alloc", [HasParent<"ProgramOp">]> {
+  let summary = "a temporary buffer of a program";
+  let description = [{
+    Lives in device memory until the program ends.
+
+    ```mlir
+    %t = xkernel.alloc : memref<8x64xf32>
+    ```
+  }];
+  let results = (outs AnyStaticShapeMemRef:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def XKernel_LaunchOp : XKernel_Op<"launch", [
+    HasParent<"ProgramOp">, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "launch a kernel on the program's stream";
+  let description = [{
+    Runs `kernel` on a grid of blocks, each of `block` threads with `shared`
+    bytes of dynamic shared memory; the buffers become the kernel's
+    pointer arguments, in order.
+
+    ```mlir
+    xkernel.launch @k(%x, %y) grid [4096, 1, 1] block [256, 1, 1] shared 0
+        : memref<4096x4096xf32>, memref<4096x4096xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel, DenseI64ArrayAttr:$grid,
+                   DenseI64ArrayAttr:$block,
+                   DefaultValuedAttr<I64Attr, "0">:$shared,
+                   Variadic<AnyStaticShapeMemRef>:$buffers);
+  let assemblyFormat = [{
+    $kernel `(` $buffers `)` `grid` $grid `block` $block `shared` $shared
+    attr-dict `:` type($buffers)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // XTILE_DIALECT_KERNEL_IR_KERNELOPS_TD

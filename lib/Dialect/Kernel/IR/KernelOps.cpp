@@ -1,0 +1,270 @@
+//===- KernelOps.cpp - xkernel dialect, types and operations --------------===//
+
+#include "xtile/Dialect/Kernel/IR/KernelOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "xtile/Support/KernelSignature.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace xtile::kernel;
+
+#include "xtile/Dialect/Kernel/IR/KernelDialect.cpp.inc"
+#include "xtile/Dialect/Kernel/IR/KernelEnums.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "xtile/Dialect/Kernel/IR/KernelTypes.cpp.inc"
+
+void XKernelDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "xtile/Dialect/Kernel/IR/KernelOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "xtile/Dialect/Kernel/IR/KernelTypes.cpp.inc"
+      >();
+}
+
+LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type elementType, MemorySpace) {
+  if (!elementType.isIntOrIndexOrFloat() || elementType.isIndex())
+    return emitError() << "pointer element type must be an integer or a "
+                          "float, got "
+                       << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FuncOp
+//===----------------------------------------------------------------------===//
+
+ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &b, ArrayRef<Type> args, ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return b.getFunctionType(args, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void FuncOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult FuncOp::verify() {
+  if (!getFunctionType().getResults().empty())
+    return emitOpError("a kernel returns no values, but the type has ")
+           << getFunctionType().getNumResults() << " result(s)";
+  if (getMaxThreads() < 1 || getMaxThreads() > 1024)
+    return emitOpError("max_threads must be in [1, 1024], got ")
+           << getMaxThreads();
+  if (static_cast<int64_t>(getDynamicShared()) < 0)
+    return emitOpError("dynamic_shared must not be negative, got ")
+           << getDynamicShared();
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
+    if (auto ptr = dyn_cast<PtrType>(type)) {
+      if (ptr.getMemorySpace() != MemorySpace::global)
+        return emitOpError("argument #")
+               << i << " must point into global memory, got " << type;
+      continue;
+    }
+    if (!type.isIntOrIndexOrFloat())
+      return emitOpError("argument #")
+             << i << " must be a pointer or a scalar, got " << type;
+  }
+  if (getBody().empty())
+    return emitOpError("needs a body");
+  Block &entry = getBody().front();
+  if (entry.getArgumentTypes() != getArgumentTypes())
+    return emitOpError("entry block arguments do not match the signature");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySharedPtr(Operation *op, PtrType type) {
+  if (type.getMemorySpace() != MemorySpace::shared)
+    return op->emitOpError("result must point into shared memory, got ")
+           << type;
+  return success();
+}
+
+LogicalResult SharedOp::verify() {
+  if (getSize() < 1)
+    return emitOpError("size must be positive, got ") << getSize();
+  auto func = dyn_cast<FuncOp>((*this)->getParentOp());
+  if (!func)
+    return emitOpError("must be in the entry block of an xkernel.func");
+  return verifySharedPtr(*this, getResult().getType());
+}
+
+LogicalResult DynamicSharedOp::verify() {
+  if (static_cast<int64_t>(getOffset()) < 0 || getOffset() % 16)
+    return emitOpError("offset must be a non-negative multiple of 16 bytes, "
+                       "got ")
+           << getOffset();
+  auto func = (*this)->getParentOfType<FuncOp>();
+  if (func && getOffset() >= func.getDynamicShared())
+    return emitOpError("offset ")
+           << getOffset() << " is past the kernel's dynamic_shared ("
+           << func.getDynamicShared() << " bytes)";
+  return verifySharedPtr(*this, getResult().getType());
+}
+
+/// A load or store of `lanes` through `ptr`: the element types agree and a
+/// vector access is at most 16 bytes of a power-of-two number of lanes.
+static LogicalResult verifyAccess(Operation *op, Type lanes, PtrType ptr) {
+  Type element = lanes;
+  if (auto vec = dyn_cast<VectorType>(lanes)) {
+    element = vec.getElementType();
+    int64_t n = vec.getNumElements();
+    int64_t bytes = n * std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+    if (!llvm::isPowerOf2_64(n) || bytes > 16)
+      return op->emitOpError("a vector access is a power of two lanes of at "
+                             "most 16 bytes, got ")
+             << lanes;
+  }
+  if (element != ptr.getElementType())
+    return op->emitOpError("accesses ")
+           << element << " through a pointer to " << ptr.getElementType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyAccess(*this, getResult().getType(), getPtr().getType());
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyAccess(*this, getValue().getType(), getPtr().getType());
+}
+
+LogicalResult AtomicOp::verify() {
+  if (getValue().getType() != getPtr().getType().getElementType())
+    return emitOpError("combines ")
+           << getValue().getType() << " into a pointer to "
+           << getPtr().getType().getElementType();
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  if (getSrc().getType().getMemorySpace() != MemorySpace::global ||
+      getDst().getType().getMemorySpace() != MemorySpace::shared)
+    return emitOpError("copies from global to shared memory, got ")
+           << getSrc().getType() << " to " << getDst().getType();
+  if (getSrc().getType().getElementType() != getDst().getType().getElementType())
+    return emitOpError("source and destination element types differ");
+  int64_t bytes = getBytes();
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError("copies 4, 8 or 16 bytes, got ") << bytes;
+  unsigned elementBytes =
+      std::max(1u, getSrc().getType().getElementType().getIntOrFloatBitWidth() / 8);
+  if (bytes % elementBytes)
+    return emitOpError("copies whole elements: ")
+           << bytes << " bytes of " << getSrc().getType().getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ShuffleOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ShuffleOp::verify() {
+  int64_t width = getWidth();
+  if (width < 1 || width > 32 || !llvm::isPowerOf2_64(width))
+    return emitOpError("width must be a power of two up to 32, got ") << width;
+  Type type = getValue().getType();
+  if (type.isIndex() || type.getIntOrFloatBitWidth() != 32)
+    return emitOpError("shuffles 32-bit values, got ") << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProgramOp and LaunchOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
+  return xtile::parseKernel(parser, result, getNumInputsAttrName(result.name));
+}
+
+void ProgramOp::print(OpAsmPrinter &p) {
+  xtile::printKernel(p, *this, getSymName(), getNumInputs(),
+                     getNumInputsAttrName());
+}
+
+LogicalResult ProgramOp::verify() {
+  return xtile::verifyKernelBuffers(*this, getBodyBlock(),
+                                    static_cast<int64_t>(getNumInputs()));
+}
+
+LogicalResult LaunchOp::verify() {
+  for (auto [what, dims] : {std::pair<StringRef, ArrayRef<int64_t>>{
+                                "grid", getGrid()},
+                            {"block", getBlock()}}) {
+    if (dims.size() != 3)
+      return emitOpError() << what << " must have 3 dimensions, got "
+                           << dims.size();
+    for (int64_t d : dims)
+      if (d < 1)
+        return emitOpError() << what << " dimensions must be positive, got "
+                             << d;
+  }
+  if (getGrid()[1] > 65535 || getGrid()[2] > 65535)
+    return emitOpError("grid y and z are at most 65535, got ")
+           << getGrid()[1] << " and " << getGrid()[2];
+  if (getGrid()[0] > 2147483647)
+    return emitOpError("grid x is at most 2^31 - 1, got ") << getGrid()[0];
+  int64_t threads = getBlock()[0] * getBlock()[1] * getBlock()[2];
+  if (threads > 1024)
+    return emitOpError("a block has at most 1024 threads, got ") << threads;
+  if (static_cast<int64_t>(getShared()) < 0)
+    return emitOpError("shared must not be negative");
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel = symbolTable.lookupNearestSymbolFrom<FuncOp>(*this,
+                                                            getKernelAttr());
+  if (!kernel)
+    return emitOpError("'") << getKernel() << "' is not an xkernel.func";
+  ArrayRef<Type> params = kernel.getArgumentTypes();
+  if (params.size() != getBuffers().size())
+    return emitOpError("'") << getKernel() << "' takes " << params.size()
+                            << " argument(s), launched with "
+                            << getBuffers().size() << " buffer(s)";
+  for (auto [i, param, buffer] :
+       llvm::enumerate(params, getBuffers().getTypes())) {
+    auto ptr = dyn_cast<PtrType>(param);
+    auto memref = cast<MemRefType>(buffer);
+    if (!ptr || ptr.getElementType() != memref.getElementType())
+      return emitOpError("buffer #")
+             << i << " of type " << buffer << " does not match argument type "
+             << param << " of '" << getKernel() << "'";
+  }
+  int64_t threads = getBlock()[0] * getBlock()[1] * getBlock()[2];
+  if (threads > static_cast<int64_t>(kernel.getMaxThreads()))
+    return emitOpError("launches ")
+           << threads << " threads per block, more than '" << getKernel()
+           << "' allows (max_threads = " << kernel.getMaxThreads() << ")";
+  if (getShared() < kernel.getDynamicShared())
+    return emitOpError("gives ")
+           << getShared() << " bytes of dynamic shared memory, '"
+           << getKernel() << "' needs " << kernel.getDynamicShared();
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "xtile/Dialect/Kernel/IR/KernelOps.cpp.inc"
