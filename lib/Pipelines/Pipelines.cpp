@@ -31,14 +31,28 @@ void xtile::buildLowerToLoopPipeline(OpPassManager &pm,
   addLoopStages(pm, options);
 }
 
-void xtile::buildLowerToTilePipeline(OpPassManager &pm,
-                                     const LowerToTileOptions &options) {
+template <typename Options>
+static void addTileStages(OpPassManager &pm,
+                          const xtile::TileStageOptions<Options> &options) {
   addLoopStages(pm, options);
-  ConvertXLoopToXTileOptions tile;
+  xtile::ConvertXLoopToXTileOptions tile;
   tile.target = options.target;
   tile.reportSchedules = options.reportSchedules;
   tile.forceSchedule = options.forceSchedule;
-  pm.addPass(createConvertXLoopToXTile(tile));
+  pm.addPass(xtile::createConvertXLoopToXTile(tile));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void xtile::buildLowerToTilePipeline(OpPassManager &pm,
+                                     const LowerToTileOptions &options) {
+  addTileStages(pm, options);
+}
+
+void xtile::buildLowerToKernelPipeline(OpPassManager &pm,
+                                       const LowerToKernelOptions &options) {
+  addTileStages(pm, options);
+  pm.addPass(createConvertXTileToXKernel());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -54,4 +68,9 @@ void xtile::registerPipelines() {
       "Lower Tensor IR to Tile IR: --lower-to-loop, then a schedule per "
       "kernel for the target GPU",
       buildLowerToTilePipeline);
+  PassPipelineRegistration<LowerToKernelOptions>(
+      "lower-to-kernel",
+      "Lower Tensor IR to Kernel IR: --lower-to-tile, then the code of each "
+      "thread and the host program of launches",
+      buildLowerToKernelPipeline);
 }

@@ -5,6 +5,7 @@
 
 #include "xtile/Conversion/LoopToTile/LoopToTile.h"
 #include "xtile/Conversion/TensorToLoop/TensorToLoop.h"
+#include "xtile/Conversion/TileToKernel/TileToKernel.h"
 
 namespace xtile {
 

@@ -80,4 +80,41 @@ def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
     "::mlir::math::MathDialect"];
 }
 
+def ConvertXTileToXKernel : Pass<"convert-xtile-to-xkernel", "::mlir::ModuleOp"> {
+  let summary = "Lower Tile IR kernels to Kernel IR (abstract CUDA) and launches to a host program";
+  let description = [{
+    Each `xtile.kernel` becomes an `xkernel.func`: one CUDA block per
+    program (`xtile.program_id` is the block index), `num_warps` x 32
+    threads. A tile is spread over the threads of the block: its elements,
+    in row-major order, are dealt out in groups of `vector` adjacent
+    elements of the last dimension (the schedule's vector width), group g
+    to thread g mod threads, so every thread holds the same slots of every
+    tile of a shape and elementwise ops need no communication.
+
+    - Index tiles (`xtile.range`, `splat`, `broadcast`, `reshape` and the
+      arithmetic on them) are computed per element from the element's
+      coordinates, where they are used.
+    - `xtile.load` and `xtile.store` become one access per element, or one
+      vector access per group (up to 16 bytes) where the addresses of a
+      group are provably adjacent and aligned and its mask uniform;
+      masked-off and unowned elements are never accessed.
+    - `xtile.fold` folds a thread's elements in order, then across the warp
+      with butterfly shuffles, then across warps through shared memory;
+      every thread gets the result.
+    - `xtile.dot` stages its operand tiles in dynamic shared memory; each
+      thread accumulates its elements of the result with FMAs in f32. In a
+      loop annotated with `xtile.num_stages` = S > 1 whose operand tiles are
+      loaded in the loop, the loads become asynchronous copies (cp.async)
+      into S shared-memory stages, S - 1 iterations ahead.
+
+    Each function of launches becomes an `xkernel.program`: its arguments
+    and results are the buffers; results of launches that are not returned
+    become temporaries (`xkernel.alloc`).
+  }];
+  let dependentDialects = [
+    "::xtile::kernel::XKernelDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"];
+}
+
 #endif // XTILE_CONVERSION_PASSES_TD

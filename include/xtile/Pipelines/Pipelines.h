@@ -28,20 +28,26 @@ struct LoopStageOptions : public mlir::PassPipelineOptions<Derived> {
 
 struct LowerToLoopOptions : public LoopStageOptions<LowerToLoopOptions> {};
 
-struct LowerToTileOptions : public LoopStageOptions<LowerToTileOptions> {
-  Option<std::string> target{
+/// Options of the stages up to Tile IR.
+template <typename Derived>
+struct TileStageOptions : public LoopStageOptions<Derived> {
+  mlir::detail::PassOptions::Option<std::string> target{
       *this, "target", llvm::cl::desc("GPU to schedule for (sm_90, sm_80)"),
       llvm::cl::init("sm_90")};
-  Option<bool> reportSchedules{
+  mlir::detail::PassOptions::Option<bool> reportSchedules{
       *this, "report-schedules",
       llvm::cl::desc("Print every candidate schedule and the chosen one"),
       llvm::cl::init(false)};
-  Option<std::string> forceSchedule{
+  mlir::detail::PassOptions::Option<std::string> forceSchedule{
       *this, "force-schedule",
       llvm::cl::desc("Use this schedule for every kernel (the syntax of "
                      "--convert-xloop-to-xtile's force-schedule)"),
       llvm::cl::init("")};
 };
+
+struct LowerToTileOptions : public TileStageOptions<LowerToTileOptions> {};
+
+struct LowerToKernelOptions : public TileStageOptions<LowerToKernelOptions> {};
 
 /// Tensor IR to fused Loop IR: decompose, normalize, one kernel per op,
 /// fuse, dedupe.
@@ -52,8 +58,12 @@ void buildLowerToLoopPipeline(mlir::OpPassManager &pm,
 void buildLowerToTilePipeline(mlir::OpPassManager &pm,
                               const LowerToTileOptions &options);
 
-/// Registers `--lower-to-loop`, `--lower-to-tile` (and the later levels'
-/// pipelines as they come).
+/// Tensor IR to Kernel IR: --lower-to-tile, then threads, shared memory
+/// and the host program.
+void buildLowerToKernelPipeline(mlir::OpPassManager &pm,
+                                const LowerToKernelOptions &options);
+
+/// Registers `--lower-to-loop`, `--lower-to-tile` and `--lower-to-kernel`.
 void registerPipelines();
 
 } // namespace xtile
