@@ -3,6 +3,8 @@
 #ifndef XTILE_INITALLTRANSLATIONS_H
 #define XTILE_INITALLTRANSLATIONS_H
 
+#include "xtile/Target/CUDA/CUDAEmitter.h"
+
 namespace mlir {
 void registerToLLVMIRTranslation();
 } // namespace mlir
@@ -10,10 +12,12 @@ void registerToLLVMIRTranslation();
 namespace xtile {
 
 /// Registers the translations that xtile-translate offers with the global
-/// translation registry. The PTX path goes through the LLVM dialect, so
-/// upstream's `--mlir-to-llvmir` is part of it; the Kernel IR emitters
-/// (`--mlir-to-cuda`, `--mlir-to-ptx`) join here with the Kernel IR level.
-inline void registerAllTranslations() { mlir::registerToLLVMIRTranslation(); }
+/// translation registry: Kernel IR to CUDA C (`--mlir-to-cuda`) and
+/// upstream's `--mlir-to-llvmir`.
+inline void registerAllTranslations() {
+  mlir::registerToLLVMIRTranslation();
+  registerToCUDATranslation();
+}
 
 } // namespace xtile
 

@@ -849,6 +849,11 @@ static SmallVector<DotSchedule> enumerateDots(const DotFacts &f,
               continue;
             if (bm * bn / (32 * warps) < 4)
               continue;
+            // Each thread keeps its share of every accumulator in
+            // registers; beyond 64 of them, with operands and addresses,
+            // a thread spills past the 255 registers it can have.
+            if (bm * bn * f.folds / (32 * warps) > 64)
+              continue;
             out.push_back({bm, bn, bk, stages, warps});
           }
   return out;

@@ -1,0 +1,1025 @@
+//===- TranslateToCUDA.cpp - Kernel IR to CUDA C --------------------------===//
+//
+// A read-only printer: one dispatch point (emitOperation), an indented
+// stream, names scoped to a function, and a located error for anything it
+// cannot print. Constants are printed inline where they are used; every
+// other value is a local variable declared where it is defined, which C++
+// block scoping makes valid for structured control flow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Target/CUDA/CUDAEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/IndentedOstream.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "xtile/Dialect/Kernel/IR/KernelOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+namespace xk = xtile::kernel;
+
+namespace {
+
+/// Declarations every emitted file starts with: vectors of adjacent
+/// elements, NaN-propagating min/max (arith.maximumf), floor division, and
+/// cp.async with a portable fallback.
+constexpr const char *kPrelude = R"cuda(#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef XTILE_CUDA_PRELUDE
+#define XTILE_CUDA_PRELUDE
+// N adjacent elements, aligned so that one access moves them all.
+template <typename T, int N> struct alignas(sizeof(T) * N) xt_vec {
+  T v[N];
+};
+__device__ __forceinline__ float xt_maximumf(float a, float b) {
+  return (a != a || b != b) ? __int_as_float(0x7fc00000) : fmaxf(a, b);
+}
+__device__ __forceinline__ float xt_minimumf(float a, float b) {
+  return (a != a || b != b) ? __int_as_float(0x7fc00000) : fminf(a, b);
+}
+__device__ __forceinline__ double xt_maximum(double a, double b) {
+  return (a != a || b != b) ? __longlong_as_double(0x7ff8000000000000LL)
+                            : fmax(a, b);
+}
+__device__ __forceinline__ double xt_minimum(double a, double b) {
+  return (a != a || b != b) ? __longlong_as_double(0x7ff8000000000000LL)
+                            : fmin(a, b);
+}
+template <typename T> __device__ __forceinline__ T xt_floordiv(T a, T b) {
+  T q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+template <typename T> __device__ __forceinline__ T xt_ceildiv(T a, T b) {
+  T q = a / b;
+  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
+// Copies Bytes bytes from global to shared memory without registers; only
+// the first `valid` bytes are read, the rest are zero.
+template <int Bytes>
+__device__ __forceinline__ void xt_cp_async(void *dst, const void *src,
+                                            int valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+  if (Bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s),
+                 "l"(src), "r"(valid)
+                 : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s),
+                 "l"(src), "n"(Bytes), "r"(valid)
+                 : "memory");
+#else
+  if (valid > 0)
+    memcpy(dst, src, valid);
+  if (valid < Bytes)
+    memset((char *)dst + valid, 0, Bytes - valid);
+#endif
+}
+__device__ __forceinline__ void xt_cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void xt_cp_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+#endif // XTILE_CUDA_PRELUDE
+)cuda";
+
+class CUDAEmitter {
+public:
+  explicit CUDAEmitter(raw_ostream &os) : os(os) {}
+
+  LogicalResult emitModule(Operation *module);
+
+private:
+  LogicalResult emitKernel(xk::FuncOp func);
+  LogicalResult emitProgram(xk::ProgramOp program);
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOperation(Operation *op);
+  LogicalResult emitFor(scf::ForOp op);
+  LogicalResult emitIf(scf::IfOp op);
+  LogicalResult emitArith(Operation *op);
+  LogicalResult emitMath(Operation *op);
+  LogicalResult emitKernelOp(Operation *op);
+  LogicalResult emitVector(Operation *op);
+
+  FailureOr<std::string> typeName(Type type, Operation *where);
+  FailureOr<std::string> literal(Attribute attr, Operation *where);
+  std::string name(Value v) { return names.lookup(v); }
+  /// Declares a fresh variable for `v`: "T name = ".
+  FailureOr<std::string> declare(Value v, Operation *where,
+                                 StringRef hint = "v");
+  LogicalResult assign(Value v, Operation *where, const Twine &expr,
+                       StringRef hint = "v");
+  /// `v` as a float expression (16-bit floats are widened).
+  std::string asFloat(Value v);
+  /// `expr`, of float type, converted to `type`.
+  std::string fromFloat(const std::string &expr, Type type);
+
+  raw_indented_ostream os;
+  DenseMap<Value, std::string> names;
+  llvm::StringMap<unsigned> counters;
+  bool usesDynamicShared = false;
+};
+
+static bool isHalfLike(Type t) { return t.isF16() || t.isBF16(); }
+
+FailureOr<std::string> CUDAEmitter::typeName(Type type, Operation *where) {
+  if (type.isF32())
+    return std::string("float");
+  if (type.isF64())
+    return std::string("double");
+  if (type.isF16())
+    return std::string("__half");
+  if (type.isBF16())
+    return std::string("__nv_bfloat16");
+  if (type.isIndex())
+    return std::string("int64_t");
+  if (type.isInteger(1))
+    return std::string("bool");
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    unsigned w = i.getWidth();
+    if (w == 8 || w == 16 || w == 32 || w == 64)
+      return "int" + std::to_string(w) + "_t";
+  }
+  if (auto vec = dyn_cast<VectorType>(type)) {
+    if (vec.getRank() == 1) {
+      FailureOr<std::string> element = typeName(vec.getElementType(), where);
+      if (failed(element))
+        return failure();
+      return "xt_vec<" + *element + ", " + std::to_string(vec.getDimSize(0)) +
+             ">";
+    }
+  }
+  if (auto ptr = dyn_cast<xk::PtrType>(type)) {
+    FailureOr<std::string> element = typeName(ptr.getElementType(), where);
+    if (failed(element))
+      return failure();
+    return *element + "*";
+  }
+  return where->emitError("cannot emit type ") << type << " as CUDA C";
+}
+
+static std::string unsignedName(Type type) {
+  if (type.isIndex())
+    return "uint64_t";
+  unsigned w = type.getIntOrFloatBitWidth();
+  if (w == 1)
+    return "bool";
+  return "uint" + std::to_string(w) + "_t";
+}
+
+FailureOr<std::string> CUDAEmitter::literal(Attribute attr, Operation *where) {
+  if (auto f = dyn_cast<FloatAttr>(attr)) {
+    APFloat v = f.getValue();
+    Type t = f.getType();
+    uint64_t bits = v.bitcastToAPInt().getZExtValue();
+    if (isHalfLike(t))
+      return std::string(t.isF16() ? "__ushort_as_half" : "__ushort_as_bfloat16") +
+             "((unsigned short)0x" + llvm::utohexstr(bits) + "U)";
+    if (!v.isFinite())
+      return t.isF32() ? "__int_as_float(0x" + llvm::utohexstr(bits) + ")"
+                       : "__longlong_as_double(0x" + llvm::utohexstr(bits) +
+                             "LL)";
+    SmallString<32> text;
+    v.toString(text, /*FormatPrecision=*/0, /*FormatMaxPadding=*/6);
+    std::string s(text);
+    if (s.find_first_of(".eE") == std::string::npos)
+      s += ".0";
+    if (t.isF32())
+      s += "f";
+    else if (!t.isF64())
+      return where->emitError("cannot emit a constant of type ") << t;
+    return s;
+  }
+  if (auto i = dyn_cast<IntegerAttr>(attr)) {
+    Type t = i.getType();
+    if (t.isInteger(1))
+      return std::string(i.getValue().isZero() ? "false" : "true");
+    int64_t v = t.isIndex() ? i.getInt() : i.getValue().getSExtValue();
+    if (v == INT64_MIN)
+      return std::string("(-9223372036854775807LL - 1)");
+    std::string s = std::to_string(v);
+    if (v > INT32_MAX || v < INT32_MIN)
+      s += "LL";
+    unsigned w = t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
+    if (w < 32) {
+      FailureOr<std::string> type = typeName(t, where);
+      if (failed(type))
+        return failure();
+      return "(" + *type + ")" + s;
+    }
+    return s;
+  }
+  return where->emitError("cannot emit constant ") << attr << " as CUDA C";
+}
+
+FailureOr<std::string> CUDAEmitter::declare(Value v, Operation *where,
+                                            StringRef hint) {
+  FailureOr<std::string> type = typeName(v.getType(), where);
+  if (failed(type))
+    return failure();
+  std::string n = hint.str() + std::to_string(counters[hint]++);
+  names[v] = n;
+  return *type + " " + n + " = ";
+}
+
+LogicalResult CUDAEmitter::assign(Value v, Operation *where, const Twine &expr,
+                                  StringRef hint) {
+  FailureOr<std::string> decl = declare(v, where, hint);
+  if (failed(decl))
+    return failure();
+  os << *decl << expr << ";\n";
+  return success();
+}
+
+std::string CUDAEmitter::asFloat(Value v) {
+  Type t = v.getType();
+  if (t.isF16())
+    return "__half2float(" + name(v) + ")";
+  if (t.isBF16())
+    return "__bfloat162float(" + name(v) + ")";
+  return name(v);
+}
+
+std::string CUDAEmitter::fromFloat(const std::string &expr, Type type) {
+  if (type.isF16())
+    return "__float2half_rn(" + expr + ")";
+  if (type.isBF16())
+    return "__float2bfloat16_rn(" + expr + ")";
+  return expr;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+LogicalResult CUDAEmitter::emitArith(Operation *op) {
+  auto bin = [&](StringRef sym) {
+    return assign(op->getResult(0), op,
+                  name(op->getOperand(0)) + " " + sym + " " +
+                      name(op->getOperand(1)));
+  };
+  auto ubin = [&](StringRef sym) -> LogicalResult {
+    Type t = op->getResult(0).getType();
+    FailureOr<std::string> type = typeName(t, op);
+    if (failed(type))
+      return failure();
+    std::string u = unsignedName(t);
+    return assign(op->getResult(0), op,
+                  "(" + *type + ")((" + u + ")" + name(op->getOperand(0)) +
+                      " " + sym + " (" + u + ")" + name(op->getOperand(1)) +
+                      ")");
+  };
+  auto fbin = [&](StringRef sym) {
+    Type t = op->getResult(0).getType();
+    return assign(op->getResult(0), op,
+                  fromFloat(asFloat(op->getOperand(0)) + " " + sym.str() +
+                                " " + asFloat(op->getOperand(1)),
+                            t));
+  };
+  auto fcall = [&](StringRef f32, StringRef f64) {
+    Type t = op->getResult(0).getType();
+    std::string args;
+    for (Value v : op->getOperands())
+      args += (args.empty() ? "" : ", ") + asFloat(v);
+    return assign(op->getResult(0), op,
+                  fromFloat((t.isF64() ? f64 : f32).str() + "(" + args + ")", t));
+  };
+  auto cast = [&](Value from, Type to) -> FailureOr<std::string> {
+    FailureOr<std::string> type = typeName(to, op);
+    if (failed(type))
+      return failure();
+    return "(" + *type + ")" + name(from);
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<arith::ConstantOp>([&](arith::ConstantOp c) -> LogicalResult {
+        if (auto vec = dyn_cast<VectorType>(c.getType())) {
+          auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+          if (!dense || !dense.isSplat() || vec.getRank() != 1)
+            return op->emitError("cannot emit a vector constant other than "
+                                 "a splat as CUDA C");
+          FailureOr<std::string> lane =
+              literal(dense.getSplatValue<Attribute>(), op);
+          if (failed(lane))
+            return failure();
+          std::string lanes;
+          for (int64_t i = 0; i < vec.getDimSize(0); ++i)
+            lanes += (i ? ", " : "") + *lane;
+          return assign(c.getResult(), op, "{{" + lanes + "}}");
+        }
+        FailureOr<std::string> text = literal(c.getValue(), op);
+        if (failed(text))
+          return failure();
+        names[c.getResult()] = *text;
+        return success();
+      })
+      .Case<arith::AddIOp>([&](auto) { return bin("+"); })
+      .Case<arith::SubIOp>([&](auto) { return bin("-"); })
+      .Case<arith::MulIOp>([&](auto) { return bin("*"); })
+      .Case<arith::DivSIOp>([&](auto) { return bin("/"); })
+      .Case<arith::RemSIOp>([&](auto) { return bin("%"); })
+      .Case<arith::AndIOp>([&](auto) { return bin("&"); })
+      .Case<arith::OrIOp>([&](auto) { return bin("|"); })
+      .Case<arith::XOrIOp>([&](auto) { return bin("^"); })
+      .Case<arith::ShLIOp>([&](auto) { return bin("<<"); })
+      .Case<arith::ShRSIOp>([&](auto) { return bin(">>"); })
+      .Case<arith::DivUIOp>([&](auto) { return ubin("/"); })
+      .Case<arith::RemUIOp>([&](auto) { return ubin("%"); })
+      .Case<arith::ShRUIOp>([&](auto) { return ubin(">>"); })
+      .Case<arith::FloorDivSIOp, arith::CeilDivSIOp>(
+          [&](Operation *) -> LogicalResult {
+            FailureOr<std::string> type =
+                typeName(op->getResult(0).getType(), op);
+            if (failed(type))
+              return failure();
+            const char *fn = isa<arith::FloorDivSIOp>(op) ? "xt_floordiv"
+                                                          : "xt_ceildiv";
+            return assign(op->getResult(0), op,
+                          std::string(fn) + "<" + *type + ">(" +
+                              name(op->getOperand(0)) + ", " +
+                              name(op->getOperand(1)) + ")");
+          })
+      .Case<arith::MaxSIOp, arith::MinSIOp>([&](Operation *) {
+        StringRef cmp = isa<arith::MaxSIOp>(op) ? " > " : " < ";
+        std::string a = name(op->getOperand(0)), b = name(op->getOperand(1));
+        return assign(op->getResult(0), op, a + cmp + b + " ? " + a + " : " + b);
+      })
+      .Case<arith::MaxUIOp, arith::MinUIOp>([&](Operation *) {
+        StringRef cmp = isa<arith::MaxUIOp>(op) ? " > " : " < ";
+        std::string u = "(" + unsignedName(op->getResult(0).getType()) + ")";
+        std::string a = name(op->getOperand(0)), b = name(op->getOperand(1));
+        return assign(op->getResult(0), op,
+                      u + a + cmp + u + b + " ? " + a + " : " + b);
+      })
+      .Case<arith::AddFOp>([&](auto) { return fbin("+"); })
+      .Case<arith::SubFOp>([&](auto) { return fbin("-"); })
+      .Case<arith::MulFOp>([&](auto) { return fbin("*"); })
+      .Case<arith::DivFOp>([&](auto) { return fbin("/"); })
+      .Case<arith::RemFOp>([&](auto) { return fcall("fmodf", "fmod"); })
+      .Case<arith::MaximumFOp>(
+          [&](auto) { return fcall("xt_maximumf", "xt_maximum"); })
+      .Case<arith::MinimumFOp>(
+          [&](auto) { return fcall("xt_minimumf", "xt_minimum"); })
+      .Case<arith::MaxNumFOp>([&](auto) { return fcall("fmaxf", "fmax"); })
+      .Case<arith::MinNumFOp>([&](auto) { return fcall("fminf", "fmin"); })
+      .Case<arith::NegFOp>([&](auto) {
+        Type t = op->getResult(0).getType();
+        return assign(op->getResult(0), op,
+                      fromFloat("-" + asFloat(op->getOperand(0)), t));
+      })
+      .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) -> LogicalResult {
+        using P = arith::CmpIPredicate;
+        std::string a = name(cmp.getLhs()), b = name(cmp.getRhs());
+        std::string u = "(" + unsignedName(cmp.getLhs().getType()) + ")";
+        std::string e;
+        switch (cmp.getPredicate()) {
+        case P::eq: e = a + " == " + b; break;
+        case P::ne: e = a + " != " + b; break;
+        case P::slt: e = a + " < " + b; break;
+        case P::sle: e = a + " <= " + b; break;
+        case P::sgt: e = a + " > " + b; break;
+        case P::sge: e = a + " >= " + b; break;
+        case P::ult: e = u + a + " < " + u + b; break;
+        case P::ule: e = u + a + " <= " + u + b; break;
+        case P::ugt: e = u + a + " > " + u + b; break;
+        case P::uge: e = u + a + " >= " + u + b; break;
+        }
+        return assign(cmp.getResult(), op, e);
+      })
+      .Case<arith::CmpFOp>([&](arith::CmpFOp cmp) -> LogicalResult {
+        using P = arith::CmpFPredicate;
+        std::string a = asFloat(cmp.getLhs()), b = asFloat(cmp.getRhs());
+        std::string e;
+        switch (cmp.getPredicate()) {
+        case P::AlwaysFalse: e = "false"; break;
+        case P::OEQ: e = a + " == " + b; break;
+        case P::OGT: e = a + " > " + b; break;
+        case P::OGE: e = a + " >= " + b; break;
+        case P::OLT: e = a + " < " + b; break;
+        case P::OLE: e = a + " <= " + b; break;
+        case P::ONE: e = "(" + a + " < " + b + " || " + a + " > " + b + ")"; break;
+        case P::ORD: e = "(" + a + " == " + a + " && " + b + " == " + b + ")"; break;
+        case P::UEQ: e = "!(" + a + " < " + b + " || " + a + " > " + b + ")"; break;
+        case P::UGT: e = "!(" + a + " <= " + b + ")"; break;
+        case P::UGE: e = "!(" + a + " < " + b + ")"; break;
+        case P::ULT: e = "!(" + a + " >= " + b + ")"; break;
+        case P::ULE: e = "!(" + a + " > " + b + ")"; break;
+        case P::UNE: e = a + " != " + b; break;
+        case P::UNO: e = "(" + a + " != " + a + " || " + b + " != " + b + ")"; break;
+        case P::AlwaysTrue: e = "true"; break;
+        }
+        return assign(cmp.getResult(), op, e);
+      })
+      .Case<arith::SelectOp>([&](arith::SelectOp s) {
+        return assign(s.getResult(), op,
+                      name(s.getCondition()) + " ? " + name(s.getTrueValue()) +
+                          " : " + name(s.getFalseValue()));
+      })
+      .Case<arith::ExtFOp, arith::TruncFOp>([&](Operation *) -> LogicalResult {
+        Type to = op->getResult(0).getType();
+        std::string f = asFloat(op->getOperand(0));
+        if (to.isF64())
+          return assign(op->getResult(0), op, "(double)" + f);
+        if (op->getOperand(0).getType().isF64() && !to.isF32())
+          f = "(float)" + f;
+        return assign(op->getResult(0), op,
+                      fromFloat(to.isF32() ? "(float)" + f : f, to));
+      })
+      .Case<arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp>(
+          [&](Operation *) -> LogicalResult {
+            Value in = op->getOperand(0);
+            Type to = op->getResult(0).getType();
+            if (isa<arith::ExtSIOp>(op) && in.getType().isInteger(1)) {
+              FailureOr<std::string> type = typeName(to, op);
+              if (failed(type))
+                return failure();
+              return assign(op->getResult(0), op,
+                            "-(" + *type + ")" + name(in));
+            }
+            FailureOr<std::string> e = cast(in, to);
+            if (failed(e))
+              return failure();
+            return assign(op->getResult(0), op, *e);
+          })
+      .Case<arith::ExtUIOp, arith::IndexCastUIOp>(
+          [&](Operation *) -> LogicalResult {
+            Value in = op->getOperand(0);
+            FailureOr<std::string> type =
+                typeName(op->getResult(0).getType(), op);
+            if (failed(type))
+              return failure();
+            return assign(op->getResult(0), op,
+                          "(" + *type + ")(" + unsignedName(in.getType()) +
+                              ")" + name(in));
+          })
+      .Case<arith::SIToFPOp, arith::UIToFPOp>([&](Operation *) -> LogicalResult {
+        Value in = op->getOperand(0);
+        Type to = op->getResult(0).getType();
+        std::string src = isa<arith::UIToFPOp>(op)
+                              ? "(" + unsignedName(in.getType()) + ")" + name(in)
+                              : name(in);
+        if (to.isF64())
+          return assign(op->getResult(0), op, "(double)" + src);
+        return assign(op->getResult(0), op, fromFloat("(float)" + src, to));
+      })
+      .Case<arith::FPToSIOp, arith::FPToUIOp>([&](Operation *) -> LogicalResult {
+        Type to = op->getResult(0).getType();
+        FailureOr<std::string> type = typeName(to, op);
+        if (failed(type))
+          return failure();
+        std::string f = asFloat(op->getOperand(0));
+        if (isa<arith::FPToUIOp>(op))
+          return assign(op->getResult(0), op,
+                        "(" + *type + ")(" + unsignedName(to) + ")" + f);
+        return assign(op->getResult(0), op, "(" + *type + ")" + f);
+      })
+      .Case<arith::BitcastOp>([&](arith::BitcastOp b) -> LogicalResult {
+        Type from = b.getIn().getType(), to = b.getType();
+        std::string f;
+        if (from.isF32() && to.isInteger(32))
+          f = "__float_as_int";
+        else if (from.isInteger(32) && to.isF32())
+          f = "__int_as_float";
+        else if (from.isF64() && to.isInteger(64))
+          f = "__double_as_longlong";
+        else if (from.isInteger(64) && to.isF64())
+          f = "__longlong_as_double";
+        else if (from.isF16() && to.isInteger(16))
+          f = "(int16_t)__half_as_ushort";
+        else if (from.isInteger(16) && to.isF16())
+          f = "__ushort_as_half";
+        else if (from.isBF16() && to.isInteger(16))
+          f = "(int16_t)__bfloat16_as_ushort";
+        else if (from.isInteger(16) && to.isBF16())
+          f = "__ushort_as_bfloat16";
+        else
+          return op->emitError("cannot emit a bitcast from ")
+                 << from << " to " << to << " as CUDA C";
+        return assign(b.getResult(), op, f + "(" + name(b.getIn()) + ")");
+      })
+      .Default([&](Operation *) {
+        return op->emitError("cannot emit '")
+               << op->getName() << "' as CUDA C";
+      });
+}
+
+LogicalResult CUDAEmitter::emitMath(Operation *op) {
+  static const llvm::StringMap<std::pair<const char *, const char *>> calls = {
+      {"math.exp", {"expf", "exp"}},       {"math.exp2", {"exp2f", "exp2"}},
+      {"math.expm1", {"expm1f", "expm1"}}, {"math.log", {"logf", "log"}},
+      {"math.log2", {"log2f", "log2"}},    {"math.log10", {"log10f", "log10"}},
+      {"math.log1p", {"log1pf", "log1p"}}, {"math.sqrt", {"sqrtf", "sqrt"}},
+      {"math.rsqrt", {"rsqrtf", "rsqrt"}}, {"math.tanh", {"tanhf", "tanh"}},
+      {"math.erf", {"erff", "erf"}},       {"math.absf", {"fabsf", "fabs"}},
+      {"math.sin", {"sinf", "sin"}},       {"math.cos", {"cosf", "cos"}},
+      {"math.tan", {"tanf", "tan"}},       {"math.atan", {"atanf", "atan"}},
+      {"math.sinh", {"sinhf", "sinh"}},    {"math.cosh", {"coshf", "cosh"}},
+      {"math.floor", {"floorf", "floor"}}, {"math.ceil", {"ceilf", "ceil"}},
+      {"math.round", {"roundf", "round"}}, {"math.roundeven", {"rintf", "rint"}},
+      {"math.trunc", {"truncf", "trunc"}}, {"math.powf", {"powf", "pow"}},
+      {"math.atan2", {"atan2f", "atan2"}}, {"math.fma", {"fmaf", "fma"}},
+      {"math.copysign", {"copysignf", "copysign"}},
+      {"math.cbrt", {"cbrtf", "cbrt"}},    {"math.erfc", {"erfcf", "erfc"}},
+  };
+  if (auto abs = dyn_cast<math::AbsIOp>(op))
+    return assign(abs.getResult(), op,
+                  name(abs.getOperand()) + " < 0 ? -" + name(abs.getOperand()) +
+                      " : " + name(abs.getOperand()));
+  auto it = calls.find(op->getName().getStringRef());
+  if (it == calls.end() || op->getNumResults() != 1)
+    return op->emitError("cannot emit '") << op->getName() << "' as CUDA C";
+  Type t = op->getResult(0).getType();
+  if (!isa<FloatType>(t))
+    return op->emitError("cannot emit '")
+           << op->getName() << "' on " << t << " as CUDA C";
+  std::string args;
+  for (Value v : op->getOperands())
+    args += (args.empty() ? "" : ", ") + asFloat(v);
+  const char *fn = t.isF64() ? it->second.second : it->second.first;
+  return assign(op->getResult(0), op,
+                fromFloat(std::string(fn) + "(" + args + ")", t));
+}
+
+//===----------------------------------------------------------------------===//
+// Vectors and Kernel IR
+//===----------------------------------------------------------------------===//
+
+LogicalResult CUDAEmitter::emitVector(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<vector::ExtractOp>([&](vector::ExtractOp e) -> LogicalResult {
+        std::optional<int64_t> pos;
+        if (e.getStaticPosition().size() == 1 &&
+            e.getStaticPosition()[0] != ShapedType::kDynamic)
+          pos = e.getStaticPosition()[0];
+        if (!pos || e.getSourceVectorType().getRank() != 1)
+          return op->emitError("cannot emit a vector.extract other than of "
+                               "one static lane as CUDA C");
+        return assign(e.getResult(), op,
+                      name(e.getSource()) + ".v[" + std::to_string(*pos) + "]");
+      })
+      .Case<vector::FromElementsOp>([&](vector::FromElementsOp f) {
+        std::string lanes;
+        for (Value v : f.getElements())
+          lanes += (lanes.empty() ? "" : ", ") + name(v);
+        return assign(f.getResult(), op, "{{" + lanes + "}}");
+      })
+      .Case<vector::BroadcastOp>([&](vector::BroadcastOp bc) -> LogicalResult {
+        auto type = dyn_cast<VectorType>(bc.getType());
+        if (!type || type.getRank() != 1 || isa<VectorType>(bc.getSourceType()))
+          return op->emitError("cannot emit a vector.broadcast other than of "
+                               "a scalar to a 1-d vector as CUDA C");
+        std::string lanes;
+        for (int64_t i = 0; i < type.getDimSize(0); ++i)
+          lanes += (i ? ", " : "") + name(bc.getSource());
+        return assign(bc.getResult(), op, "{{" + lanes + "}}");
+      })
+      .Default([&](Operation *) {
+        return op->emitError("cannot emit '")
+               << op->getName() << "' as CUDA C";
+      });
+}
+
+static const char *dimName(xk::Dim d) {
+  switch (d) {
+  case xk::Dim::x:
+    return "x";
+  case xk::Dim::y:
+    return "y";
+  case xk::Dim::z:
+    return "z";
+  }
+  return "x";
+}
+
+LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
+  auto access = [&](Value ptr, Value offset) {
+    return name(ptr) + " + " + name(offset);
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<xk::ThreadIdOp>([&](xk::ThreadIdOp id) {
+        return assign(id.getResult(), op,
+                      Twine("(int64_t)threadIdx.") + dimName(id.getDim()),
+                      "tid");
+      })
+      .Case<xk::BlockIdOp>([&](xk::BlockIdOp id) {
+        return assign(id.getResult(), op,
+                      Twine("(int64_t)blockIdx.") + dimName(id.getDim()),
+                      "block");
+      })
+      .Case<xk::BlockDimOp>([&](xk::BlockDimOp id) {
+        return assign(id.getResult(), op,
+                      Twine("(int64_t)blockDim.") + dimName(id.getDim()),
+                      "threads");
+      })
+      .Case<xk::GridDimOp>([&](xk::GridDimOp id) {
+        return assign(id.getResult(), op,
+                      Twine("(int64_t)gridDim.") + dimName(id.getDim()),
+                      "blocks");
+      })
+      .Case<xk::SharedOp>([&](xk::SharedOp s) -> LogicalResult {
+        FailureOr<std::string> element =
+            typeName(s.getType().getElementType(), op);
+        if (failed(element))
+          return failure();
+        std::string n = "shared" + std::to_string(counters["shared"]++);
+        names[s.getResult()] = n;
+        os << "__shared__ " << *element << " " << n << "[" << s.getSize()
+           << "];\n";
+        return success();
+      })
+      .Case<xk::DynamicSharedOp>([&](xk::DynamicSharedOp s) -> LogicalResult {
+        FailureOr<std::string> element =
+            typeName(s.getType().getElementType(), op);
+        if (failed(element))
+          return failure();
+        if (!usesDynamicShared) {
+          os << "extern __shared__ __align__(16) unsigned char "
+                "xt_dynamic_shared[];\n";
+          usesDynamicShared = true;
+        }
+        return assign(s.getResult(), op,
+                      "reinterpret_cast<" + *element +
+                          "*>(xt_dynamic_shared + " +
+                          std::to_string(s.getOffset()) + ")",
+                      "stage");
+      })
+      .Case<xk::LoadOp>([&](xk::LoadOp l) -> LogicalResult {
+        if (isa<VectorType>(l.getType())) {
+          FailureOr<std::string> type = typeName(l.getType(), op);
+          if (failed(type))
+            return failure();
+          return assign(l.getResult(), op,
+                        "*reinterpret_cast<const " + *type + "*>(" +
+                            access(l.getPtr(), l.getOffset()) + ")");
+        }
+        return assign(l.getResult(), op,
+                      name(l.getPtr()) + "[" + name(l.getOffset()) + "]");
+      })
+      .Case<xk::StoreOp>([&](xk::StoreOp s) -> LogicalResult {
+        if (isa<VectorType>(s.getValue().getType())) {
+          FailureOr<std::string> type = typeName(s.getValue().getType(), op);
+          if (failed(type))
+            return failure();
+          os << "*reinterpret_cast<" << *type << "*>("
+             << access(s.getPtr(), s.getOffset()) << ") = "
+             << name(s.getValue()) << ";\n";
+          return success();
+        }
+        os << name(s.getPtr()) << "[" << name(s.getOffset())
+           << "] = " << name(s.getValue()) << ";\n";
+        return success();
+      })
+      .Case<xk::AtomicOp>([&](xk::AtomicOp a) -> LogicalResult {
+        Type t = a.getValue().getType();
+        bool isFloat = isa<FloatType>(t);
+        const char *fn = nullptr;
+        switch (a.getKind()) {
+        case xk::AtomicKind::add:
+          fn = "atomicAdd";
+          break;
+        case xk::AtomicKind::max:
+          fn = isFloat ? nullptr : "atomicMax";
+          break;
+        case xk::AtomicKind::min:
+          fn = isFloat ? nullptr : "atomicMin";
+          break;
+        }
+        bool supported = fn && (t.isF32() || t.isF64() || t.isInteger(32) ||
+                                (t.isInteger(64) &&
+                                 a.getKind() == xk::AtomicKind::add));
+        if (!supported)
+          return op->emitError("cannot emit an atomic ")
+                 << stringifyAtomicKind(a.getKind()) << " on " << t
+                 << " as CUDA C";
+        std::string ptr = access(a.getPtr(), a.getOffset());
+        if (t.isInteger(64))
+          return assign(a.getResult(), op,
+                        "(int64_t)atomicAdd((unsigned long long*)(" + ptr +
+                            "), (unsigned long long)" + name(a.getValue()) +
+                            ")");
+        return assign(a.getResult(), op,
+                      std::string(fn) + "(" + ptr + ", " + name(a.getValue()) +
+                          ")");
+      })
+      .Case<xk::AsyncCopyOp>([&](xk::AsyncCopyOp c) {
+        std::string valid =
+            c.getValid() ? name(c.getValid()) : std::to_string(c.getBytes());
+        os << "xt_cp_async<" << c.getBytes() << ">("
+           << access(c.getDst(), c.getDstOffset()) << ", "
+           << access(c.getSrc(), c.getSrcOffset()) << ", " << valid << ");\n";
+        return success();
+      })
+      .Case<xk::AsyncCommitOp>([&](auto) {
+        os << "xt_cp_async_commit();\n";
+        return success();
+      })
+      .Case<xk::AsyncWaitOp>([&](xk::AsyncWaitOp w) {
+        os << "xt_cp_async_wait<" << w.getPending() << ">();\n";
+        return success();
+      })
+      .Case<xk::BarrierOp>([&](auto) {
+        os << "__syncthreads();\n";
+        return success();
+      })
+      .Case<xk::ShuffleOp>([&](xk::ShuffleOp s) {
+        const char *fn = s.getKind() == xk::ShuffleKind::Xor ? "__shfl_xor_sync"
+                         : s.getKind() == xk::ShuffleKind::down
+                             ? "__shfl_down_sync"
+                             : "__shfl_sync";
+        return assign(s.getResult(), op,
+                      std::string(fn) + "(0xffffffffu, " + name(s.getValue()) +
+                          ", " + name(s.getOffset()) + ", " +
+                          std::to_string(s.getWidth()) + ")");
+      })
+      .Default([&](Operation *) {
+        return op->emitError("cannot emit '")
+               << op->getName() << "' as CUDA C";
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult CUDAEmitter::emitFor(scf::ForOp op) {
+  // Loop-carried values are variables declared before the loop; the loop's
+  // results are their values after it.
+  for (auto [arg, init, result] :
+       llvm::zip(op.getRegionIterArgs(), op.getInitArgs(), op.getResults())) {
+    if (failed(assign(arg, op, name(init), "acc")))
+      return failure();
+    names[result] = names[arg];
+  }
+  FailureOr<std::string> ivType = typeName(op.getInductionVar().getType(), op);
+  if (failed(ivType))
+    return failure();
+  std::string iv = "i" + std::to_string(counters["i"]++);
+  names[op.getInductionVar()] = iv;
+  if (op->hasAttr("xkernel.unroll"))
+    os << "#pragma unroll\n";
+  os << "for (" << *ivType << " " << iv << " = " << name(op.getLowerBound())
+     << "; " << iv << " < " << name(op.getUpperBound()) << "; " << iv
+     << " += " << name(op.getStep()) << ") {\n";
+  os.indent();
+  if (failed(emitBlock(*op.getBody())))
+    return failure();
+  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+  // All next values are read before any is written.
+  SmallVector<std::string> temps;
+  for (auto [arg, next] : llvm::zip(op.getRegionIterArgs(), yield.getOperands())) {
+    if (name(next) == name(arg)) {
+      temps.push_back("");
+      continue;
+    }
+    FailureOr<std::string> type = typeName(arg.getType(), op);
+    if (failed(type))
+      return failure();
+    std::string t = "next" + std::to_string(counters["next"]++);
+    os << *type << " " << t << " = " << name(next) << ";\n";
+    temps.push_back(t);
+  }
+  for (auto [arg, t] : llvm::zip(op.getRegionIterArgs(), temps))
+    if (!t.empty())
+      os << name(arg) << " = " << t << ";\n";
+  os.unindent();
+  os << "}\n";
+  return success();
+}
+
+LogicalResult CUDAEmitter::emitIf(scf::IfOp op) {
+  for (Value result : op.getResults()) {
+    FailureOr<std::string> type = typeName(result.getType(), op);
+    if (failed(type))
+      return failure();
+    std::string n = "r" + std::to_string(counters["r"]++);
+    names[result] = n;
+    os << *type << " " << n << ";\n";
+  }
+  auto branch = [&](Region &region) -> LogicalResult {
+    os.indent();
+    Block &block = region.front();
+    if (failed(emitBlock(block)))
+      return failure();
+    auto yield = cast<scf::YieldOp>(block.getTerminator());
+    for (auto [result, v] : llvm::zip(op.getResults(), yield.getOperands()))
+      os << name(result) << " = " << name(v) << ";\n";
+    os.unindent();
+    return success();
+  };
+  os << "if (" << name(op.getCondition()) << ") {\n";
+  if (failed(branch(op.getThenRegion())))
+    return failure();
+  if (!op.getElseRegion().empty()) {
+    os << "} else {\n";
+    if (failed(branch(op.getElseRegion())))
+      return failure();
+  }
+  os << "}\n";
+  return success();
+}
+
+LogicalResult CUDAEmitter::emitBlock(Block &block) {
+  for (Operation &op : block.without_terminator())
+    if (failed(emitOperation(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult CUDAEmitter::emitOperation(Operation *op) {
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return emitFor(loop);
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return emitIf(branch);
+  Dialect *dialect = op->getDialect();
+  if (isa_and_nonnull<arith::ArithDialect>(dialect))
+    return emitArith(op);
+  if (isa_and_nonnull<math::MathDialect>(dialect))
+    return emitMath(op);
+  if (isa_and_nonnull<vector::VectorDialect>(dialect))
+    return emitVector(op);
+  if (isa_and_nonnull<xk::XKernelDialect>(dialect))
+    return emitKernelOp(op);
+  return op->emitError("cannot emit '") << op->getName() << "' as CUDA C";
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels and programs
+//===----------------------------------------------------------------------===//
+
+LogicalResult CUDAEmitter::emitKernel(xk::FuncOp func) {
+  names.clear();
+  counters.clear();
+  usesDynamicShared = false;
+  os << "extern \"C\" __global__ void __launch_bounds__(" << func.getMaxThreads()
+     << ")\n" << func.getSymName() << "(";
+  unsigned inputs = 0, outputs = 0;
+  for (BlockArgument arg : func.getArguments()) {
+    FailureOr<std::string> type = typeName(arg.getType(), func);
+    if (failed(type))
+      return failure();
+    bool readonly =
+        func.getArgAttr(arg.getArgNumber(), xk::FuncOp::getReadonlyAttrName()) !=
+        nullptr;
+    std::string n = isa<xk::PtrType>(arg.getType())
+                        ? (readonly ? "in" + std::to_string(inputs++)
+                                    : "out" + std::to_string(outputs++))
+                        : "arg" + std::to_string(arg.getArgNumber());
+    names[arg] = n;
+    if (arg.getArgNumber())
+      os << ", ";
+    if (isa<xk::PtrType>(arg.getType()))
+      os << (readonly ? "const " : "") << *type << " __restrict__ " << n;
+    else
+      os << *type << " " << n;
+  }
+  os << ") {\n";
+  os.indent();
+  if (failed(emitBlock(func.getBody().front())))
+    return failure();
+  os.unindent();
+  os << "}\n\n";
+  return success();
+}
+
+LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
+  names.clear();
+  counters.clear();
+  Block &body = program.getBodyBlock();
+  os << "// Runs " << program.getSymName()
+     << " on `stream`; buffers are device pointers.\n";
+  os << "extern \"C\" cudaError_t " << program.getSymName() << "(";
+  for (BlockArgument arg : body.getArguments()) {
+    auto memref = cast<MemRefType>(arg.getType());
+    FailureOr<std::string> element = typeName(memref.getElementType(), program);
+    if (failed(element))
+      return failure();
+    bool input = arg.getArgNumber() < program.getNumInputs();
+    std::string n = input ? "in" + std::to_string(arg.getArgNumber())
+                          : "out" + std::to_string(arg.getArgNumber() -
+                                                   program.getNumInputs());
+    names[arg] = n;
+    os << (input ? "const " : "") << *element << "* " << n << ", ";
+  }
+  os << "cudaStream_t stream) {\n";
+  os.indent();
+  os << "cudaError_t err = cudaSuccess;\n";
+  SmallVector<std::string> temporaries;
+  for (Operation &op : body)
+    if (auto alloc = dyn_cast<xk::AllocOp>(op)) {
+      FailureOr<std::string> element =
+          typeName(alloc.getType().getElementType(), program);
+      if (failed(element))
+        return failure();
+      std::string n = "tmp" + std::to_string(temporaries.size());
+      names[alloc.getResult()] = n;
+      temporaries.push_back(n);
+      os << *element << "* " << n << " = nullptr;\n";
+    }
+  os << "do {\n";
+  os.indent();
+  for (Operation &op : body) {
+    if (auto alloc = dyn_cast<xk::AllocOp>(op)) {
+      MemRefType type = alloc.getType();
+      int64_t bytes = type.getNumElements() *
+                      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      os << "if ((err = cudaMallocAsync((void**)&" << name(alloc.getResult())
+         << ", " << bytes << "ULL, stream)) != cudaSuccess) break;\n";
+      continue;
+    }
+    auto launch = dyn_cast<xk::LaunchOp>(op);
+    if (!launch)
+      return op.emitError("cannot emit '") << op.getName() << "' as CUDA C";
+    os << "{\n";
+    os.indent();
+    std::string args;
+    for (Value buffer : launch.getBuffers())
+      args += (args.empty() ? "" : ", ") + ("(void*)&" + name(buffer));
+    os << "void* args[] = {" << args << "};\n";
+    if (launch.getShared() > 48 * 1024)
+      os << "if ((err = cudaFuncSetAttribute((const void*)" << launch.getKernel()
+         << ", cudaFuncAttributeMaxDynamicSharedMemorySize, "
+         << launch.getShared() << ")) != cudaSuccess) break;\n";
+    auto dims = [](ArrayRef<int64_t> d) {
+      return "dim3(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) +
+             ", " + std::to_string(d[2]) + ")";
+    };
+    os << "if ((err = cudaLaunchKernel((const void*)" << launch.getKernel()
+       << ", " << dims(launch.getGrid()) << ", " << dims(launch.getBlock())
+       << ", args, " << launch.getShared()
+       << ", stream)) != cudaSuccess) break;\n";
+    os.unindent();
+    os << "}\n";
+  }
+  os.unindent();
+  os << "} while (0);\n";
+  for (const std::string &t : temporaries)
+    os << "if (" << t << ") cudaFreeAsync(" << t << ", stream);\n";
+  os << "return err;\n";
+  os.unindent();
+  os << "}\n\n";
+  return success();
+}
+
+LogicalResult CUDAEmitter::emitModule(Operation *module) {
+  os << "// CUDA C emitted by xtile-translate --mlir-to-cuda.\n" << kPrelude
+     << "\n";
+  for (Region &region : module->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block) {
+        if (auto func = dyn_cast<xk::FuncOp>(op)) {
+          if (failed(emitKernel(func)))
+            return failure();
+        } else if (!isa<xk::ProgramOp>(op)) {
+          return op.emitError("cannot emit '")
+                 << op.getName()
+                 << "' as CUDA C: expected Kernel IR (xkernel.func, "
+                    "xkernel.program); run --lower-to-kernel first";
+        }
+      }
+  for (Region &region : module->getRegions())
+    for (Block &block : region)
+      for (auto program : block.getOps<xk::ProgramOp>())
+        if (failed(emitProgram(program)))
+          return failure();
+  return success();
+}
+
+} // namespace
+
+LogicalResult xtile::translateToCUDA(Operation *module, raw_ostream &os) {
+  // Print into a buffer so that a failure leaves no partial file.
+  std::string text;
+  llvm::raw_string_ostream buffer(text);
+  CUDAEmitter emitter(buffer);
+  if (failed(emitter.emitModule(module)))
+    return failure();
+  os << text;
+  return success();
+}
+
+void xtile::registerToCUDATranslation() {
+  TranslateFromMLIRRegistration registration(
+      "mlir-to-cuda", "Translate Kernel IR to CUDA C",
+      [](Operation *op, raw_ostream &output) {
+        return translateToCUDA(op, output);
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<xk::XKernelDialect, arith::ArithDialect,
+                        math::MathDialect, scf::SCFDialect,
+                        vector::VectorDialect>();
+      });
+}
