@@ -223,6 +223,26 @@ LogicalResult KernelLowering::parseSchedule() {
     if (fold.getStrategy() == xt::FoldStrategy::serial)
       layoutThreads = 1;
   });
+  // Each element a thread holds is a register: beyond a few hundred the
+  // kernel spills, and the unrolled code grows without bound.
+  constexpr int64_t kMaxElementsPerThread = 256;
+  WalkResult tooLarge = src.walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      if (auto type = dyn_cast<RankedTensorType>(v.getType()))
+        if (type.getNumElements() / layoutThreads > kMaxElementsPerThread) {
+          op->emitOpError("makes a tile of ")
+              << type.getNumElements() << " elements, "
+              << type.getNumElements() / layoutThreads
+              << " per thread with schedule '"
+              << src.getSchedule().value_or("") << "' (" << layoutThreads
+              << " thread(s)); at most " << kMaxElementsPerThread
+              << " are supported: choose a schedule with more threads";
+          return WalkResult::interrupt();
+        }
+    return WalkResult::advance();
+  });
+  if (tooLarge.wasInterrupted())
+    return failure();
   if (src.getGrid().size() > 3)
     return src.emitOpError("a CUDA grid has at most 3 dimensions, got ")
            << src.getGrid().size();

@@ -11,6 +11,7 @@
 #include "xtile/Target/CUDA/CUDAEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -1018,7 +1019,8 @@ void xtile::registerToCUDATranslation() {
         return translateToCUDA(op, output);
       },
       [](DialectRegistry &registry) {
-        registry.insert<xk::XKernelDialect, arith::ArithDialect,
+        registry.insert<xk::XKernelDialect, func::FuncDialect,
+                        arith::ArithDialect,
                         math::MathDialect, scf::SCFDialect,
                         vector::VectorDialect>();
       });

@@ -1,0 +1,178 @@
+// RUN: xtile-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{pointer element type must be an integer or a float, got 'index'}}
+xkernel.func @f(%x: !xkernel.ptr<index, global>) attributes {max_threads = 32 : i64} {
+  xkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{max_threads must be in [1, 1024], got 2048}}
+xkernel.func @f() attributes {max_threads = 2048 : i64} {
+  xkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 must point into global memory, got '!xkernel.ptr<f32, shared>'}}
+xkernel.func @f(%x: !xkernel.ptr<f32, shared>) attributes {max_threads = 32 : i64} {
+  xkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 must be a pointer or a scalar, got 'memref<4xf32>'}}
+xkernel.func @f(%x: memref<4xf32>) attributes {max_threads = 32 : i64} {
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 32 : i64} {
+  // expected-error @+1 {{result must point into shared memory, got '!xkernel.ptr<f32, global>'}}
+  %s = xkernel.shared 4 : !xkernel.ptr<f32, global>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f(%c: i1) attributes {max_threads = 32 : i64} {
+  scf.if %c {
+    // expected-error @+1 {{must be in the entry block of an xkernel.func}}
+    %s = xkernel.shared 4 : !xkernel.ptr<f32, shared>
+  }
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 32 : i64, dynamic_shared = 64 : i64} {
+  // expected-error @+1 {{offset must be a non-negative multiple of 16 bytes, got 8}}
+  %s = xkernel.dynamic_shared 8 : !xkernel.ptr<f32, shared>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 32 : i64, dynamic_shared = 64 : i64} {
+  // expected-error @+1 {{offset 64 is past the kernel's dynamic_shared (64 bytes)}}
+  %s = xkernel.dynamic_shared 64 : !xkernel.ptr<f32, shared>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  %i = arith.constant 0 : index
+  // expected-error @+1 {{a vector access is a power of two lanes of at most 16 bytes, got 'vector<8xf32>'}}
+  %v = xkernel.load %x[%i] : !xkernel.ptr<f32, global> -> vector<8xf32>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  %i = arith.constant 0 : index
+  // expected-error @+1 {{accesses 'f16' through a pointer to 'f32'}}
+  %v = xkernel.load %x[%i] : !xkernel.ptr<f32, global> -> f16
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f(%x: !xkernel.ptr<f32, global>, %v: i32) attributes {max_threads = 32 : i64} {
+  %i = arith.constant 0 : index
+  // expected-error @+1 {{combines 'i32' into a pointer to 'f32'}}
+  %o = xkernel.atomic add %v, %x[%i] : i32, !xkernel.ptr<f32, global>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  %i = arith.constant 0 : index
+  %s = xkernel.shared 4 : !xkernel.ptr<f32, shared>
+  // expected-error @+1 {{copies 4, 8 or 16 bytes, got 32}}
+  xkernel.async_copy %x[%i] to %s[%i], 32 : !xkernel.ptr<f32, global> to !xkernel.ptr<f32, shared>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  %i = arith.constant 0 : index
+  // expected-error @+1 {{copies from global to shared memory, got '!xkernel.ptr<f32, global>' to '!xkernel.ptr<f32, global>'}}
+  xkernel.async_copy %x[%i] to %x[%i], 16 : !xkernel.ptr<f32, global> to !xkernel.ptr<f32, global>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f(%v: f32) attributes {max_threads = 32 : i64} {
+  %c = arith.constant 1 : i32
+  // expected-error @+1 {{width must be a power of two up to 32, got 48}}
+  %s = xkernel.shuffle xor %v, %c width 48 : f32
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f(%v: f64) attributes {max_threads = 32 : i64} {
+  %c = arith.constant 1 : i32
+  // expected-error @+1 {{shuffles 32-bit values, got 'f64'}}
+  %s = xkernel.shuffle xor %v, %c width 32 : f64
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @k(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 64 : i64} {
+  xkernel.return
+}
+xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<4xf32>) {
+  // expected-error @+1 {{launches 128 threads per block, more than 'k' allows (max_threads = 64)}}
+  xkernel.launch @k(%x) grid [1, 1, 1] block [128, 1, 1] shared 0 : memref<4xf32>
+}
+
+// -----
+
+xkernel.func @k(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 64 : i64} {
+  xkernel.return
+}
+xkernel.program @p(%x: memref<4xi32>) -> (%y: memref<4xf32>) {
+  // expected-error @+1 {{buffer #0 of type 'memref<4xi32>' does not match argument type '!xkernel.ptr<f32, global>' of 'k'}}
+  xkernel.launch @k(%x) grid [1, 1, 1] block [64, 1, 1] shared 0 : memref<4xi32>
+}
+
+// -----
+
+xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<4xf32>) {
+  // expected-error @+1 {{'missing' is not an xkernel.func}}
+  xkernel.launch @missing(%x) grid [1, 1, 1] block [64, 1, 1] shared 0 : memref<4xf32>
+}
+
+// -----
+
+xkernel.func @k(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 64 : i64, dynamic_shared = 1024 : i64} {
+  xkernel.return
+}
+xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<4xf32>) {
+  // expected-error @+1 {{gives 0 bytes of dynamic shared memory, 'k' needs 1024}}
+  xkernel.launch @k(%x) grid [1, 1, 1] block [64, 1, 1] shared 0 : memref<4xf32>
+}
+
+// -----
+
+xkernel.func @k(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 64 : i64} {
+  xkernel.return
+}
+xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<4xf32>) {
+  // expected-error @+1 {{grid y and z are at most 65535, got 70000 and 1}}
+  xkernel.launch @k(%x) grid [1, 70000, 1] block [64, 1, 1] shared 0 : memref<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{buffer #0 must be a statically shaped memref, got 'memref<?xf32>'}}
+xkernel.program @p(%x: memref<?xf32>) -> (%y: memref<4xf32>) {
+}

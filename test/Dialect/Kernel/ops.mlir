@@ -1,0 +1,74 @@
+// RUN: xtile-opt %s | FileCheck %s
+// RUN: xtile-opt %s | xtile-opt | FileCheck %s
+// RUN: xtile-opt %s --mlir-print-op-generic | xtile-opt | FileCheck %s
+
+// CHECK-LABEL: xkernel.func @every_op(
+// CHECK-SAME:    %{{.*}}: !xkernel.ptr<f32, global> {xkernel.readonly}, %{{.*}}: !xkernel.ptr<f32, global>, %{{.*}}: !xkernel.ptr<i32, global>, %{{.*}}: f32)
+// CHECK-SAME:    attributes {dynamic_shared = 32 : i64, max_threads = 128 : i64}
+xkernel.func @every_op(%x: !xkernel.ptr<f32, global> {xkernel.readonly},
+                       %y: !xkernel.ptr<f32, global>,
+                       %n: !xkernel.ptr<i32, global>, %scale: f32)
+    attributes {max_threads = 128 : i64, dynamic_shared = 32 : i64} {
+  // CHECK: xkernel.thread_id x
+  // CHECK: xkernel.block_id y
+  // CHECK: xkernel.block_dim z
+  // CHECK: xkernel.grid_dim x
+  %t = xkernel.thread_id x
+  %b = xkernel.block_id y
+  %bd = xkernel.block_dim z
+  %gd = xkernel.grid_dim x
+  // CHECK: xkernel.shared 32 : <f32, shared>
+  %s = xkernel.shared 32 : !xkernel.ptr<f32, shared>
+  // CHECK: xkernel.dynamic_shared 16 : <f32, shared>
+  %d = xkernel.dynamic_shared 16 : !xkernel.ptr<f32, shared>
+  // CHECK: xkernel.load %{{.*}}[%{{.*}}] : <f32, global> -> vector<4xf32>
+  %v = xkernel.load %x[%t] : !xkernel.ptr<f32, global> -> vector<4xf32>
+  // CHECK: xkernel.load %{{.*}}[%{{.*}}] : <f32, global> -> f32
+  %e = xkernel.load %x[%b] : !xkernel.ptr<f32, global> -> f32
+  %c16 = arith.constant 16 : i32
+  // CHECK: xkernel.shuffle xor %{{.*}}, %{{.*}} width 32 : f32
+  // CHECK: xkernel.shuffle down %{{.*}}, %{{.*}} width 16 : f32
+  // CHECK: xkernel.shuffle idx %{{.*}}, %{{.*}} width 32 : f32
+  %x1 = xkernel.shuffle xor %e, %c16 width 32 : f32
+  %x2 = xkernel.shuffle down %x1, %c16 width 16 : f32
+  %x3 = xkernel.shuffle idx %x2, %c16 width 32 : f32
+  // CHECK: xkernel.barrier
+  xkernel.barrier
+  // CHECK: xkernel.atomic add %{{.*}}, %{{.*}}[%{{.*}}] : f32, <f32, global>
+  // CHECK: xkernel.atomic max %{{.*}}, %{{.*}}[%{{.*}}] : i32, <i32, global>
+  %old = xkernel.atomic add %x3, %y[%t] : f32, !xkernel.ptr<f32, global>
+  %one = arith.constant 1 : i32
+  %oldn = xkernel.atomic max %one, %n[%t] : i32, !xkernel.ptr<i32, global>
+  // CHECK: xkernel.async_copy %{{.*}}[%{{.*}}] to %{{.*}}[%{{.*}}], 16 : <f32, global> to <f32, shared>
+  // CHECK: xkernel.async_copy %{{.*}}[%{{.*}}] to %{{.*}}[%{{.*}}], 4 valid %{{.*}} : <f32, global> to <f32, shared>
+  // CHECK: xkernel.async_commit
+  // CHECK: xkernel.async_wait 1
+  xkernel.async_copy %x[%t] to %d[%t], 16 : !xkernel.ptr<f32, global> to !xkernel.ptr<f32, shared>
+  %zero = arith.constant 0 : i32
+  xkernel.async_copy %x[%t] to %s[%t], 4 valid %zero : !xkernel.ptr<f32, global> to !xkernel.ptr<f32, shared>
+  xkernel.async_commit
+  xkernel.async_wait 1
+  // CHECK: xkernel.store %{{.*}}, %{{.*}}[%{{.*}}] : vector<4xf32>, <f32, global>
+  xkernel.store %v, %y[%t] : vector<4xf32>, !xkernel.ptr<f32, global>
+  %w = arith.mulf %old, %scale : f32
+  xkernel.store %w, %s[%t] : f32, !xkernel.ptr<f32, shared>
+  // CHECK: xkernel.return
+  xkernel.return
+}
+
+// CHECK-LABEL: xkernel.program @graph(%{{.*}}: memref<4096xf32>) -> (%{{.*}}: memref<4096xf32>)
+// CHECK:         %[[T:.*]] = xkernel.alloc : memref<4096xf32>
+// CHECK:         xkernel.launch @copy(%{{.*}}, %[[T]]) grid [32, 1, 1] block [128, 1, 1] shared 0 : memref<4096xf32>, memref<4096xf32>
+// CHECK:         xkernel.launch @copy(%[[T]], %{{.*}}) grid [32, 1, 1] block [128, 1, 1] shared 0
+xkernel.func @copy(%x: !xkernel.ptr<f32, global> {xkernel.readonly}, %y: !xkernel.ptr<f32, global>)
+    attributes {max_threads = 128 : i64} {
+  %t = xkernel.thread_id x
+  %v = xkernel.load %x[%t] : !xkernel.ptr<f32, global> -> f32
+  xkernel.store %v, %y[%t] : f32, !xkernel.ptr<f32, global>
+  xkernel.return
+}
+xkernel.program @graph(%in: memref<4096xf32>) -> (%out: memref<4096xf32>) {
+  %t = xkernel.alloc : memref<4096xf32>
+  xkernel.launch @copy(%in, %t) grid [32, 1, 1] block [128, 1, 1] shared 0 : memref<4096xf32>, memref<4096xf32>
+  xkernel.launch @copy(%t, %out) grid [32, 1, 1] block [128, 1, 1] shared 0 : memref<4096xf32>, memref<4096xf32>
+}

@@ -1,0 +1,46 @@
+// Every example becomes CUDA C with one __global__ function per kernel and
+// a host function that launches them in order.
+// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/softmax.mlir | xtile-translate --mlir-to-cuda | FileCheck %s --check-prefix=SOFTMAX
+// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/layernorm.mlir | xtile-translate --mlir-to-cuda | FileCheck %s --check-prefix=LAYERNORM
+// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/gelu_mlp.mlir | xtile-translate --mlir-to-cuda | FileCheck %s --check-prefix=MLP
+// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/attention.mlir | xtile-translate --mlir-to-cuda | FileCheck %s --check-prefix=ATTENTION
+// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/decoder_layer.mlir | xtile-translate --mlir-to-cuda | FileCheck %s --check-prefix=DECODER
+
+// SOFTMAX-COUNT-1: __global__
+// SOFTMAX:         softmax_div(const float* __restrict__ in0, float* __restrict__ out0) {
+// SOFTMAX:           xt_maximumf(
+// SOFTMAX:           expf(
+// SOFTMAX:           __syncthreads();
+// SOFTMAX:         extern "C" cudaError_t softmax(
+
+// LAYERNORM-COUNT-1: __global__
+// LAYERNORM:         rsqrtf(
+// LAYERNORM:         extern "C" cudaError_t layernorm(
+
+// The matmul kernels stage their operand tiles in dynamic shared memory and
+// accumulate with FMAs; the GELU is the first kernel's epilogue.
+// MLP:          __global__
+// MLP-NEXT:     gelu_mlp_mul_2(
+// MLP:          extern __shared__ __align__(16) unsigned char xt_dynamic_shared[];
+// MLP:          #pragma unroll
+// MLP-NEXT:     for (int64_t {{i[0-9]+}} = 0; {{i[0-9]+}} < 32; {{i[0-9]+}} += 1) {
+// MLP:          fmaf(
+// MLP:          erff(
+// MLP:          __global__
+// MLP-NEXT:     gelu_mlp_add_6(
+// MLP-NOT:      __global__
+// MLP:          extern "C" cudaError_t gelu_mlp(
+// MLP:            if ((err = cudaMallocAsync((void**)&tmp0, 8388608ULL, stream)) != cudaSuccess) break;
+// MLP:            void* args[] = {(void*)&in0, (void*)&in2, (void*)&in1, (void*)&tmp0};
+// MLP-NEXT:       cudaLaunchKernel((const void*)gelu_mlp_mul_2, dim3({{[0-9]+}}, 1, 1), dim3({{[0-9]+}}, 1, 1), args, {{[0-9]+}}, stream)
+// MLP:            void* args[] = {(void*)&tmp0, (void*)&in4, (void*)&in3, (void*)&out0};
+// MLP-NEXT:       cudaLaunchKernel((const void*)gelu_mlp_add_6,
+// MLP:          if (tmp0) cudaFreeAsync(tmp0, stream);
+
+// ATTENTION-COUNT-3: __global__
+// ATTENTION:         extern "C" cudaError_t attention(
+// ATTENTION-COUNT-3:   cudaLaunchKernel(
+
+// DECODER-COUNT-8: __global__
+// DECODER:         extern "C" cudaError_t decoder_layer(
+// DECODER-COUNT-9:   cudaLaunchKernel(
