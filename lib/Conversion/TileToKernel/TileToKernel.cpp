@@ -32,8 +32,10 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+#include <deque>
 #include <map>
 
 namespace xtile {
@@ -180,8 +182,9 @@ private:
   int64_t dynamicBytes = 0;
 
   std::map<SmallVector<int64_t>, int> layoutIds;
-  SmallVector<Layout> layouts;
-  SmallVector<CoordSet> coordSets;
+  // Deques: references to elements stay valid as more are added.
+  std::deque<Layout> layouts;
+  std::deque<CoordSet> coordSets;
   std::map<SmallVector<int64_t>, int> baseIds;
   std::map<std::tuple<int, SmallVector<int64_t>, bool>, int> mappedIds;
   std::map<std::pair<int, int64_t>, Value> ownedCache;
@@ -189,9 +192,26 @@ private:
   DenseMap<std::pair<Value, int>, SmallVector<Value>> memo;
   SmallVector<SmallVector<std::pair<Value, int>>> scopes;
   DenseMap<std::pair<Value, int64_t>, Progression> progressions;
-  // Operand tiles of dots staged in shared memory in the current loop body.
-  DenseMap<Value, Value> staged;
+  // Operand tiles of dots staged in shared memory in the current loop body:
+  // the buffer and the offset of this iteration's tile in it.
+  DenseMap<Value, std::pair<Value, Value>> staged;
   bool stagedInBody = false;
+  // Loads that asynchronous copies bring into shared memory instead.
+  DenseSet<Operation *> copiedLoads;
+  // While issuing the copies of another iteration of a pipelined loop: the
+  // loop body, and its scalars recomputed for that iteration.
+  Block *reissueBody = nullptr;
+  DenseMap<Value, Value> reissued;
+
+  struct Pipelined {
+    Value operand;     // the dot operand
+    xt::LoadOp load;   // the load it is
+    Value buffer;      // stages x tile elements in shared memory
+    int64_t elements;  // of one tile
+  };
+  SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
+  LogicalResult issueCopies(ArrayRef<Pipelined> operands, scf::ForOp op,
+                            Value iteration, Value stage);
 };
 
 //===----------------------------------------------------------------------===//
@@ -400,6 +420,28 @@ Value KernelLowering::constantOf(TypedAttr attr) {
 //===----------------------------------------------------------------------===//
 
 FailureOr<Value> KernelLowering::scalar(Value v, Operation *user) {
+  if (reissueBody) {
+    auto r = reissued.find(v);
+    if (r != reissued.end())
+      return r->second;
+    Operation *def = v.getDefiningOp();
+    if (def && reissueBody->findAncestorOpInBlock(*def)) {
+      SmallVector<Value> operands;
+      for (Value operand : def->getOperands()) {
+        FailureOr<Value> o = scalar(operand, def);
+        if (failed(o))
+          return failure();
+        operands.push_back(*o);
+      }
+      OperationState state(loc, def->getName());
+      state.addOperands(operands);
+      state.addTypes(def->getResultTypes());
+      state.addAttributes(def->getAttrs());
+      Value result = b.create(state)->getResult(0);
+      reissued[v] = result;
+      return result;
+    }
+  }
   auto it = scalars.find(v);
   if (it != scalars.end())
     return it->second;
@@ -1107,7 +1149,7 @@ LogicalResult KernelLowering::lowerDot(xt::DotOp op) {
            << accElement;
   // Stage each operand tile in shared memory, row-major.
   bool stagedNow = false;
-  auto stage = [&](Value operand) -> FailureOr<Value> {
+  auto stage = [&](Value operand) -> FailureOr<std::pair<Value, Value>> {
     auto it = staged.find(operand);
     if (it != staged.end())
       return it->second;
@@ -1135,14 +1177,14 @@ LogicalResult KernelLowering::lowerDot(xt::DotOp op) {
           },
           [&] { return SmallVector<Value>{}; });
     }
-    staged[operand] = buffer;
+    staged[operand] = {buffer, cst(0)};
     stagedNow = true;
-    return buffer;
+    return staged[operand];
   };
-  FailureOr<Value> a = stage(op.getLhs());
+  FailureOr<std::pair<Value, Value>> a = stage(op.getLhs());
   if (failed(a))
     return failure();
-  FailureOr<Value> bb = stage(op.getRhs());
+  FailureOr<std::pair<Value, Value>> bb = stage(op.getRhs());
   if (failed(bb))
     return failure();
   if (stagedNow) {
@@ -1179,16 +1221,18 @@ LogicalResult KernelLowering::lowerDot(xt::DotOp op) {
       Value row = set.coords[s0][0], col = set.coords[s0][1];
       if (!rows.count(row))
         rows[row] = widen(xk::LoadOp::create(
-            b, loc, lhsType.getElementType(), *a, add(mul(row, cst(k)), kk)));
+            b, loc, lhsType.getElementType(), a->first,
+            add(a->second, add(mul(row, cst(k)), kk))));
       if (!cols.count(col)) {
-        Value offset = add(mul(kk, cst(n)), col);
+        Value offset = add(bb->second, add(mul(kk, cst(n)), col));
         Type element = rhsType.getElementType();
         SmallVector<Value> lanes;
         if (l.vec == 1) {
-          lanes.push_back(widen(xk::LoadOp::create(b, loc, element, *bb, offset)));
+          lanes.push_back(
+              widen(xk::LoadOp::create(b, loc, element, bb->first, offset)));
         } else {
           Value v = xk::LoadOp::create(
-              b, loc, VectorType::get({l.vec}, element), *bb, offset);
+              b, loc, VectorType::get({l.vec}, element), bb->first, offset);
           for (int64_t i = 0; i < l.vec; ++i)
             lanes.push_back(widen(vector::ExtractOp::create(b, loc, v, i)));
         }
@@ -1202,6 +1246,176 @@ LogicalResult KernelLowering::lowerDot(xt::DotOp op) {
   }
   (void)m;
   remember(op.getResult(), cs, SmallVector<Value>(loop.getResults()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelined dot operands (cp.async)
+//===----------------------------------------------------------------------===//
+
+/// Whether `v` is a zero of its type (a splat tile or a scalar).
+static bool isZero(Value v) {
+  if (auto splat = v.getDefiningOp<xt::SplatOp>())
+    v = splat.getInput();
+  return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
+}
+
+/// Whether `v` is computed in `body` from the loop's induction variable,
+/// values defined outside and pure index arithmetic only: then it can be
+/// computed for any iteration.
+static bool computableForAnyIteration(Value v, Block *body, Value iv) {
+  if (v == iv)
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return !body->getParentOp()->isAncestor(
+        cast<BlockArgument>(v).getOwner()->getParentOp());
+  if (!body->findAncestorOpInBlock(*def))
+    return true;
+  if (def->getNumRegions() || !isPure(def) || isa<xt::LoadOp>(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value o) {
+    return computableForAnyIteration(o, body, iv);
+  });
+}
+
+SmallVector<KernelLowering::Pipelined>
+KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
+  SmallVector<Pipelined> out;
+  if (stages < 2 || !getConstantIntValue(op.getLowerBound()) ||
+      !getConstantIntValue(op.getUpperBound()) ||
+      !getConstantIntValue(op.getStep()))
+    return out;
+  Block *body = op.getBody();
+  Value iv = op.getInductionVar();
+  DenseSet<Value> seen;
+  for (auto dot : body->getOps<xt::DotOp>()) {
+    for (Value operand : {dot.getLhs(), dot.getRhs()}) {
+      if (seen.contains(operand))
+        continue;
+      // A load (masked with zeros), or a select of zeros where the load's
+      // mask is false.
+      xt::LoadOp load = operand.getDefiningOp<xt::LoadOp>();
+      Operation *select = nullptr;
+      if (auto sel = operand.getDefiningOp<arith::SelectOp>()) {
+        load = sel.getTrueValue().getDefiningOp<xt::LoadOp>();
+        if (!load || !load.getMask() || sel.getCondition() != load.getMask() ||
+            !isZero(sel.getFalseValue()))
+          continue;
+        select = sel;
+      }
+      if (!load || !load->getParentOp()->isAncestor(dot) ||
+          load->getBlock() != body)
+        continue;
+      if (load.getOther() && !isZero(load.getOther()))
+        continue;
+      auto type = cast<RankedTensorType>(operand.getType());
+      if (type.getRank() != 2)
+        continue;
+      // Only the dot (through the select) may use the tile.
+      Value tileValue = select ? select->getResult(0) : load.getResult();
+      if (!llvm::all_of(tileValue.getUsers(),
+                        [](Operation *u) { return isa<xt::DotOp>(u); }) ||
+          (select && !load.getResult().hasOneUse()))
+        continue;
+      if (!llvm::all_of(load->getOperands().drop_front(), [&](Value v) {
+            return computableForAnyIteration(v, body, iv);
+          }))
+        continue;
+      // Copies move 4, 8 or 16 bytes: whole vector groups, or single 4-byte
+      // elements.
+      int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      const Layout &l = layouts[layoutFor(type.getShape())];
+      Access access = accessOf(load.getBuffer());
+      bool vec = vectorizable(load.getIndices(), load.getMask(), access, l.vec);
+      int64_t copy = vec ? l.vec * bytes : bytes;
+      if (!vec && l.vec > 1 && bytes != 4)
+        continue;
+      if (copy != 4 && copy != 8 && copy != 16)
+        continue;
+      seen.insert(operand);
+      out.push_back({operand, load, Value(), type.getNumElements()});
+    }
+  }
+  for (Pipelined &p : out) {
+    copiedLoads.insert(p.load);
+    if (Operation *sel = p.operand.getDefiningOp<arith::SelectOp>())
+      copiedLoads.insert(sel);
+    p.buffer = dynamicShared(
+        cast<RankedTensorType>(p.operand.getType()).getElementType(),
+        stages * p.elements);
+  }
+  return out;
+}
+
+/// Starts the copies of iteration `iteration` (an index from 0) of `op`
+/// into stage `stage` of each operand's buffer.
+LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
+                                          scf::ForOp op, Value iteration,
+                                          Value stage) {
+  int64_t lb = *getConstantIntValue(op.getLowerBound());
+  int64_t step = *getConstantIntValue(op.getStep());
+  Value iv = add(cst(lb), mul(iteration, cst(step)));
+  // The iteration's index tiles are computed afresh, for its induction
+  // variable.
+  DenseMap<std::pair<Value, int>, SmallVector<Value>> savedMemo;
+  std::swap(savedMemo, memo);
+  scopes.emplace_back();
+  Block *savedBody = reissueBody;
+  reissueBody = op.getBody();
+  reissued.clear();
+  reissued[op.getInductionVar()] = iv;
+  llvm::scope_exit restore([&] {
+    std::swap(savedMemo, memo);
+    scopes.pop_back();
+    reissueBody = savedBody;
+    reissued.clear();
+  });
+  Type i32 = b.getI32Type();
+  for (Pipelined p : operands) {
+    auto type = cast<RankedTensorType>(p.operand.getType());
+    int cs = baseCoords(type.getShape());
+    const Layout &l = layouts[coordSets[cs].layout];
+    Access access = accessOf(p.load.getBuffer());
+    FailureOr<SmallVector<Value>> offs =
+        offsets(access, p.load.getIndices(), cs, p.load);
+    if (failed(offs))
+      return failure();
+    SmallVector<Value> masks;
+    if (Value m = p.load.getMask()) {
+      FailureOr<SmallVector<Value>> t = operandAt(m, cs, p.load);
+      if (failed(t))
+        return failure();
+      masks = *t;
+    }
+    int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    bool vec = vectorizable(p.load.getIndices(), p.load.getMask(), access,
+                            l.vec);
+    int64_t group = vec ? l.vec : 1;
+    Value base = mul(stage, cst(p.elements));
+    for (int64_t c = 0; c < l.chunks; ++c) {
+      for (int64_t i = 0; i < l.vec; i += group) {
+        int64_t s0 = c * l.vec + i;
+        ArrayRef<Value> coords = coordSets[cs].coords[s0];
+        Value local =
+            add(base, add(mul(coords[0], cst(type.getDimSize(1))), coords[1]));
+        Value valid;
+        if (!masks.empty())
+          valid = arith::SelectOp::create(
+              b, loc, masks[s0],
+              arith::ConstantIntOp::create(b, loc, i32, group * bytes),
+              arith::ConstantIntOp::create(b, loc, i32, 0));
+        predicated(
+            b, loc, owned(coordSets[cs].layout, c), {},
+            [&] {
+              xk::AsyncCopyOp::create(b, loc, access.ptr, (*offs)[s0],
+                                      p.buffer, local, group * bytes, valid);
+              return SmallVector<Value>{};
+            },
+            [&] { return SmallVector<Value>{}; });
+      }
+    }
+  }
   return success();
 }
 
@@ -1233,11 +1447,27 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     llvm::append_range(inits, *t);
     spans.push_back({(int64_t)t->size(), cs});
   }
+  // Pipelining: the operand tiles of the loop's dots are copied into
+  // shared memory asynchronously, stages - 1 iterations ahead.
+  int64_t stages = 1;
+  if (auto attr = op->getAttrOfType<IntegerAttr>("xtile.num_stages"))
+    stages = attr.getInt();
+  SmallVector<Pipelined> pipelined = pipelineOperands(op, stages);
+  APInt lbConst, stepConst;
+  if (!pipelined.empty()) {
+    matchPattern(op.getLowerBound(), m_ConstantInt(&lbConst));
+    matchPattern(op.getStep(), m_ConstantInt(&stepConst));
+    for (int64_t j = 0; j + 1 < stages; ++j) {
+      if (failed(issueCopies(pipelined, op, cst(j), cst(j))))
+        return failure();
+      xk::AsyncCommitOp::create(b, loc);
+    }
+  }
   auto loop = scf::ForOp::create(b, loc, *lb, *ub, *step, inits);
   // The builder gives a loop without results its terminator; ours comes last.
   if (!loop.getBody()->empty())
     loop.getBody()->back().erase();
-  DenseMap<Value, Value> savedStaged;
+  DenseMap<Value, std::pair<Value, Value>> savedStaged;
   std::swap(savedStaged, staged);
   bool savedStagedInBody = stagedInBody;
   stagedInBody = false;
@@ -1254,6 +1484,36 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       else
         remember(arg, span.second, SmallVector<Value>(slots));
       pos += span.first;
+    }
+    if (!pipelined.empty()) {
+      // Iteration i starts the copies of iteration i + stages - 1, then waits
+      // for its own (committed stages - 1 groups earlier).
+      Value i = div(b.createOrFold<arith::SubIOp>(loc, loop.getInductionVar(),
+                                                  *lb),
+                    stepConst.getSExtValue());
+      int64_t n = llvm::divideCeil(
+          *getConstantIntValue(op.getUpperBound()) - lbConst.getSExtValue(),
+          stepConst.getSExtValue());
+      Value ahead = add(i, cst(stages - 1));
+      Value inRange = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ult, ahead, cst(n));
+      LogicalResult issued = success();
+      predicated(
+          b, loc, inRange, {},
+          [&] {
+            issued = issueCopies(pipelined, op, ahead, rem(ahead, stages));
+            return SmallVector<Value>{};
+          },
+          [&] { return SmallVector<Value>{}; });
+      if (failed(issued))
+        return failure();
+      xk::AsyncCommitOp::create(b, loc);
+      xk::AsyncWaitOp::create(b, loc, stages - 1);
+      xk::BarrierOp::create(b, loc);
+      Value current = rem(i, stages);
+      for (const Pipelined &p : pipelined)
+        staged[p.operand] = {p.buffer, mul(current, cst(p.elements))};
+      stagedInBody = true;
     }
     ++loopDepth;
     LogicalResult body = lowerBlock(*op.getBody());
@@ -1285,8 +1545,10 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   }
   std::swap(savedStaged, staged);
   stagedInBody = savedStagedInBody;
-  if (auto stages = op->getAttrOfType<IntegerAttr>("xtile.num_stages"))
-    loop->setAttr("xkernel.num_stages", stages);
+  if (!pipelined.empty())
+    xk::AsyncWaitOp::create(b, loc, 0);
+  if (auto stagesAttr = op->getAttrOfType<IntegerAttr>("xtile.num_stages"))
+    loop->setAttr("xkernel.num_stages", stagesAttr);
   int64_t pos = 0;
   for (auto [result, span] : llvm::zip(op.getResults(), spans)) {
     ValueRange slots = loop.getResults().slice(pos, span.first);
@@ -1350,6 +1612,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   // A tile: computed here, at its own coordinates, unless it is only seen
   // through broadcasts and reshapes (then where and as they need it).
   Value result = op->getResult(0);
+  if (copiedLoads.contains(op))
+    return success();
   bool ownCoordinates = llvm::any_of(result.getUsers(), [](Operation *user) {
     return !isa<xt::BroadcastOp, xt::ReshapeOp>(user);
   });

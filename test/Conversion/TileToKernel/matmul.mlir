@@ -1,4 +1,5 @@
 // RUN: xtile-opt %s --lower-to-kernel="force-schedule=dot:64x64x32:1:4" | FileCheck %s
+// RUN: xtile-opt %s --lower-to-kernel="force-schedule=dot:64x64x32:3:4" | FileCheck %s --check-prefix=PIPE
 
 // A ragged linear layer (100x96 @ 96x200 + bias) on 64x64 output tiles with
 // 128 threads: each thread holds 8 rows x 4 adjacent columns of the
@@ -31,3 +32,35 @@ func.func @linear(%x: tensor<100x96xf32>, %w: tensor<200x96xf32>, %b: tensor<200
   %y = xtensor.linear %x, %w, %b : (tensor<100x96xf32>, tensor<200x96xf32>, tensor<200xf32>) -> tensor<100x200xf32>
   return %y : tensor<100x200xf32>
 }
+
+// Three stages: the operand tiles go to shared memory with cp.async, two
+// iterations ahead. 16-byte copies for A (rows contiguous along K), 4-byte
+// copies for B (W^T, strided); a copy past a ragged edge reads nothing and
+// zero-fills. The prologue starts iterations 0 and 1; iteration i starts
+// i + 2, waits until at most 2 groups are in flight (its own has landed),
+// and meets the block at a barrier before reading its stage.
+// PIPE-LABEL: xkernel.func @linear_add(
+// PIPE-SAME:    dynamic_shared = 49152 : i64
+// PIPE-DAG:     %[[A:.*]] = xkernel.dynamic_shared 0 : <f32, shared>
+// PIPE-DAG:     %[[B:.*]] = xkernel.dynamic_shared 24576 : <f32, shared>
+// PIPE:         xkernel.async_copy %arg0[%{{.*}}] to %[[A]][%{{.*}}], 16 valid %{{.*}} : <f32, global> to <f32, shared>
+// PIPE:         xkernel.async_copy %arg2[%{{.*}}] to %[[B]][%{{.*}}], 4 valid %{{.*}} : <f32, global> to <f32, shared>
+// PIPE:         xkernel.async_commit
+// PIPE:         xkernel.async_copy
+// PIPE:         xkernel.async_commit
+// PIPE:         scf.for %[[IV:.*]] = %c0 to %c96 step %c32
+// PIPE:           %[[AHEAD:.*]] = arith.addi %{{.*}}, %c2 : index
+// PIPE:           %[[MORE:.*]] = arith.cmpi ult, %[[AHEAD]], %c3 : index
+// PIPE:           scf.if %[[MORE]] {
+// PIPE:             xkernel.async_copy
+// PIPE:           }
+// PIPE-NEXT:      xkernel.async_commit
+// PIPE-NEXT:      xkernel.async_wait 2
+// PIPE-NEXT:      xkernel.barrier
+// PIPE-NOT:       xkernel.load %arg0
+// PIPE:           scf.for
+// PIPE:             math.fma
+// PIPE:           } {xkernel.unroll}
+// PIPE-NEXT:      xkernel.barrier
+// PIPE:         } {xkernel.num_stages = 3 : i64}
+// PIPE-NEXT:    xkernel.async_wait 0

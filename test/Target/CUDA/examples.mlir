@@ -32,9 +32,9 @@
 // MLP:          extern "C" cudaError_t gelu_mlp(
 // MLP:            if ((err = cudaMallocAsync((void**)&tmp0, 8388608ULL, stream)) != cudaSuccess) break;
 // MLP:            void* args[] = {(void*)&in0, (void*)&in2, (void*)&in1, (void*)&tmp0};
-// MLP-NEXT:       cudaLaunchKernel((const void*)gelu_mlp_mul_2, dim3({{[0-9]+}}, 1, 1), dim3({{[0-9]+}}, 1, 1), args, {{[0-9]+}}, stream)
+// MLP:            cudaLaunchKernel((const void*)gelu_mlp_mul_2, dim3({{[0-9]+}}, 1, 1), dim3({{[0-9]+}}, 1, 1), args, {{[0-9]+}}, stream)
 // MLP:            void* args[] = {(void*)&tmp0, (void*)&in4, (void*)&in3, (void*)&out0};
-// MLP-NEXT:       cudaLaunchKernel((const void*)gelu_mlp_add_6,
+// MLP:            cudaLaunchKernel((const void*)gelu_mlp_add_6,
 // MLP:          if (tmp0) cudaFreeAsync(tmp0, stream);
 
 // ATTENTION-COUNT-3: __global__
