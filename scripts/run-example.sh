@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The main job on the bundled example: install, build, then lower
-# examples/rmsnorm.mlir (or the file given) through every level built so far
-# and print each result.
+# examples/rmsnorm.mlir (or the file given) through every level down to
+# CUDA C and print each result.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh" --target xtile-opt >/dev/null
+"$root/scripts/setup.sh" --target xtile-translate >/dev/null
 example="${1:-$root/examples/rmsnorm.mlir}"
 opt="$root/build/bin/xtile-opt"
+translate="$root/build/bin/xtile-translate"
 echo "== $example: Tensor IR, decomposed and normalized"
 "$opt" --xtensor-decompose --xtensor-normalize "$example"
 echo "== Loop IR (--lower-to-loop)"
@@ -15,3 +17,7 @@ echo "== kernels and device-memory traffic (--xloop-report)"
 "$opt" --lower-to-loop --xloop-report -o /dev/null "$example"
 echo "== Tile IR (--lower-to-tile) and the schedules considered"
 "$opt" --lower-to-tile="report-schedules=1" "$example"
+echo "== Kernel IR (--lower-to-kernel)"
+"$opt" --lower-to-kernel "$example"
+echo "== CUDA C (xtile-translate --mlir-to-cuda)"
+"$opt" --lower-to-kernel "$example" | "$translate" --mlir-to-cuda
