@@ -28,16 +28,42 @@ namespace xk = xtile::kernel;
 namespace {
 
 /// Declarations every emitted file starts with: vectors of adjacent
-/// elements, NaN-propagating min/max (arith.maximumf), floor division, and
-/// cp.async with a portable fallback.
-constexpr const char *kPrelude = R"cuda(#include <cuda_runtime.h>
+/// elements, NaN-propagating min/max (arith.maximumf), floor division,
+/// cp.async with a portable fallback, and the launch of a kernel. Under
+/// XTILE_EMULATION (runtime/xtile_emulation.h, for the host compiler) the
+/// CUDA headers, dynamic shared memory and launches come from the emulation.
+constexpr const char *kPrelude = R"cuda(#ifndef XTILE_EMULATION
+#include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#endif
 #include <stdint.h>
 #include <string.h>
+#include <tuple>
+#include <utility>
 
 #ifndef XTILE_CUDA_PRELUDE
 #define XTILE_CUDA_PRELUDE
+#ifndef XTILE_EMULATION
+#define XT_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
+template <typename Kernel, typename Tuple, size_t... I>
+static cudaError_t xt_launch_tuple(Kernel kernel, dim3 grid, dim3 block,
+                                   size_t shared, cudaStream_t stream,
+                                   Tuple &values, std::index_sequence<I...>) {
+  void *args[] = {(void *)&std::get<I>(values)...};
+  return cudaLaunchKernel((const void *)kernel, grid, block, args, shared,
+                          stream);
+}
+// Launches `kernel` with `args` converted to its parameter types.
+template <typename... Params, typename... Args>
+static cudaError_t xt_launch(void (*kernel)(Params...), dim3 grid, dim3 block,
+                             size_t shared, cudaStream_t stream,
+                             Args... args) {
+  std::tuple<Params...> values(args...);
+  return xt_launch_tuple(kernel, grid, block, shared, stream, values,
+                         std::index_sequence_for<Params...>{});
+}
+#endif
 // N adjacent elements, aligned so that one access moves them all.
 template <typename T, int N> struct alignas(sizeof(T) * N) xt_vec {
   T v[N];
@@ -648,8 +674,7 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
         if (failed(element))
           return failure();
         if (!usesDynamicShared) {
-          os << "extern __shared__ __align__(16) unsigned char "
-                "xt_dynamic_shared[];\n";
+          os << "XT_DYNAMIC_SHARED(xt_dynamic_shared);\n";
           usesDynamicShared = true;
         }
         return assign(s.getResult(), op,
@@ -944,12 +969,9 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
     auto launch = dyn_cast<xk::LaunchOp>(op);
     if (!launch)
       return op.emitError("cannot emit '") << op.getName() << "' as CUDA C";
-    os << "{\n";
-    os.indent();
     std::string args;
     for (Value buffer : launch.getBuffers())
-      args += (args.empty() ? "" : ", ") + ("(void*)&" + name(buffer));
-    os << "void* args[] = {" << args << "};\n";
+      args += ", " + name(buffer);
     if (launch.getShared() > 48 * 1024)
       os << "if ((err = cudaFuncSetAttribute((const void*)" << launch.getKernel()
          << ", cudaFuncAttributeMaxDynamicSharedMemorySize, "
@@ -958,18 +980,32 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
       return "dim3(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) +
              ", " + std::to_string(d[2]) + ")";
     };
-    os << "if ((err = cudaLaunchKernel((const void*)" << launch.getKernel()
-       << ", " << dims(launch.getGrid()) << ", " << dims(launch.getBlock())
-       << ", args, " << launch.getShared()
-       << ", stream)) != cudaSuccess) break;\n";
-    os.unindent();
-    os << "}\n";
+    os << "if ((err = xt_launch(" << launch.getKernel() << ", "
+       << dims(launch.getGrid()) << ", " << dims(launch.getBlock()) << ", "
+       << launch.getShared() << ", stream" << args
+       << ")) != cudaSuccess) break;\n";
   }
   os.unindent();
   os << "} while (0);\n";
   for (const std::string &t : temporaries)
     os << "if (" << t << ") cudaFreeAsync(" << t << ", stream);\n";
   os << "return err;\n";
+  os.unindent();
+  os << "}\n";
+  // One signature for every program, for runtimes that load it by name.
+  os << "extern \"C\" cudaError_t " << program.getSymName()
+     << "_packed(void** buffers, cudaStream_t stream) {\n";
+  os.indent();
+  os << "return " << program.getSymName() << "(";
+  for (BlockArgument arg : body.getArguments()) {
+    auto memref = cast<MemRefType>(arg.getType());
+    FailureOr<std::string> element = typeName(memref.getElementType(), program);
+    if (failed(element))
+      return failure();
+    os << "(" << (arg.getArgNumber() < program.getNumInputs() ? "const " : "")
+       << *element << "*)buffers[" << arg.getArgNumber() << "], ";
+  }
+  os << "stream);\n";
   os.unindent();
   os << "}\n\n";
   return success();

@@ -21,7 +21,7 @@
 // accumulate with FMAs; the GELU is the first kernel's epilogue.
 // MLP:          __global__
 // MLP-NEXT:     gelu_mlp_mul_2(
-// MLP:          extern __shared__ __align__(16) unsigned char xt_dynamic_shared[];
+// MLP:          XT_DYNAMIC_SHARED(xt_dynamic_shared);
 // MLP:          #pragma unroll
 // MLP-NEXT:     for (int64_t {{i[0-9]+}} = 0; {{i[0-9]+}} < 32; {{i[0-9]+}} += 1) {
 // MLP:          fmaf(
@@ -31,16 +31,15 @@
 // MLP-NOT:      __global__
 // MLP:          extern "C" cudaError_t gelu_mlp(
 // MLP:            if ((err = cudaMallocAsync((void**)&tmp0, 8388608ULL, stream)) != cudaSuccess) break;
-// MLP:            void* args[] = {(void*)&in0, (void*)&in2, (void*)&in1, (void*)&tmp0};
-// MLP:            cudaLaunchKernel((const void*)gelu_mlp_mul_2, dim3({{[0-9]+}}, 1, 1), dim3({{[0-9]+}}, 1, 1), args, {{[0-9]+}}, stream)
-// MLP:            void* args[] = {(void*)&tmp0, (void*)&in4, (void*)&in3, (void*)&out0};
-// MLP:            cudaLaunchKernel((const void*)gelu_mlp_add_6,
+// MLP:            cudaFuncSetAttribute((const void*)gelu_mlp_mul_2, cudaFuncAttributeMaxDynamicSharedMemorySize,
+// MLP-NEXT:       xt_launch(gelu_mlp_mul_2, dim3({{[0-9]+}}, 1, 1), dim3({{[0-9]+}}, 1, 1), {{[0-9]+}}, stream, in0, in2, in1, tmp0)
+// MLP:            xt_launch(gelu_mlp_add_6, dim3({{[0-9]+}}, 1, 1), dim3({{[0-9]+}}, 1, 1), {{[0-9]+}}, stream, tmp0, in4, in3, out0)
 // MLP:          if (tmp0) cudaFreeAsync(tmp0, stream);
 
 // ATTENTION-COUNT-3: __global__
 // ATTENTION:         extern "C" cudaError_t attention(
-// ATTENTION-COUNT-3:   cudaLaunchKernel(
+// ATTENTION-COUNT-3:   xt_launch(
 
 // DECODER-COUNT-8: __global__
 // DECODER:         extern "C" cudaError_t decoder_layer(
-// DECODER-COUNT-9:   cudaLaunchKernel(
+// DECODER-COUNT-9:   xt_launch(

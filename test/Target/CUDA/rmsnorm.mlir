@@ -22,6 +22,7 @@
 // CHECK-COUNT-4: *reinterpret_cast<xt_vec<float, 4>*>(out0 + {{v[0-9]+}}) = {{v[0-9]+}};
 // CHECK-NOT:     __global__
 // CHECK:       extern "C" cudaError_t rmsnorm(const float* in0, const float* in1, float* out0, cudaStream_t stream) {
-// CHECK:         void* args[] = {(void*)&in0, (void*)&in1, (void*)&out0};
-// CHECK-NEXT:    if ((err = cudaLaunchKernel((const void*)rmsnorm_mul_2, dim3(4096, 1, 1), dim3(256, 1, 1), args, 0, stream)) != cudaSuccess) break;
+// CHECK:         if ((err = xt_launch(rmsnorm_mul_2, dim3(4096, 1, 1), dim3(256, 1, 1), 0, stream, in0, in1, out0)) != cudaSuccess) break;
 // CHECK:         return err;
+// CHECK:       extern "C" cudaError_t rmsnorm_packed(void** buffers, cudaStream_t stream) {
+// CHECK-NEXT:    return rmsnorm((const float*)buffers[0], (const float*)buffers[1], (float*)buffers[2], stream);
