@@ -1,0 +1,240 @@
+//===- CudaDriver.cpp - the CUDA driver API, opened at run time -----------===//
+
+#include "runtime/CudaDriver.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <dlfcn.h>
+
+using namespace mlir;
+using namespace xtile;
+
+namespace {
+// The few driver types and entry points used, as the CUDA driver API
+// declares them (cuda.h is not needed to build).
+using CUresult = int;
+using CUdevice = int;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUdeviceptr = unsigned long long;
+using CUevent = void *;
+using CUstream = void *;
+constexpr int kMaxDynamicSharedAttribute = 8; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+} // namespace
+
+struct CudaDriver::Api {
+  CUresult (*init)(unsigned);
+  CUresult (*deviceGetCount)(int *);
+  CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*primaryCtxRelease)(CUdevice);
+  CUresult (*ctxSetCurrent)(CUcontext);
+  CUresult (*ctxSynchronize)();
+  CUresult (*moduleLoadData)(CUmodule *, const void *);
+  CUresult (*moduleUnload)(CUmodule);
+  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*funcSetAttribute)(CUfunction, int, int);
+  CUresult (*memAlloc)(CUdeviceptr *, size_t);
+  CUresult (*memFree)(CUdeviceptr);
+  CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **);
+  CUresult (*eventCreate)(CUevent *, unsigned);
+  CUresult (*eventDestroy)(CUevent);
+  CUresult (*eventRecord)(CUevent, CUstream);
+  CUresult (*eventSynchronize)(CUevent);
+  CUresult (*eventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*getErrorString)(CUresult, const char **);
+};
+
+CudaDriver::CudaDriver() {
+  library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    why = "no CUDA driver (libcuda.so.1 cannot be opened: no GPU here)";
+    return;
+  }
+  api = new Api();
+  bool missing = false;
+  auto load = [&](auto &fn, const char *name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+        dlsym(library, name));
+    missing |= fn == nullptr;
+  };
+  load(api->init, "cuInit");
+  load(api->deviceGetCount, "cuDeviceGetCount");
+  load(api->deviceGet, "cuDeviceGet");
+  load(api->primaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  load(api->primaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+  load(api->ctxSetCurrent, "cuCtxSetCurrent");
+  load(api->ctxSynchronize, "cuCtxSynchronize");
+  load(api->moduleLoadData, "cuModuleLoadData");
+  load(api->moduleUnload, "cuModuleUnload");
+  load(api->moduleGetFunction, "cuModuleGetFunction");
+  load(api->funcSetAttribute, "cuFuncSetAttribute");
+  load(api->memAlloc, "cuMemAlloc_v2");
+  load(api->memFree, "cuMemFree_v2");
+  load(api->memcpyHtoD, "cuMemcpyHtoD_v2");
+  load(api->memcpyDtoH, "cuMemcpyDtoH_v2");
+  load(api->launchKernel, "cuLaunchKernel");
+  load(api->eventCreate, "cuEventCreate");
+  load(api->eventDestroy, "cuEventDestroy_v2");
+  load(api->eventRecord, "cuEventRecord");
+  load(api->eventSynchronize, "cuEventSynchronize");
+  load(api->eventElapsedTime, "cuEventElapsedTime");
+  load(api->getErrorString, "cuGetErrorString");
+  if (missing) {
+    why = "the CUDA driver lacks an entry point xtile-run needs";
+    return;
+  }
+  int count = 0;
+  if (api->init(0) != 0 || api->deviceGetCount(&count) != 0 || count == 0) {
+    why = "the CUDA driver finds no GPU";
+    return;
+  }
+  CUdevice device;
+  if (api->deviceGet(&device, 0) != 0 ||
+      api->primaryCtxRetain(&context, device) != 0 ||
+      api->ctxSetCurrent(context) != 0) {
+    why = "cannot create a CUDA context";
+    return;
+  }
+  ready = true;
+}
+
+CudaDriver::~CudaDriver() {
+  if (ready)
+    api->primaryCtxRelease(0);
+  delete api;
+  if (library)
+    dlclose(library);
+}
+
+LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
+                                     std::vector<std::vector<char>> &buffers,
+                                     int repeats,
+                                     std::vector<KernelTime> &times) {
+  auto check = [&](CUresult r, const char *what) -> LogicalResult {
+    if (r == 0)
+      return success();
+    const char *text = "unknown error";
+    api->getErrorString(r, &text);
+    program.emitError("CUDA: ") << what << ": " << text;
+    return failure();
+  };
+  std::string image = ptx.str(); // NUL-terminated
+  CUmodule module;
+  if (failed(check(api->moduleLoadData(&module, image.c_str()),
+                   "loading the PTX")))
+    return failure();
+  Block &body = program.getBodyBlock();
+  DenseMap<Value, CUdeviceptr> device;
+  std::vector<CUdeviceptr> owned;
+  auto cleanup = [&] {
+    for (CUdeviceptr p : owned)
+      api->memFree(p);
+    api->moduleUnload(module);
+  };
+  auto allocate = [&](Value v, size_t bytes) -> LogicalResult {
+    CUdeviceptr p;
+    if (failed(check(api->memAlloc(&p, std::max<size_t>(bytes, 1)),
+                     "allocating device memory")))
+      return failure();
+    owned.push_back(p);
+    device[v] = p;
+    return success();
+  };
+  for (auto [arg, host] : llvm::zip(body.getArguments(), buffers)) {
+    if (failed(allocate(arg, host.size())) ||
+        failed(check(api->memcpyHtoD(device[arg], host.data(), host.size()),
+                     "copying an input"))) {
+      cleanup();
+      return failure();
+    }
+  }
+  struct Step {
+    CUfunction fn;
+    std::string name;
+    kernel::LaunchOp launch;
+  };
+  std::vector<Step> steps;
+  for (Operation &op : body) {
+    if (auto alloc = dyn_cast<kernel::AllocOp>(op)) {
+      MemRefType t = alloc.getType();
+      size_t bytes = t.getNumElements() *
+                     std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
+      if (failed(allocate(alloc.getResult(), bytes))) {
+        cleanup();
+        return failure();
+      }
+    } else if (auto launch = dyn_cast<kernel::LaunchOp>(op)) {
+      CUfunction fn;
+      std::string name = launch.getKernel().str();
+      if (failed(check(api->moduleGetFunction(&fn, module, name.c_str()),
+                       "finding a kernel")) ||
+          (launch.getShared() > 48 * 1024 &&
+           failed(check(api->funcSetAttribute(fn, kMaxDynamicSharedAttribute,
+                                              int(launch.getShared())),
+                        "raising the dynamic shared memory limit")))) {
+        cleanup();
+        return failure();
+      }
+      steps.push_back({fn, name, launch});
+    }
+  }
+  std::vector<std::vector<float>> samples(steps.size());
+  CUevent before, after;
+  api->eventCreate(&before, 0);
+  api->eventCreate(&after, 0);
+  for (int run = 0; run <= repeats; ++run) {
+    for (auto [i, step] : llvm::enumerate(steps)) {
+      std::vector<CUdeviceptr> args;
+      for (Value b : step.launch.getBuffers())
+        args.push_back(device[b]);
+      std::vector<void *> params;
+      for (CUdeviceptr &a : args)
+        params.push_back(&a);
+      ArrayRef<int64_t> g = step.launch.getGrid(), bl = step.launch.getBlock();
+      api->eventRecord(before, nullptr);
+      if (failed(check(api->launchKernel(step.fn, g[0], g[1], g[2], bl[0],
+                                         bl[1], bl[2], step.launch.getShared(),
+                                         nullptr, params.data(), nullptr),
+                       "launching a kernel"))) {
+        cleanup();
+        return failure();
+      }
+      api->eventRecord(after, nullptr);
+      if (failed(check(api->eventSynchronize(after), "running a kernel"))) {
+        cleanup();
+        return failure();
+      }
+      float ms = 0;
+      api->eventElapsedTime(&ms, before, after);
+      if (run > 0)
+        samples[i].push_back(ms * 1000.0f);
+    }
+  }
+  api->eventDestroy(before);
+  api->eventDestroy(after);
+  for (auto [i, step] : llvm::enumerate(steps)) {
+    std::vector<float> &s = samples[i];
+    std::sort(s.begin(), s.end());
+    times.push_back({step.name, s.empty() ? 0.0 : s[s.size() / 2]});
+  }
+  unsigned numInputs = program.getNumInputs();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    if (i < numInputs)
+      continue;
+    if (failed(check(api->memcpyDtoH(buffers[i].data(), device[arg],
+                                     buffers[i].size()),
+                     "copying an output back"))) {
+      cleanup();
+      return failure();
+    }
+  }
+  cleanup();
+  return success();
+}

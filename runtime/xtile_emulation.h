@@ -1,0 +1,618 @@
+//===- xtile_emulation.h - run xtile's CUDA C on the CPU --------*- C++ -*-===//
+//
+// Included before a CUDA C file that xtile-translate --mlir-to-cuda emitted,
+// this header lets the host C++ compiler build it unchanged:
+//
+//   c++ -std=c++17 -O2 -fPIC -shared -x c++ -include xtile_emulation.h k.cu
+//
+// The threads of a block run as fibers on one OS thread, switched
+// cooperatively where CUDA threads wait for each other (__syncthreads, warp
+// shuffles), so shared memory, barriers and shuffles keep their meaning.
+// Blocks are spread over worker threads, one per CPU core. A barrier that
+// not every thread of a block reaches, or a shuffle that not every lane of a
+// warp reaches, is reported (kernel, block) and fails the launch instead of
+// hanging.
+//
+// Built with -fsanitize=thread, fibers are announced to ThreadSanitizer and
+// each barrier is a release/acquire point, so a missing barrier shows up as
+// a data race between the threads of a block.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XTILE_EMULATION_H
+#define XTILE_EMULATION_H
+
+#define XTILE_EMULATION 1
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <dlfcn.h>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <math.h>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#if defined(__SANITIZE_THREAD__)
+#define XTILE_EMULATION_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define XTILE_EMULATION_TSAN 1
+#endif
+#endif
+
+#if defined(XTILE_EMULATION_TSAN) || !defined(__x86_64__)
+#include <ucontext.h>
+#define XTILE_EMULATION_UCONTEXT 1
+#endif
+
+#ifdef XTILE_EMULATION_TSAN
+extern "C" {
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void *fiber);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+}
+#endif
+
+//===----------------------------------------------------------------------===//
+// CUDA keywords and runtime types
+//===----------------------------------------------------------------------===//
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+// One copy per worker thread, shared by the fibers (threads) of the block
+// that worker runs.
+#define __shared__ static thread_local
+
+struct dim3 {
+  unsigned x, y, z;
+  constexpr dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1)
+      : x(x), y(y), z(z) {}
+};
+
+typedef int cudaError_t;
+enum : int {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorLaunchFailure = 719,
+};
+typedef struct xt_emu_stream *cudaStream_t;
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+
+inline cudaError_t cudaMallocAsync(void **ptr, size_t bytes, cudaStream_t) {
+  *ptr = std::aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) / 256 * 256);
+  return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+inline cudaError_t cudaFreeAsync(void *ptr, cudaStream_t) {
+  std::free(ptr);
+  return cudaSuccess;
+}
+inline cudaError_t cudaFuncSetAttribute(const void *, cudaFuncAttribute, int) {
+  return cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Bit casts and 16-bit floats (round to nearest even)
+//===----------------------------------------------------------------------===//
+
+inline float __int_as_float(int32_t i) {
+  float f;
+  std::memcpy(&f, &i, 4);
+  return f;
+}
+inline int32_t __float_as_int(float f) {
+  int32_t i;
+  std::memcpy(&i, &f, 4);
+  return i;
+}
+inline double __longlong_as_double(long long i) {
+  double d;
+  std::memcpy(&d, &i, 8);
+  return d;
+}
+inline long long __double_as_longlong(double d) {
+  long long i;
+  std::memcpy(&i, &d, 8);
+  return i;
+}
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+
+struct __half {
+  uint16_t bits;
+};
+struct __nv_bfloat16 {
+  uint16_t bits;
+};
+
+inline float __half2float(__half h) {
+  uint32_t sign = uint32_t(h.bits & 0x8000) << 16;
+  uint32_t exp = (h.bits >> 10) & 0x1f, man = h.bits & 0x3ff;
+  if (exp == 0x1f)
+    return __int_as_float(int32_t(sign | 0x7f800000 | (man << 13)));
+  if (exp == 0) {
+    // Zero or subnormal: man * 2^-24, exact in float.
+    float v = std::ldexp(float(man), -24);
+    return sign ? -v : v;
+  }
+  return __int_as_float(int32_t(sign | ((exp + 112) << 23) | (man << 13)));
+}
+
+inline __half __float2half_rn(float f) {
+  uint32_t x = uint32_t(__float_as_int(f));
+  uint16_t sign = uint16_t((x >> 16) & 0x8000);
+  uint32_t absx = x & 0x7fffffff;
+  if (absx >= 0x7f800000) // inf or nan
+    return {uint16_t(sign | 0x7c00 | (absx > 0x7f800000 ? 0x200 : 0))};
+  if (absx >= 0x477ff000) // rounds to >= 65520: overflow to inf
+    return {uint16_t(sign | 0x7c00)};
+  if (absx < 0x38800000) { // below the smallest normal half: subnormal
+    // Round |f| / 2^-24 to an integer, ties to even (exact in float).
+    float scaled = std::fabs(f) * 16777216.0f;
+    float r = std::nearbyint(scaled);
+    return {uint16_t(sign | uint16_t(r))};
+  }
+  uint32_t exp = (absx >> 23) - 112, man = absx & 0x7fffff;
+  uint32_t h = (exp << 10) | (man >> 13);
+  uint32_t rest = man & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    ++h; // may carry into the exponent, which is right
+  return {uint16_t(sign | h)};
+}
+inline __half __float2half(float f) { return __float2half_rn(f); }
+
+inline float __bfloat162float(__nv_bfloat16 b) {
+  return __int_as_float(int32_t(uint32_t(b.bits) << 16));
+}
+inline __nv_bfloat16 __float2bfloat16_rn(float f) {
+  uint32_t x = uint32_t(__float_as_int(f));
+  if ((x & 0x7fffffff) > 0x7f800000)
+    return {uint16_t((x >> 16) | 0x40)};
+  uint32_t lsb = (x >> 16) & 1;
+  return {uint16_t((x + 0x7fff + lsb) >> 16)};
+}
+inline __nv_bfloat16 __float2bfloat16(float f) { return __float2bfloat16_rn(f); }
+inline __half __ushort_as_half(unsigned short b) { return {b}; }
+inline unsigned short __half_as_ushort(__half h) { return h.bits; }
+inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short b) { return {b}; }
+inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 b) { return b.bits; }
+
+//===----------------------------------------------------------------------===//
+// Atomics (blocks run concurrently on the workers)
+//===----------------------------------------------------------------------===//
+
+inline float atomicAdd(float *p, float v) {
+  uint32_t *bits = reinterpret_cast<uint32_t *>(p);
+  uint32_t old = __atomic_load_n(bits, __ATOMIC_RELAXED), next;
+  do {
+    next = uint32_t(__float_as_int(__int_as_float(int32_t(old)) + v));
+  } while (!__atomic_compare_exchange_n(bits, &old, next, true,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+  return __int_as_float(int32_t(old));
+}
+inline double atomicAdd(double *p, double v) {
+  uint64_t *bits = reinterpret_cast<uint64_t *>(p);
+  uint64_t old = __atomic_load_n(bits, __ATOMIC_RELAXED), next;
+  do {
+    next = uint64_t(__double_as_longlong(__longlong_as_double((long long)old) + v));
+  } while (!__atomic_compare_exchange_n(bits, &old, next, true,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+  return __longlong_as_double((long long)old);
+}
+inline int atomicAdd(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+inline int atomicMax(int *p, int v) {
+  int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (old < v && !__atomic_compare_exchange_n(p, &old, v, true,
+                                                 __ATOMIC_SEQ_CST,
+                                                 __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+inline int atomicMin(int *p, int v) {
+  int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (old > v && !__atomic_compare_exchange_n(p, &old, v, true,
+                                                 __ATOMIC_SEQ_CST,
+                                                 __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+
+//===----------------------------------------------------------------------===//
+// Fibers and the block scheduler
+//===----------------------------------------------------------------------===//
+
+namespace xt_emu {
+
+#ifndef XTILE_EMULATION_UCONTEXT
+// Saves the callee-saved registers on the current stack, stores the stack
+// pointer in *from, and resumes the stack `to` (x86-64 System V).
+extern "C" void xt_emu_switch(void **from, void *to);
+extern "C" void xt_emu_start();
+asm(R"(
+  .text
+  .p2align 4
+  .type xt_emu_switch,@function
+xt_emu_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size xt_emu_switch, .-xt_emu_switch
+  .p2align 4
+  .type xt_emu_start,@function
+xt_emu_start:
+  movq %rbx, %rdi
+  callq *%r12
+  ud2
+  .size xt_emu_start, .-xt_emu_start
+)");
+#endif
+
+enum class Wait { running, barrier, shuffle, done };
+
+struct Fiber {
+  unsigned index = 0;
+  Wait wait = Wait::running;
+  uint64_t shuffleGeneration = 0;
+  char *stack = nullptr;
+#ifdef XTILE_EMULATION_UCONTEXT
+  ucontext_t context;
+#else
+  void *sp = nullptr;
+#endif
+#ifdef XTILE_EMULATION_TSAN
+  void *tsan = nullptr;
+#endif
+};
+
+struct Worker;
+inline thread_local Worker *current = nullptr;
+
+constexpr size_t kStackBytes = 512 * 1024;
+
+/// Runs the blocks given to it, one at a time, each block's threads as
+/// fibers on this OS thread.
+struct Worker {
+  std::vector<Fiber> fibers;
+  const std::function<void()> *body = nullptr;
+  dim3 block, blockDim, gridDim;
+  unsigned self = 0;           // the fiber running now
+  unsigned threads = 0;
+  std::vector<unsigned char> dynamicShared;
+  // Warp shuffles: per warp, two generations of lane values.
+  std::vector<uint32_t> lanes;
+  std::vector<uint64_t> shuffleGenerations;
+  int barrierToken = 0; // the address TSan synchronizes barriers on
+#ifdef XTILE_EMULATION_UCONTEXT
+  ucontext_t scheduler;
+#else
+  void *schedulerSp = nullptr;
+#endif
+#ifdef XTILE_EMULATION_TSAN
+  void *schedulerFiber = nullptr;
+#endif
+
+  ~Worker() {
+    for (Fiber &f : fibers) {
+      std::free(f.stack);
+#ifdef XTILE_EMULATION_TSAN
+      if (f.tsan)
+        __tsan_destroy_fiber(f.tsan);
+#endif
+    }
+  }
+
+  static void entry(Worker *w) {
+    (*w->body)();
+    w->fibers[w->self].wait = Wait::done;
+    w->yield();
+  }
+
+#ifdef XTILE_EMULATION_UCONTEXT
+  static void entryUcontext(unsigned lo, unsigned hi) {
+    entry(reinterpret_cast<Worker *>((uintptr_t(hi) << 32) | lo));
+  }
+#endif
+
+  void start(Fiber &f) {
+    if (!f.stack)
+      f.stack = static_cast<char *>(std::malloc(kStackBytes));
+#ifdef XTILE_EMULATION_TSAN
+    if (!f.tsan)
+      f.tsan = __tsan_create_fiber(0);
+#endif
+#ifdef XTILE_EMULATION_UCONTEXT
+    getcontext(&f.context);
+    f.context.uc_stack.ss_sp = f.stack;
+    f.context.uc_stack.ss_size = kStackBytes;
+    f.context.uc_link = nullptr;
+    uintptr_t p = reinterpret_cast<uintptr_t>(this);
+    makecontext(&f.context, reinterpret_cast<void (*)()>(&entryUcontext), 2,
+                unsigned(p & 0xffffffffu), unsigned(p >> 32));
+#else
+    // The initial frame xt_emu_switch pops: control words, r15..rbp (rbx =
+    // this worker, r12 = entry), then the return address xt_emu_start.
+    uintptr_t top = (reinterpret_cast<uintptr_t>(f.stack) + kStackBytes) & ~uintptr_t(15);
+    uint64_t *sp = reinterpret_cast<uint64_t *>(top) - 10;
+    uint32_t mxcsr = 0x1f80;
+    uint16_t fpucw = 0x37f;
+    std::memset(sp, 0, 10 * sizeof(uint64_t));
+    std::memcpy(sp, &mxcsr, 4);
+    std::memcpy(reinterpret_cast<char *>(sp) + 4, &fpucw, 2);
+    sp[1] = 0;                                          // r15
+    sp[2] = 0;                                          // r14
+    sp[3] = 0;                                          // r13
+    sp[4] = reinterpret_cast<uint64_t>(&Worker::entry); // r12
+    sp[5] = reinterpret_cast<uint64_t>(this);           // rbx
+    sp[6] = 0;                                          // rbp
+    sp[7] = reinterpret_cast<uint64_t>(&xt_emu_start);  // return address
+    f.sp = sp;
+#endif
+  }
+
+  /// Back to the scheduler.
+  void yield() {
+    Fiber &f = fibers[self];
+#ifdef XTILE_EMULATION_TSAN
+    __tsan_switch_to_fiber(schedulerFiber, 1);
+#endif
+#ifdef XTILE_EMULATION_UCONTEXT
+    swapcontext(&f.context, &scheduler);
+#else
+    xt_emu_switch(&f.sp, schedulerSp);
+#endif
+  }
+
+  void resume(unsigned i) {
+    self = i;
+#ifdef XTILE_EMULATION_TSAN
+    __tsan_switch_to_fiber(fibers[i].tsan, 1);
+#endif
+#ifdef XTILE_EMULATION_UCONTEXT
+    swapcontext(&scheduler, &fibers[i].context);
+#else
+    xt_emu_switch(&schedulerSp, fibers[i].sp);
+#endif
+  }
+
+  /// Runs one block to completion; false (with a report) when its threads
+  /// cannot all proceed.
+  bool runBlock(const char *kernel) {
+    for (unsigned i = 0; i < threads; ++i) {
+      fibers[i].index = i;
+      fibers[i].wait = Wait::running;
+      fibers[i].shuffleGeneration = 0;
+      start(fibers[i]);
+    }
+    unsigned warps = (threads + 31) / 32;
+    std::fill(shuffleGenerations.begin(), shuffleGenerations.begin() + warps, 0);
+    for (;;) {
+      for (unsigned i = 0; i < threads; ++i)
+        if (fibers[i].wait == Wait::running)
+          resume(i);
+      // Every fiber now waits at a barrier or a shuffle, or is done.
+      unsigned done = 0, atBarrier = 0;
+      for (unsigned i = 0; i < threads; ++i) {
+        done += fibers[i].wait == Wait::done;
+        atBarrier += fibers[i].wait == Wait::barrier;
+      }
+      if (done == threads)
+        return true;
+      bool progress = false;
+      if (atBarrier == threads) {
+        for (unsigned i = 0; i < threads; ++i)
+          fibers[i].wait = Wait::running;
+        progress = true;
+      }
+      for (unsigned w = 0; w < warps; ++w) {
+        unsigned first = w * 32, last = std::min(threads, first + 32);
+        bool all = true;
+        for (unsigned i = first; i < last; ++i)
+          all &= fibers[i].wait == Wait::shuffle;
+        if (!all)
+          continue;
+        ++shuffleGenerations[w];
+        for (unsigned i = first; i < last; ++i)
+          fibers[i].wait = Wait::running;
+        progress = true;
+      }
+      if (!progress) {
+        std::fprintf(stderr,
+                     "xtile emulation: kernel %s, block (%u, %u, %u): %u of "
+                     "%u threads wait at __syncthreads(), %u have exited and "
+                     "the others wait at a warp shuffle: not every thread "
+                     "reaches the barrier\n",
+                     kernel, block.x, block.y, block.z, atBarrier, threads,
+                     done);
+        return false;
+      }
+    }
+  }
+
+  void barrier() {
+#ifdef XTILE_EMULATION_TSAN
+    __tsan_release(&barrierToken);
+#endif
+    fibers[self].wait = Wait::barrier;
+    yield();
+#ifdef XTILE_EMULATION_TSAN
+    __tsan_acquire(&barrierToken);
+#endif
+  }
+
+  uint32_t shuffle(uint32_t value, int kind, int arg, int width) {
+    unsigned lane = self % 32, warp = self / 32;
+    uint64_t gen = shuffleGenerations[warp];
+    uint32_t *slots = &lanes[(warp * 2 + (gen & 1)) * 32];
+    slots[lane] = value;
+    fibers[self].wait = Wait::shuffle;
+    yield();
+    unsigned base = lane & ~unsigned(width - 1), src = lane;
+    if (kind == 0)
+      src = base + ((lane - base) ^ unsigned(arg));
+    else if (kind == 1)
+      src = (lane - base) + unsigned(arg) < unsigned(width) ? lane + arg : lane;
+    else
+      src = base + (unsigned(arg) & unsigned(width - 1));
+    if (src >= 32 || warp * 32 + src >= threads)
+      src = lane;
+    return slots[src];
+  }
+};
+
+struct Launch {
+  const char *kernel;
+  dim3 grid, block;
+  size_t shared;
+  const std::function<void()> *body;
+};
+
+inline unsigned workers() {
+  if (const char *env = std::getenv("XTILE_EMULATION_THREADS"))
+    return std::max(1, std::atoi(env));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+inline cudaError_t run(const Launch &launch) {
+  unsigned threads = launch.block.x * launch.block.y * launch.block.z;
+  uint64_t blocks = uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z;
+  if (threads == 0 || threads > 1024 || blocks == 0)
+    return cudaErrorInvalidValue;
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> failed{false};
+  auto work = [&] {
+    Worker w;
+    current = &w;
+    w.threads = threads;
+    w.fibers.resize(threads);
+    w.lanes.assign(((threads + 31) / 32) * 2 * 32, 0);
+    w.shuffleGenerations.assign((threads + 31) / 32, 0);
+    w.dynamicShared.assign(launch.shared + 16, 0);
+    w.body = launch.body;
+    w.blockDim = launch.block;
+    w.gridDim = launch.grid;
+#ifdef XTILE_EMULATION_TSAN
+    w.schedulerFiber = __tsan_get_current_fiber();
+#endif
+    for (uint64_t b; !failed && (b = next++) < blocks;) {
+      w.block = dim3(unsigned(b % launch.grid.x),
+                     unsigned(b / launch.grid.x % launch.grid.y),
+                     unsigned(b / launch.grid.x / launch.grid.y));
+      if (!w.runBlock(launch.kernel))
+        failed = true;
+    }
+    current = nullptr;
+  };
+  unsigned n = unsigned(std::min<uint64_t>(workers(), blocks));
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < n; ++i)
+    pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool)
+    t.join();
+  return failed ? cudaErrorLaunchFailure : cudaSuccess;
+}
+
+inline Worker &self() { return *current; }
+
+struct ThreadIdx {
+  unsigned get(int d) const {
+    Worker &w = self();
+    unsigned i = w.self;
+    return d == 0 ? i % w.blockDim.x
+                  : d == 1 ? i / w.blockDim.x % w.blockDim.y
+                           : i / w.blockDim.x / w.blockDim.y;
+  }
+};
+
+template <typename T> inline uint32_t toBits(T v) {
+  static_assert(sizeof(T) == 4, "shuffles move 32-bit values");
+  uint32_t b;
+  std::memcpy(&b, &v, 4);
+  return b;
+}
+template <typename T> inline T fromBits(uint32_t b) {
+  T v;
+  std::memcpy(&v, &b, 4);
+  return v;
+}
+
+} // namespace xt_emu
+
+#define threadIdx                                                              \
+  (dim3(xt_emu::ThreadIdx().get(0), xt_emu::ThreadIdx().get(1),               \
+        xt_emu::ThreadIdx().get(2)))
+#define blockIdx (xt_emu::self().block)
+#define blockDim (xt_emu::self().blockDim)
+#define gridDim (xt_emu::self().gridDim)
+#define XT_DYNAMIC_SHARED(name)                                                \
+  unsigned char *name = reinterpret_cast<unsigned char *>(                     \
+      (reinterpret_cast<uintptr_t>(xt_emu::self().dynamicShared.data()) + 15) & \
+      ~uintptr_t(15))
+
+inline void __syncthreads() { xt_emu::self().barrier(); }
+
+template <typename T>
+inline T __shfl_xor_sync(unsigned, T v, int laneMask, int width = 32) {
+  return xt_emu::fromBits<T>(
+      xt_emu::self().shuffle(xt_emu::toBits(v), 0, laneMask, width));
+}
+template <typename T>
+inline T __shfl_down_sync(unsigned, T v, unsigned delta, int width = 32) {
+  return xt_emu::fromBits<T>(
+      xt_emu::self().shuffle(xt_emu::toBits(v), 1, int(delta), width));
+}
+template <typename T>
+inline T __shfl_sync(unsigned, T v, int srcLane, int width = 32) {
+  return xt_emu::fromBits<T>(
+      xt_emu::self().shuffle(xt_emu::toBits(v), 2, srcLane, width));
+}
+
+/// Launches `kernel`: every block, every thread.
+template <typename... Params, typename... Args>
+inline cudaError_t xt_launch(void (*kernel)(Params...), dim3 grid, dim3 block,
+                             size_t shared, cudaStream_t, Args... args) {
+  std::function<void()> body = [=] { kernel(Params(args)...); };
+  Dl_info info;
+  const char *name = dladdr(reinterpret_cast<void *>(kernel), &info) &&
+                             info.dli_sname
+                         ? info.dli_sname
+                         : "(unnamed)";
+  xt_emu::Launch launch{name, grid, block, shared, &body};
+  return xt_emu::run(launch);
+}
+
+#endif // XTILE_EMULATION_H
