@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <math.h>
 #include <mutex>
 #include <thread>
@@ -283,10 +284,14 @@ xt_emu_start:
 
 enum class Wait { running, barrier, shuffle, done };
 
+// What the scheduler and the fibers tell each other goes through relaxed
+// atomics: ThreadSanitizer sees no race in that bookkeeping, and it creates
+// no ordering between the threads of a block, so a race in a kernel stays
+// visible. Barriers are the only release/acquire points.
 struct Fiber {
   unsigned index = 0;
-  Wait wait = Wait::running;
-  uint64_t shuffleGeneration = 0;
+  std::atomic<Wait> wait{Wait::running};
+  bool fresh = true;
   char *stack = nullptr;
 #ifdef XTILE_EMULATION_UCONTEXT
   ucontext_t context;
@@ -309,13 +314,15 @@ struct Worker {
   std::vector<Fiber> fibers;
   const std::function<void()> *body = nullptr;
   dim3 block, blockDim, gridDim;
-  unsigned self = 0;           // the fiber running now
+  std::atomic<unsigned> self{0}; // the fiber running now
   unsigned threads = 0;
   std::vector<unsigned char> dynamicShared;
   // Warp shuffles: per warp, two generations of lane values.
-  std::vector<uint32_t> lanes;
-  std::vector<uint64_t> shuffleGenerations;
-  int barrierToken = 0; // the address TSan synchronizes barriers on
+  std::unique_ptr<std::atomic<uint32_t>[]> lanes;
+  std::unique_ptr<std::atomic<uint64_t>[]> shuffleGenerations;
+  // Addresses ThreadSanitizer synchronizes on: barriers, and the end of a
+  // block (the next block on this worker reuses its shared memory).
+  int barrierToken = 0, blockEndToken = 0;
 #ifdef XTILE_EMULATION_UCONTEXT
   ucontext_t scheduler;
 #else
@@ -337,6 +344,9 @@ struct Worker {
 
   static void entry(Worker *w) {
     (*w->body)();
+#ifdef XTILE_EMULATION_TSAN
+    __tsan_release(&w->blockEndToken);
+#endif
     w->fibers[w->self].wait = Wait::done;
     w->yield();
   }
@@ -398,9 +408,13 @@ struct Worker {
 
   void resume(unsigned i) {
     self = i;
+    bool fresh = fibers[i].fresh;
+    fibers[i].fresh = false;
 #ifdef XTILE_EMULATION_TSAN
-    __tsan_switch_to_fiber(fibers[i].tsan, 1);
+    // The first switch into a fiber orders the block's setup before it.
+    __tsan_switch_to_fiber(fibers[i].tsan, fresh ? 0 : 1);
 #endif
+    (void)fresh;
 #ifdef XTILE_EMULATION_UCONTEXT
     swapcontext(&scheduler, &fibers[i].context);
 #else
@@ -414,11 +428,12 @@ struct Worker {
     for (unsigned i = 0; i < threads; ++i) {
       fibers[i].index = i;
       fibers[i].wait = Wait::running;
-      fibers[i].shuffleGeneration = 0;
+      fibers[i].fresh = true;
       start(fibers[i]);
     }
     unsigned warps = (threads + 31) / 32;
-    std::fill(shuffleGenerations.begin(), shuffleGenerations.begin() + warps, 0);
+    for (unsigned w = 0; w < warps; ++w)
+      shuffleGenerations[w] = 0;
     for (;;) {
       for (unsigned i = 0; i < threads; ++i)
         if (fibers[i].wait == Wait::running)
@@ -429,8 +444,12 @@ struct Worker {
         done += fibers[i].wait == Wait::done;
         atBarrier += fibers[i].wait == Wait::barrier;
       }
-      if (done == threads)
+      if (done == threads) {
+#ifdef XTILE_EMULATION_TSAN
+        __tsan_acquire(&blockEndToken);
+#endif
         return true;
+      }
       bool progress = false;
       if (atBarrier == threads) {
         for (unsigned i = 0; i < threads; ++i)
@@ -476,7 +495,7 @@ struct Worker {
   uint32_t shuffle(uint32_t value, int kind, int arg, int width) {
     unsigned lane = self % 32, warp = self / 32;
     uint64_t gen = shuffleGenerations[warp];
-    uint32_t *slots = &lanes[(warp * 2 + (gen & 1)) * 32];
+    std::atomic<uint32_t> *slots = &lanes[(warp * 2 + (gen & 1)) * 32];
     slots[lane] = value;
     fibers[self].wait = Wait::shuffle;
     yield();
@@ -517,9 +536,9 @@ inline cudaError_t run(const Launch &launch) {
     Worker w;
     current = &w;
     w.threads = threads;
-    w.fibers.resize(threads);
-    w.lanes.assign(((threads + 31) / 32) * 2 * 32, 0);
-    w.shuffleGenerations.assign((threads + 31) / 32, 0);
+    w.fibers = std::vector<Fiber>(threads);
+    w.lanes.reset(new std::atomic<uint32_t>[((threads + 31) / 32) * 2 * 32]);
+    w.shuffleGenerations.reset(new std::atomic<uint64_t>[(threads + 31) / 32]);
     w.dynamicShared.assign(launch.shared + 16, 0);
     w.body = launch.body;
     w.blockDim = launch.block;

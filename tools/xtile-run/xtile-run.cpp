@@ -360,6 +360,10 @@ int main(int argc, char **argv) {
   } else {
     // Lower the whole module.
     OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
+    // Only the functions that run are compiled.
+    for (auto fn : llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
+      if (!fn.isExternal() && !entry.empty() && fn.getSymName() != entry)
+        fn.erase();
     PassManager pm(&context);
     LowerToKernelOptions options;
     options.target = target;
@@ -494,7 +498,10 @@ int main(int argc, char **argv) {
         continue;
       }
       auto [err, bad] = compare(out, ref);
-      double tol = std::max(toleranceOf(e), 4 * rounding);
+      // A program that amplifies rounding gets up to 10x its dtype's
+      // tolerance: 4x the error of evaluating it op by op in its types.
+      double tol = std::max(toleranceOf(e),
+                            std::min(4 * rounding, 10 * toleranceOf(e)));
       bool pass = bad == 0 && err <= tol;
       ok &= pass;
       llvm::outs() << "@" << fn.getSymName() << " output #" << i << " "

@@ -43,3 +43,8 @@
 // DECODER-COUNT-8: __global__
 // DECODER:         extern "C" cudaError_t decoder_layer(
 // DECODER-COUNT-9:   xt_launch(
+
+// Offsets are 64-bit: a row of a 70000 x 32768 tensor starts past 2^31.
+// RUN: xtile-opt --lower-to-kernel %S/../Inputs/huge.mlir | xtile-translate --mlir-to-cuda | FileCheck %s --check-prefix=HUGE
+// HUGE: int64_t [[ROW:v[0-9]+]] = (int64_t)((uint64_t)block0 % (uint64_t)70000);
+// HUGE: int64_t {{v[0-9]+}} = [[ROW]] * 32768;

@@ -8,6 +8,8 @@
 // RUN: done
 // RUN: xtile-opt --lower-to-kernel %S/../Inputs/edge-shapes.mlir | xtile-translate --mlir-to-cuda -o %t/edge.cu
 // RUN: %nvcc -arch=sm_90 --Werror all-warnings -Xptxas -v -c %t/edge.cu -o %t/edge.o 2>> %t/ptxas.txt
+// RUN: xtile-opt --lower-to-kernel %S/../Inputs/huge.mlir | xtile-translate --mlir-to-cuda -o %t/huge.cu
+// RUN: %nvcc -arch=sm_90 --Werror all-warnings -Xptxas -v -c %t/huge.cu -o %t/huge.o 2>> %t/ptxas.txt
 // RUN: FileCheck %s < %t/ptxas.txt
 
 // CHECK:     Compiling entry function 'rmsnorm_mul_2' for 'sm_90'

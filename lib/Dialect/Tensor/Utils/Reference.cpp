@@ -364,7 +364,8 @@ FailureOr<RefTensor> Interpreter::eval(Operation *op) {
                 case ReduceKind::min: v = nanOr(a, b, std::min(a, b)); break;
                 default: break;
                 }
-                out.real[o] = roundOps ? roundToType(element, v) : v;
+                // Sums accumulate in at least f32, as the kernels do.
+                out.real[o] = roundOps && !element.isF64() ? double(float(v)) : v;
               }
             });
             for (int64_t o = 0; o < n; ++o)
