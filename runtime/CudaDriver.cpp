@@ -40,6 +40,7 @@ struct CudaDriver::Api {
   CUresult (*memFree)(CUdeviceptr);
   CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*memcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
   CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, unsigned, CUstream, void **,
                            void **);
@@ -79,6 +80,7 @@ CudaDriver::CudaDriver() {
   load(api->memFree, "cuMemFree_v2");
   load(api->memcpyHtoD, "cuMemcpyHtoD_v2");
   load(api->memcpyDtoH, "cuMemcpyDtoH_v2");
+  load(api->memcpyDtoD, "cuMemcpyDtoD_v2");
   load(api->launchKernel, "cuLaunchKernel");
   load(api->eventCreate, "cuEventCreate");
   load(api->eventDestroy, "cuEventDestroy_v2");
@@ -161,6 +163,7 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
     kernel::LaunchOp launch;
   };
   std::vector<Step> steps;
+  std::vector<kernel::CopyOp> copies;
   for (Operation &op : body) {
     if (auto alloc = dyn_cast<kernel::AllocOp>(op)) {
       MemRefType t = alloc.getType();
@@ -183,6 +186,8 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
         return failure();
       }
       steps.push_back({fn, name, launch});
+    } else if (auto copy = dyn_cast<kernel::CopyOp>(op)) {
+      copies.push_back(copy);
     }
   }
   std::vector<std::vector<float>> samples(steps.size());
@@ -219,6 +224,17 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
   }
   api->eventDestroy(before);
   api->eventDestroy(after);
+  for (kernel::CopyOp copy : copies) {
+    MemRefType t = copy.getSource().getType();
+    size_t bytes = t.getNumElements() *
+                   std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
+    if (failed(check(api->memcpyDtoD(device[copy.getTarget()],
+                                     device[copy.getSource()], bytes),
+                     "copying a buffer"))) {
+      cleanup();
+      return failure();
+    }
+  }
   for (auto [i, step] : llvm::enumerate(steps)) {
     std::vector<float> &s = samples[i];
     std::sort(s.begin(), s.end());

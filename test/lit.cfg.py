@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -14,6 +15,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.xtile_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%xtile_src_root", config.xtile_src_root))
 config.substitutions.append(("%xtile_obj_root", config.xtile_obj_root))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))

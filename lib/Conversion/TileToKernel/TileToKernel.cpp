@@ -1714,16 +1714,16 @@ xtile::lowerHostFunction(Operation *op,
       return failure();
     buffers.push_back(*m);
   }
-  // Each returned value must be a distinct launch result.
+  // A returned value that is an input, or that is returned again, is
+  // copied into its output buffer after the launches; any other is
+  // written by its kernel directly.
   DenseMap<Value, unsigned> outputOf;
+  SmallVector<std::pair<Value, unsigned>> copies;
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    if (!v.getDefiningOp<loop::LaunchOp>())
-      return ret.emitOpError("result #")
-             << i << " is not computed by a kernel (an input or a constant "
-                     "returned as is): not supported by Kernel IR";
-    if (!outputOf.try_emplace(v, i).second)
-      return ret.emitOpError("returns the same value twice (results #")
-             << outputOf[v] << " and #" << i << "): not supported by Kernel IR";
+    if (!v.getDefiningOp<loop::LaunchOp>() || outputOf.count(v))
+      copies.push_back({v, unsigned(i)});
+    else
+      outputOf[v] = i;
   }
   OpBuilder b(fn);
   auto program = xk::ProgramOp::create(b, fn.getLoc(), fn.getSymName(),
@@ -1780,6 +1780,16 @@ xtile::lowerHostFunction(Operation *op,
                          b.getDenseI64ArrayAttr(
                              {(int64_t)kernel.getMaxThreads(), 1, 1}),
                          kernel.getDynamicShared(), operands);
+  }
+  for (auto [v, i] : copies) {
+    Value source = bufferOf.lookup(v);
+    if (!source) {
+      program.erase();
+      return ret.emitOpError("result #")
+             << i << " is neither an input nor computed by a kernel";
+    }
+    xk::CopyOp::create(b, ret.getLoc(), source,
+                       body->getArgument(fn.getNumArguments() + i));
   }
   (void)ctx;
   return program;

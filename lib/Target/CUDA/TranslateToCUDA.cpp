@@ -966,6 +966,15 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
          << ", " << bytes << "ULL, stream)) != cudaSuccess) break;\n";
       continue;
     }
+    if (auto copy = dyn_cast<xk::CopyOp>(op)) {
+      MemRefType type = copy.getSource().getType();
+      int64_t bytes = type.getNumElements() *
+                      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      os << "if ((err = cudaMemcpyAsync(" << name(copy.getTarget()) << ", "
+         << name(copy.getSource()) << ", " << bytes
+         << "ULL, cudaMemcpyDeviceToDevice, stream)) != cudaSuccess) break;\n";
+      continue;
+    }
     auto launch = dyn_cast<xk::LaunchOp>(op);
     if (!launch)
       return op.emitError("cannot emit '") << op.getName() << "' as CUDA C";

@@ -51,31 +51,3 @@ xtile.kernel @reshaped_dot(%a: memref<16x16xf32>) -> (%y: memref<256xf32>)
   %i = xtile.range 0 to 256 : tensor<256xindex>
   xtile.store %flat, %y[%i] : memref<256xf32>[tensor<256xindex>], tensor<256xf32>
 }
-
-// -----
-
-xtile.kernel @k(%x: memref<4xf32>) -> (%y: memref<4xf32>)
-    attributes {grid = array<i64: 1>, num_warps = 1 : i64, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
-  %i = xtile.range 0 to 4 : tensor<4xindex>
-  %v = xtile.load %x[%i] : memref<4xf32>[tensor<4xindex>] -> tensor<4xf32>
-  xtile.store %v, %y[%i] : memref<4xf32>[tensor<4xindex>], tensor<4xf32>
-}
-func.func @passthrough(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  %y = xloop.launch @k(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  // expected-error @+1 {{result #1 is not computed by a kernel (an input or a constant returned as is): not supported by Kernel IR}}
-  return %y, %x : tensor<4xf32>, tensor<4xf32>
-}
-
-// -----
-
-xtile.kernel @k(%x: memref<4xf32>) -> (%y: memref<4xf32>)
-    attributes {grid = array<i64: 1>, num_warps = 1 : i64, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
-  %i = xtile.range 0 to 4 : tensor<4xindex>
-  %v = xtile.load %x[%i] : memref<4xf32>[tensor<4xindex>] -> tensor<4xf32>
-  xtile.store %v, %y[%i] : memref<4xf32>[tensor<4xindex>], tensor<4xf32>
-}
-func.func @twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  %y = xloop.launch @k(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  // expected-error @+1 {{returns the same value twice (results #0 and #1): not supported by Kernel IR}}
-  return %y, %y : tensor<4xf32>, tensor<4xf32>
-}

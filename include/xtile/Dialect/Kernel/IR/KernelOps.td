@@ -299,6 +299,22 @@ def XKernel_AllocOp : XKernel_Op<"alloc", [HasParent<"ProgramOp">]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def XKernel_CopyOp : XKernel_Op<"copy", [HasParent<"ProgramOp">,
+    AllTypesMatch<["source", "target"]>]> {
+  let summary = "copy a buffer of a program to another";
+  let description = [{
+    A device-to-device copy on the program's stream: how a program returns
+    one of its inputs, or the same value twice.
+
+    ```mlir
+    xkernel.copy %x to %y : memref<4096xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeMemRef:$source,
+                   AnyStaticShapeMemRef:$target);
+  let assemblyFormat = "$source `to` $target attr-dict `:` type($source)";
+}
+
 def XKernel_LaunchOp : XKernel_Op<"launch", [
     HasParent<"ProgramOp">, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "launch a kernel on the program's stream";
