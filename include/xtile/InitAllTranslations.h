@@ -3,6 +3,8 @@
 #ifndef XTILE_INITALLTRANSLATIONS_H
 #define XTILE_INITALLTRANSLATIONS_H
 
+#include "xtile/Target/PTX/PTXEmitter.h"
+
 namespace mlir {
 void registerToLLVMIRTranslation();
 } // namespace mlir
@@ -11,9 +13,12 @@ namespace xtile {
 
 /// Registers the translations that xtile-translate offers with the global
 /// translation registry. The PTX path goes through the LLVM dialect, so
-/// upstream's `--mlir-to-llvmir` is part of it; the Kernel IR emitters
-/// (`--mlir-to-cuda`, `--mlir-to-ptx`) join here with the Kernel IR level.
-inline void registerAllTranslations() { mlir::registerToLLVMIRTranslation(); }
+/// upstream's `--mlir-to-llvmir` is part of it, next to the Kernel IR
+/// emitters (`--mlir-to-ptx`).
+inline void registerAllTranslations() {
+  mlir::registerToLLVMIRTranslation();
+  registerToPTXTranslation();
+}
 
 } // namespace xtile
 
