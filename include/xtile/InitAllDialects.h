@@ -10,6 +10,9 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -28,13 +31,14 @@ inline void registerXTileDialects(mlir::DialectRegistry &registry) {
 
 /// Registers the xtile dialects and the upstream dialects that xtile
 /// programs contain (functions, scalar arithmetic and math, structured
-/// control flow).
+/// control flow) or are lowered to (gpu modules of LLVM and NVVM code).
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registerXTileDialects(registry);
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::affine::AffineDialect,
-                  mlir::vector::VectorDialect>();
+                  mlir::affine::AffineDialect, mlir::vector::VectorDialect,
+                  mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
+                  mlir::NVVM::NVVMDialect>();
 }
 
 } // namespace xtile

@@ -4,6 +4,7 @@
 #define XTILE_INITALLTRANSLATIONS_H
 
 #include "xtile/Target/CUDA/CUDAEmitter.h"
+#include "xtile/Target/PTX/PTXEmitter.h"
 
 namespace mlir {
 void registerToLLVMIRTranslation();
@@ -12,11 +13,13 @@ void registerToLLVMIRTranslation();
 namespace xtile {
 
 /// Registers the translations that xtile-translate offers with the global
-/// translation registry: Kernel IR to CUDA C (`--mlir-to-cuda`) and
-/// upstream's `--mlir-to-llvmir`.
+/// translation registry: Kernel IR to CUDA C (`--mlir-to-cuda`) and to PTX
+/// (`--mlir-to-ptx`, through the LLVM dialect and NVPTX), and upstream's
+/// `--mlir-to-llvmir`.
 inline void registerAllTranslations() {
   mlir::registerToLLVMIRTranslation();
   registerToCUDATranslation();
+  registerToPTXTranslation();
 }
 
 } // namespace xtile

@@ -28,6 +28,7 @@
 #include "xtile/InitAllDialects.h"
 #include "xtile/Pipelines/Pipelines.h"
 #include "xtile/Target/CUDA/CUDAEmitter.h"
+#include "xtile/Target/PTX/PTXEmitter.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -378,7 +379,7 @@ int main(int argc, char **argv) {
     if (backend == "emu") {
       if (failed(translateToCUDA(*lowered, codeStream)))
         return 1;
-    } else if (true) {
+    } else if (failed(translateToPTX(*lowered, codeStream, target))) {
       return 1;
     }
     double lowerSecs = std::chrono::duration<double>(

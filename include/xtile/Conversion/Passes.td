@@ -117,4 +117,51 @@ def ConvertXTileToXKernel : Pass<"convert-xtile-to-xkernel", "::mlir::ModuleOp">
     "::mlir::vector::VectorDialect"];
 }
 
+def ConvertXKernelToNVVM : Pass<"convert-xkernel-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower Kernel IR kernels to the LLVM and NVVM dialects in a gpu.module";
+  let description = [{
+    Moves every `xkernel.func` of the module into one
+    `gpu.module @xtile_kernels` targeting `#nvvm.target<chip, features>`,
+    where it becomes a kernel of the same name (launch bound
+    `nvvm.maxntid = [max_threads, 1, 1]`; `xkernel.readonly` arguments
+    become `noalias readonly` pointers, so their loads may use the
+    non-coherent cache), and lowers the bodies to the LLVM and NVVM
+    dialects, ready for `gpu-module-to-binary`. Host programs
+    (`xkernel.program`) launch the kernels by names that no longer resolve
+    in the outer module, so they are dropped: the device code is the
+    whole result.
+
+    - `!xkernel.ptr<T, global>` becomes `!llvm.ptr<1>`, `shared` becomes
+      `!llvm.ptr<3>`; `index` is i64, so element offsets are 64-bit.
+    - Ids read the PTX special registers, with value ranges from the
+      launch bound and the grid limits.
+    - Loads and stores are a `getelementptr` and one access aligned to
+      its size (16 bytes for `vector<4xf32>`).
+    - `xkernel.shared` is an internal addrspace(3) global of the
+      gpu.module; `xkernel.dynamic_shared` is a byte offset into the
+      external, 16-byte aligned `xtile_dynamic_shared` array.
+    - Shuffles are `nvvm.shfl.sync` over the whole warp with CUDA's
+      segment encoding of `width`; barriers `bar.sync 0`; atomics
+      `llvm.atomicrmw` (relaxed); cp.async copies, commits and waits their
+      `nvvm.cp.async` counterparts, with the zero-fill source size when
+      `valid` is given.
+    - Loops marked `xkernel.unroll` carry a full-unroll hint to LLVM.
+    - Math functions are rewritten to polynomial approximations and
+      expansions (`log10` through `log`), so no libdevice is linked; a
+      math op that would still need libdevice is an error at its
+      location, as is any op the conversion does not know.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "GPU architecture of the NVVM target">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "Target features, the PTX ISA version among them">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect", "::mlir::ub::UBDialect"];
+}
+
 #endif // XTILE_CONVERSION_PASSES_TD

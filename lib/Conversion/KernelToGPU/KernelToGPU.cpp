@@ -1,0 +1,763 @@
+//===- KernelToGPU.cpp - Kernel IR to the GPU, LLVM and NVVM dialects -----===//
+//
+// Kernels move into a gpu.module with an NVVM target; their bodies are
+// lowered to LLVM + NVVM by one dialect conversion that combines the xkernel
+// patterns below with upstream's GPU, arith, cf, vector, math and ub
+// lowerings. Math functions are first rewritten into arithmetic
+// (polynomial approximations), so the result never calls libdevice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Conversion/KernelToGPU/KernelToGPU.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "xtile/Dialect/Kernel/IR/KernelOps.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+namespace xtile {
+#define GEN_PASS_DEF_CONVERTXKERNELTONVVM
+#include "xtile/Conversion/Passes.h.inc"
+} // namespace xtile
+
+using namespace mlir;
+namespace xk = xtile::kernel;
+
+namespace {
+
+constexpr StringLiteral kDynamicSharedName = "xtile_dynamic_shared";
+constexpr StringLiteral kUnrollAttrName = "xkernel.unroll";
+
+unsigned addressSpace(xk::MemorySpace space) {
+  return static_cast<unsigned>(space == xk::MemorySpace::global
+                                   ? NVVM::NVVMMemorySpace::Global
+                                   : NVVM::NVVMMemorySpace::Shared);
+}
+
+/// The alignment an access of `type` may assume: its size, which the
+/// xkernel verifier keeps a power of two up to 16 bytes for vectors.
+unsigned naturalAlignment(Type type) {
+  int64_t lanes = 1;
+  Type element = type;
+  if (auto vec = dyn_cast<VectorType>(type)) {
+    lanes = vec.getNumElements();
+    element = vec.getElementType();
+  }
+  uint64_t bytes = llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  return static_cast<unsigned>(llvm::PowerOf2Ceil(bytes * lanes));
+}
+
+/// The launch bound of the kernel around `op`: `nvvm.maxntid` once the
+/// kernel is lowered, `max_threads` before.
+int64_t maxThreadsAround(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (auto func = dyn_cast<xk::FuncOp>(parent))
+      return func.getMaxThreads();
+    if (auto bound = parent->getAttrOfType<DenseI32ArrayAttr>(
+            NVVM::NVVMDialect::getMaxntidAttrName())) {
+      int64_t threads = 1;
+      for (int32_t d : bound.asArrayRef())
+        threads *= d;
+      return threads;
+    }
+    if (isa<FunctionOpInterface>(parent))
+      break;
+  }
+  // CUDA's limit for any block.
+  return 1024;
+}
+
+/// `ptr[offset]` as an LLVM pointer to one element.
+Value elementAddress(OpBuilder &b, Location loc,
+                     const LLVMTypeConverter &converter, Value ptr,
+                     xk::PtrType type, Value offset) {
+  Type element = converter.convertType(type.getElementType());
+  return LLVM::GEPOp::create(b, loc, ptr.getType(), element, ptr,
+                             ArrayRef<LLVM::GEPArg>{offset},
+                             LLVM::GEPNoWrapFlags::inbounds);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+/// xkernel.func -> gpu.func kernel, lowered further by upstream's gpu.func
+/// pattern (which converts the signature and copies the LLVM argument
+/// attributes) in the same conversion.
+struct FuncOpLowering : ConvertOpToLLVMPattern<xk::FuncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::FuncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto func = gpu::GPUFuncOp::create(rewriter, op.getLoc(), op.getSymName(),
+                                       op.getFunctionType());
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                  rewriter.getUnitAttr());
+    // max_threads bounds the block, like __launch_bounds__; the exact block
+    // shape is the launch's, so it is not a known block size.
+    auto maxThreads = static_cast<int32_t>(op.getMaxThreads());
+    func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                  rewriter.getDenseI32ArrayAttr({maxThreads, 1, 1}));
+    // Read-only arguments are the CUDA emitter's `const T* __restrict__`:
+    // nothing writes their memory while the kernel runs, which lets NVPTX
+    // load them through the non-coherent cache.
+    for (unsigned i = 0, e = op.getNumArguments(); i < e; ++i) {
+      if (!op.getArgAttr(i, xk::FuncOp::getReadonlyAttrName()))
+        continue;
+      func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                      rewriter.getUnitAttr());
+      func.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(),
+                      rewriter.getUnitAttr());
+    }
+    Block *builtEntry = &func.getBody().front();
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(),
+                                func.getBody().end());
+    rewriter.eraseBlock(builtEntry);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnOpLowering : ConvertOpToLLVMPattern<xk::ReturnOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange());
+    return success();
+  }
+};
+
+/// An id op -> the PTX special register of its dimension, zero-extended to
+/// index. The register's value range lets LLVM narrow index arithmetic.
+template <typename SourceOp, typename XOp, typename YOp, typename ZOp>
+struct IdOpLowering : ConvertOpToLLVMPattern<SourceOp> {
+  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename SourceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [lower, upper] = range(op);
+    auto rangeAttr =
+        LLVM::ConstantRangeAttr::get(rewriter.getContext(), 32, lower, upper);
+    Type i32 = rewriter.getI32Type();
+    Value reg;
+    switch (op.getDim()) {
+    case xk::Dim::x:
+      reg = XOp::create(rewriter, loc, i32, rangeAttr);
+      break;
+    case xk::Dim::y:
+      reg = YOp::create(rewriter, loc, i32, rangeAttr);
+      break;
+    case xk::Dim::z:
+      reg = ZOp::create(rewriter, loc, i32, rangeAttr);
+      break;
+    }
+    rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(
+        op, this->getTypeConverter()->getIndexType(), reg);
+    return success();
+  }
+
+private:
+  /// [lower, upper) of the register: threads are bounded by the kernel's
+  /// launch bound, blocks by CUDA's grid limits (2^31 - 1 in x, 65535 in y
+  /// and z).
+  static std::pair<int64_t, int64_t> range(SourceOp op) {
+    int64_t gridLimit = op.getDim() == xk::Dim::x ? 2147483647 : 65535;
+    if constexpr (std::is_same_v<SourceOp, xk::ThreadIdOp>)
+      return {0, maxThreadsAround(op)};
+    else if constexpr (std::is_same_v<SourceOp, xk::BlockDimOp>)
+      return {1, maxThreadsAround(op) + 1};
+    else if constexpr (std::is_same_v<SourceOp, xk::BlockIdOp>)
+      return {0, gridLimit};
+    else
+      return {1, gridLimit + 1};
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// The symbol table that holds the globals of the kernel around `op`.
+Operation *globalsTable(Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return nullptr;
+  return SymbolTable::getNearestSymbolTable(func->getParentOp());
+}
+
+/// xkernel.shared -> the address of an internal addrspace(3) array of the
+/// gpu.module, one per op (NVPTX makes it a `.shared` array of the kernel).
+struct SharedOpLowering : ConvertOpToLLVMPattern<xk::SharedOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::SharedOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Operation *table = globalsTable(op);
+    if (!table)
+      return rewriter.notifyMatchFailure(op, "not inside a kernel");
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    std::string name;
+    for (unsigned k = 0;; ++k) {
+      name = (func.getName() + "_shared_" + Twine(k)).str();
+      if (!SymbolTable::lookupSymbolIn(table, name))
+        break;
+    }
+    xk::PtrType type = op.getResult().getType();
+    Type element = getTypeConverter()->convertType(type.getElementType());
+    auto array = LLVM::LLVMArrayType::get(element, op.getSize());
+    LLVM::GlobalOp global;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(func);
+      // 16 bytes: the widest vector access the kernel may make.
+      global = LLVM::GlobalOp::create(
+          rewriter, op.getLoc(), array, /*isConstant=*/false,
+          LLVM::Linkage::Internal, name, /*value=*/Attribute(),
+          /*alignment=*/16, addressSpace(xk::MemorySpace::shared));
+    }
+    rewriter.replaceOpWithNewOp<LLVM::AddressOfOp>(op, global);
+    return success();
+  }
+};
+
+/// xkernel.dynamic_shared -> a byte offset into the external, 16-byte
+/// aligned shared array that every kernel of the module shares (CUDA's
+/// `extern __shared__`); the launch sizes it.
+struct DynamicSharedOpLowering : ConvertOpToLLVMPattern<xk::DynamicSharedOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::DynamicSharedOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Operation *table = globalsTable(op);
+    if (!table)
+      return rewriter.notifyMatchFailure(op, "not inside a kernel");
+    Location loc = op.getLoc();
+    Type i8 = rewriter.getI8Type();
+    unsigned space = addressSpace(xk::MemorySpace::shared);
+    auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+        SymbolTable::lookupSymbolIn(table, kDynamicSharedName));
+    if (!global) {
+      if (SymbolTable::lookupSymbolIn(table, kDynamicSharedName))
+        return rewriter.notifyMatchFailure(
+            op, "the dynamic shared memory's name is taken");
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&table->getRegion(0).front());
+      global = LLVM::GlobalOp::create(
+          rewriter, loc, LLVM::LLVMArrayType::get(i8, 0),
+          /*isConstant=*/false, LLVM::Linkage::External, kDynamicSharedName,
+          /*value=*/Attribute(), /*alignment=*/16, space);
+    }
+    Value base = LLVM::AddressOfOp::create(rewriter, loc, global);
+    int64_t offset = op.getOffset();
+    if (offset == 0) {
+      rewriter.replaceOp(op, base);
+      return success();
+    }
+    Value bytes =
+        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), offset);
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, base.getType(), i8, base,
+                                             ArrayRef<LLVM::GEPArg>{bytes},
+                                             LLVM::GEPNoWrapFlags::inbounds);
+    return success();
+  }
+};
+
+struct LoadOpLowering : ConvertOpToLLVMPattern<xk::LoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getResult().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "unsupported result type");
+    Value addr = elementAddress(rewriter, op.getLoc(), *getTypeConverter(),
+                                adaptor.getPtr(), op.getPtr().getType(),
+                                adaptor.getOffset());
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(
+        op, type, addr, naturalAlignment(op.getResult().getType()));
+    return success();
+  }
+};
+
+struct StoreOpLowering : ConvertOpToLLVMPattern<xk::StoreOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value addr = elementAddress(rewriter, op.getLoc(), *getTypeConverter(),
+                                adaptor.getPtr(), op.getPtr().getType(),
+                                adaptor.getOffset());
+    rewriter.replaceOpWithNewOp<LLVM::StoreOp>(
+        op, adaptor.getValue(), addr,
+        naturalAlignment(op.getValue().getType()));
+    return success();
+  }
+};
+
+/// xkernel.atomic -> a relaxed llvm.atomicrmw at the default (GPU) scope,
+/// as CUDA's atomicAdd/atomicMax/atomicMin.
+struct AtomicOpLowering : ConvertOpToLLVMPattern<xk::AtomicOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::AtomicOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getValue().getType();
+    bool isFloat = isa<FloatType>(type);
+    bool isUnsigned = type.isUnsignedInteger();
+    LLVM::AtomicBinOp binOp = LLVM::AtomicBinOp::add;
+    switch (op.getKind()) {
+    case xk::AtomicKind::add:
+      binOp = isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+      break;
+    case xk::AtomicKind::max:
+      binOp = isFloat      ? LLVM::AtomicBinOp::fmax
+              : isUnsigned ? LLVM::AtomicBinOp::umax
+                           : LLVM::AtomicBinOp::max;
+      break;
+    case xk::AtomicKind::min:
+      binOp = isFloat      ? LLVM::AtomicBinOp::fmin
+              : isUnsigned ? LLVM::AtomicBinOp::umin
+                           : LLVM::AtomicBinOp::min;
+      break;
+    }
+    Value addr = elementAddress(rewriter, op.getLoc(), *getTypeConverter(),
+                                adaptor.getPtr(), op.getPtr().getType(),
+                                adaptor.getOffset());
+    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
+        op, binOp, addr, adaptor.getValue(), LLVM::AtomicOrdering::monotonic);
+    return success();
+  }
+};
+
+/// xkernel.async_copy -> cp.async; 16-byte copies bypass L1 (.cg), the
+/// smaller ones may only use .ca.
+struct AsyncCopyOpLowering : ConvertOpToLLVMPattern<xk::AsyncCopyOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::AsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value src =
+        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getSrc(),
+                       op.getSrc().getType(), adaptor.getSrcOffset());
+    Value dst =
+        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getDst(),
+                       op.getDst().getType(), adaptor.getDstOffset());
+    auto bytes = static_cast<uint32_t>(op.getBytes());
+    auto cache = bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                             : NVVM::LoadCacheModifierKind::CA;
+    NVVM::CpAsyncOp::create(rewriter, loc, dst, src, bytes, cache,
+                            adaptor.getValid());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCommitOpLowering : ConvertOpToLLVMPattern<xk::AsyncCommitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::AsyncCommitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct AsyncWaitOpLowering : ConvertOpToLLVMPattern<xk::AsyncWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::AsyncWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(
+        op, static_cast<uint32_t>(op.getPending()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Synchronization
+//===----------------------------------------------------------------------===//
+
+struct BarrierOpLowering : ConvertOpToLLVMPattern<xk::BarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::BarrierOp>(op);
+    return success();
+  }
+};
+
+/// xkernel.shuffle -> shfl.sync over the full warp. `width` means what it
+/// means in CUDA (independent segments of `width` lanes, all lanes taking
+/// part), which is not what gpu.shuffle's width means (only the first
+/// `width` lanes active), so the mask and clamp operand are CUDA's:
+/// ((32 - width) << 8) | 31.
+struct ShuffleOpLowering : ConvertOpToLLVMPattern<xk::ShuffleOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::ShuffleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value value = adaptor.getValue();
+    Type type = value.getType();
+    // shfl.sync moves b32 registers; other 32-bit types travel as i32.
+    bool asInt = !type.isF32() && !type.isInteger(32);
+    if (asInt)
+      value = LLVM::BitcastOp::create(rewriter, loc, i32, value);
+    NVVM::ShflKind kind = NVVM::ShflKind::bfly;
+    switch (op.getKind()) {
+    case xk::ShuffleKind::Xor:
+      kind = NVVM::ShflKind::bfly;
+      break;
+    case xk::ShuffleKind::down:
+      kind = NVVM::ShflKind::down;
+      break;
+    case xk::ShuffleKind::idx:
+      kind = NVVM::ShflKind::idx;
+      break;
+    }
+    int64_t clamp = ((32 - op.getWidth()) << 8) | 31;
+    Value allLanes = LLVM::ConstantOp::create(rewriter, loc, i32, -1);
+    Value maskAndClamp = LLVM::ConstantOp::create(rewriter, loc, i32, clamp);
+    Value result =
+        NVVM::ShflOp::create(rewriter, loc, value.getType(), allLanes, value,
+                             adaptor.getOffset(), maskAndClamp, kind,
+                             /*return_value_and_is_valid=*/UnitAttr());
+    if (asInt)
+      result = LLVM::BitcastOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Preparation: loop hints, math, structured control flow
+//===----------------------------------------------------------------------===//
+
+/// log10 has no polynomial approximation upstream; log(x) * log10(e) reuses
+/// the one of log.
+struct Log10ToLog : OpRewritePattern<math::Log10Op> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::Log10Op op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return rewriter.notifyMatchFailure(op, "only f32 has an approximation");
+    Location loc = op.getLoc();
+    Value log = math::LogOp::create(rewriter, loc, op.getOperand(),
+                                    op.getFastmathAttr());
+    TypedAttr scale =
+        rewriter.getF32FloatAttr(static_cast<float>(1.0 / std::log(10.0)));
+    if (auto vec = dyn_cast<VectorType>(type))
+      scale = SplatElementsAttr::get(vec, scale);
+    Value factor = arith::ConstantOp::create(rewriter, loc, type, scale);
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, log, factor,
+                                               op.getFastmathAttr());
+    return success();
+  }
+};
+
+/// `xkernel.unroll` is a full-unroll hint, CUDA's `#pragma unroll`: it
+/// becomes LLVM loop metadata. scf-to-cf moves the annotation to the loop's
+/// latch branch and the cf lowering copies it onto the llvm.br, under the
+/// name of the llvm.br's own `loop_annotation` attribute.
+void attachUnrollHints(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  auto full = LLVM::LoopUnrollAttr::get(
+      ctx, /*disable=*/{}, /*count=*/{}, /*runtimeDisable=*/{},
+      /*full=*/BoolAttr::get(ctx, true), /*followupUnrolled=*/{},
+      /*followupRemainder=*/{}, /*followupAll=*/{});
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{}, full,
+      /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{},
+      /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+      /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+      /*parallelAccesses=*/{});
+  root->walk([&](scf::ForOp loop) {
+    if (!loop->removeAttr(kUnrollAttrName))
+      return;
+    loop->setAttr("loop_annotation", annotation);
+  });
+}
+
+/// Functions that only libdevice computes directly; the lowering rewrites
+/// them into arithmetic for f32 (and for f16 and bf16 through f32).
+bool needsApproximation(Operation *op) {
+  return isa<math::AcosOp, math::AcoshOp, math::AsinOp, math::AsinhOp,
+             math::Atan2Op, math::AtanOp, math::AtanhOp, math::CbrtOp,
+             math::CosOp, math::CoshOp, math::ErfOp, math::ErfcOp, math::Exp2Op,
+             math::ExpM1Op, math::ExpOp, math::FPowIOp, math::Log10Op,
+             math::Log1pOp, math::Log2Op, math::LogOp, math::PowFOp,
+             math::SinOp, math::SincosOp, math::SinhOp, math::TanOp,
+             math::TanhOp>(op);
+}
+
+/// The element type of a math function's operand, when it is one that the
+/// function has no approximation for.
+std::optional<Type> unapproximatedType(Operation *op) {
+  if (!needsApproximation(op))
+    return std::nullopt;
+  Type type = getElementTypeOrSelf(op->getOperand(0).getType());
+  if (type.isF32() || type.isF16() || type.isBF16())
+    return std::nullopt;
+  return type;
+}
+
+/// Reports the math functions of a type that has no approximation, with
+/// the reason, before expansions turn them into other functions that would
+/// fail under a less telling name.
+LogicalResult checkMathTypes(Operation *root) {
+  bool ok = true;
+  root->walk([&](Operation *op) {
+    std::optional<Type> type = unapproximatedType(op);
+    if (!type)
+      return;
+    op->emitOpError("on ") << *type
+                           << " needs libdevice, which is not linked into the "
+                              "PTX: math functions are approximated for f32, "
+                              "f16 and bf16 only";
+    ok = false;
+  });
+  return success(ok);
+}
+
+/// Rewrites what the LLVM conversion cannot take directly: math functions
+/// into arithmetic (so that no libdevice call is needed), signed floor and
+/// ceil divisions into plain ones.
+LogicalResult approximateMath(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  // f16 and bf16 math goes through f32, like CUDA's half math.
+  populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
+  // Upstream's rsqrt approximation is for AVX2 vectors only; rsqrt expands
+  // into 1 / sqrt below.
+  populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+    return name != math::RsqrtOp::getOperationName();
+  });
+  // Functions without an approximation of their own, in terms of those that
+  // have one. An explicit list: the default also expands fma and ceil,
+  // which lower natively and more precisely.
+  math::populateExpansionPatterns(patterns,
+                                  {"sinh", "cosh", "tan", "asinh", "acosh",
+                                   "atanh", "powf", "fpowi", "rsqrt"});
+  patterns.add<Log10ToLog>(ctx);
+  arith::populateCeilFloorDivExpandOpsPatterns(patterns);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
+LogicalResult lowerStructuredControlFlow(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  populateSCFToControlFlowConversionPatterns(patterns);
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<scf::SCFDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(root, target, std::move(patterns));
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertXKernelToNVVMPass
+    : xtile::impl::ConvertXKernelToNVVMBase<ConvertXKernelToNVVMPass> {
+  using ConvertXKernelToNVVMBase::ConvertXKernelToNVVMBase;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult lowerBodies(gpu::GPUModuleOp gpuModule);
+};
+
+LogicalResult
+ConvertXKernelToNVVMPass::lowerBodies(gpu::GPUModuleOp gpuModule) {
+  MLIRContext *ctx = &getContext();
+  LowerToLLVMOptions options(ctx, DataLayout(gpuModule));
+  options.overrideIndexBitwidth(64);
+  LLVMTypeConverter converter(ctx, options);
+  configureGpuToNVVMTypeConverter(converter);
+  xtile::populateKernelToGPUTypeConversions(converter);
+
+  RewritePatternSet patterns(ctx);
+  xtile::populateKernelToGPUPatterns(converter, patterns);
+  // Upstream's GPU patterns bring libdevice calls for math (and remf,
+  // maxnumf, minnumf) at this benefit; the LLVM intrinsics win above it, and
+  // the calls are illegal below, so an op falls back to libdevice only to
+  // fail.
+  populateGpuToNVVMConversionPatterns(converter, patterns, /*benefit=*/10);
+  populateMathToLLVMConversionPatterns(converter, patterns,
+                                       /*approximateLog1p=*/true,
+                                       /*benefit=*/20);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  populateVectorToLLVMConversionPatterns(converter, patterns);
+  ub::populateUBToLLVMConversionPatterns(converter, patterns);
+
+  LLVMConversionTarget target(*ctx);
+  configureGpuToNVVMConversionLegality(target);
+  // NVPTX selects these intrinsics itself. Those it cannot select (exp, log,
+  // sin, pow, tanh, atan, ..., and exp2 of f64) must stay illegal: in the
+  // backend they would abort the process.
+  target.addLegalOp<LLVM::FAbsOp, LLVM::FFloorOp, LLVM::FCeilOp,
+                    LLVM::CopySignOp, LLVM::SqrtOp, LLVM::RoundOp,
+                    LLVM::RoundEvenOp, LLVM::FRemOp>();
+  target.addDynamicallyLegalOp<LLVM::Exp2Op>([](LLVM::Exp2Op op) {
+    return !getElementTypeOrSelf(op.getType()).isF64();
+  });
+  target.addIllegalOp<LLVM::ACosOp, LLVM::ASinOp, LLVM::ATanOp, LLVM::ATan2Op,
+                      LLVM::CoshOp, LLVM::SinhOp, LLVM::TanOp, LLVM::TanhOp,
+                      LLVM::Exp10Op, LLVM::SincosOp>();
+  target.addDynamicallyLegalOp<LLVM::CallOp>([](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    return !callee || !callee->starts_with("__nv_");
+  });
+  target.addIllegalDialect<xk::XKernelDialect>();
+  target.addLegalOp<gpu::GPUModuleOp>();
+  if (failed(applyFullConversion(gpuModule, target, std::move(patterns))))
+    return failure();
+
+  SmallVector<UnrealizedConversionCastOp> casts;
+  gpuModule.walk(
+      [&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
+  SmallVector<UnrealizedConversionCastOp> left;
+  reconcileUnrealizedCasts(casts, &left);
+  if (!left.empty())
+    return left.front().emitError("a value of type ")
+           << left.front().getOperandTypes() << " is used as "
+           << left.front().getResultTypes() << " after the lowering";
+
+  // Libdevice patterns that were tried and rolled back leave their function
+  // declarations behind.
+  for (auto func :
+       llvm::make_early_inc_range(gpuModule.getOps<LLVM::LLVMFuncOp>()))
+    if (func.isExternal() && func.getName().starts_with("__nv_") &&
+        SymbolTable::symbolKnownUseEmpty(func, gpuModule))
+      func.erase();
+  return success();
+}
+
+void ConvertXKernelToNVVMPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  SmallVector<xk::FuncOp> kernels(module.getOps<xk::FuncOp>());
+  if (kernels.empty())
+    return;
+
+  if (Operation *taken =
+          SymbolTable::lookupSymbolIn(module, xtile::kKernelModuleName)) {
+    taken->emitError("the kernels' gpu.module would be named '")
+        << xtile::kKernelModuleName << "', which this symbol already is";
+    return signalPassFailure();
+  }
+  StringRef arch = chip;
+  unsigned smVersion = 0;
+  if (!arch.consume_front("sm_") || arch.consumeInteger(10, smVersion) ||
+      !(arch.empty() || arch == "a" || arch == "f")) {
+    module.emitError("chip '") << chip << "' is not an NVIDIA GPU (sm_XX)";
+    return signalPassFailure();
+  }
+  auto nvvmTarget = NVVM::NVVMTargetAttr::getChecked(
+      [&] { return module.emitError("invalid NVVM target: "); }, ctx,
+      /*optLevel=*/3, StringRef("nvptx64-nvidia-cuda"), StringRef(chip),
+      StringRef(features), /*targetFlags=*/DictionaryAttr(),
+      /*linkFiles=*/ArrayAttr(), /*verifyTarget=*/true);
+  if (!nvvmTarget)
+    return signalPassFailure();
+
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(
+      builder, kernels.front().getLoc(), xtile::kKernelModuleName,
+      builder.getArrayAttr({Attribute(nvvmTarget)}));
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  builder.getUnitAttr());
+  Block &body = gpuModule.getBodyRegion().front();
+  for (xk::FuncOp kernel : kernels)
+    kernel->moveBefore(&body, body.end());
+  // Programs launch kernels by names that now live in the gpu.module, which
+  // an xkernel.launch cannot refer to.
+  for (auto program :
+       llvm::make_early_inc_range(module.getOps<xk::ProgramOp>()))
+    program.erase();
+
+  if (failed(checkMathTypes(gpuModule)))
+    return signalPassFailure();
+  attachUnrollHints(gpuModule);
+  // Not converging is harmless: whatever was left unrewritten is reported
+  // by the conversion below.
+  (void)approximateMath(gpuModule);
+  if (failed(lowerStructuredControlFlow(gpuModule)) ||
+      failed(lowerBodies(gpuModule)))
+    return signalPassFailure();
+}
+
+} // namespace
+
+void xtile::populateKernelToGPUTypeConversions(LLVMTypeConverter &converter) {
+  converter.addConversion([](xk::PtrType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(),
+                                      addressSpace(type.getMemorySpace()));
+  });
+}
+
+void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<FuncOpLowering, ReturnOpLowering,
+               IdOpLowering<xk::ThreadIdOp, NVVM::ThreadIdXOp,
+                            NVVM::ThreadIdYOp, NVVM::ThreadIdZOp>,
+               IdOpLowering<xk::BlockIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp,
+                            NVVM::BlockIdZOp>,
+               IdOpLowering<xk::BlockDimOp, NVVM::BlockDimXOp,
+                            NVVM::BlockDimYOp, NVVM::BlockDimZOp>,
+               IdOpLowering<xk::GridDimOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
+                            NVVM::GridDimZOp>,
+               SharedOpLowering, DynamicSharedOpLowering, LoadOpLowering,
+               StoreOpLowering, AtomicOpLowering, AsyncCopyOpLowering,
+               AsyncCommitOpLowering, AsyncWaitOpLowering, BarrierOpLowering,
+               ShuffleOpLowering>(converter);
+}

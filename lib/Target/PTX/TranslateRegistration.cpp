@@ -1,0 +1,53 @@
+//===- TranslateRegistration.cpp - register --mlir-to-ptx -----------------===//
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "xtile/Dialect/Kernel/IR/KernelDialect.h"
+#include "xtile/Target/PTX/PTXEmitter.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+
+void xtile::registerToPTXTranslation() {
+  static llvm::cl::opt<std::string> chip(
+      "ptx-chip",
+      llvm::cl::desc("GPU that --mlir-to-ptx writes PTX for (sm_80, sm_86, "
+                     "sm_89, sm_90, sm_90a)"),
+      llvm::cl::init("sm_90"));
+
+  TranslateFromMLIRRegistration registration(
+      "mlir-to-ptx",
+      "Lower Kernel IR through the gpu and nvvm dialects to PTX (LLVM's "
+      "NVPTX backend)",
+      [](Operation *op, raw_ostream &os) {
+        return translateToPTX(op, os, chip);
+      },
+      [](DialectRegistry &registry) {
+        registry
+            .insert<kernel::XKernelDialect, arith::ArithDialect,
+                    math::MathDialect, scf::SCFDialect, vector::VectorDialect,
+                    cf::ControlFlowDialect, ub::UBDialect, gpu::GPUDialect,
+                    LLVM::LLVMDialect, NVVM::NVVMDialect>();
+        // gpu-module-to-binary serializes through the NVVM target
+        // attribute's interface and the LLVM IR export, which are external
+        // models: without them it fails.
+        NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+        registerBuiltinDialectTranslation(registry);
+        registerLLVMDialectTranslation(registry);
+        registerNVVMDialectTranslation(registry);
+        registerGPUDialectTranslation(registry);
+      });
+}

@@ -1,0 +1,68 @@
+//===- TranslateToPTX.cpp - Kernel IR to PTX ------------------------------===//
+//
+// PTX is never printed here: the kernels are lowered to the LLVM and NVVM
+// dialects and LLVM's NVPTX backend writes the assembly (gpu-module-to-
+// binary, format `isa`); this file only drives that and collects the text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Target/PTX/PTXEmitter.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "xtile/Conversion/KernelToGPU/KernelToGPU.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+std::optional<StringRef> xtile::ptxFeaturesFor(StringRef chip) {
+  // NVPTX's default PTX version is too old for the newer chips (and aborts
+  // the process for sm_90), so the version is always given.
+  return llvm::StringSwitch<std::optional<StringRef>>(chip)
+      .Case("sm_80", StringRef("+ptx70"))
+      .Case("sm_86", StringRef("+ptx71"))
+      .Case("sm_89", StringRef("+ptx78"))
+      .Cases({"sm_90", "sm_90a"}, StringRef("+ptx80"))
+      .Default(std::nullopt);
+}
+
+LogicalResult xtile::translateToPTX(Operation *op, raw_ostream &os,
+                                    StringRef chip) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError("PTX is translated from a builtin.module, got '")
+           << op->getName() << "'";
+  std::optional<StringRef> features = ptxFeaturesFor(chip);
+  if (!features)
+    return module.emitError("no PTX for chip '")
+           << chip << "': expected sm_80, sm_86, sm_89, sm_90 or sm_90a";
+
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm = PassManager::on<ModuleOp>(module.getContext());
+  ConvertXKernelToNVVMOptions lowering;
+  lowering.chip = chip.str();
+  lowering.features = features->str();
+  pm.addPass(createConvertXKernelToNVVM(lowering));
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (failed(pm.run(*copy)))
+    return failure();
+
+  bool any = false;
+  for (auto bin : copy->getOps<gpu::BinaryOp>()) {
+    for (Attribute attr : bin.getObjectsAttr()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      if (object.getFormat() != gpu::CompilationTarget::Assembly)
+        return bin.emitError("expected PTX assembly, got a binary object");
+      os << object.getObject().getValue();
+      any = true;
+    }
+  }
+  if (!any)
+    return module.emitError("no kernels to translate to PTX: the module has "
+                            "no xkernel.func and no gpu.module");
+  return success();
+}

@@ -1,0 +1,19 @@
+// The PTX of the matmul examples: cp.async stages, FMAs, barriers.
+// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/gelu_mlp.mlir | xtile-translate --mlir-to-ptx | FileCheck %s --check-prefix=MLP
+// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/attention.mlir | xtile-translate --mlir-to-ptx | FileCheck %s --check-prefix=ATTENTION
+// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/decoder_layer.mlir | xtile-translate --mlir-to-ptx | FileCheck %s --check-prefix=DECODER
+
+// MLP-DAG: .visible .entry gelu_mlp_mul_2(
+// MLP-DAG: .visible .entry gelu_mlp_add_6(
+// MLP-DAG: cp.async.cg.shared.global
+// MLP-DAG: cp.async.wait_group {{[[:space:]]*}}2;
+// MLP-DAG: fma.rn.f32
+// MLP-DAG: bar.sync 0;
+
+// ATTENTION-DAG: .visible .entry attention_matmul(
+// ATTENTION-DAG: .visible .entry attention_div(
+// ATTENTION-DAG: .visible .entry attention_matmul_2(
+// ATTENTION-DAG: shfl.sync.bfly.b32
+// ATTENTION-DAG: cp.async.c{{[ag]}}.shared.global
+
+// DECODER-COUNT-8: .visible .entry
