@@ -9,6 +9,7 @@
 
 #include "xtile/Conversion/LoopToTile/LoopToTile.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
+#include "xtile/Dialect/Loop/Utils/Tileable.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -72,21 +73,8 @@ static void inductionVars(Value v, DenseSet<Value> &ivs,
 
 static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
   RowNest nest;
-  // Loops starting elsewhere than 0 never come from Tensor IR.
-  WalkResult bounds = kernel.walk([&](Operation *op) {
-    auto lower = op->getAttrOfType<IntegerAttr>("lower");
-    auto upper = op->getAttrOfType<IntegerAttr>("upper");
-    if (!isa<xl::ParallelOp, xl::FoldOp>(op) || !lower)
-      return WalkResult::advance();
-    if (lower.getInt() != 0 || upper.getInt() == 0) {
-      op->emitOpError("with a non-zero lower bound or no iterations is not "
-                      "lowered to Tile IR");
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (bounds.wasInterrupted())
-    return failure();
+  if (std::optional<xl::TileProblem> problem = xl::findTileProblem(kernel))
+    return problem->op->emitOpError(problem->message);
   Block *block = &kernel.getBodyBlock();
   while (true) {
     SmallVector<Operation *> regionOps;
@@ -115,9 +103,6 @@ static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
       continue;
     int64_t extent;
     if (auto fold = dyn_cast<xl::FoldOp>(op)) {
-      if (hasRegionOps(fold.getBodyBlock()))
-        return kernel.emitOpError(
-            "has nested folds, which are not lowered to Tile IR yet");
       SmallVector<DenseSet<Value>> uses;
       fold.walk([&](xl::LoadOp load) {
         DenseSet<Value> ivs, seen;
@@ -137,32 +122,14 @@ static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
             nest.contraction = true;
       extent = fold.getUpper() - fold.getLower();
       ++nest.folds;
-    } else if (auto loop = dyn_cast<xl::ParallelOp>(op)) {
-      // A loop inside the column loop would share its index tile.
-      if (hasRegionOps(loop.getBodyBlock()))
-        return kernel.emitOpError(
-            "has a loop nested in its column loop; not lowered to Tile IR "
-            "yet");
-      extent = loop.getUpper() - loop.getLower();
     } else {
-      return op.emitOpError("is not supported in a Tile IR row kernel");
+      extent = cast<xl::ParallelOp>(op).getUpper() -
+               cast<xl::ParallelOp>(op).getLower();
     }
     if (nest.columns && extent != nest.columns)
       nest.uniform = false;
     nest.columns = std::max(nest.columns, extent);
   }
-  // Stores belong in the innermost row body (or its column loop).
-  WalkResult stores = kernel.walk([&](xl::StoreOp store) {
-    Operation *parent = store->getParentOp();
-    if (store->getBlock() != block && parent->getBlock() != block) {
-      store.emitOpError("outside the innermost row body is not lowered to "
-                        "Tile IR");
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (stores.wasInterrupted())
-    return failure();
   return nest;
 }
 

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
+#include "xtile/Dialect/Loop/Utils/Tileable.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Dominance.h"
@@ -288,6 +289,12 @@ private:
     SmallVector<Value> newInputs =
         inlineInto(trial, inputs, pos, producer, pk, *nest);
     clean(trial);
+    // Never build a kernel the Tile IR lowering must reject when the
+    // consumer alone has a Tile IR form.
+    if (findTileProblem(trial) && !findTileProblem(ck)) {
+      trial->erase();
+      return false;
+    }
 
     // Device-memory traffic saved. The consumer no longer reads the
     // producer's output. If this consumer is the producer's only user, the
@@ -450,6 +457,12 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
         for (Operation &op : k.getBodyBlock())
           builder.clone(op, map);
       mergeAdjacentLoops(block);
+      // Not when the merged kernel loses the Tile IR form both had.
+      if (findTileProblem(merged) && !findTileProblem(ka) &&
+          !findTileProblem(kb)) {
+        merged->erase();
+        continue;
+      }
 
       builder.setInsertionPoint(a);
       SmallVector<Type> results(a.getResultTypes());
