@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Compile time as the graph grows: stacks of decoder-style blocks (RMSNorm,
 SwiGLU MLP, residual) of about 100, 1,000 and 10,000 Tensor IR ops after
-decomposition, lowered with --lower-to-loop, against xtile-opt only parsing
-and printing the same module. Best of three runs each.
+decomposition, against xtile-opt only parsing and printing the same module:
+--lower-to-loop; --lower-to-kernel then CUDA C emission; and
+--lower-to-kernel then PTX emission (LLVM's NVPTX backend). Best of three
+runs each.
 
     python3 bench/compile_time.py [--opt build/bin/xtile-opt]
+                                  [--translate build/bin/xtile-translate]
 
-Targets: lowering within 20x of parse-and-print, and linear growth (10x the
-ops, at most 12x the time). CUDA C and PTX emission join the measurement
-with the Kernel IR level. A benchmark: prints numbers, never fails on them.
+Targets: lowering plus emission within 20x of parse-and-print, and linear
+growth (10x the ops, at most 12x the time). A benchmark: prints numbers,
+never fails on them.
 """
 import argparse
 import pathlib
@@ -44,10 +47,15 @@ def stack(layers):
 
 
 def best_of(cmd, runs=3):
+    """Best wall time of `cmd`, a command or a pipeline (list of commands)."""
+    pipeline = cmd if isinstance(cmd[0], list) else [cmd]
     best = float("inf")
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        data = None
+        for c in pipeline:
+            data = subprocess.run(c, check=True, input=data,
+                                  capture_output=True).stdout
         best = min(best, time.perf_counter() - start)
     return best
 
@@ -61,19 +69,29 @@ def count_ops(opt, path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--opt", default=str(ROOT / "build/bin/xtile-opt"))
+    parser.add_argument("--translate",
+                        default=str(ROOT / "build/bin/xtile-translate"))
     args = parser.parse_args()
-    print(f"{'layers':>7}{'ops':>8}{'parse+print s':>15}{'lower-to-loop s':>17}{'ratio':>8}{'growth':>8}")
+    print(f"{'layers':>7}{'ops':>8}{'parse+print s':>15}{'to-loop s':>11}"
+          f"{'ratio':>7}{'+CUDA C s':>11}{'ratio':>7}{'growth':>8}"
+          f"{'+PTX s':>9}{'ratio':>7}{'growth':>8}")
     previous = None
     with tempfile.TemporaryDirectory() as tmp:
         for layers in (5, 48, 477):
             path = pathlib.Path(tmp) / f"stack{layers}.mlir"
             path.write_text(stack(layers))
             ops = count_ops(args.opt, path)
-            parse = best_of([args.opt, str(path), "-o", "/dev/null"])
-            lower = best_of([args.opt, "--lower-to-loop", str(path), "-o", "/dev/null"])
-            growth = f"{lower / previous:.1f}x" if previous else "-"
-            print(f"{layers:>7}{ops:>8}{parse:>15.3f}{lower:>17.3f}{lower / parse:>8.1f}{growth:>8}")
-            previous = lower
+            parse = best_of([args.opt, str(path)])
+            loop = best_of([args.opt, "--lower-to-loop", str(path)])
+            kernel = [args.opt, "--lower-to-kernel", str(path)]
+            cuda = best_of([kernel, [args.translate, "--mlir-to-cuda"]])
+            ptx = best_of([kernel, [args.translate, "--mlir-to-ptx"]])
+            g1 = f"{cuda / previous[0]:.1f}x" if previous else "-"
+            g2 = f"{ptx / previous[1]:.1f}x" if previous else "-"
+            print(f"{layers:>7}{ops:>8}{parse:>15.3f}{loop:>11.3f}"
+                  f"{loop / parse:>7.1f}{cuda:>11.3f}{cuda / parse:>7.1f}{g1:>8}"
+                  f"{ptx:>9.3f}{ptx / parse:>7.1f}{g2:>8}")
+            previous = (cuda, ptx)
 
 
 if __name__ == "__main__":
