@@ -26,7 +26,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 llvm=/usr/lib/llvm-22
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake
-          ninja-build ccache g++ python3 python3-numpy)
+          ninja-build ccache g++ python3 python3-numpy python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
@@ -57,3 +57,20 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_INSTALL_PREFIX="$build/install"
 fi
 cmake --build "$build" --target "$target"
+
+# The PyTorch frontend (python/): a virtual environment in the build
+# directory with torch and numpy from PyPI (several GB the first time; pip's
+# cache serves later runs) and the xtile package. XTILE_SKIP_TORCH=1 skips
+# it; the frontend's tests then report themselves unsupported.
+if [ "${XTILE_SKIP_TORCH:-0}" != 1 ]; then
+  venv="$build/venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  if ! "$venv/bin/python" -c "import torch, numpy" 2>/dev/null; then
+    echo "setup.sh: installing torch and numpy from PyPI into $venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check torch numpy
+  fi
+  if ! "$venv/bin/python" -c "import xtile" 2>/dev/null; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+      --no-build-isolation --no-deps -e "$root/python"
+  fi
+fi

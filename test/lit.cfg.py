@@ -49,3 +49,19 @@ if config.sanitizers.upper() in ("ON", "1", "TRUE", "YES"):
     # Leaks of global registries at exit are not bugs of ours.
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
 config.substitutions.append(("%sanitizer_flags", sanitizer_flags))
+
+# The PyTorch frontend's tests need a Python with torch: the virtual
+# environment scripts/setup.sh makes (build/venv), else this Python.
+import subprocess
+for candidate in [os.path.join(config.xtile_obj_root, "venv", "bin", "python"),
+                  sys.executable]:
+    if not os.path.exists(candidate):
+        continue
+    probe = subprocess.run([candidate, "-c", "import torch"],
+                           capture_output=True)
+    if probe.returncode == 0:
+        config.available_features.add("torch")
+        config.substitutions.append(
+            ("%torch_python", "env PYTHONPATH=%s %s" % (
+                os.path.join(config.xtile_src_root, "python"), candidate)))
+        break

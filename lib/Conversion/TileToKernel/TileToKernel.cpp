@@ -24,6 +24,8 @@
 
 #include "xtile/Conversion/TileToKernel/TileToKernel.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -1586,6 +1588,22 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   }
   bool tileOp = llvm::any_of(op->getOperands(), isTile) ||
                 llvm::any_of(op->getResults(), isTile);
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op); apply && !tileOp) {
+    // Index arithmetic of reshapes: expanded into arith.
+    SmallVector<Value> operands;
+    for (Value operand : apply.getMapOperands()) {
+      FailureOr<Value> s = scalar(operand, op);
+      if (failed(s))
+        return failure();
+      operands.push_back(*s);
+    }
+    std::optional<SmallVector<Value, 8>> expanded =
+        affine::expandAffineMap(b, loc, apply.getAffineMap(), operands);
+    if (!expanded)
+      return op->emitOpError("cannot be expanded into arith ops");
+    scalars[apply.getResult()] = (*expanded)[0];
+    return success();
+  }
   if (!tileOp) {
     // Scalar arithmetic: every thread computes it.
     if (op->getNumRegions() ||

@@ -1,0 +1,81 @@
+"""xtile's PyTorch frontend.
+
+    import xtile
+    text = xtile.import_module(model, (x,))          # Tensor IR
+    fast = xtile.compile(model, (x,))                # a callable
+    y = fast(x)
+    opt = torch.compile(model, backend="xtile")      # the torch.compile backend
+"""
+import re
+
+import torch
+
+from .importer import UnsupportedError, import_exported
+from .runtime import Program, default_backend
+
+__all__ = ["import_module", "compile", "UnsupportedError", "Compiled"]
+
+
+def _export(module, example_inputs):
+    if not isinstance(example_inputs, (tuple, list)):
+        example_inputs = (example_inputs,)
+    was_training = getattr(module, "training", False)
+    if isinstance(module, torch.nn.Module):
+        module.eval()
+    try:
+        return torch.export.export(module, tuple(example_inputs))
+    finally:
+        if was_training:
+            module.train()
+
+
+def _name(module):
+    base = type(module).__name__ if isinstance(module, torch.nn.Module) else "forward"
+    return re.sub(r"[^A-Za-z0-9_]", "_", base).lower() or "forward"
+
+
+def import_module(module, example_inputs, params_as_constants=False):
+    """Tensor IR text of `module` called on `example_inputs`, through
+    torch.export. Parameters and buffers become function arguments (before
+    the inputs), or constants with params_as_constants=True. Raises
+    UnsupportedError naming an op xtile cannot import and the line of the
+    model it comes from."""
+    text, _ = import_exported(_export(module, example_inputs), _name(module),
+                              params_as_constants)
+    return text
+
+
+class Compiled:
+    """`module` compiled by xtile: call it like the module."""
+
+    def __init__(self, module, example_inputs, backend=None, target="sm_90",
+                 params_as_constants=False):
+        exported = _export(module, example_inputs)
+        self.mlir, imp = import_exported(exported, _name(module),
+                                         params_as_constants)
+        self.backend = backend or default_backend()
+        self.device = torch.device("cuda" if self.backend == "cuda" else "cpu")
+        self.sources = imp.arg_sources
+        self.outputs = [(o.shape, o.dtype) for o in imp.outputs]
+        self.program = Program(self.mlir, imp.name, self.backend, target)
+
+    def __call__(self, *inputs):
+        buffers, user = [], iter(inputs)
+        for kind, value in self.sources:
+            t = next(user) if kind == "input" else value
+            buffers.append(t.detach().to(self.device).contiguous())
+        outs = [torch.empty(shape, dtype=dtype, device=self.device)
+                for shape, dtype in self.outputs]
+        self.program(buffers + outs)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def compile(module, example_inputs, backend=None, target="sm_90",
+            params_as_constants=False):
+    """`module` compiled through xtile's pipeline for `example_inputs`'
+    shapes and types; runs on the GPU when there is one (backend="cuda"),
+    else on the CPU through CUDA emulation (backend="emu")."""
+    return Compiled(module, example_inputs, backend, target, params_as_constants)
+
+
+from .backend import xtile_backend  # noqa: E402,F401  (registers "xtile")

@@ -1,0 +1,95 @@
+"""Builds Tensor IR with xtile's tools and runs it on torch tensors: on the
+GPU (the CUDA C built with nvcc) when there is one, else on the CPU through
+CUDA emulation (the same CUDA C built with the host compiler and
+runtime/xtile_emulation.h)."""
+import ctypes
+import hashlib
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
+import torch
+
+_REPO = pathlib.Path(__file__).resolve().parent.parent.parent
+
+
+def _tool(name):
+    env = os.environ.get("XTILE_BUILD_DIR")
+    for d in ([pathlib.Path(env) / "bin"] if env else []) + [_REPO / "build" / "bin"]:
+        if (d / name).exists():
+            return str(d / name)
+    found = shutil.which(name)
+    if not found:
+        raise RuntimeError(f"xtile: cannot find {name}: build xtile "
+                           "(scripts/setup.sh) or set XTILE_BUILD_DIR")
+    return found
+
+
+def _runtime_dir():
+    env = os.environ.get("XTILE_RUNTIME_DIR")
+    return pathlib.Path(env) if env else _REPO / "runtime"
+
+
+def default_backend():
+    return "cuda" if torch.cuda.is_available() else "emu"
+
+
+class Program:
+    """A compiled Tensor IR function, callable on torch tensors."""
+
+    def __init__(self, mlir, name, backend=None, target="sm_90", cache=None):
+        self.name = name
+        self.backend = backend or default_backend()
+        if self.backend not in ("cuda", "emu"):
+            raise ValueError(f"xtile: unknown backend {self.backend!r} (cuda or emu)")
+        key = hashlib.sha256((mlir + self.backend + target).encode()).hexdigest()[:16]
+        cache = pathlib.Path(cache or os.environ.get("XTILE_CACHE_DIR") or
+                             pathlib.Path(tempfile.gettempdir()) / "xtile-cache")
+        cache.mkdir(parents=True, exist_ok=True)
+        lib = cache / f"{name}-{key}.so"
+        if not lib.exists():
+            self._build(mlir, lib, target)
+        self.lib = ctypes.CDLL(str(lib))
+        self.fn = getattr(self.lib, f"{name}_packed")
+        self.fn.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+        self.fn.restype = ctypes.c_int
+
+    def _build(self, mlir, lib, target):
+        with tempfile.TemporaryDirectory() as tmp:
+            src = pathlib.Path(tmp, "program.mlir")
+            src.write_text(mlir)
+            kernel = subprocess.run(
+                [_tool("xtile-opt"), f"--lower-to-kernel=target={target}", str(src)],
+                capture_output=True, text=True)
+            if kernel.returncode:
+                raise RuntimeError("xtile: lowering failed:\n" + kernel.stderr)
+            cuda = subprocess.run([_tool("xtile-translate"), "--mlir-to-cuda"],
+                                  input=kernel.stdout, capture_output=True, text=True)
+            if cuda.returncode:
+                raise RuntimeError("xtile: CUDA C emission failed:\n" + cuda.stderr)
+            cu = pathlib.Path(tmp, "program.cu")
+            cu.write_text(cuda.stdout)
+            out = pathlib.Path(tmp, "program.so")
+            if self.backend == "cuda":
+                cmd = ["nvcc", "-O3", "-arch=native", "-shared", "-Xcompiler",
+                       "-fPIC", "-o", str(out), str(cu)]
+            else:
+                cmd = [os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-fPIC",
+                       "-shared", "-w", "-pthread", "-x", "c++", "-include",
+                       str(_runtime_dir() / "xtile_emulation.h"), str(cu), "-o",
+                       str(out)]
+            built = subprocess.run(cmd, capture_output=True, text=True)
+            if built.returncode:
+                raise RuntimeError("xtile: building the kernels failed:\n" + built.stderr)
+            shutil.move(str(out), str(lib))
+
+    def __call__(self, buffers):
+        """Runs on `buffers`: inputs then (preallocated) outputs."""
+        ptrs = (ctypes.c_void_p * len(buffers))(*[b.data_ptr() for b in buffers])
+        stream = (torch.cuda.current_stream().cuda_stream
+                  if self.backend == "cuda" else None)
+        rc = self.fn(ptrs, stream)
+        if rc != 0:
+            raise RuntimeError(f"xtile: {self.name} failed with CUDA error {rc}")
