@@ -400,10 +400,29 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
   // between existing values and ops is unaffected.
   DominanceInfo dominance(func);
   DenseSet<Operation *> dead;
+  // Only launches that share an input are candidates: per input, the
+  // launches that read it, in program order.
+  DenseMap<Value, SmallVector<size_t>> readers;
+  for (auto [k, launch] : llvm::enumerate(launches))
+    for (Value v : launch.getInputs())
+      if (readers[v].empty() || readers[v].back() != k)
+        readers[v].push_back(k);
+  auto candidatesAfter = [&](LaunchOp launch, size_t after) {
+    SmallVector<size_t> out;
+    for (Value v : launch.getInputs())
+      for (size_t k : readers.lookup(v))
+        if (k > after)
+          out.push_back(k);
+    llvm::sort(out);
+    out.erase(llvm::unique(out), out.end());
+    return out;
+  };
   for (size_t i = 0; i < launches.size(); ++i) {
     if (dead.contains(launches[i]))
       continue;
-    for (size_t j = i + 1; j < launches.size(); ++j) {
+    SmallVector<size_t> candidates = candidatesAfter(launches[i], i);
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      size_t j = candidates[c];
       LaunchOp a = launches[i], b = launches[j];
       if (dead.contains(b))
         continue;
@@ -480,8 +499,11 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
       symbols.erase(kb);
       symbols.insert(merged);
       counts[merged.getSymNameAttr()] = 1;
-      // The merged launch may take further siblings.
+      // The merged launch may take further siblings, among the readers of
+      // its inputs (a's and b's) after b.
       launches[i] = launch;
+      candidates = candidatesAfter(launch, j);
+      c = size_t(-1);
     }
   }
 }
