@@ -788,7 +788,8 @@ LogicalResult CUDAEmitter::emitFor(scf::ForOp op) {
        llvm::zip(op.getRegionIterArgs(), op.getInitArgs(), op.getResults())) {
     if (failed(assign(arg, op, name(init), "acc")))
       return failure();
-    names[result] = names[arg];
+    std::string carried = names.lookup(arg);
+    names[result] = carried;
   }
   FailureOr<std::string> ivType = typeName(op.getInductionVar().getType(), op);
   if (failed(ivType))
