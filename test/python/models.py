@@ -110,3 +110,30 @@ check("swiglu_mlp", SwiGLU(64, 176), torch.randn(2, 24, 64))
 check("attention", Attention(64, 4), torch.randn(2, 16, 64))
 check("decoder_layer", DecoderLayer(64, 4, 176), torch.randn(2, 16, 64))
 check("decoder_layer", DecoderLayer(64, 4, 176), torch.randn(2, 16, 64), torch.bfloat16)
+
+
+# An embedding lookup (gather) with a linear layer and log_softmax, and
+# concatenation, split, where, slicing and relu.
+class Embedding(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb, self.out = nn.Embedding(100, 32), nn.Linear(32, 16)
+
+    def forward(self, ids):
+        return F.log_softmax(self.out(self.emb(ids)), dim=-1)
+
+
+class Movement(nn.Module):
+    def forward(self, x, y):
+        z = torch.cat([x, y], dim=-1)
+        a, b = z.split(8, dim=-1)
+        return torch.where(a > 0, a, b * 0.5) + z[:, 1:9].relu()
+
+
+with torch.no_grad():
+    m, ids = Embedding().eval(), torch.randint(0, 100, (4, 8))
+    torch.testing.assert_close(xtile.compile(m, (ids,))(ids), m(ids))
+    print("embedding int64: ok")
+    m, x, y = Movement(), torch.randn(5, 8), torch.randn(5, 8)
+    torch.testing.assert_close(xtile.compile(m, (x, y))(x, y), m(x, y))
+    print("movement float32: ok")
