@@ -138,6 +138,10 @@ private:
 
   // Values.
   FailureOr<Value> scalar(Value v, Operation *user);
+  /// The scalars `op`'s operands stand for.
+  FailureOr<SmallVector<Value>> scalarOperands(Operation *op);
+  /// `op` again (same name and attributes) on `operands`, with `types`.
+  Operation *recreate(Operation *op, ValueRange operands, TypeRange types);
   FailureOr<SmallVector<Value>> tile(Value v, int cs);
   FailureOr<SmallVector<Value>> operandAt(Value v, int cs, Operation *user);
   void remember(Value v, int cs, ArrayRef<Value> slots);
@@ -428,18 +432,11 @@ FailureOr<Value> KernelLowering::scalar(Value v, Operation *user) {
       return r->second;
     Operation *def = v.getDefiningOp();
     if (def && reissueBody->findAncestorOpInBlock(*def)) {
-      SmallVector<Value> operands;
-      for (Value operand : def->getOperands()) {
-        FailureOr<Value> o = scalar(operand, def);
-        if (failed(o))
-          return failure();
-        operands.push_back(*o);
-      }
-      OperationState state(loc, def->getName());
-      state.addOperands(operands);
-      state.addTypes(def->getResultTypes());
-      state.addAttributes(def->getAttrs());
-      Value result = b.create(state)->getResult(0);
+      FailureOr<SmallVector<Value>> operands = scalarOperands(def);
+      if (failed(operands))
+        return failure();
+      Value result = recreate(def, *operands, def->getResultTypes())
+                         ->getResult(cast<OpResult>(v).getResultNumber());
       reissued[v] = result;
       return result;
     }
@@ -449,6 +446,26 @@ FailureOr<Value> KernelLowering::scalar(Value v, Operation *user) {
     return it->second;
   return user->emitOpError("uses a value the Kernel IR lowering has not "
                            "computed");
+}
+
+FailureOr<SmallVector<Value>> KernelLowering::scalarOperands(Operation *op) {
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands()) {
+    FailureOr<Value> s = scalar(operand, op);
+    if (failed(s))
+      return failure();
+    operands.push_back(*s);
+  }
+  return operands;
+}
+
+Operation *KernelLowering::recreate(Operation *op, ValueRange operands,
+                                    TypeRange types) {
+  OperationState state(loc, op->getName());
+  state.addOperands(operands);
+  state.addTypes(types);
+  state.addAttributes(op->getAttrs());
+  return b.create(state);
 }
 
 void KernelLowering::remember(Value v, int cs, ArrayRef<Value> slots) {
@@ -555,12 +572,10 @@ FailureOr<SmallVector<Value>> KernelLowering::tile(Value v, int cs) {
               operands.push_back(std::move(*slots));
             }
             for (size_t s = 0; s < n; ++s) {
-              OperationState state(loc, op->getName());
+              SmallVector<Value> slot;
               for (auto &slots : operands)
-                state.addOperands(slots[s]);
-              state.addTypes(element);
-              state.addAttributes(op->getAttrs());
-              out.push_back(b.create(state)->getResult(0));
+                slot.push_back(slots[s]);
+              out.push_back(recreate(op, slot, element)->getResult(0));
             }
             return success();
           });
@@ -1142,8 +1157,7 @@ LogicalResult KernelLowering::lowerDot(xt::DotOp op) {
   auto accType = cast<RankedTensorType>(op.getAcc().getType());
   if (lhsType.getRank() != 2 || rhsType.getRank() != 2)
     return op.emitOpError("the Kernel IR lowering supports 2-d dots only");
-  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
-          n = rhsType.getDimSize(1);
+  int64_t k = lhsType.getDimSize(1), n = rhsType.getDimSize(1);
   Type accElement = accType.getElementType();
   if (!accElement.isF32())
     return op.emitOpError("the Kernel IR lowering accumulates dots in f32 "
@@ -1246,7 +1260,6 @@ LogicalResult KernelLowering::lowerDot(xt::DotOp op) {
     }
     scf::YieldOp::create(b, loc, next);
   }
-  (void)m;
   remember(op.getResult(), cs, SmallVector<Value>(loop.getResults()));
   return success();
 }
@@ -1590,15 +1603,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
                 llvm::any_of(op->getResults(), isTile);
   if (auto apply = dyn_cast<affine::AffineApplyOp>(op); apply && !tileOp) {
     // Index arithmetic of reshapes: expanded into arith.
-    SmallVector<Value> operands;
-    for (Value operand : apply.getMapOperands()) {
-      FailureOr<Value> s = scalar(operand, op);
-      if (failed(s))
-        return failure();
-      operands.push_back(*s);
-    }
+    FailureOr<SmallVector<Value>> operands = scalarOperands(op);
+    if (failed(operands))
+      return failure();
     std::optional<SmallVector<Value, 8>> expanded =
-        affine::expandAffineMap(b, loc, apply.getAffineMap(), operands);
+        affine::expandAffineMap(b, loc, apply.getAffineMap(), *operands);
     if (!expanded)
       return op->emitOpError("cannot be expanded into arith ops");
     scalars[apply.getResult()] = (*expanded)[0];
@@ -1609,18 +1618,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     if (op->getNumRegions() ||
         !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
       return op->emitOpError("is not supported by the Kernel IR lowering");
-    SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
-      FailureOr<Value> s = scalar(operand, op);
-      if (failed(s))
-        return failure();
-      operands.push_back(*s);
-    }
-    OperationState state(loc, op->getName());
-    state.addOperands(operands);
-    state.addTypes(op->getResultTypes());
-    state.addAttributes(op->getAttrs());
-    Operation *clone = b.create(state);
+    FailureOr<SmallVector<Value>> operands = scalarOperands(op);
+    if (failed(operands))
+      return failure();
+    Operation *clone = recreate(op, *operands, op->getResultTypes());
     for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
       scalars[from] = to;
     return success();
@@ -1711,7 +1712,6 @@ xtile::lowerHostFunction(Operation *op,
   auto fn = dyn_cast<func::FuncOp>(op);
   if (!fn || fn.isExternal())
     return op->emitOpError("is not a function of launches");
-  MLIRContext *ctx = op->getContext();
   auto memrefOf = [&](Type t, Operation *user) -> FailureOr<MemRefType> {
     auto tensor = dyn_cast<RankedTensorType>(t);
     if (!tensor || !tensor.hasStaticShape())
@@ -1809,7 +1809,6 @@ xtile::lowerHostFunction(Operation *op,
     xk::CopyOp::create(b, ret.getLoc(), source,
                        body->getArgument(fn.getNumArguments() + i));
   }
-  (void)ctx;
   return program;
 }
 
