@@ -52,10 +52,6 @@ struct RowNest {
   bool uniform = true; // all column loops have the same length
 };
 
-static bool hasRegionOps(Block &block) {
-  return llvm::any_of(block, [](Operation &op) { return op.getNumRegions(); });
-}
-
 /// The loop induction variables a Loop IR value depends on, through the ops
 /// that compute it.
 static void inductionVars(Value v, DenseSet<Value> &ivs,
@@ -75,22 +71,10 @@ static FailureOr<RowNest> analyze(xl::KernelOp kernel) {
   RowNest nest;
   if (std::optional<xl::TileProblem> problem = xl::findTileProblem(kernel))
     return problem->op->emitOpError(problem->message);
-  Block *block = &kernel.getBodyBlock();
-  while (true) {
-    SmallVector<Operation *> regionOps;
-    for (Operation &op : *block)
-      if (op.getNumRegions())
-        regionOps.push_back(&op);
-    auto loop = regionOps.size() == 1 ? dyn_cast<xl::ParallelOp>(regionOps[0])
-                                      : xl::ParallelOp();
-    if (loop && hasRegionOps(loop.getBodyBlock())) {
-      nest.rows.push_back(loop);
-      block = &loop.getBodyBlock();
-      continue;
-    }
-    break;
-  }
-  nest.body = block;
+  xl::RowNestShape shape = xl::findRowNest(kernel);
+  nest.rows = shape.rows;
+  nest.body = shape.body;
+  Block *block = shape.body;
   // Row indices of more than one iteration: a fold with a load that uses
   // one of them and another load that uses a different one but not the
   // first is a contraction (matmul: A[i, k] x B[k, j]).

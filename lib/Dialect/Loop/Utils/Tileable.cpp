@@ -9,6 +9,25 @@ static bool hasRegionOps(Block &block) {
   return llvm::any_of(block, [](Operation &op) { return op.getNumRegions(); });
 }
 
+RowNestShape xtile::loop::findRowNest(KernelOp kernel) {
+  RowNestShape nest;
+  Block *block = &kernel.getBodyBlock();
+  while (true) {
+    SmallVector<Operation *> regionOps;
+    for (Operation &op : *block)
+      if (op.getNumRegions())
+        regionOps.push_back(&op);
+    auto loop = regionOps.size() == 1 ? dyn_cast<ParallelOp>(regionOps[0])
+                                      : ParallelOp();
+    if (!loop || !hasRegionOps(loop.getBodyBlock()))
+      break;
+    nest.rows.push_back(loop);
+    block = &loop.getBodyBlock();
+  }
+  nest.body = block;
+  return nest;
+}
+
 std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   std::optional<TileProblem> problem;
   // Loops starting elsewhere than 0 never come from Tensor IR.
@@ -26,19 +45,7 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   });
   if (problem)
     return problem;
-  // The row nest: single parallel loops whose bodies hold loops.
-  Block *block = &kernel.getBodyBlock();
-  while (true) {
-    SmallVector<Operation *> regionOps;
-    for (Operation &op : *block)
-      if (op.getNumRegions())
-        regionOps.push_back(&op);
-    auto loop = regionOps.size() == 1 ? dyn_cast<ParallelOp>(regionOps[0])
-                                      : ParallelOp();
-    if (!loop || !hasRegionOps(loop.getBodyBlock()))
-      break;
-    block = &loop.getBodyBlock();
-  }
+  Block *block = findRowNest(kernel).body;
   for (Operation &op : *block) {
     if (auto fold = dyn_cast<FoldOp>(op)) {
       if (hasRegionOps(fold.getBodyBlock()))

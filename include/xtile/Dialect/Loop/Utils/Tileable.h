@@ -18,6 +18,15 @@
 
 namespace xtile::loop {
 
+/// The row nest of `kernel`: the parallel loops, outer to inner, each the
+/// only loop of its parent's body and holding loops itself, and the
+/// innermost body they lead to (the kernel's own body when there are none).
+struct RowNestShape {
+  llvm::SmallVector<ParallelOp> rows;
+  mlir::Block *body = nullptr;
+};
+RowNestShape findRowNest(KernelOp kernel);
+
 /// Why `kernel` has no Tile IR lowering: the op to report at and the
 /// message. None when its structure is one the lowering handles.
 struct TileProblem {
