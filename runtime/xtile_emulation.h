@@ -295,7 +295,6 @@ enum class Wait { running, barrier, shuffle, done };
 // no ordering between the threads of a block, so a race in a kernel stays
 // visible. Barriers are the only release/acquire points.
 struct Fiber {
-  unsigned index = 0;
   std::atomic<Wait> wait{Wait::running};
   bool fresh = true;
   char *stack = nullptr;
@@ -432,7 +431,6 @@ struct Worker {
   /// cannot all proceed.
   bool runBlock(const char *kernel) {
     for (unsigned i = 0; i < threads; ++i) {
-      fibers[i].index = i;
       fibers[i].wait = Wait::running;
       fibers[i].fresh = true;
       start(fibers[i]);
