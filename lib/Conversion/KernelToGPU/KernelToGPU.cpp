@@ -391,16 +391,9 @@ struct AsyncCopyOpLowering : ConvertOpToLLVMPattern<xk::AsyncCopyOp> {
   }
 };
 
-struct AsyncCommitOpLowering : ConvertOpToLLVMPattern<xk::AsyncCommitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(xk::AsyncCommitOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
-    return success();
-  }
-};
+using AsyncCommitOpLowering =
+    OneToOneConvertToLLVMPattern<xk::AsyncCommitOp,
+                                 NVVM::CpAsyncCommitGroupOp>;
 
 struct AsyncWaitOpLowering : ConvertOpToLLVMPattern<xk::AsyncWaitOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -418,16 +411,8 @@ struct AsyncWaitOpLowering : ConvertOpToLLVMPattern<xk::AsyncWaitOp> {
 // Synchronization
 //===----------------------------------------------------------------------===//
 
-struct BarrierOpLowering : ConvertOpToLLVMPattern<xk::BarrierOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(xk::BarrierOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::BarrierOp>(op);
-    return success();
-  }
-};
+using BarrierOpLowering =
+    OneToOneConvertToLLVMPattern<xk::BarrierOp, NVVM::BarrierOp>;
 
 /// xkernel.shuffle -> shfl.sync over the full warp. `width` means what it
 /// means in CUDA (independent segments of `width` lanes, all lanes taking
