@@ -465,33 +465,29 @@ class Importer:
     def op_silu(self, val, x):
         return self.emit(f"xtensor.silu {x.name} : {x.type}", val.shape, val.dtype)
 
-    def op_layer_norm(self, val, x, normalized_shape, weight=None, bias=None,
-                      eps=1e-5, cudnn_enable=True):
-        ops, types = [x.name], [x.type]
-        text = f"xtensor.layer_norm {x.name}"
-        if weight is not None:
-            text += f" weight {weight.name}"
-            types.append(weight.type)
-        if bias is not None:
-            text += f" bias {bias.name}"
-            types.append(bias.type)
+    def _norm(self, op, val, x, normalized_shape, eps, operands):
+        """xtensor.layer_norm / rms_norm over the trailing dimensions."""
+        text = f"xtensor.{op} {x.name}"
+        types = [x.type]
+        for keyword, v in operands:
+            if v is not None:
+                text += f" {keyword} {v.name}"
+                types.append(v.type)
         rank = len(normalized_shape)
         attrs = f" {{norm_rank = {rank} : i64}}" if rank != 1 else ""
         text += f" eps {_float_literal(eps)}{attrs} : ({', '.join(types)}) -> {x.type}"
         return self.emit(text, val.shape, val.dtype)
 
+    def op_layer_norm(self, val, x, normalized_shape, weight=None, bias=None,
+                      eps=1e-5, cudnn_enable=True):
+        return self._norm("layer_norm", val, x, normalized_shape, eps,
+                          [("weight", weight), ("bias", bias)])
+
     def op_rms_norm(self, val, x, normalized_shape, weight=None, eps=None):
         if eps is None:
             eps = torch.finfo(x.dtype).eps
-        types = [x.type]
-        text = f"xtensor.rms_norm {x.name}"
-        if weight is not None:
-            text += f" weight {weight.name}"
-            types.append(weight.type)
-        rank = len(normalized_shape)
-        attrs = f" {{norm_rank = {rank} : i64}}" if rank != 1 else ""
-        text += f" eps {_float_literal(eps)}{attrs} : ({', '.join(types)}) -> {x.type}"
-        return self.emit(text, val.shape, val.dtype)
+        return self._norm("rms_norm", val, x, normalized_shape, eps,
+                          [("weight", weight)])
 
     def op_linear(self, val, x, weight, bias=None):
         k = x.shape[-1]
