@@ -2,6 +2,8 @@
 
 #include "runtime/CudaDriver.h"
 
+#include "xtile/Support/Storage.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -166,10 +168,7 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
   std::vector<kernel::CopyOp> copies;
   for (Operation &op : body) {
     if (auto alloc = dyn_cast<kernel::AllocOp>(op)) {
-      MemRefType t = alloc.getType();
-      size_t bytes = t.getNumElements() *
-                     std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
-      if (failed(allocate(alloc.getResult(), bytes))) {
+      if (failed(allocate(alloc.getResult(), getNumBytes(alloc.getType())))) {
         cleanup();
         return failure();
       }
@@ -225,11 +224,9 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
   api->eventDestroy(before);
   api->eventDestroy(after);
   for (kernel::CopyOp copy : copies) {
-    MemRefType t = copy.getSource().getType();
-    size_t bytes = t.getNumElements() *
-                   std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
     if (failed(check(api->memcpyDtoD(device[copy.getTarget()],
-                                     device[copy.getSource()], bytes),
+                                     device[copy.getSource()],
+                                     getNumBytes(copy.getSource().getType())),
                      "copying a buffer"))) {
       cleanup();
       return failure();

@@ -2,6 +2,8 @@
 
 #include "runtime/Npy.h"
 
+#include "xtile/Support/Storage.h"
+
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -140,7 +142,7 @@ LogicalResult npy::write(StringRef path, const RefTensor &t) {
     descr = "|b1";
     width = 1;
   } else {
-    width = e.isIndex() ? 8 : std::max(1u, e.getIntOrFloatBitWidth() / 8);
+    width = int(getElementBytes(e));
     descr = (width == 1 ? "|i" : "<i") + std::to_string(width);
   }
   std::string shape = "(";

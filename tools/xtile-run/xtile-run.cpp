@@ -27,6 +27,7 @@
 #include "xtile/Dialect/Tensor/Utils/Reference.h"
 #include "xtile/InitAllDialects.h"
 #include "xtile/Pipelines/Pipelines.h"
+#include "xtile/Support/Storage.h"
 #include "xtile/Target/CUDA/CUDAEmitter.h"
 #include "xtile/Target/PTX/PTXEmitter.h"
 #include "llvm/Support/CommandLine.h"
@@ -117,17 +118,10 @@ RefTensor randomInput(RankedTensorType type, std::mt19937 &rng) {
   return t;
 }
 
-/// Bytes of one element of `t` in device memory.
-int64_t elementBytes(Type t) {
-  if (t.isIndex())
-    return 8;
-  return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
-}
-
 /// `t` as the bytes a kernel reads.
 std::vector<char> toDevice(const RefTensor &t) {
   Type e = t.type.getElementType();
-  int64_t n = t.type.getNumElements(), w = elementBytes(e);
+  int64_t n = t.type.getNumElements(), w = getElementBytes(e);
   std::vector<char> bytes(n * w);
   for (int64_t i = 0; i < n; ++i) {
     char *p = bytes.data() + i * w;
@@ -152,7 +146,7 @@ RefTensor fromDevice(RankedTensorType type, const std::vector<char> &bytes) {
   RefTensor t;
   t.type = type;
   Type e = type.getElementType();
-  int64_t n = type.getNumElements(), w = elementBytes(e);
+  int64_t n = type.getNumElements(), w = getElementBytes(e);
   for (int64_t i = 0; i < n; ++i) {
     const char *p = bytes.data() + i * w;
     if (t.isInteger()) {
@@ -420,11 +414,8 @@ int main(int argc, char **argv) {
         std::vector<std::vector<char>> buffers;
         for (const RefTensor &t : in)
           buffers.push_back(toDevice(t));
-        for (Type t : fn.getResultTypes()) {
-          auto type = cast<RankedTensorType>(t);
-          buffers.emplace_back(type.getNumElements() *
-                               elementBytes(type.getElementType()));
-        }
+        for (Type t : fn.getResultTypes())
+          buffers.emplace_back(getNumBytes(t));
         std::vector<void *> pointers;
         for (auto &b : buffers)
           pointers.push_back(b.data());
@@ -458,11 +449,8 @@ int main(int argc, char **argv) {
         std::vector<std::vector<char>> host;
         for (const RefTensor &t : in)
           host.push_back(toDevice(t));
-        for (Type t : fn.getResultTypes()) {
-          auto type = cast<RankedTensorType>(t);
-          host.emplace_back(type.getNumElements() *
-                            elementBytes(type.getElementType()));
-        }
+        for (Type t : fn.getResultTypes())
+          host.emplace_back(getNumBytes(t));
         std::vector<CudaDriver::KernelTime> times;
         if (failed(driver.runProgram(code, program, host, repeats, times)))
           return 1;

@@ -1087,8 +1087,7 @@ struct ConvertXLoopToXTilePass
     f.folds = folds.size();
     for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
       f.batch *= row.getUpper() - row.getLower();
-    f.inBytes = std::max<int64_t>(
-        1, products.front().a.getType().getIntOrFloatBitWidth() / 8);
+    f.inBytes = getElementBytes(products.front().a.getType());
     f.aBytes = f.batch * f.m * f.k * f.inBytes;
     f.bBytes = f.batch * f.k * f.n * f.inBytes * f.folds;
     for (BlockArgument out :
@@ -1475,10 +1474,9 @@ struct ConvertXLoopToXTilePass
     for (BlockArgument arg : kernel.getBodyBlock().getArguments())
       facts.bytes += xl::getNumBytes(arg.getType());
     // Vector accesses are sized by the first buffer's elements.
-    facts.elementBytes = std::max<int64_t>(
-        1, cast<MemRefType>(kernel.getBodyBlock().getArgument(0).getType())
-                   .getElementTypeBitWidth() /
-               8);
+    facts.elementBytes = getElementBytes(
+        cast<MemRefType>(kernel.getBodyBlock().getArgument(0).getType())
+            .getElementType());
     facts.streams = 0;
     nest->body->walk([&](xl::LoadOp) { ++facts.streams; });
     // Vector accesses need the column to be the last (contiguous) index of

@@ -34,6 +34,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
+#include "xtile/Support/Storage.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -1074,7 +1075,7 @@ Value KernelLowering::dynamicShared(Type element, int64_t elements) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(prelude);
   int64_t offset = dynamicBytes;
-  int64_t bytes = elements * std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  int64_t bytes = elements * getElementBytes(element);
   dynamicBytes = llvm::alignTo(offset + bytes, 16);
   return xk::DynamicSharedOp::create(
       b, loc, xk::PtrType::get(b.getContext(), element, xk::MemorySpace::shared),
@@ -1339,7 +1340,7 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
         continue;
       // Copies move 4, 8 or 16 bytes: whole vector groups, or single 4-byte
       // elements.
-      int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      int64_t bytes = getElementBytes(type.getElementType());
       const Layout &l = layouts[layoutFor(type.getShape())];
       Access access = accessOf(load.getBuffer());
       bool vec = vectorizable(load.getIndices(), load.getMask(), access, l.vec);
@@ -1403,7 +1404,7 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
         return failure();
       masks = *t;
     }
-    int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    int64_t bytes = getElementBytes(type.getElementType());
     bool vec = vectorizable(p.load.getIndices(), p.load.getMask(), access,
                             l.vec);
     int64_t group = vec ? l.vec : 1;

@@ -19,6 +19,7 @@
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
+#include "xtile/Support/Storage.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -960,19 +961,15 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   os.indent();
   for (Operation &op : body) {
     if (auto alloc = dyn_cast<xk::AllocOp>(op)) {
-      MemRefType type = alloc.getType();
-      int64_t bytes = type.getNumElements() *
-                      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
       os << "if ((err = cudaMallocAsync((void**)&" << name(alloc.getResult())
-         << ", " << bytes << "ULL, stream)) != cudaSuccess) break;\n";
+         << ", " << xtile::getNumBytes(alloc.getType())
+         << "ULL, stream)) != cudaSuccess) break;\n";
       continue;
     }
     if (auto copy = dyn_cast<xk::CopyOp>(op)) {
-      MemRefType type = copy.getSource().getType();
-      int64_t bytes = type.getNumElements() *
-                      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
       os << "if ((err = cudaMemcpyAsync(" << name(copy.getTarget()) << ", "
-         << name(copy.getSource()) << ", " << bytes
+         << name(copy.getSource()) << ", "
+         << xtile::getNumBytes(copy.getSource().getType())
          << "ULL, cudaMemcpyDeviceToDevice, stream)) != cudaSuccess) break;\n";
       continue;
     }

@@ -6,6 +6,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "xtile/Support/KernelSignature.h"
+#include "xtile/Support/Storage.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -126,7 +127,7 @@ static LogicalResult verifyAccess(Operation *op, Type lanes, PtrType ptr) {
   if (auto vec = dyn_cast<VectorType>(lanes)) {
     element = vec.getElementType();
     int64_t n = vec.getNumElements();
-    int64_t bytes = n * std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+    int64_t bytes = n * xtile::getElementBytes(element);
     if (!llvm::isPowerOf2_64(n) || bytes > 16)
       return op->emitOpError("a vector access is a power of two lanes of at "
                              "most 16 bytes, got ")
@@ -170,8 +171,8 @@ LogicalResult AsyncCopyOp::verify() {
   int64_t bytes = getBytes();
   if (bytes != 4 && bytes != 8 && bytes != 16)
     return emitOpError("copies 4, 8 or 16 bytes, got ") << bytes;
-  unsigned elementBytes =
-      std::max(1u, getSrc().getType().getElementType().getIntOrFloatBitWidth() / 8);
+  int64_t elementBytes =
+      xtile::getElementBytes(getSrc().getType().getElementType());
   if (bytes % elementBytes)
     return emitOpError("copies whole elements: ")
            << bytes << " bytes of " << getSrc().getType().getElementType();

@@ -16,13 +16,6 @@ namespace xtile::loop {
 using namespace mlir;
 using namespace xtile::loop;
 
-int64_t xtile::loop::getNumBytes(Type type) {
-  auto shaped = cast<ShapedType>(type);
-  int64_t bits = shaped.getElementTypeBitWidth();
-  // i1 is stored as a byte.
-  return shaped.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
-}
-
 namespace {
 struct Traffic {
   int64_t reads = 0, writes = 0;

@@ -6,14 +6,14 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
+#include "xtile/Support/Storage.h"
 
 namespace xtile::loop {
 
 #define GEN_PASS_DECL
 #include "xtile/Dialect/Loop/Transforms/Passes.h.inc"
 
-/// Device-memory bytes of a buffer or tensor type.
-int64_t getNumBytes(mlir::Type type);
+using ::xtile::getNumBytes;
 
 /// The structural hash of a kernel: independent of its name, SSA names and
 /// locations, stable across runs.

@@ -1,0 +1,21 @@
+//===- Storage.h - how values are laid out in device memory -----*- C++ -*-===//
+
+#ifndef XTILE_SUPPORT_STORAGE_H
+#define XTILE_SUPPORT_STORAGE_H
+
+#include "mlir/IR/Types.h"
+
+#include <cstdint>
+
+namespace xtile {
+
+/// Bytes one element of `type` (an integer, float or index type) occupies
+/// in device memory: i1 as a byte, index as 8.
+int64_t getElementBytes(mlir::Type type);
+
+/// Device-memory bytes of a statically shaped buffer or tensor type.
+int64_t getNumBytes(mlir::Type shaped);
+
+} // namespace xtile
+
+#endif // XTILE_SUPPORT_STORAGE_H

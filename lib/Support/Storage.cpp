@@ -1,0 +1,20 @@
+//===- Storage.cpp - how values are laid out in device memory -------------===//
+
+#include "xtile/Support/Storage.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+int64_t xtile::getElementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+int64_t xtile::getNumBytes(Type type) {
+  auto shaped = cast<ShapedType>(type);
+  return shaped.getNumElements() * getElementBytes(shaped.getElementType());
+}
