@@ -21,6 +21,7 @@
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
 #include "xtile/Support/Storage.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -164,6 +165,30 @@ private:
 };
 
 static bool isHalfLike(Type t) { return t.isF16() || t.isBF16(); }
+
+/// The C name of a kernel or program symbol: the symbol itself, with an
+/// underscore appended when it is a C++ keyword (a function named `double`).
+/// Fails, with an error at `where`, for a symbol that is not an identifier.
+static FailureOr<std::string> cName(StringRef symbol, Operation *where) {
+  static const llvm::StringSet<> keywords = {
+      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case",
+      "catch", "char", "class", "const", "constexpr", "continue", "decltype",
+      "default", "delete", "do", "double", "else", "enum", "explicit",
+      "export", "extern", "false", "float", "for", "friend", "goto", "if",
+      "inline", "int", "long", "mutable", "namespace", "new", "noexcept",
+      "not", "nullptr", "operator", "or", "private", "protected", "public",
+      "register", "return", "short", "signed", "sizeof", "static", "struct",
+      "switch", "template", "this", "throw", "true", "try", "typedef",
+      "typeid", "typename", "union", "unsigned", "using", "virtual", "void",
+      "volatile", "while", "xor", "main", "dim3"};
+  bool identifier =
+      !symbol.empty() && !llvm::isDigit(symbol.front()) &&
+      llvm::all_of(symbol, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  if (!identifier)
+    return where->emitError("cannot emit '")
+           << symbol << "' as a CUDA C name: not an identifier";
+  return keywords.contains(symbol) ? (symbol + "_").str() : symbol.str();
+}
 
 FailureOr<std::string> CUDAEmitter::typeName(Type type, Operation *where) {
   if (type.isF32())
@@ -892,8 +917,11 @@ LogicalResult CUDAEmitter::emitKernel(xk::FuncOp func) {
   names.clear();
   counters.clear();
   usesDynamicShared = false;
+  FailureOr<std::string> kernelName = cName(func.getSymName(), func);
+  if (failed(kernelName))
+    return failure();
   os << "extern \"C\" __global__ void __launch_bounds__(" << func.getMaxThreads()
-     << ")\n" << func.getSymName() << "(";
+     << ")\n" << *kernelName << "(";
   unsigned inputs = 0, outputs = 0;
   for (BlockArgument arg : func.getArguments()) {
     FailureOr<std::string> type = typeName(arg.getType(), func);
@@ -927,9 +955,12 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   names.clear();
   counters.clear();
   Block &body = program.getBodyBlock();
+  FailureOr<std::string> programName = cName(program.getSymName(), program);
+  if (failed(programName))
+    return failure();
   os << "// Runs " << program.getSymName()
      << " on `stream`; buffers are device pointers.\n";
-  os << "extern \"C\" cudaError_t " << program.getSymName() << "(";
+  os << "extern \"C\" cudaError_t " << *programName << "(";
   for (BlockArgument arg : body.getArguments()) {
     auto memref = cast<MemRefType>(arg.getType());
     FailureOr<std::string> element = typeName(memref.getElementType(), program);
@@ -979,15 +1010,18 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
     std::string args;
     for (Value buffer : launch.getBuffers())
       args += ", " + name(buffer);
+    FailureOr<std::string> kernel = cName(launch.getKernel(), launch);
+    if (failed(kernel))
+      return failure();
     if (launch.getShared() > 48 * 1024)
-      os << "if ((err = cudaFuncSetAttribute((const void*)" << launch.getKernel()
+      os << "if ((err = cudaFuncSetAttribute((const void*)" << *kernel
          << ", cudaFuncAttributeMaxDynamicSharedMemorySize, "
          << launch.getShared() << ")) != cudaSuccess) break;\n";
     auto dims = [](ArrayRef<int64_t> d) {
       return "dim3(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) +
              ", " + std::to_string(d[2]) + ")";
     };
-    os << "if ((err = xt_launch(" << launch.getKernel() << ", "
+    os << "if ((err = xt_launch(" << *kernel << ", "
        << dims(launch.getGrid()) << ", " << dims(launch.getBlock()) << ", "
        << launch.getShared() << ", stream" << args
        << ")) != cudaSuccess) break;\n";
@@ -1003,7 +1037,7 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   os << "extern \"C\" cudaError_t " << program.getSymName()
      << "_packed(void** buffers, cudaStream_t stream) {\n";
   os.indent();
-  os << "return " << program.getSymName() << "(";
+  os << "return " << *programName << "(";
   for (BlockArgument arg : body.getArguments()) {
     auto memref = cast<MemRefType>(arg.getType());
     FailureOr<std::string> element = typeName(memref.getElementType(), program);

@@ -1,4 +1,5 @@
 // RUN: xtile-opt %s --lower-to-kernel | FileCheck %s
+// RUN: xtile-opt %s --lower-to-kernel="target=sm_80" | FileCheck %s --check-prefix=SM80
 
 // RMSNorm, schedule block:8:4: 256 threads, each holding 4 groups of 4
 // adjacent columns of the row; 16-byte loads and stores; the sum of squares
@@ -113,3 +114,8 @@ func.func @few_rows(%x: tensor<8x65536xf32>, %w: tensor<65536xf32>) -> tensor<8x
   %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<8x65536xf32>, tensor<65536xf32>) -> tensor<8x65536xf32>
   return %y : tensor<8x65536xf32>
 }
+
+// For the A100 the same kernels are scheduled for its SMs and bandwidth.
+// SM80-LABEL: xkernel.func @rmsnorm_mul_2(
+// SM80:         xkernel.load %{{.*}} : <f32, global> -> vector<4xf32>
+// SM80-LABEL: xkernel.program @rmsnorm(

@@ -176,3 +176,10 @@ xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<4xf32>) {
 // expected-error @+1 {{buffer #0 must be a statically shaped memref, got 'memref<?xf32>'}}
 xkernel.program @p(%x: memref<?xf32>) -> (%y: memref<4xf32>) {
 }
+
+// -----
+
+xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<8xf32>) {
+  // expected-error @+1 {{failed to verify that all of {source, target} have same type}}
+  "xkernel.copy"(%x, %y) : (memref<4xf32>, memref<8xf32>) -> ()
+}

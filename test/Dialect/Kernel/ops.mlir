@@ -60,6 +60,7 @@ xkernel.func @every_op(%x: !xkernel.ptr<f32, global> {xkernel.readonly},
 // CHECK:         %[[T:.*]] = xkernel.alloc : memref<4096xf32>
 // CHECK:         xkernel.launch @copy(%{{.*}}, %[[T]]) grid [32, 1, 1] block [128, 1, 1] shared 0 : memref<4096xf32>, memref<4096xf32>
 // CHECK:         xkernel.launch @copy(%[[T]], %{{.*}}) grid [32, 1, 1] block [128, 1, 1] shared 0
+// CHECK:         xkernel.copy %[[T]] to %{{.*}} : memref<4096xf32>
 xkernel.func @copy(%x: !xkernel.ptr<f32, global> {xkernel.readonly}, %y: !xkernel.ptr<f32, global>)
     attributes {max_threads = 128 : i64} {
   %t = xkernel.thread_id x
@@ -71,4 +72,5 @@ xkernel.program @graph(%in: memref<4096xf32>) -> (%out: memref<4096xf32>) {
   %t = xkernel.alloc : memref<4096xf32>
   xkernel.launch @copy(%in, %t) grid [32, 1, 1] block [128, 1, 1] shared 0 : memref<4096xf32>, memref<4096xf32>
   xkernel.launch @copy(%t, %out) grid [32, 1, 1] block [128, 1, 1] shared 0 : memref<4096xf32>, memref<4096xf32>
+  xkernel.copy %t to %out : memref<4096xf32>
 }

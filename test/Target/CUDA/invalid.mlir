@@ -31,3 +31,10 @@ xkernel.func @k(%f: f32, %i: index) attributes {max_threads = 32 : i64} {
   %e = vector.extract %v[%i] : f32 from vector<4xf32>
   xkernel.return
 }
+
+// -----
+
+// expected-error @+1 {{cannot emit 'k.1' as a CUDA C name: not an identifier}}
+xkernel.func @"k.1"(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  xkernel.return
+}
