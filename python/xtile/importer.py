@@ -36,15 +36,19 @@ def tensor_type(shape, dtype):
     return f"tensor<{dims + 'x' if dims else ''}{element_type(dtype)}>"
 
 
-_INF = {torch.float32: ("0x7F800000", "0xFF800000"),
-        torch.float16: ("0x7C00", "0xFC00"),
-        torch.bfloat16: ("0x7F80", "0xFF80"),
-        torch.float64: ("0x7FF0000000000000", "0xFFF0000000000000")}
+# +inf, -inf and NaN of each float type, as MLIR's hexadecimal literals.
+_SPECIAL = {torch.float32: ("0x7F800000", "0xFF800000", "0x7FC00000"),
+            torch.float16: ("0x7C00", "0xFC00", "0x7E00"),
+            torch.bfloat16: ("0x7F80", "0xFF80", "0x7FC0"),
+            torch.float64: ("0x7FF0000000000000", "0xFFF0000000000000",
+                            "0x7FF8000000000000")}
 
 
 def _float_literal(v, dtype=torch.float32):
+    if math.isnan(v):
+        return _SPECIAL[dtype][2]
     if math.isinf(v):
-        return _INF[dtype][1 if v < 0 else 0]
+        return _SPECIAL[dtype][1 if v < 0 else 0]
     s = repr(float(v))
     if "e" in s and "." not in s.split("e")[0]:
         s = s.replace("e", ".0e")
@@ -70,6 +74,32 @@ def _source(node):
         return None
     own = [f for f in frames if not f[0].startswith(_TORCH_DIR)]
     return (own or frames)[-1]
+
+
+def bind(schema, args, kwargs):
+    """The arguments of an ATen call by the names of its schema, defaults
+    filled in: handlers see one form whatever the caller wrote (positional,
+    keyword or left out). `self` is passed as `input`."""
+    bound = {}
+    positional = [a for a in schema.arguments if not a.kwarg_only]
+    if len(args) > len(positional):
+        raise UnsupportedError(f"{schema.name} takes {len(positional)} positional "
+                               f"arguments, got {len(args)}")
+    known = {a.name for a in schema.arguments}
+    for k in kwargs:
+        if k not in known:
+            raise UnsupportedError(f"{schema.name} has no argument {k!r}")
+    for i, a in enumerate(schema.arguments):
+        if not a.kwarg_only and i < len(args):
+            value = args[i]
+        elif a.name in kwargs:
+            value = kwargs[a.name]
+        elif a.has_default_value():
+            value = a.default_value
+        else:
+            raise UnsupportedError(f"{schema.name}: argument {a.name!r} is missing")
+        bound["input" if a.name == "self" else a.name] = value
+    return bound
 
 
 class _Value:
@@ -219,142 +249,174 @@ class Importer:
 
     def call(self, node):
         target = node.target
-        name = getattr(target, "_schema", None)
-        name = name.name.split("::")[-1] if name else getattr(target, "__name__", str(target))
-        overload = getattr(target, "_overloadname", "")
+        schema = getattr(target, "_schema", None)
         val = node.meta.get("val")
         args = [self.arg(a) for a in node.args]
         kwargs = {k: self.arg(v) for k, v in node.kwargs.items()}
-        if name == "getitem":
-            return args[0][args[1]]
+        if schema is None:
+            name = getattr(target, "__name__", str(target))
+            if name == "getitem":
+                return args[0][args[1]]
+            raise UnsupportedError(f"call of {name} is not supported by xtile")
+        name = schema.name.split("::")[-1]
+        overload = getattr(target, "_overloadname", "") or "default"
         handler = getattr(self, "op_" + name, None)
         if handler is None:
             raise UnsupportedError(
-                f"operator aten.{name}.{overload or 'default'} is not supported by xtile")
-        return handler(val, *args, **kwargs)
+                f"operator aten.{name}.{overload} is not supported by xtile")
+        bound = bind(schema, args, kwargs)
+        try:
+            result = handler(val, **bound)
+        except TypeError as e:
+            # A handler that does not take an argument of this overload.
+            raise UnsupportedError(
+                f"operator aten.{name}.{overload} with arguments "
+                f"({', '.join(bound)}) is not supported by xtile ({e})") from None
+        self.check(f"aten.{name}.{overload}", result, val)
+        return result
+
+    def check(self, what, result, val):
+        """Every handler's value has PyTorch's shape and dtype: a mismatch
+        is an importer bug that would otherwise be a wrong result."""
+        if isinstance(val, (list, tuple)):
+            if not isinstance(result, (list, tuple)) or len(result) != len(val):
+                raise UnsupportedError(f"{what}: the importer returned {result!r} "
+                                       f"where PyTorch returns {len(val)} values")
+            for r, v in zip(result, val):
+                self.check(what, r, v)
+            return
+        if not isinstance(val, torch.Tensor):
+            return
+        if (not isinstance(result, _Value) or result.shape != tuple(val.shape)
+                or result.dtype != val.dtype):
+            got = (f"{list(result.shape)} {result.dtype}"
+                   if isinstance(result, _Value) else repr(result))
+            raise UnsupportedError(
+                f"{what}: the importer built {got} where PyTorch computes "
+                f"{list(val.shape)} {val.dtype} (an importer bug)")
 
     # -- elementwise ---------------------------------------------------
-    def _ew(self, op):
-        def handler(val, *a, **k):
-            if len(a) == 1:
-                return self.unary(op, a[0], val.shape, val.dtype)
-            return self.binary(op, a[0], a[1], val.shape, val.dtype)
-        return handler
-
-    def op_add(self, val, a, b, alpha=1):
+    # Handlers take the arguments by their schema names (see bind()).
+    def op_add(self, val, input, other, alpha=1):
         if alpha != 1:
-            b = self.binary("mul", b, alpha, val.shape, val.dtype)
-        return self.binary("add", a, b, val.shape, val.dtype)
+            other = self.binary("mul", other, alpha, val.shape, val.dtype)
+        return self.binary("add", input, other, val.shape, val.dtype)
 
-    def op_sub(self, val, a, b, alpha=1):
+    def op_sub(self, val, input, other, alpha=1):
         if alpha != 1:
-            b = self.binary("mul", b, alpha, val.shape, val.dtype)
-        return self.binary("sub", a, b, val.shape, val.dtype)
+            other = self.binary("mul", other, alpha, val.shape, val.dtype)
+        return self.binary("sub", input, other, val.shape, val.dtype)
 
-    def op_rsub(self, val, a, b, alpha=1):
-        return self.op_sub(val, b, a, alpha)
+    def op_rsub(self, val, input, other, alpha=1):
+        return self.op_sub(val, other, input, alpha)
 
-    def op_mul(self, val, a, b):
-        return self.binary("mul", a, b, val.shape, val.dtype)
+    def op_mul(self, val, input, other):
+        return self.binary("mul", input, other, val.shape, val.dtype)
 
-    def op_div(self, val, a, b, rounding_mode=None):
+    def op_div(self, val, input, other, rounding_mode=None):
         if rounding_mode is not None:
             raise UnsupportedError(f"div with rounding_mode={rounding_mode!r} is not supported")
-        return self.binary("div", a, b, val.shape, val.dtype)
+        if not val.dtype.is_floating_point:
+            raise UnsupportedError(f"div with a {val.dtype} result is not supported")
+        return self.binary("div", input, other, val.shape, val.dtype)
 
-    def op_maximum(self, val, a, b):
-        return self.binary("max", a, b, val.shape, val.dtype)
+    def op_maximum(self, val, input, other):
+        return self.binary("max", input, other, val.shape, val.dtype)
 
-    def op_minimum(self, val, a, b):
-        return self.binary("min", a, b, val.shape, val.dtype)
+    def op_minimum(self, val, input, other):
+        return self.binary("min", input, other, val.shape, val.dtype)
 
-    def op_relu(self, val, x):
-        return self.binary("max", x, 0.0, val.shape, val.dtype)
+    def op_relu(self, val, input):
+        return self.binary("max", input, 0, val.shape, val.dtype)
 
-    def op_pow(self, val, x, e):
-        if isinstance(e, (int, float)):
-            if e == 2:
-                return self.binary("mul", x, x, val.shape, val.dtype)
-            if e == 1:
-                return self.operand(x, val.shape, val.dtype)
-            if e == 0.5:
-                return self.unary("sqrt", x, val.shape, val.dtype)
-            if e == -0.5:
-                return self.unary("rsqrt", x, val.shape, val.dtype)
-            if e == -1:
-                return self.unary("reciprocal", x, val.shape, val.dtype)
-        return self.binary("pow", x, e, val.shape, val.dtype)
+    def op_pow(self, val, input, exponent):
+        if isinstance(exponent, (int, float)) and isinstance(input, _Value):
+            if exponent == 2:
+                return self.binary("mul", input, input, val.shape, val.dtype)
+            if exponent == 1:
+                return self.operand(input, val.shape, val.dtype)
+            if val.dtype.is_floating_point:
+                if exponent == 0.5:
+                    return self.unary("sqrt", input, val.shape, val.dtype)
+                if exponent == -0.5:
+                    return self.unary("rsqrt", input, val.shape, val.dtype)
+                if exponent == -1:
+                    return self.unary("reciprocal", input, val.shape, val.dtype)
+        return self.binary("pow", input, exponent, val.shape, val.dtype)
 
-    def op_where(self, val, c, a, b):
-        c = self.broadcast(c, val.shape)
-        a = self.operand(a, val.shape, val.dtype)
-        b = self.operand(b, val.shape, val.dtype)
+    def op_where(self, val, condition, input, other):
+        c = self.broadcast(self.cast(condition, torch.bool), val.shape)
+        a = self.operand(input, val.shape, val.dtype)
+        b = self.operand(other, val.shape, val.dtype)
         return self.emit(f"xtensor.select {c.name}, {a.name}, {b.name} : "
                          f"{a.type}", val.shape, val.dtype)
 
-    def _cmp(self, pred):
-        def handler(val, a, b):
-            dtype = a.dtype if isinstance(a, _Value) else b.dtype
-            shape = val.shape
-            a = self.operand(a, shape, dtype)
-            b = self.operand(b, shape, dtype)
-            return self.emit(f"xtensor.cmp {pred}, {a.name}, {b.name} : {a.type}",
-                             shape, torch.bool)
-        return handler
+    def _cmp(self, pred, val, input, other):
+        # Compared in PyTorch's promoted type (an int tensor against 0.5
+        # compares as float).
+        meta = [torch.empty(x.shape, dtype=x.dtype, device="meta")
+                if isinstance(x, _Value) else x for x in (input, other)]
+        dtype = torch.result_type(*meta)
+        a = self.operand(input, val.shape, dtype)
+        b = self.operand(other, val.shape, dtype)
+        return self.emit(f"xtensor.cmp {pred}, {a.name}, {b.name} : {a.type}",
+                         val.shape, torch.bool)
 
-    def op__to_copy(self, val, x, **kw):
-        return self.cast(x, val.dtype)
+    def _convert(self, val, input, **unused):
+        return self.cast(input, val.dtype)
 
-    op_to = op__to_copy
+    # _to_copy(self, *, dtype, ...), to.dtype(self, dtype, ...),
+    # to.dtype_layout(self, *, dtype, ...), to.other(self, other, ...):
+    # the result's dtype is the node's.
+    op__to_copy = op_to = op_type_as = _convert
 
-    def op_type_as(self, val, x, other):
-        return self.cast(x, val.dtype)
+    def op__assert_tensor_metadata(self, val, **unused):
+        return None
 
     # -- identity and movement -----------------------------------------
-    def _identity(self, val, x, *a, **k):
-        return x
+    def _identity(self, val, input, **unused):
+        return input
 
     op_clone = op_contiguous = op_alias = op_detach = op_lift_fresh_copy = _identity
 
-    def op_dropout(self, val, x, p=0.5, train=False):
+    def op_dropout(self, val, input, p, train):
         if train and p > 0:
             raise UnsupportedError("dropout in training mode is not supported (export the model in eval mode)")
-        return x
+        return input
 
-    def op_view(self, val, x, shape):
-        return self.reshape(x, val.shape)
+    def _reshape_to_val(self, val, input, **unused):
+        return self.reshape(input, val.shape)
 
-    op_reshape = op__unsafe_view = op_view
+    op_view = op_reshape = op__unsafe_view = op_flatten = op_unsqueeze = \
+        op_squeeze = _reshape_to_val
 
-    def op_flatten(self, val, x, *a):
-        return self.reshape(x, val.shape)
+    def op_expand(self, val, input, size, implicit=False):
+        return self.broadcast(input, val.shape)
 
-    def op_unsqueeze(self, val, x, dim):
-        return self.reshape(x, val.shape)
+    def op_permute(self, val, input, dims):
+        if not input.shape:
+            return input
+        return self.transpose(input, [d % len(input.shape) for d in dims])
 
-    def op_squeeze(self, val, x, *a):
-        return self.reshape(x, val.shape)
-
-    def op_expand(self, val, x, shape, implicit=False):
-        return self.broadcast(x, val.shape)
-
-    def op_permute(self, val, x, dims):
-        return self.transpose(x, [d % len(x.shape) for d in dims])
-
-    def op_transpose(self, val, x, d0, d1):
-        perm = list(range(len(x.shape)))
-        d0, d1 = d0 % len(perm), d1 % len(perm)
+    def op_transpose(self, val, input, dim0, dim1):
+        perm = list(range(len(input.shape)))
+        if not perm:
+            return input
+        d0, d1 = dim0 % len(perm), dim1 % len(perm)
         perm[d0], perm[d1] = perm[d1], perm[d0]
-        return self.transpose(x, perm)
+        return self.transpose(input, perm)
 
-    def op_t(self, val, x):
-        return self.transpose(x, [1, 0]) if len(x.shape) == 2 else x
+    def op_t(self, val, input):
+        return self.transpose(input, [1, 0]) if len(input.shape) == 2 else input
 
-    def op_slice(self, val, x, dim=0, start=None, end=None, step=1):
+    def op_slice(self, val, input, dim=0, start=None, end=None, step=1):
+        x = input
         dim %= len(x.shape)
         size = x.shape[dim]
         start = 0 if start is None else (start + size if start < 0 else start)
-        end = size if end is None else (end + size if end < 0 else min(end, size))
+        end = size if end is None else (end + size if end < 0 else end)
+        start, end = min(max(start, 0), size), min(max(end, 0), size)
+        end = max(start, end)
         starts = [0] * len(x.shape)
         limits = list(x.shape)
         strides = [1] * len(x.shape)
@@ -363,7 +425,8 @@ class Importer:
                          f"strides {strides} : {x.type} -> "
                          f"{tensor_type(val.shape, x.dtype)}", val.shape, x.dtype)
 
-    def op_select(self, val, x, dim, index):
+    def op_select(self, val, input, dim, index):
+        x = input
         dim %= len(x.shape)
         index %= x.shape[dim]
         shape = list(x.shape)
@@ -377,93 +440,141 @@ class Importer:
                       f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
         return self.reshape(s, val.shape)
 
-    def op_split(self, val, x, size, dim=0):
-        dim %= len(x.shape)
-        sizes = [size] * (x.shape[dim] // size)
-        if x.shape[dim] % size:
-            sizes.append(x.shape[dim] % size)
-        return self.op_split_with_sizes(val, x, sizes, dim)
+    def op_split(self, val, input, split_size, dim=0):
+        dim %= len(input.shape)
+        sizes = [v.shape[dim] for v in val]
+        return self.op_split_with_sizes(val, input, sizes, dim)
 
-    def op_split_with_sizes(self, val, x, sizes, dim=0):
+    def op_split_with_sizes(self, val, input, split_sizes, dim=0):
         out, start = [], 0
-        dim %= len(x.shape)
-        for v, s in zip(val, sizes):
-            out.append(self.op_slice(v, x, dim, start, start + s))
+        dim %= len(input.shape)
+        for v, s in zip(val, split_sizes):
+            out.append(self.op_slice(v, input, dim, start, start + s))
             start += s
         return out
 
-    def op_cat(self, val, xs, dim=0):
-        xs = [self.cast(x, val.dtype) for x in xs if 0 not in x.shape]
+    def op_cat(self, val, tensors, dim=0):
+        xs = [self.cast(x, val.dtype) for x in tensors
+              if not (len(x.shape) == 1 and x.shape[0] == 0)]
         dim %= len(val.shape)
+        xs = [x for x in xs if x.shape[dim] != 0]
+        if not xs:
+            return self.const(0, val.shape, val.dtype)
+        if len(xs) == 1:
+            return xs[0]
         names = ", ".join(x.name for x in xs)
         types = ", ".join(x.type for x in xs)
         return self.emit(f"xtensor.concat {names} dim {dim} : {types} -> "
                          f"{tensor_type(val.shape, val.dtype)}", val.shape, val.dtype)
 
-    def op_embedding(self, val, weight, indices, *a):
-        return self.emit(f"xtensor.gather {weight.name}[{indices.name}] axis 0 : "
-                         f"{weight.type}, {indices.type} -> "
-                         f"{tensor_type(val.shape, val.dtype)}", val.shape, val.dtype)
-
-    def op_index_select(self, val, x, dim, index):
-        return self.emit(f"xtensor.gather {x.name}[{index.name}] axis {dim % len(x.shape)} : "
+    def _gather(self, val, x, index, axis):
+        shape = x.shape[:axis] + index.shape + x.shape[axis + 1:]
+        return self.emit(f"xtensor.gather {x.name}[{index.name}] axis {axis} : "
                          f"{x.type}, {index.type} -> "
-                         f"{tensor_type(val.shape, val.dtype)}", val.shape, val.dtype)
+                         f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+
+    def op_embedding(self, val, weight, indices, padding_idx=-1,
+                     scale_grad_by_freq=False, sparse=False):
+        return self._gather(val, weight, indices, 0)
+
+    def op_index_select(self, val, input, dim, index):
+        x = input
+        if not x.shape:  # a 0-dim input is indexed as a 1-element vector
+            x = self.reshape(x, (1,))
+        if not index.shape:
+            index = self.reshape(index, (1,))
+        return self.reshape(self._gather(val, x, index, dim % len(x.shape)),
+                            val.shape)
 
     # -- reductions ----------------------------------------------------
-    def _dims(self, x, dims):
-        if dims is None or dims == []:
-            return list(range(len(x.shape)))
-        if isinstance(dims, int):
-            dims = [dims]
-        return sorted(d % len(x.shape) for d in dims)
+    def _reduction(self, x, dim):
+        """(x, dims) of a reduction over `dim` (None or [] is every
+        dimension); a 0-dim input reduces as a 1-element vector."""
+        if not x.shape:
+            x = self.reshape(x, (1,))
+        if dim is None or dim == []:
+            return x, list(range(len(x.shape)))
+        if isinstance(dim, int):
+            dim = [dim]
+        return x, sorted({d % len(x.shape) for d in dim})
 
-    def op_mean(self, val, x, dims=None, keepdim=False, dtype=None):
-        dims = self._dims(x, dims)
+    def _reduced_shape(self, x, dims, keepdim):
+        return tuple(1 if i in dims else n for i, n in enumerate(x.shape)
+                     if keepdim or i not in dims)
+
+    def op_mean(self, val, input, dim=None, keepdim=False, dtype=None):
+        x, dims = self._reduction(self.cast(input, val.dtype), dim)
+        shape = self._reduced_shape(x, dims, keepdim)
         kd = " keepdim" if keepdim else ""
-        return self.emit(f"xtensor.mean {x.name} dims {dims}{kd} : {x.type} -> "
-                         f"{tensor_type(val.shape, x.dtype)}", val.shape, x.dtype)
+        y = self.emit(f"xtensor.mean {x.name} dims {dims}{kd} : {x.type} -> "
+                      f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+        return self.reshape(y, val.shape)
 
-    def _reduce(self, kind):
-        def handler(val, x, dims=None, keepdim=False, dtype=None):
-            dims = self._dims(x, dims)
-            kd = " keepdim" if keepdim else ""
-            return self.emit(f"xtensor.reduce {kind} {x.name} dims {dims}{kd} : "
-                             f"{x.type} -> {tensor_type(val.shape, x.dtype)}",
-                             val.shape, x.dtype)
-        return handler
-
-    def op_var(self, val, x, dims=None, unbiased=None, keepdim=False, correction=None):
-        dims = self._dims(x, dims)
-        corr = 1 if correction is None else int(correction)
-        if unbiased is False:
-            corr = 0
+    def _reduce(self, kind, val, input, dim=None, keepdim=False, dtype=None):
+        # sum and prod of integers and bools are int64 in PyTorch; dtype=
+        # asks for another accumulation type: the result's type is the one
+        # reduced in.
+        x, dims = self._reduction(self.cast(input, val.dtype), dim)
+        shape = self._reduced_shape(x, dims, keepdim)
         kd = " keepdim" if keepdim else ""
-        return self.emit(f"xtensor.var {x.name} dims {dims}{kd} correction {corr} : "
-                         f"{x.type} -> {tensor_type(val.shape, x.dtype)}",
-                         val.shape, x.dtype)
+        y = self.emit(f"xtensor.reduce {kind} {x.name} dims {dims}{kd} : "
+                      f"{x.type} -> {tensor_type(shape, x.dtype)}", shape, x.dtype)
+        return self.reshape(y, val.shape)
+
+    def op_var(self, val, input, dim=None, unbiased=True, keepdim=False,
+               correction=None):
+        x, dims = self._reduction(input, dim)
+        shape = self._reduced_shape(x, dims, keepdim)
+        if correction is None:
+            correction = 1 if unbiased else 0
+        kd = " keepdim" if keepdim else ""
+        n = math.prod(x.shape[d] for d in dims)
+        if n == 0:  # PyTorch: 0 / 0 over no elements
+            return self.const(math.nan, val.shape, val.dtype)
+        whole = float(correction).is_integer() and 0 <= correction < n
+        v = self.emit(f"xtensor.var {x.name} dims {dims}{kd} correction "
+                      f"{int(correction) if whole else 0} : {x.type} -> "
+                      f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+        if not whole:
+            # A fractional or negative correction, or one that leaves no
+            # degrees of freedom (PyTorch's inf or nan): the biased
+            # variance times n / (n - c).
+            scale = n / (n - correction) if n != correction else math.inf
+            v = self.binary("mul", v, scale, shape, x.dtype)
+        return self.reshape(v, val.shape)
+
+    def op_std(self, val, input, dim=None, unbiased=True, keepdim=False,
+               correction=None):
+        v = self.op_var(val, input, dim, unbiased, keepdim, correction)
+        return self.unary("sqrt", v, val.shape, val.dtype)
 
     # -- composites ----------------------------------------------------
-    def op_softmax(self, val, x, dim, half_to_float=False, dtype=None):
-        x = self.cast(x, val.dtype)
-        return self.emit(f"xtensor.softmax {x.name} dim {dim % len(x.shape)} : {x.type}",
-                         val.shape, val.dtype)
+    def _softmax(self, op, val, input, dim):
+        x = self.cast(input, val.dtype)
+        if not x.shape:
+            x = self.reshape(x, (1,))
+        y = self.emit(f"xtensor.{op} {x.name} dim {dim % len(x.shape)} : {x.type}",
+                      x.shape, x.dtype)
+        return self.reshape(y, val.shape)
+
+    def op_softmax(self, val, input, dim, dtype=None, half_to_float=False):
+        return self._softmax("softmax", val, input, dim)
+
+    def op_log_softmax(self, val, input, dim, dtype=None, half_to_float=False):
+        return self._softmax("log_softmax", val, input, dim)
 
     op__softmax = op_softmax
-
-    def op_log_softmax(self, val, x, dim, half_to_float=False, dtype=None):
-        x = self.cast(x, val.dtype)
-        return self.emit(f"xtensor.log_softmax {x.name} dim {dim % len(x.shape)} : {x.type}",
-                         val.shape, val.dtype)
-
     op__log_softmax = op_log_softmax
 
-    def op_gelu(self, val, x, approximate="none"):
+    def op_gelu(self, val, input, approximate="none"):
+        if approximate not in ("none", "tanh"):
+            raise UnsupportedError(f"gelu with approximate={approximate!r} is not supported")
         kind = "tanh" if approximate == "tanh" else "erf"
-        return self.emit(f"xtensor.gelu {kind} {x.name} : {x.type}", val.shape, val.dtype)
+        return self.emit(f"xtensor.gelu {kind} {input.name} : {input.type}",
+                         val.shape, val.dtype)
 
-    def op_silu(self, val, x):
-        return self.emit(f"xtensor.silu {x.name} : {x.type}", val.shape, val.dtype)
+    def op_silu(self, val, input):
+        return self.emit(f"xtensor.silu {input.name} : {input.type}", val.shape, val.dtype)
 
     def _norm(self, op, val, x, normalized_shape, eps, operands):
         """xtensor.layer_norm / rms_norm over the trailing dimensions."""
@@ -478,18 +589,23 @@ class Importer:
         text += f" eps {_float_literal(eps)}{attrs} : ({', '.join(types)}) -> {x.type}"
         return self.emit(text, val.shape, val.dtype)
 
-    def op_layer_norm(self, val, x, normalized_shape, weight=None, bias=None,
+    def op_layer_norm(self, val, input, normalized_shape, weight=None, bias=None,
                       eps=1e-5, cudnn_enable=True):
-        return self._norm("layer_norm", val, x, normalized_shape, eps,
+        return self._norm("layer_norm", val, input, normalized_shape, eps,
                           [("weight", weight), ("bias", bias)])
 
-    def op_rms_norm(self, val, x, normalized_shape, weight=None, eps=None):
+    def op_rms_norm(self, val, input, normalized_shape, weight=None, eps=None):
         if eps is None:
-            eps = torch.finfo(x.dtype).eps
-        return self._norm("rms_norm", val, x, normalized_shape, eps,
+            eps = torch.finfo(input.dtype).eps
+        return self._norm("rms_norm", val, input, normalized_shape, eps,
                           [("weight", weight)])
 
-    def op_linear(self, val, x, weight, bias=None):
+    def op_linear(self, val, input, weight, bias=None):
+        x = input
+        if len(weight.shape) == 1:  # [in]: one output feature, no out dim
+            weight = self.reshape(weight, (1, weight.shape[0]))
+            if bias is not None:
+                bias = self.reshape(bias, (1,))
         k = x.shape[-1]
         rows = math.prod(x.shape[:-1])
         x2 = self.reshape(x, (rows, k))
@@ -500,28 +616,41 @@ class Importer:
                       f"{tensor_type((rows, n), x.dtype)}", (rows, n), x.dtype)
         return self.reshape(y, val.shape)
 
-    def _matmul(self, a, b, val):
-        shape = tuple(val.shape)
+    def _matmul(self, a, b, shape, dtype):
+        shape = tuple(shape)
         if len(a.shape) == 1 or len(b.shape) == 1:
             raise UnsupportedError("matmul with a vector operand is not supported")
         batch = shape[:-2]
         a = self.broadcast(a, batch + a.shape[-2:])
         b = self.broadcast(b, batch + b.shape[-2:])
         return self.emit(f"xtensor.matmul {a.name}, {b.name} : {a.type}, {b.type} -> "
-                         f"{tensor_type(shape, val.dtype)}", shape, val.dtype)
+                         f"{tensor_type(shape, dtype)}", shape, dtype)
 
-    def op_matmul(self, val, a, b):
-        return self._matmul(a, b, val)
+    def op_matmul(self, val, input, other):
+        return self._matmul(input, other, val.shape, val.dtype)
 
-    op_mm = op_bmm = op_matmul
+    def op_mm(self, val, input, mat2):
+        return self._matmul(input, mat2, val.shape, val.dtype)
 
-    def op_addmm(self, val, bias, a, b, beta=1, alpha=1):
-        m = self._matmul(a, b, val)
-        return self.binary("add", m, bias, val.shape, val.dtype)
+    op_bmm = op_mm
 
-    def op_scaled_dot_product_attention(self, val, q, k, v, attn_mask=None,
+    def op_addmm(self, val, input, mat1, mat2, beta=1, alpha=1):
+        # beta * input + alpha * (mat1 @ mat2); with beta = 0 the input is
+        # not read (its NaNs do not propagate), as in PyTorch.
+        m = self._matmul(mat1, mat2, val.shape, val.dtype)
+        if alpha != 1:
+            m = self.binary("mul", m, alpha, val.shape, val.dtype)
+        if beta == 0:
+            return m
+        if beta != 1:
+            input = self.binary("mul", self.operand(input, val.shape, val.dtype),
+                                beta, val.shape, val.dtype)
+        return self.binary("add", m, input, val.shape, val.dtype)
+
+    def op_scaled_dot_product_attention(self, val, query, key, value, attn_mask=None,
                                         dropout_p=0.0, is_causal=False,
                                         scale=None, enable_gqa=False):
+        q, k, v = query, key, value
         if dropout_p:
             raise UnsupportedError("scaled_dot_product_attention with dropout is not supported")
         if enable_gqa or q.shape[:-2] != k.shape[:-2]:
@@ -533,10 +662,7 @@ class Importer:
         perm = list(range(rank - 2)) + [rank - 1, rank - 2]
         kt = self.transpose(k, perm)
         scores_shape = batch + (L, S)
-
-        class V:
-            shape, dtype = scores_shape, q.dtype
-        s = self._matmul(q, kt, V)
+        s = self._matmul(q, kt, scores_shape, q.dtype)
         s = self.binary("mul", s, scale, scores_shape, q.dtype)
         if is_causal:
             rows = self.emit(f"xtensor.iota dim {len(scores_shape) - 2} : "
@@ -560,10 +686,7 @@ class Importer:
                 s = self.binary("add", s, attn_mask, scores_shape, q.dtype)
         p = self.emit(f"xtensor.softmax {s.name} dim {len(scores_shape) - 1} : {s.type}",
                       scores_shape, q.dtype)
-
-        class O:
-            shape, dtype = tuple(val.shape), val.dtype
-        return self._matmul(p, v, O)
+        return self._matmul(p, v, val.shape, val.dtype)
 
 
 # Elementwise ops with one name on both sides, and comparisons.
@@ -571,15 +694,15 @@ for _name in ["neg", "abs", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
               "reciprocal", "sin", "cos", "tanh", "erf", "sigmoid", "floor",
               "ceil"]:
     setattr(Importer, "op_" + _name,
-            lambda self, val, x, _n=_name: self.unary(_n, x, val.shape, val.dtype))
-for _name, _pred in [("eq", "eq"), ("ne", "ne"), ("lt", "lt"), ("le", "le"),
-                     ("gt", "gt"), ("ge", "ge")]:
+            lambda self, val, input, _n=_name: self.unary(_n, input, val.shape, val.dtype))
+for _name in ["eq", "ne", "lt", "le", "gt", "ge"]:
     setattr(Importer, "op_" + _name,
-            lambda self, val, a, b, _p=_pred: Importer._cmp(self, _p)(val, a, b))
+            lambda self, val, input, other, _p=_name: self._cmp(_p, val, input, other))
 for _name, _kind in [("sum", "sum"), ("amax", "max"), ("amin", "min"),
                      ("prod", "prod")]:
     setattr(Importer, "op_" + _name,
-            lambda self, val, x, *a, _k=_kind, **k: Importer._reduce(self, _k)(val, x, *a, **k))
+            lambda self, val, input, dim=None, keepdim=False, dtype=None, _k=_kind:
+            self._reduce(_k, val, input, dim, keepdim, dtype))
 
 
 def import_exported(exported, name="forward", params_as_constants=False):

@@ -1473,10 +1473,14 @@ struct ConvertXLoopToXTilePass
     facts.folds = nest->folds;
     for (BlockArgument arg : kernel.getBodyBlock().getArguments())
       facts.bytes += xl::getNumBytes(arg.getType());
-    // Vector accesses are sized by the first buffer's elements.
-    facts.elementBytes = getElementBytes(
-        cast<MemRefType>(kernel.getBodyBlock().getArgument(0).getType())
-            .getElementType());
+    // Every access of a group moves `vector` elements in at most 16 bytes:
+    // the widest element of any buffer bounds the vector width (a bf16
+    // input sized alone would give an 8-lane f32 store).
+    facts.elementBytes = 1;
+    for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+      facts.elementBytes = std::max<int64_t>(
+          facts.elementBytes,
+          getElementBytes(cast<MemRefType>(arg.getType()).getElementType()));
     facts.streams = 0;
     nest->body->walk([&](xl::LoadOp) { ++facts.streams; });
     // Vector accesses need the column to be the last (contiguous) index of

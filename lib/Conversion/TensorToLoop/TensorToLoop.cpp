@@ -325,21 +325,39 @@ static xl::CombineKind combineOf(xt::ReduceKind kind) {
   llvm_unreachable("unknown reduce kind");
 }
 
-/// Nested folds over `extents`; `element(b, ivs)` yields one element.
-static Value buildFolds(OpBuilder &b, Location loc, xl::CombineKind kind,
-                        Type type, ArrayRef<int64_t> extents,
-                        function_ref<Value(ArrayRef<Value>)> element,
-                        SmallVectorImpl<Value> &ivs) {
-  if (ivs.size() == extents.size())
-    return element(ivs);
+/// One fold over the product of `extents`, however many dimensions they
+/// are and whether or not they are adjacent in memory: `element(ivs)` gets
+/// the coordinates of each iteration, delinearized in row-major order (so
+/// consecutive iterations walk the innermost reduced dimension). A single
+/// fold keeps every reduction a row kernel that Tile IR lowers; the order of
+/// combination changes as it does under any reduction schedule.
+static Value buildFold(OpBuilder &b, Location loc, xl::CombineKind kind,
+                       Type type, ArrayRef<int64_t> extents,
+                       function_ref<Value(ArrayRef<Value>)> element) {
+  int64_t total = 1;
+  for (int64_t e : extents)
+    total *= e;
   Value init = identity(b, loc, kind, type);
-  auto fold = xl::FoldOp::create(b, loc, 0, extents[ivs.size()], kind, init);
+  if (total == 0) // a reduction over nothing is its identity
+    return init;
+  auto fold = xl::FoldOp::create(b, loc, 0, total, kind, init);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&fold.getBodyBlock());
-  ivs.push_back(fold.getInductionVar());
-  Value v = buildFolds(b, loc, kind, type, extents, element, ivs);
-  xl::YieldOp::create(b, loc, ValueRange{v});
-  ivs.pop_back();
+  Value k = fold.getInductionVar();
+  SmallVector<Value> ivs;
+  if (extents.size() == 1) {
+    ivs.push_back(k);
+  } else {
+    AffineExpr d0 = b.getAffineDimExpr(0);
+    int64_t stride = total;
+    for (int64_t e : extents) {
+      stride = e ? stride / e : 0;
+      AffineExpr coordinate = stride ? d0.floorDiv(stride) % e : d0;
+      ivs.push_back(affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, coordinate), ValueRange{k}));
+    }
+  }
+  xl::YieldOp::create(b, loc, ValueRange{element(ivs)});
   return fold.getResult();
 }
 
@@ -365,6 +383,12 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
   }
 
   return TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case([&](xt::ConstantOp c) -> FailureOr<Value> {
+        return Value(arith::ConstantOp::create(
+            b, loc,
+            cast<TypedAttr>(cast<SplatElementsAttr>(c.getValue())
+                                .getSplatValue<Attribute>())));
+      })
       .Case([&](xt::SelectOp) -> FailureOr<Value> {
         return Value(arith::SelectOp::create(b, loc, e.load(0, ivs),
                                              e.load(1, ivs), e.load(2, ivs)));
@@ -390,10 +414,8 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
         bool widen =
             kind == xl::CombineKind::add || kind == xl::CombineKind::mul;
         Type acc = widen ? accumulatorType(elementType) : elementType;
-        SmallVector<Value> foldIvs;
-        Value r = buildFolds(
-            b, loc, kind, acc, extents,
-            [&](ArrayRef<Value> rivs) {
+        Value r =
+            buildFold(b, loc, kind, acc, extents, [&](ArrayRef<Value> rivs) {
               SmallVector<Value> idx;
               unsigned next = 0, reduced = 0;
               for (int64_t d = 0; d < inType.getRank(); ++d) {
@@ -407,31 +429,29 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
               }
               Value v = e.load(0, idx);
               return acc == elementType ? v : convertFloat(b, loc, v, acc);
-            },
-            foldIvs);
+            });
         return acc == elementType ? r : convertFloat(b, loc, r, elementType);
       })
       .Case([&](xt::MatmulOp mm) -> FailureOr<Value> {
         auto lhsType = cast<RankedTensorType>(mm.getLhs().getType());
         int64_t rank = lhsType.getRank();
         Type acc = accumulatorType(elementType);
-        SmallVector<Value> foldIvs;
-        Value r = buildFolds(
-            b, loc, xl::CombineKind::add, acc, {lhsType.getDimSize(rank - 1)},
-            [&](ArrayRef<Value> k) {
-              SmallVector<Value> a(ivs.drop_back()), c(ivs.drop_back(2));
-              a.push_back(k[0]);
-              c.push_back(k[0]);
-              c.push_back(ivs.back());
-              Value x = e.load(0, a), y = e.load(1, c);
-              if (isFloat(acc)) {
-                x = convertFloat(b, loc, x, acc);
-                y = convertFloat(b, loc, y, acc);
-                return Value(arith::MulFOp::create(b, loc, x, y));
-              }
-              return Value(arith::MulIOp::create(b, loc, x, y));
-            },
-            foldIvs);
+        Value r =
+            buildFold(b, loc, xl::CombineKind::add, acc,
+                      {lhsType.getDimSize(rank - 1)}, [&](ArrayRef<Value> k) {
+                        SmallVector<Value> a(ivs.drop_back()),
+                            c(ivs.drop_back(2));
+                        a.push_back(k[0]);
+                        c.push_back(k[0]);
+                        c.push_back(ivs.back());
+                        Value x = e.load(0, a), y = e.load(1, c);
+                        if (isFloat(acc)) {
+                          x = convertFloat(b, loc, x, acc);
+                          y = convertFloat(b, loc, y, acc);
+                          return Value(arith::MulFOp::create(b, loc, x, y));
+                        }
+                        return Value(arith::MulIOp::create(b, loc, x, y));
+                      });
         return acc == elementType ? r : convertFloat(b, loc, r, elementType);
       })
       .Case([&](xt::TransposeOp t) -> FailureOr<Value> {
@@ -550,6 +570,18 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
       });
 }
 
+/// A splat constant that a function returns is written by a kernel of its
+/// own (a fill): the program's outputs are buffers that kernels write.
+static bool isReturnedSplat(Operation *op) {
+  auto constant = dyn_cast<xt::ConstantOp>(op);
+  if (!constant || !isa<SplatElementsAttr>(constant.getValue()) ||
+      cast<RankedTensorType>(constant.getType()).getNumElements() == 0)
+    return false;
+  return llvm::any_of(op->getUsers(), [](Operation *user) {
+    return isa<func::ReturnOp>(user);
+  });
+}
+
 /// Replaces a constant by an arith.constant tensor (its consumers' kernels
 /// take it as an input, or inline it as a scalar when it is a splat).
 struct ConstantLowering : OpConversionPattern<xt::ConstantOp> {
@@ -557,6 +589,8 @@ struct ConstantLowering : OpConversionPattern<xt::ConstantOp> {
   LogicalResult
   matchAndRewrite(xt::ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (isReturnedSplat(op))
+      return failure();
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getValue());
     return success();
   }
@@ -571,7 +605,8 @@ struct KernelLowering : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<xt::XTensorDialect>(op->getDialect()) || isa<xt::ConstantOp>(op))
+    if (!isa<xt::XTensorDialect>(op->getDialect()) ||
+        (isa<xt::ConstantOp>(op) && !isReturnedSplat(op)))
       return failure();
     if (xt::isCompositeOp(op))
       return op->emitOpError(
@@ -581,6 +616,12 @@ struct KernelLowering : ConversionPattern {
       return op->emitOpError("must be inside a func.func to be lowered");
     Location loc = op->getLoc();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    // An empty result is known without running anything: no kernel.
+    if (resultType.getNumElements() == 0) {
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, DenseElementsAttr::get(resultType, ArrayRef<Attribute>{}));
+      return success();
+    }
 
     // Buffers: one per operand that is not a splat constant (those become
     // scalars inside the kernel), then the output.

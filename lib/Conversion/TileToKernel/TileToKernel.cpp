@@ -1753,8 +1753,32 @@ xtile::lowerHostFunction(Operation *op,
   DenseMap<Value, Value> bufferOf;
   for (auto [arg, buffer] : llvm::zip(fn.getArguments(), body->getArguments()))
     bufferOf[arg] = buffer;
+  auto isEmpty = [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.hasStaticShape() && t.getNumElements() == 0;
+  };
   for (Operation &inner : fn.getBody().front().without_terminator()) {
+    // An empty tensor (Loop IR makes every empty result a constant) is a
+    // buffer of no bytes: a kernel may take it, nothing reads it.
+    if (auto constant = dyn_cast<arith::ConstantOp>(inner);
+        constant && isEmpty(constant.getResult())) {
+      FailureOr<MemRefType> m = memrefOf(constant.getType(), constant);
+      if (failed(m)) {
+        program.erase();
+        return failure();
+      }
+      bufferOf[constant.getResult()] =
+          xk::AllocOp::create(b, constant.getLoc(), *m);
+      continue;
+    }
     auto launch = dyn_cast<loop::LaunchOp>(inner);
+    if (isa<arith::ConstantOp>(inner)) {
+      program.erase();
+      return inner.emitOpError(
+          "a constant tensor that is not a splat, as a kernel's input or a "
+          "result, is not supported (pass it as an argument: xtile.compile "
+          "does unless params_as_constants=True)");
+    }
     if (!launch) {
       program.erase();
       return inner.emitOpError("is not supported on the host side of Kernel "
@@ -1801,6 +1825,8 @@ xtile::lowerHostFunction(Operation *op,
                          kernel.getDynamicShared(), operands);
   }
   for (auto [v, i] : copies) {
+    if (isEmpty(v)) // nothing to copy
+      continue;
     Value source = bufferOf.lookup(v);
     if (!source) {
       program.erase();

@@ -5,12 +5,22 @@
 // TARGET: error: unknown target 'sm_75' (expected sm_90 or sm_80)
 // FORCE: error: force-schedule 'fast' is not <serial|warp|block|split>:<warps>:<vector> nor dot:<BM>x<BN>x<BK>:<stages>:<warps>
 
-// Reductions over several dimensions at once (nested folds) are not
-// lowered yet: the error names the kernel's origin.
-func.func @nested(%x: tensor<4x8xf32>) -> tensor<f32> {
-  // expected-error @+1 {{has nested folds, which are not lowered to Tile IR yet}}
-  %s = xtensor.reduce sum %x dims [0, 1] : tensor<4x8xf32> -> tensor<f32>
-  return %s : tensor<f32>
+// Tensor IR reduces over several dimensions with one fold over their
+// product; a hand-written nest of folds is not lowered: the error names
+// the kernel.
+// expected-error @+1 {{has nested folds, which are not lowered to Tile IR yet}}
+xloop.kernel @nested(%arg0: memref<4x8x8xf32>) -> (%arg1: memref<4xf32>) {
+  %cst = arith.constant 0.0 : f32
+  xloop.parallel %i = 0 to 4 {
+    %0 = xloop.fold %j = 0 to 8 combine add init(%cst) : f32 {
+      %1 = xloop.fold %k = 0 to 8 combine add init(%cst) : f32 {
+        %2 = xloop.load %arg0[%i, %j, %k] : memref<4x8x8xf32>
+        xloop.yield %2 : f32
+      }
+      xloop.yield %1 : f32
+    }
+    xloop.store %0, %arg1[%i] : memref<4xf32>
+  }
 }
 
 // -----

@@ -86,12 +86,16 @@
 // CHECK-NEXT:          xloop.yield %[[P]] : f32
 // CHECK:           xloop.store %[[ACC]]
 
-// A full reduction to a scalar: nested folds, a store with no indices.
+// A full reduction to a scalar: one fold over the 32 elements, its index
+// delinearized into the two coordinates; a store with no indices.
 // CHECK-LABEL: xloop.kernel @ops_reduce_1(
 // CHECK-SAME:    -> (%[[OUT:.*]]: memref<f32>)
-// CHECK:         xloop.fold %{{.*}} = 0 to 4 combine add
-// CHECK:           xloop.fold %{{.*}} = 0 to 8 combine add
-// CHECK:         xloop.store %{{.*}}, %[[OUT]][] : memref<f32>
+// CHECK:         %[[S:.*]] = xloop.fold %[[K:.*]] = 0 to 32 combine add
+// CHECK-NEXT:      %[[R:.*]] = affine.apply #{{.*}}(%[[K]])
+// CHECK-NEXT:      %[[C:.*]] = affine.apply #{{.*}}(%[[K]])
+// CHECK-NEXT:      xloop.load %{{.*}}[%[[R]], %[[C]]] : memref<4x8xf32>
+// CHECK-NOT:     xloop.fold
+// CHECK:         xloop.store %[[S]], %[[OUT]][] : memref<f32>
 
 // CHECK-LABEL: func.func @ops(
 // CHECK:         xloop.launch @ops_add(%arg0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>

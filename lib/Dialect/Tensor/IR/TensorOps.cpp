@@ -492,6 +492,19 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+bool MatmulOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred == actual)
+    return true;
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  // 16-bit float operands may give the f32 accumulator unrounded.
+  auto from = dyn_cast<RankedTensorType>(inferred.front());
+  auto to = dyn_cast<RankedTensorType>(actual.front());
+  auto narrow = from ? dyn_cast<FloatType>(from.getElementType()) : nullptr;
+  return narrow && to && narrow.getWidth() == 16 &&
+         to == from.clone(Float32Type::get(from.getContext()));
+}
+
 //===----------------------------------------------------------------------===//
 // Composite ops
 //===----------------------------------------------------------------------===//

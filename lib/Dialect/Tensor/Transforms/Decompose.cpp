@@ -8,7 +8,9 @@
 
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <cmath>
@@ -76,6 +78,11 @@ private:
   PatternRewriter &rewriter;
   Location loc;
 };
+
+static bool isNarrowFloat(Type type) {
+  auto f = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+  return f && f.getWidth() < 32;
+}
 
 /// The trailing `rank` dimensions of `value`.
 static SmallVector<int64_t> trailingDims(Value value, int64_t rank) {
@@ -178,26 +185,144 @@ static Value decompose(Emitter &e, LinearOp op) {
   Value x = op.getInput();
   auto xType = cast<RankedTensorType>(x.getType());
   auto resultType = cast<RankedTensorType>(op.getType());
-  // [out, in] -> [in, out]: PyTorch's layout made explicit.
-  Value wt = e.create<TransposeOp>(op.getWeight(), ArrayRef<int64_t>{1, 0});
-  int64_t in = xType.getShape().back();
   // matmul is batched with equal batch dimensions: flatten the leading
   // dimensions of x into rows and restore them afterwards.
-  int64_t rows = xType.getNumElements() / in;
+  int64_t in = xType.getShape().back(), rows = 1;
+  for (int64_t d : xType.getShape().drop_back())
+    rows *= d;
+  // [out, in] -> [in, out]: PyTorch's layout made explicit.
+  Value wt = e.create<TransposeOp>(op.getWeight(), ArrayRef<int64_t>{1, 0});
   Value flat = e.reshape(x, xType.clone({rows, in}));
+  Value bias = op.getBias();
+  Type element = resultType.getElementType();
+  if (bias && isNarrowFloat(element)) {
+    // PyTorch adds a 16-bit bias to the f32 accumulator and rounds once;
+    // rounding the product first loses up to an ulp of the product, which
+    // the bias can cancel down to many ulps of the sum.
+    Type f32 = Float32Type::get(element.getContext());
+    auto product =
+        RankedTensorType::get({rows, resultType.getShape().back()}, f32);
+    auto wideResult = resultType.clone(f32);
+    Value y = e.reshape(e.create<MatmulOp>(product, flat, wt), wideResult);
+    auto biasType = cast<RankedTensorType>(bias.getType());
+    y = e.add(y, e.broadcast(e.create<CastOp>(biasType.clone(f32), bias),
+                             wideResult));
+    return e.create<CastOp>(resultType, y);
+  }
   Value y = e.reshape(e.create<MatmulOp>(flat, wt), resultType);
-  if (Value b = op.getBias())
-    y = e.add(y, e.broadcast(b, resultType));
+  if (bias)
+    y = e.add(y, e.broadcast(bias, resultType));
   return y;
+}
+
+/// `value` with its element type replaced by `element`.
+static Value castElements(PatternRewriter &rewriter, Location loc, Value value,
+                          Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == element)
+    return value;
+  return CastOp::create(rewriter, loc, type.clone(element), value);
+}
+
+/// A composite on f16/bf16 computes in f32 and rounds once at its result,
+/// as PyTorch's kernels do (their "opmath" type): decomposed in the 16-bit
+/// type, every intermediate (the erf of GELU, the exponentials and the sum
+/// of softmax, the statistics of a norm) would be rounded, and the errors
+/// compound to many ulps. The op is re-created on f32 operands; that copy
+/// is decomposed in turn. Matmul-based composites (linear) keep their
+/// operand types: their products already accumulate in f32.
+static bool computeInF32(PatternRewriter &rewriter, Operation *op) {
+  if (isa<LinearOp>(op) || !isNarrowFloat(op->getResult(0).getType()))
+    return false;
+  Location loc = op->getLoc();
+  Type f32 = rewriter.getF32Type();
+  IRMapping operands;
+  for (Value operand : op->getOperands())
+    if (isNarrowFloat(operand.getType()))
+      operands.map(operand, castElements(rewriter, loc, operand, f32));
+  Operation *wide = rewriter.clone(*op, operands);
+  rewriter.modifyOpInPlace(wide, [&] {
+    for (OpResult result : wide->getResults())
+      result.setType(cast<RankedTensorType>(result.getType()).clone(f32));
+  });
+  SmallVector<Value> results;
+  for (auto [narrow, result] :
+       llvm::zip(op->getResultTypes(), wide->getResults()))
+    results.push_back(
+        castElements(rewriter, loc, result,
+                     cast<RankedTensorType>(narrow).getElementType()));
+  rewriter.replaceOp(op, results);
+  return true;
+}
+
+/// A norm over several trailing dimensions is the norm over one, their
+/// product, of a reshaped input (weight and bias flattened alike): one
+/// reduction whose row is contiguous, which fuses into one kernel.
+template <typename OpT>
+static bool collapseNormDims(PatternRewriter &rewriter, OpT op) {
+  if constexpr (!llvm::is_one_of<OpT, RmsNormOp, LayerNormOp>::value)
+    return false;
+  else {
+    int64_t rank = static_cast<int64_t>(op.getNormRank());
+    if (rank <= 1)
+      return false;
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t lead = type.getRank() - rank, count = 1;
+    for (int64_t d : shape.drop_front(lead))
+      count *= d;
+    SmallVector<int64_t> flat(shape.take_front(lead));
+    flat.push_back(count);
+    IRMapping operands;
+    for (Value operand : op->getOperands()) {
+      auto t = cast<RankedTensorType>(operand.getType());
+      Type to = operand == op.getInput() ? t.clone(flat) : t.clone({count});
+      operands.map(operand, ReshapeOp::create(rewriter, loc, to, operand));
+    }
+    auto flatOp = cast<OpT>(rewriter.clone(*op, operands));
+    rewriter.modifyOpInPlace(flatOp, [&] {
+      flatOp.setNormRank(1);
+      flatOp.getResult().setType(type.clone(flat));
+    });
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, flatOp.getResult());
+    return true;
+  }
 }
 
 /// One pattern per composite, each defined by its decompose() above.
 template <typename OpT> struct Decomposition : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
+  // The f32 copy made by computeInF32 is rewritten by this same pattern.
+  void initialize() { this->setHasBoundedRewriteRecursion(); }
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
+    if (computeInF32(rewriter, op) || collapseNormDims(rewriter, op))
+      return success();
     Emitter e(rewriter, op.getLoc());
     rewriter.replaceOp(op, decompose(e, op));
+    return success();
+  }
+};
+
+/// A reduction over several dimensions that keeps them is the reduction
+/// without them, reshaped: the kept unit dimensions would otherwise be
+/// loops of one iteration nested under the fold's row, a kernel shape Tile
+/// IR does not take.
+static bool keepsSeveralDims(Operation *op) {
+  auto reduce = dyn_cast<ReduceOp>(op);
+  return reduce && reduce.getKeepdim() && reduce.getDims().size() > 1;
+}
+
+struct KeptDimsAsReshape : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!keepsSeveralDims(op))
+      return failure();
+    Value reduced = ReduceOp::create(rewriter, op.getLoc(), op.getKind(),
+                                     op.getInput(), op.getDims(), false);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), reduced);
     return success();
   }
 };
@@ -207,8 +332,9 @@ struct XTensorDecomposePass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ConversionTarget target(*context);
-    target.markUnknownOpDynamicallyLegal(
-        [](Operation *op) { return !isCompositeOp(op); });
+    target.markUnknownOpDynamicallyLegal([](Operation *op) {
+      return !isCompositeOp(op) && !keepsSeveralDims(op);
+    });
     RewritePatternSet patterns(context);
     populateDecompositionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
@@ -224,6 +350,6 @@ void xtile::tensor::populateDecompositionPatterns(RewritePatternSet &patterns) {
       .add<Decomposition<RmsNormOp>, Decomposition<LayerNormOp>,
            Decomposition<SoftmaxOp>, Decomposition<LogSoftmaxOp>,
            Decomposition<GeluOp>, Decomposition<SiluOp>, Decomposition<MeanOp>,
-           Decomposition<VarOp>, Decomposition<LinearOp>>(
+           Decomposition<VarOp>, Decomposition<LinearOp>, KeptDimsAsReshape>(
           patterns.getContext());
 }

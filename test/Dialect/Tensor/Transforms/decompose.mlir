@@ -23,12 +23,19 @@ func.func @rms_norm(%x: tensor<8x32xf32>, %w: tensor<32xf32>) -> tensor<8x32xf32
   return %y : tensor<8x32xf32>
 }
 
-// Without a weight, over the last two dimensions, in bf16.
+// Without a weight, over the last two dimensions, in bf16: computed in f32
+// (PyTorch's opmath) and rounded once; the two normalized dimensions are
+// one reduction over their product.
 // CHECK-LABEL: func.func @rms_norm_2d_no_weight(
-// CHECK:         xtensor.reduce sum %{{.*}} dims [1, 2] keepdim : tensor<2x4x8xbf16> -> tensor<2x1x1xbf16>
-// CHECK:         xtensor.constant dense<3.200000e+01> : tensor<2x1x1xbf16>
-// CHECK:         %[[Y:.*]] = xtensor.mul %{{.*}}, %{{.*}} : tensor<2x4x8xbf16>
-// CHECK-NEXT:    return %[[Y]]
+// CHECK-SAME:    %[[X:.*]]: tensor<2x4x8xbf16>)
+// CHECK:         %[[XW:.*]] = xtensor.cast %[[X]] : tensor<2x4x8xbf16> -> tensor<2x4x8xf32>
+// CHECK:         %[[XF:.*]] = xtensor.reshape %[[XW]] : tensor<2x4x8xf32> -> tensor<2x32xf32>
+// CHECK:         xtensor.reduce sum %{{.*}} dims [1] keepdim : tensor<2x32xf32> -> tensor<2x1xf32>
+// CHECK:         xtensor.constant dense<3.200000e+01> : tensor<2x1xf32>
+// CHECK:         %[[Y:.*]] = xtensor.mul %[[XF]], %{{.*}} : tensor<2x32xf32>
+// CHECK-NEXT:    %[[YS:.*]] = xtensor.reshape %[[Y]] : tensor<2x32xf32> -> tensor<2x4x8xf32>
+// CHECK-NEXT:    %[[YN:.*]] = xtensor.cast %[[YS]] : tensor<2x4x8xf32> -> tensor<2x4x8xbf16>
+// CHECK-NEXT:    return %[[YN]]
 func.func @rms_norm_2d_no_weight(%x: tensor<2x4x8xbf16>) -> tensor<2x4x8xbf16> {
   %y = xtensor.rms_norm %x eps 1.0e-5 {norm_rank = 2 : i64}
       : (tensor<2x4x8xbf16>) -> tensor<2x4x8xbf16>
@@ -77,17 +84,20 @@ func.func @softmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
   return %y : tensor<4x10xf32>
 }
 
+// In f16: computed in f32, rounded once at the result.
 // CHECK-LABEL: func.func @log_softmax(
-// CHECK-SAME:    %[[X:.*]]: tensor<4x10xf16>)
+// CHECK-SAME:    %[[XN:.*]]: tensor<4x10xf16>)
+// CHECK:         %[[X:.*]] = xtensor.cast %[[XN]] : tensor<4x10xf16> -> tensor<4x10xf32>
 // CHECK:         %[[M:.*]] = xtensor.reduce max %[[X]] dims [1] keepdim
 // CHECK:         %[[MB:.*]] = xtensor.broadcast %[[M]]
 // CHECK:         %[[D:.*]] = xtensor.sub %[[X]], %[[MB]]
 // CHECK:         %[[E:.*]] = xtensor.exp %[[D]]
 // CHECK:         %[[S:.*]] = xtensor.reduce sum %[[E]] dims [1] keepdim
-// CHECK:         %[[L:.*]] = xtensor.log %[[S]] : tensor<4x1xf16>
+// CHECK:         %[[L:.*]] = xtensor.log %[[S]] : tensor<4x1xf32>
 // CHECK:         %[[LB:.*]] = xtensor.broadcast %[[L]]
 // CHECK:         %[[Y:.*]] = xtensor.sub %[[D]], %[[LB]]
-// CHECK:         return %[[Y]]
+// CHECK:         %[[YN:.*]] = xtensor.cast %[[Y]] : tensor<4x10xf32> -> tensor<4x10xf16>
+// CHECK:         return %[[YN]]
 func.func @log_softmax(%x: tensor<4x10xf16>) -> tensor<4x10xf16> {
   %y = xtensor.log_softmax %x dim 1 : tensor<4x10xf16>
   return %y : tensor<4x10xf16>
@@ -198,4 +208,40 @@ func.func @linear_2d(%x: tensor<6x8xf32>, %w: tensor<5x8xf32>) -> tensor<6x5xf32
 func.func @atomic(%x: tensor<8xf32>) -> tensor<8xf32> {
   %y = xtensor.exp %x : tensor<8xf32>
   return %y : tensor<8xf32>
+}
+
+// A 16-bit linear with a bias: the product stays in f32 (the matmul gives
+// its accumulator unrounded), the bias is added in f32 and the sum rounded
+// once, as PyTorch does; without a bias the matmul rounds its own result.
+// CHECK-LABEL: func.func @linear_bf16_bias(
+// CHECK-SAME:    %[[X:.*]]: tensor<6x8xbf16>, %[[W:.*]]: tensor<5x8xbf16>, %[[B:.*]]: tensor<5xbf16>)
+// CHECK:         %[[WT:.*]] = xtensor.transpose %[[W]] perm [1, 0]
+// CHECK:         %[[MM:.*]] = xtensor.matmul %[[X]], %[[WT]] : tensor<6x8xbf16>, tensor<8x5xbf16> -> tensor<6x5xf32>
+// CHECK:         %[[BW:.*]] = xtensor.cast %[[B]] : tensor<5xbf16> -> tensor<5xf32>
+// CHECK:         %[[BB:.*]] = xtensor.broadcast %[[BW]] : tensor<5xf32> -> tensor<6x5xf32>
+// CHECK:         %[[S:.*]] = xtensor.add %[[MM]], %[[BB]] : tensor<6x5xf32>
+// CHECK:         %[[Y:.*]] = xtensor.cast %[[S]] : tensor<6x5xf32> -> tensor<6x5xbf16>
+// CHECK:         return %[[Y]]
+func.func @linear_bf16_bias(%x: tensor<6x8xbf16>, %w: tensor<5x8xbf16>, %b: tensor<5xbf16>) -> tensor<6x5xbf16> {
+  %y = xtensor.linear %x, %w, %b
+      : (tensor<6x8xbf16>, tensor<5x8xbf16>, tensor<5xbf16>) -> tensor<6x5xbf16>
+  return %y : tensor<6x5xbf16>
+}
+
+// Empty contraction: K = 0 (no division by the empty dimension).
+// CHECK-LABEL: func.func @linear_empty(
+// CHECK:         xtensor.matmul %{{.*}}, %{{.*}} : tensor<12x0xf32>, tensor<0x5xf32> -> tensor<12x5xf32>
+func.func @linear_empty(%x: tensor<3x4x0xf32>, %w: tensor<5x0xf32>) -> tensor<3x4x5xf32> {
+  %y = xtensor.linear %x, %w : (tensor<3x4x0xf32>, tensor<5x0xf32>) -> tensor<3x4x5xf32>
+  return %y : tensor<3x4x5xf32>
+}
+
+// A reduction that keeps several dimensions is the reduction without
+// them, reshaped.
+// CHECK-LABEL: func.func @keep_two(
+// CHECK:         %[[R:.*]] = xtensor.reduce max %{{.*}} dims [0, 2] : tensor<3x5x7xf32> -> tensor<5xf32>
+// CHECK:         xtensor.reshape %[[R]] : tensor<5xf32> -> tensor<1x5x1xf32>
+func.func @keep_two(%x: tensor<3x5x7xf32>) -> tensor<1x5x1xf32> {
+  %y = xtensor.reduce max %x dims [0, 2] keepdim : tensor<3x5x7xf32> -> tensor<1x5x1xf32>
+  return %y : tensor<1x5x1xf32>
 }

@@ -405,7 +405,10 @@ def XTensor_MatmulOp : XTensor_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
   let description = [{
     `[..., M, K] x [..., K, N] -> [..., M, N]`; the batch dimensions are
     equal (broadcast explicitly) and the element types agree. Float
-    operands accumulate in at least f32. The op stays atomic: see
+    operands accumulate in at least f32. With f16/bf16 operands the result
+    may be f32: the accumulator without its final rounding, for an
+    epilogue (a bias) that must be added before rounding, as PyTorch's
+    `linear` and `addmm` do. The op stays atomic: see
     docs/TensorIR.md for why it is not decomposed into broadcast, mul and
     reduce.
 
@@ -417,6 +420,10 @@ def XTensor_MatmulOp : XTensor_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
   let results = (outs XTensor_NumericTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    static bool isCompatibleReturnTypes(::mlir::TypeRange inferred,
+                                        ::mlir::TypeRange actual);
   }];
 }
 

@@ -1,0 +1,177 @@
+# PyTorch's own op samples (OpInfo, torch.testing._internal) through
+# xtile.compile under the CPU emulation, against eager and a float64
+# reference.
+#
+#   opinfo.py [--ops NAME,NAME,...] [--dtypes float32,bfloat16] [--verbose]
+#
+# Each sample (input, args, kwargs) becomes a module whose tensor arguments
+# are its inputs. A result passes when every element is within
+#   2 * max(|eager - ref|, ulp(ref)) + 8 * eps(f32) * max|ref|
+# of the float64 reference `ref` (the op on the samples upcast to f64):
+# xtile may be no less accurate than eager on the same inputs, elementwise,
+# give or take one rounding of the result's type. Prints one line per op
+# and dtype ("<op> <dtype>: N passed, N failed") with the failures, and a
+# closing total; exits non-zero when a sample fails.
+import argparse
+import copy
+import sys
+import warnings
+
+import torch
+from torch.testing._internal.common_methods_invocations import op_db
+
+import xtile
+
+warnings.filterwarnings("ignore")
+
+# The ops of issue 20's run, by OpInfo name (every variant of each).
+DEFAULT_OPS = ["addmm", "var", "std", "nn.functional.gelu", "softmax",
+               "log_softmax", "nn.functional.softmin", "sum", "mean", "amax", "amin",
+               "prod", "nn.functional.layer_norm", "nn.functional.rms_norm",
+               "split_with_sizes", "index_select", "nn.functional.linear"]
+
+
+class Sample(torch.nn.Module):
+    """op(input, *args, **kwargs) with every tensor as a module input."""
+
+    def __init__(self, op, sample):
+        super().__init__()
+        self.op = op
+        self.tensors = []
+        self.structure = tuple(self._strip(x) for x in
+                               ((sample.input,) + tuple(sample.args)))
+        self.kwargs = {k: self._strip(v) for k, v in sample.kwargs.items()}
+
+    def _strip(self, x):
+        if isinstance(x, torch.Tensor):
+            self.tensors.append(x)
+            return ("tensor", len(self.tensors) - 1)
+        if isinstance(x, (list, tuple)):
+            return type(x)(self._strip(v) for v in x)
+        return x
+
+    @staticmethod
+    def _fill(x, tensors):
+        if isinstance(x, tuple) and len(x) == 2 and x[0] == "tensor":
+            return tensors[x[1]]
+        if isinstance(x, (list, tuple)):
+            return type(x)(Sample._fill(v, tensors) for v in x)
+        return x
+
+    def forward(self, *tensors):
+        args = [self._fill(a, tensors) for a in self.structure]
+        kwargs = {k: self._fill(v, tensors) for k, v in self.kwargs.items()}
+        out = self.op(*args, **kwargs)
+        return tuple(out) if isinstance(out, (list, tuple)) else out
+
+
+def ulp(x, dtype):
+    """The spacing of `dtype` at |x| (x in float64)."""
+    finfo = torch.finfo(dtype)
+    mag = x.abs().clamp(min=finfo.tiny)
+    return torch.pow(2.0, torch.floor(torch.log2(mag))) * finfo.eps
+
+
+def as_list(out):
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def compare(got, eager, ref):
+    """None when every output of `got` is within the bound of the header
+    against `ref`, else why not. Integer outputs must equal eager's."""
+    eps32 = torch.finfo(torch.float32).eps
+    for g, e, r in zip(as_list(got), as_list(eager), as_list(ref)):
+        if g.shape != e.shape or g.dtype != e.dtype:
+            return f"result {list(g.shape)} {g.dtype}, eager {list(e.shape)} {e.dtype}"
+        if not e.is_floating_point():
+            if not torch.equal(g, e):
+                return "integer results differ from eager"
+            continue
+        if e.numel() == 0:
+            continue
+        g64, e64, r64 = g.to(torch.float64), e.to(torch.float64), r.to(torch.float64)
+        same_special = torch.equal(torch.isnan(g64), torch.isnan(e64)) and \
+            torch.equal(g64[torch.isinf(e64)], e64[torch.isinf(e64)])
+        if not same_special:
+            return "NaN/inf pattern differs from eager"
+        ok = torch.isfinite(e64) & torch.isfinite(r64)
+        if not ok.any():
+            continue
+        bound = 2 * torch.maximum((e64 - r64).abs(), ulp(r64, e.dtype)) + \
+            8 * eps32 * r64[ok].abs().max()
+        err = (g64 - r64).abs()
+        bad = ok & ~(err <= bound)
+        if bad.any():
+            i = tuple(bad.nonzero()[0].tolist())
+            return (f"{int(bad.sum())} of {e.numel()} elements off, e.g. at {list(i)}: "
+                    f"xtile {g64[i].item():.6g}, eager {e64[i].item():.6g}, "
+                    f"float64 {r64[i].item():.6g}")
+    return None
+
+
+def run(module, inputs):
+    """(xtile's, eager's, float64 reference) outputs of `module`."""
+    eager = module(*inputs)
+    wide = tuple(t.to(torch.float64) if t.is_floating_point() else t for t in inputs)
+    ref = copy.deepcopy(module).to(torch.float64)(*wide)
+    got = xtile.compile(module, inputs, backend="emu")(*inputs)
+    return got, eager, ref
+
+
+def check(op, sample, dtype):
+    module = Sample(op.op, sample)
+    return compare(*run(module, tuple(module.tensors)))
+
+
+def describe(sample):
+    def d(x):
+        if isinstance(x, torch.Tensor):
+            return f"T{list(x.shape)}"
+        if isinstance(x, (list, tuple)):
+            return type(x)(d(v) for v in x)
+        return x
+    parts = [str(d(sample.input))] + [str(d(a)) for a in sample.args] + \
+        [f"{k}={d(v)}" for k, v in sample.kwargs.items()]
+    return "(" + ", ".join(parts) + ")"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ops", default=",".join(DEFAULT_OPS))
+    parser.add_argument("--dtypes", default="float32,bfloat16")
+    parser.add_argument("--verbose", action="store_true")
+    opts = parser.parse_args()
+    names = opts.ops.split(",")
+    dtypes = [getattr(torch, d) for d in opts.dtypes.split(",")]
+    total_pass = total_fail = 0
+    for op in op_db:
+        if op.name not in names:
+            continue
+        label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+        for dtype in dtypes:
+            passed, failures = 0, []
+            torch.manual_seed(0)
+            for sample in op.sample_inputs("cpu", dtype, requires_grad=False):
+                try:
+                    why = check(op, sample, dtype)
+                except Exception as e:  # noqa: BLE001 - reported per sample
+                    lines = str(e).strip().splitlines() or [""]
+                    first = next((l for l in lines if "error:" in l), lines[-1])
+                    why = f"{type(e).__name__}: {first.strip()[:240]}"
+                if why:
+                    failures.append(f"  {describe(sample)}: {why}")
+                else:
+                    passed += 1
+            print(f"{label} {str(dtype).split('.')[-1]}: {passed} passed, "
+                  f"{len(failures)} failed")
+            for f in failures if opts.verbose or len(failures) < 20 else failures[:20]:
+                print(f)
+            sys.stdout.flush()
+            total_pass += passed
+            total_fail += len(failures)
+    print(f"opinfo: {total_pass} passed, {total_fail} failed")
+    return 1 if total_fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

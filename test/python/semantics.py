@@ -1,0 +1,112 @@
+# Results that must match PyTorch's semantics, each once silently wrong or
+# rejected: arguments given positionally, by keyword or left to their
+# defaults (every handler binds to the op's schema), addmm's alpha and beta,
+# 16-bit composites computed in f32, reductions over several dimensions,
+# empty tensors, 0-dim inputs, a 1-D linear weight. Each case runs through
+# xtile.compile under the CPU emulation and is checked against a float64
+# reference within eager's own error (opinfo.compare). Prints one line per
+# case and a closing count.
+import sys
+
+import torch
+import torch.nn.functional as F
+
+from opinfo import compare, run
+
+torch.manual_seed(0)
+
+
+class Fn(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(*xs)
+
+
+def randn(*shape, dtype=torch.float32):
+    return torch.randn(shape).to(dtype)
+
+
+f32, bf16, f16 = torch.float32, torch.bfloat16, torch.float16
+x3 = randn(4, 6, 8)
+CASES = [
+    # addmm: beta * input + alpha * (mat1 @ mat2), in every form.
+    ("addmm alpha beta keyword", lambda b, x, y: torch.addmm(b, x, y, beta=0.2, alpha=0.6),
+     (randn(5, 7), randn(5, 3), randn(3, 7))),
+    ("addmm defaults", lambda b, x, y: torch.addmm(b, x, y), (randn(7), randn(5, 3), randn(3, 7))),
+    ("addmm beta 0 ignores NaN input", lambda b, x, y: torch.addmm(b, x, y, beta=0),
+     (torch.full((5, 7), float("nan")), randn(5, 3), randn(3, 7))),
+    ("Tensor.addmm method", lambda b, x, y: b.addmm(x, y, alpha=2), (randn(5, 7), randn(5, 3), randn(3, 7))),
+    # var / std: unbiased, dims, correction, positional and keyword.
+    ("var(x, False) positional unbiased", lambda x: torch.var(x, False), (randn(5, 6),)),
+    ("var(x) default", lambda x: torch.var(x), (randn(5, 6),)),
+    ("var(x, 1, False) dim then unbiased", lambda x: torch.var(x, 1, False), (randn(5, 6),)),
+    ("var(x, dim=1, unbiased=False, keepdim=True)",
+     lambda x: torch.var(x, dim=1, unbiased=False, keepdim=True), (randn(5, 6),)),
+    ("var(x, (0, 2), correction=0)", lambda x: torch.var(x, (0, 2), correction=0), (x3,)),
+    ("var fractional correction", lambda x: torch.var(x, 1, correction=0.5), (randn(5, 6),)),
+    ("std(x, False) positional unbiased", lambda x: torch.std(x, False), (randn(5, 6),)),
+    ("std(x, -1, keepdim=True)", lambda x: torch.std(x, -1, keepdim=True), (randn(5, 6),)),
+    ("var of a 0-dim tensor (nan)", lambda x: torch.var(x), (randn(),)),
+    # Conversions: positional and keyword dtypes.
+    ("x.to(torch.float32) positional", lambda x: x.to(torch.float32) * 2, (randn(4, 4, dtype=bf16),)),
+    ("x.to(dtype=torch.bfloat16)", lambda x: x.to(dtype=torch.bfloat16) + 1, (randn(4, 4),)),
+    ("x.float() / x.half()", lambda x: x.float() + x.half().float(), (randn(4, 4, dtype=bf16),)),
+    # 16-bit composites compute in f32 and round once.
+    ("gelu erf bf16 (x = -3.375)", lambda x: F.gelu(x),
+     (torch.tensor([-3.375, -2.5, -1.0, 0.0, 0.75, 3.0, -4.0, -5.5], dtype=bf16),)),
+    ("gelu erf bf16", lambda x: F.gelu(x), (randn(10, 10, dtype=bf16) * 3,)),
+    ("gelu tanh bf16", lambda x: F.gelu(x, approximate="tanh"), (randn(10, 10, dtype=bf16) * 3,)),
+    ("gelu erf f16", lambda x: F.gelu(x), (randn(10, 10, dtype=f16) * 3,)),
+    ("softmax bf16 last of three dims", lambda x: torch.softmax(x, -1), (randn(3, 5, 17, dtype=bf16) * 4,)),
+    ("log_softmax bf16 last of three dims", lambda x: F.log_softmax(x, -1), (randn(3, 5, 17, dtype=bf16) * 4,)),
+    ("softmin bf16 last of three dims", lambda x: F.softmin(x, -1), (randn(3, 5, 17, dtype=bf16) * 4,)),
+    ("softmax bf16 middle dim", lambda x: torch.softmax(x, 1), (randn(3, 5, 17, dtype=bf16) * 4,)),
+    ("silu f16", lambda x: F.silu(x), (randn(10, 10, dtype=f16) * 4,)),
+    ("layer_norm bf16", lambda x: F.layer_norm(x, (32,)), (randn(6, 32, dtype=bf16) * 3 + 1,)),
+    ("rms_norm f16", lambda x: F.rms_norm(x, (32,)), (randn(6, 32, dtype=f16) * 3,)),
+    ("mean bf16", lambda x: x.mean(-1), (randn(6, 32, dtype=bf16) * 3 + 1,)),
+    ("sum(dtype=float32) of bf16", lambda x: x.sum(-1, dtype=torch.float32), (randn(6, 32, dtype=bf16),)),
+    # Reductions over several dimensions, adjacent or not.
+    ("sum dim=(0, -1)", lambda x: x.sum(dim=(0, -1)), (x3,)),
+    ("mean dim=(1, 3)", lambda x: x.mean(dim=(1, 3)), (randn(2, 3, 4, 5),)),
+    ("amax dim=(0, 2) keepdim", lambda x: x.amax(dim=(0, 2), keepdim=True), (x3,)),
+    ("amin dim=(1, 2) keepdim", lambda x: x.amin((1, 2), True), (x3,)),
+    ("prod over all dims", lambda x: x.prod(), (randn(3, 4) * 0.5 + 1,)),
+    ("sum of a 0-dim tensor", lambda x: x.sum(0), (randn(),)),
+    ("layer_norm over two dims", lambda x, w, b: F.layer_norm(x, (6, 8), w, b),
+     (x3, randn(6, 8), randn(6, 8))),
+    ("rms_norm over two dims", lambda x, w: F.rms_norm(x, (6, 8), w, eps=1e-6), (x3, randn(6, 8))),
+    # Empty tensors, 0-dim inputs, 1-D weights.
+    ("split_with_sizes with a zero piece",
+     lambda x: tuple(p * 2 for p in torch.split_with_sizes(x, [2, 0, 4], dim=1)), (randn(5, 6),)),
+    ("sum over an empty dim", lambda x: x[:, 3:3].sum(1), (randn(5, 6),)),
+    ("index_select on a 0-dim input", lambda x, i: torch.index_select(x, 0, i),
+     (randn(), torch.tensor([0]))),
+    ("index_select with a 0-dim index", lambda x, i: torch.index_select(x, 1, i),
+     (randn(3, 4), torch.tensor(2))),
+    ("linear with a 1-D weight", lambda x, w: F.linear(x, w), (randn(5, 7), randn(7))),
+    ("linear with a 1-D weight and 0-dim bias", lambda x, w, b: F.linear(x, w, b),
+     (randn(2, 5, 7), randn(7), randn())),
+]
+
+
+def main():
+    passed = failed = 0
+    for name, fn, inputs in CASES:
+        try:
+            why = compare(*run(Fn(fn), inputs))
+        except Exception as e:  # noqa: BLE001 - reported per case
+            lines = str(e).strip().splitlines() or [""]
+            why = f"{type(e).__name__}: " + next((l for l in lines if "error:" in l), lines[-1])
+        print(f"{name}: {'ok' if why is None else 'FAILED: ' + why}")
+        passed += why is None
+        failed += why is not None
+    print(f"semantics: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
