@@ -4,6 +4,8 @@
 #
 #   opinfo.py [--ops NAME,NAME,...] [--dtypes float32,bfloat16] [--verbose]
 #
+# An op NAME selects every variant of that OpInfo; NAME.VARIANT one.
+#
 # Each sample (input, args, kwargs) becomes a module whose tensor arguments
 # are its inputs. A result passes when every element is within
 #   2 * max(|eager - ref|, ulp(ref)) + 8 * eps(f32) * max|ref|
@@ -25,6 +27,12 @@ import xtile
 warnings.filterwarnings("ignore")
 
 # The ops of issue 20's run, by OpInfo name (every variant of each).
+ELEMENTWISE_OPS = ["abs", "neg", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
+                   "reciprocal", "sin", "cos", "tanh", "erf", "sigmoid",
+                   "floor", "ceil", "add", "sub", "rsub", "mul",
+                   "div.no_rounding_mode", "pow", "maximum", "minimum",
+                   "where", "eq", "lt", "ge", "clone", "nn.functional.relu",
+                   "nn.functional.silu"]
 DEFAULT_OPS = ["addmm", "var", "std", "nn.functional.gelu", "softmax",
                "log_softmax", "nn.functional.softmin", "sum", "mean", "amax", "amin",
                "prod", "nn.functional.layer_norm", "nn.functional.rms_norm",
@@ -137,17 +145,18 @@ def describe(sample):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--ops", default=",".join(DEFAULT_OPS))
+    parser.add_argument("--ops", default=",".join(DEFAULT_OPS),
+                        help="comma-separated OpInfo names, or 'elementwise'")
     parser.add_argument("--dtypes", default="float32,bfloat16")
     parser.add_argument("--verbose", action="store_true")
     opts = parser.parse_args()
-    names = opts.ops.split(",")
+    names = ELEMENTWISE_OPS if opts.ops == "elementwise" else opts.ops.split(",")
     dtypes = [getattr(torch, d) for d in opts.dtypes.split(",")]
     total_pass = total_fail = 0
     for op in op_db:
-        if op.name not in names:
-            continue
         label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+        if op.name not in names and label not in names:
+            continue
         for dtype in dtypes:
             passed, failures = 0, []
             torch.manual_seed(0)

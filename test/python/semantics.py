@@ -54,6 +54,11 @@ CASES = [
     ("x.to(torch.float32) positional", lambda x: x.to(torch.float32) * 2, (randn(4, 4, dtype=bf16),)),
     ("x.to(dtype=torch.bfloat16)", lambda x: x.to(dtype=torch.bfloat16) + 1, (randn(4, 4),)),
     ("x.float() / x.half()", lambda x: x.float() + x.half().float(), (randn(4, 4, dtype=bf16),)),
+    # Comparisons in the promoted type: an int tensor against 0.5 compares
+    # as float (it once compared against int 0).
+    ("int tensor < 0.5", lambda x: (x < 0.5).to(torch.float32) + (x == 2.5).to(torch.float32),
+     (torch.tensor([[0, 1, 2], [-1, 3, 0]]),)),
+    ("int32 sum is int64", lambda x: x.sum(-1) * 3, (torch.full((2, 5), 2**30, dtype=torch.int32),)),
     # 16-bit composites compute in f32 and round once.
     ("gelu erf bf16 (x = -3.375)", lambda x: F.gelu(x),
      (torch.tensor([-3.375, -2.5, -1.0, 0.0, 0.75, 3.0, -4.0, -5.5], dtype=bf16),)),

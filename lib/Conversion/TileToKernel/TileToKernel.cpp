@@ -1762,6 +1762,9 @@ xtile::lowerHostFunction(Operation *op,
     // buffer of no bytes: a kernel may take it, nothing reads it.
     if (auto constant = dyn_cast<arith::ConstantOp>(inner);
         constant && isEmpty(constant.getResult())) {
+      if (llvm::all_of(constant->getUsers(),
+                       [](Operation *user) { return isa<func::ReturnOp>(user); }))
+        continue;
       FailureOr<MemRefType> m = memrefOf(constant.getType(), constant);
       if (failed(m)) {
         program.erase();

@@ -106,3 +106,26 @@ func.func @two_k(%x: tensor<64x64xf32>, %a: tensor<64x32xf32>, %b: tensor<32x64x
   %h2 = xtensor.add %x, %m2 : tensor<64x64xf32>
   return %h1, %h2 : tensor<64x64xf32>, tensor<64x64xf32>
 }
+
+// -----
+
+// A widening cast: the vector width is bounded by the widest buffer (4 f32
+// lanes in 16 bytes), not by the first one (8 bf16 lanes would make
+// 32-byte f32 stores, which Kernel IR rejects).
+// CHECK-LABEL: xtile.kernel @widen_
+// CHECK-SAME:    schedule = "{{[a-z]+}}:{{[0-9]+}}:{{[124]}}"
+func.func @widen(%x: tensor<256xbf16>) -> tensor<256xf32> {
+  %y = xtensor.cast %x : tensor<256xbf16> -> tensor<256xf32>
+  return %y : tensor<256xf32>
+}
+
+// -----
+
+// Reductions over several dimensions, adjacent or not, are one fold over
+// the product of their sizes: a row kernel Tile IR lowers.
+// CHECK-LABEL: xtile.kernel @multi_dim_
+// CHECK:         xtile.fold max
+func.func @multi_dim(%x: tensor<3x5x7xf32>) -> tensor<5xf32> {
+  %y = xtensor.reduce max %x dims [0, 2] : tensor<3x5x7xf32> -> tensor<5xf32>
+  return %y : tensor<5xf32>
+}
