@@ -65,9 +65,9 @@ cmake --build "$build" --target "$target"
 if [ "${XTILE_SKIP_TORCH:-0}" != 1 ]; then
   venv="$build/venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  if ! "$venv/bin/python" -c "import torch, numpy, expecttest" 2>/dev/null; then
-    echo "setup.sh: installing torch, numpy and expecttest (for OpInfo) from PyPI into $venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check torch numpy expecttest
+  if ! "$venv/bin/python" -c "import torch, numpy, expecttest, transformers" 2>/dev/null; then
+    echo "setup.sh: installing torch, numpy, expecttest (OpInfo) and transformers (model tests) from PyPI into $venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check torch numpy expecttest transformers
   fi
   if ! "$venv/bin/python" -c "import xtile" 2>/dev/null; then
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \

@@ -10,20 +10,23 @@ import re
 
 import torch
 
-from .importer import UnsupportedError, import_exported
+from .importer import UnsupportedError, decomposition_table, import_exported
 from .runtime import Program, default_backend
 
 __all__ = ["import_module", "compile", "UnsupportedError", "Compiled"]
 
 
 def _export(module, example_inputs):
+    """torch.export, then PyTorch's decompositions to the Core ATen opset
+    except for the composites xtile keeps whole (see importer.KEPT)."""
     if not isinstance(example_inputs, (tuple, list)):
         example_inputs = (example_inputs,)
     was_training = getattr(module, "training", False)
     if isinstance(module, torch.nn.Module):
         module.eval()
     try:
-        return torch.export.export(module, tuple(example_inputs))
+        exported = torch.export.export(module, tuple(example_inputs), strict=False)
+        return exported.run_decompositions(decomposition_table())
     finally:
         if was_training:
             module.train()

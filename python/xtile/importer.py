@@ -10,6 +10,7 @@ a kernel can be traced back to the model's source.
 """
 import math
 import os
+import textwrap
 
 import torch
 
@@ -23,6 +24,26 @@ _TORCH_DIR = os.path.dirname(torch.__file__)
 
 class UnsupportedError(RuntimeError):
     """An op of the program that xtile cannot import."""
+
+
+# Composites xtile keeps whole rather than let PyTorch decompose them: each
+# is one xtensor composite whose decomposition (in f32 for 16-bit types)
+# fuses into one kernel, and a softmax or a norm written out in Core ATen
+# would have to be recognized again to be scheduled as one.
+KEPT = ["linear.default", "layer_norm.default", "rms_norm.default",
+        "softmax.int", "log_softmax.int", "gelu.default", "silu.default",
+        "scaled_dot_product_attention.default", "addmm.default"]
+
+
+def decomposition_table():
+    """PyTorch's decompositions to Core ATen, less those of KEPT."""
+    table = torch.export.default_decompositions()
+    for name in KEPT:
+        packet, overload = name.split(".")
+        op = getattr(getattr(torch.ops.aten, packet), overload)
+        if op in table:
+            table.pop(op)
+    return table
 
 
 def element_type(dtype):
@@ -260,19 +281,31 @@ class Importer:
             raise UnsupportedError(f"call of {name} is not supported by xtile")
         name = schema.name.split("::")[-1]
         overload = getattr(target, "_overloadname", "") or "default"
+        what = f"aten.{name}.{overload}"
+        for v in val if isinstance(val, (list, tuple)) else [val]:
+            if isinstance(v, torch.Tensor) and not all(
+                    isinstance(d, int) for d in v.shape):
+                raise UnsupportedError(
+                    f"operator {what} gives a tensor whose shape depends on "
+                    f"the data ({list(v.shape)}), which xtile does not support")
         handler = getattr(self, "op_" + name, None)
         if handler is None:
-            raise UnsupportedError(
-                f"operator aten.{name}.{overload} is not supported by xtile")
+            raise UnsupportedError(f"operator {what} is not supported by xtile")
         bound = bind(schema, args, kwargs)
         try:
             result = handler(val, **bound)
+        except UnsupportedError:
+            raise
         except TypeError as e:
             # A handler that does not take an argument of this overload.
             raise UnsupportedError(
-                f"operator aten.{name}.{overload} with arguments "
-                f"({', '.join(bound)}) is not supported by xtile ({e})") from None
-        self.check(f"aten.{name}.{overload}", result, val)
+                f"operator {what} with arguments ({', '.join(bound)}) is not "
+                f"supported by xtile ({e})") from None
+        except Exception as e:  # noqa: BLE001 - an importer bug, reported as such
+            raise UnsupportedError(
+                f"operator {what} could not be imported ({type(e).__name__}: "
+                f"{e})") from e
+        self.check(what, result, val)
         return result
 
     def check(self, what, result, val):
@@ -647,16 +680,33 @@ class Importer:
                                 beta, val.shape, val.dtype)
         return self.binary("add", m, input, val.shape, val.dtype)
 
+    def _repeat_heads(self, t, heads):
+        kv = t.shape[-3]
+        if heads % kv:
+            raise UnsupportedError(f"grouped-query attention with {heads} query heads "
+                                   f"and {kv} key/value heads (not a multiple)")
+        group = heads // kv
+        lead, rows = t.shape[:-3], t.shape[-2:]
+        t = self.reshape(t, lead + (kv, 1) + rows)
+        t = self.broadcast(t, lead + (kv, group) + rows)
+        return self.reshape(t, lead + (heads,) + rows)
+
     def op_scaled_dot_product_attention(self, val, query, key, value, attn_mask=None,
                                         dropout_p=0.0, is_causal=False,
                                         scale=None, enable_gqa=False):
         q, k, v = query, key, value
         if dropout_p:
             raise UnsupportedError("scaled_dot_product_attention with dropout is not supported")
-        if enable_gqa or q.shape[:-2] != k.shape[:-2]:
-            raise UnsupportedError("grouped-query scaled_dot_product_attention is not supported")
+        if enable_gqa and len(q.shape) >= 3 and k.shape[-3] != q.shape[-3]:
+            # Grouped-query attention: each key/value head serves
+            # q_heads / kv_heads query heads (head h uses kv head
+            # h // group), as PyTorch's repeat_interleave of k and v.
+            k, v = (self._repeat_heads(t, q.shape[-3]) for t in (k, v))
+        batch = tuple(torch.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2]))
+        q = self.broadcast(q, batch + q.shape[-2:])
+        k = self.broadcast(k, batch + k.shape[-2:])
+        v = self.broadcast(v, batch + v.shape[-2:])
         L, S, E = q.shape[-2], k.shape[-2], q.shape[-1]
-        batch = q.shape[:-2]
         scale = 1.0 / math.sqrt(E) if scale is None else scale
         rank = len(k.shape)
         perm = list(range(rank - 2)) + [rank - 1, rank - 2]
@@ -686,7 +736,361 @@ class Importer:
                 s = self.binary("add", s, attn_mask, scores_shape, q.dtype)
         p = self.emit(f"xtensor.softmax {s.name} dim {len(scores_shape) - 1} : {s.type}",
                       scores_shape, q.dtype)
+        if is_causal or attn_mask is not None:
+            # A query whose keys are all masked attends to nothing: zeros,
+            # as PyTorch's SDPA (its math backend's safe softmax), not the
+            # NaN of softmax over -inf.
+            rank = len(scores_shape)
+            top = self.emit(f"xtensor.reduce max {s.name} dims [{rank - 1}] keepdim : "
+                            f"{s.type} -> {tensor_type(scores_shape[:-1] + (1,), q.dtype)}",
+                            scores_shape[:-1] + (1,), q.dtype)
+            none = self._cmp("eq", _Shape(top.shape), top, -math.inf)
+            p = self.op_where(_Shape(scores_shape, q.dtype), none, 0, p)
         return self._matmul(p, v, val.shape, val.dtype)
+
+
+    # -- creation --------------------------------------------------------
+    def _fill(self, val, value):
+        return self.const(value, val.shape, val.dtype)
+
+    def op_full(self, val, size, fill_value, **unused):
+        return self._fill(val, fill_value)
+
+    def op_full_like(self, val, input, fill_value, **unused):
+        return self._fill(val, fill_value)
+
+    def op_new_full(self, val, input, size, fill_value, **unused):
+        return self._fill(val, fill_value)
+
+    def op_scalar_tensor(self, val, s, **unused):
+        return self._fill(val, s)
+
+    # empty*: any contents will do; zeros are deterministic.
+    op_zeros = op_empty = op_new_zeros = op_new_empty = op_zeros_like = \
+        op_empty_like = lambda self, val, *a, **k: self._fill(val, 0)
+    op_ones = op_new_ones = op_ones_like = \
+        lambda self, val, *a, **k: self._fill(val, 1)
+
+    def _iota(self, shape, dim, dtype=torch.int64):
+        return self.emit(f"xtensor.iota dim {dim} : {tensor_type(shape, dtype)}",
+                         tuple(shape), dtype)
+
+    def op_arange(self, val, end, start=0, step=1, **unused):
+        # start + step * i: in int64, or for floats in f64 (as PyTorch
+        # computes it), rounded once to the result's type.
+        i = self._iota(val.shape, 0, torch.float64 if val.dtype.is_floating_point
+                       else torch.int64)
+        if step != 1:
+            i = self.binary("mul", i, step, val.shape, i.dtype)
+        if start != 0:
+            i = self.binary("add", i, start, val.shape, i.dtype)
+        return self.cast(i, val.dtype)
+
+    def _triangle(self, val, input, diagonal, keep):
+        """tril/triu: the elements with col - row `keep`s diagonal."""
+        x = input
+        rank = len(x.shape)
+        rows = self._iota(x.shape, rank - 2)
+        cols = self._iota(x.shape, rank - 1)
+        offset = self.binary("sub", cols, rows, x.shape, torch.int64)
+        mask = self._cmp(keep, val, offset, diagonal)
+        return self.op_where(val, mask, x, 0)
+
+    def op_tril(self, val, input, diagonal=0):
+        return self._triangle(val, input, diagonal, "le")
+
+    def op_triu(self, val, input, diagonal=0):
+        return self._triangle(val, input, diagonal, "ge")
+
+    # -- selection and logic --------------------------------------------
+    def op_masked_fill(self, val, input, mask, value):
+        return self.op_where(val, mask, value, input)
+
+    def _logic(self, op, val, input, other=None):
+        if val.dtype != torch.bool and op != "not" and \
+                val.dtype.is_floating_point:
+            raise UnsupportedError(f"bitwise {op} on {val.dtype}")
+        if other is None:
+            return self.unary(op, input, val.shape, val.dtype)
+        return self.binary(op, input, other, val.shape, val.dtype)
+
+    def op_bitwise_and(self, val, input, other):
+        return self._logic("and", val, input, other)
+
+    def op_bitwise_or(self, val, input, other):
+        return self._logic("or", val, input, other)
+
+    def op_bitwise_xor(self, val, input, other):
+        return self._logic("xor", val, input, other)
+
+    def op_bitwise_not(self, val, input):
+        return self._logic("not", val, input)
+
+    def _as_bool(self, x, shape):
+        return self.broadcast(self.cast(x, torch.bool) if isinstance(x, _Value)
+                              else self.const(bool(x), shape, torch.bool), shape)
+
+    def op_logical_and(self, val, input, other):
+        return self.binary("and", self._as_bool(input, val.shape),
+                           self._as_bool(other, val.shape), val.shape, torch.bool)
+
+    def op_logical_or(self, val, input, other):
+        return self.binary("or", self._as_bool(input, val.shape),
+                           self._as_bool(other, val.shape), val.shape, torch.bool)
+
+    def op_logical_xor(self, val, input, other):
+        return self.binary("xor", self._as_bool(input, val.shape),
+                           self._as_bool(other, val.shape), val.shape, torch.bool)
+
+    def op_logical_not(self, val, input):
+        return self.unary("not", self._as_bool(input, val.shape), val.shape, torch.bool)
+
+    def op_clamp(self, val, input, min=None, max=None):
+        y = self.operand(input, val.shape, val.dtype)
+        if min is not None:
+            y = self.binary("max", y, min, val.shape, val.dtype)
+        if max is not None:
+            y = self.binary("min", y, max, val.shape, val.dtype)
+        return y
+
+    def op_clamp_min(self, val, input, min):
+        return self.op_clamp(val, input, min=min)
+
+    def op_clamp_max(self, val, input, max):
+        return self.op_clamp(val, input, max=max)
+
+    def op_min(self, val, input, other=None, dim=None, keepdim=False):
+        if other is not None:
+            return self.binary("min", input, other, val.shape, val.dtype)
+        if dim is not None:
+            raise UnsupportedError("min over a dim (values and indices) is not supported; use amin")
+        return self._reduce("min", val, input)
+
+    def op_max(self, val, input, other=None, dim=None, keepdim=False):
+        if other is not None:
+            return self.binary("max", input, other, val.shape, val.dtype)
+        if dim is not None:
+            raise UnsupportedError("max over a dim (values and indices) is not supported; use amax")
+        return self._reduce("max", val, input)
+
+    def op_copy(self, val, input, src, non_blocking=False):
+        # The functional form of `input.copy_(src)`: src in input's shape
+        # and type.
+        return self.operand(src, val.shape, val.dtype)
+
+    # -- scans and indexing ---------------------------------------------
+    def op_cumsum(self, val, input, dim, dtype=None):
+        # A prefix sum along `dim` as a masked reduction: out[i] = sum of
+        # x[j] for j <= i. O(n^2) work over the scanned dimension, in one
+        # fused kernel; docs/Frontend.md says why.
+        x = self.cast(input, val.dtype)
+        if not x.shape:
+            return x
+        d = dim % len(x.shape)
+        n = x.shape[d]
+        wide = x.shape[:d] + (n, n) + x.shape[d + 1:]
+        xb = self.broadcast(self.reshape(x, x.shape[:d] + (1, n) + x.shape[d + 1:]), wide)
+        keep = self.emit(f"xtensor.cmp le, {self._iota(wide, d + 1).name}, "
+                         f"{self._iota(wide, d).name} : {tensor_type(wide, torch.int64)}",
+                         wide, torch.bool)
+        zero = self.const(0, wide, val.dtype)
+        masked = self.emit(f"xtensor.select {keep.name}, {xb.name}, {zero.name} : "
+                           f"{xb.type}", wide, val.dtype)
+        return self.emit(f"xtensor.reduce sum {masked.name} dims [{d + 1}] : "
+                         f"{masked.type} -> {tensor_type(x.shape, val.dtype)}",
+                         x.shape, val.dtype)
+
+    def _take(self, x, coords, shape):
+        """x at coordinates `coords` (one int64 tensor of `shape` per
+        dimension of x): one gather from the flattened x."""
+        shape = tuple(shape)
+        flat, stride = None, 1
+        for c, n in reversed(list(zip(coords, x.shape))):
+            term = c if stride == 1 else self.binary("mul", c, stride, shape, torch.int64)
+            flat = term if flat is None else self.binary("add", flat, term, shape, torch.int64)
+            stride *= n
+        if flat is None:
+            flat = self.const(0, shape, torch.int64)
+        return self._gather(None, self.reshape(x, (math.prod(x.shape),)), flat, 0)
+
+    def _wrapped(self, index, size, shape):
+        """An index tensor as int64 in `shape`, negative indices counted
+        from the end as PyTorch does."""
+        i = self.cast(index, torch.int64)
+        neg = self._cmp("lt", _Shape(i.shape), i, 0)
+        up = self.binary("add", i, size, i.shape, torch.int64)
+        i = self.emit(f"xtensor.select {neg.name}, {up.name}, {i.name} : {i.type}",
+                      i.shape, torch.int64)
+        return self.broadcast(i, shape)
+
+    def op_index(self, val, input, indices):
+        x = input
+        rank = len(x.shape)
+        idx = list(indices) + [None] * (rank - len(indices))
+        dims = [m for m, t in enumerate(idx) if t is not None]
+        if any(idx[m].dtype == torch.bool for m in dims):
+            raise UnsupportedError("indexing with a boolean mask (its result's shape "
+                                   "depends on the data) is not supported")
+        bshape = tuple(torch.broadcast_shapes(*[idx[m].shape for m in dims]))
+        rest = [m for m in range(rank) if m not in dims]
+        if dims == list(range(dims[0], dims[-1] + 1)):
+            at = dims[0]  # adjacent index dims: the broadcast shape in place
+        else:
+            at = 0        # else it comes first
+        out = [x.shape[m] for m in rest]
+        out[at:at] = list(bshape)
+        out = tuple(out)
+        coords = []
+        for m in range(rank):
+            if idx[m] is not None:
+                i = self._wrapped(idx[m], x.shape[m], bshape)
+                i = self.reshape(i, (1,) * at + bshape + (1,) * (len(out) - at - len(bshape)))
+                coords.append(self.broadcast(i, out))
+            else:
+                k = rest.index(m)
+                pos = k if k < at else k + len(bshape)
+                coords.append(self._iota(out, pos))
+        return self._take(x, coords, out)
+
+    def op_gather(self, val, input, dim, index, sparse_grad=False):
+        x = input
+        if not x.shape:
+            x = self.reshape(x, (1,))
+        shape = index.shape
+        d = dim % len(x.shape)
+        coords = [self.broadcast(self.cast(index, torch.int64), shape) if m == d
+                  else self._iota(shape, m) for m in range(len(x.shape))]
+        return self.reshape(self._take(x, coords, shape), val.shape)
+
+
+    # -- scatters (the functional forms of assignments) -----------------
+    def op_slice_scatter(self, val, input, src, dim=0, start=None, end=None, step=1):
+        x = input
+        rank = len(x.shape)
+        d = dim % rank
+        n = x.shape[d]
+        start = 0 if start is None else (start + n if start < 0 else start)
+        start = min(max(start, 0), n)
+        count = src.shape[d]
+        if count == 0:
+            return self.operand(x, val.shape, val.dtype)
+        src = self.cast(src, val.dtype)
+        if step == 1:
+            low, high = [0] * rank, [0] * rank
+            low[d], high[d] = start, n - start - count
+            placed = self._pad(src, low, high)
+        else:
+            # src's element for position i along d: (i - start) / step.
+            coords = [self._iota(x.shape, m) for m in range(rank)]
+            at = self.binary("sub", coords[d], start, x.shape, torch.int64)
+            at = self.binary("max", at, 0, x.shape, torch.int64)
+            at = self.emit(f"xtensor.div {at.name}, {self.const(step, x.shape, torch.int64).name}"
+                           f" : {at.type}", x.shape, torch.int64)
+            coords[d] = self.binary("min", at, count - 1, x.shape, torch.int64)
+            placed = self._take(src, coords, x.shape)
+        i = self._iota(x.shape, d)
+        off = self.binary("sub", i, start, x.shape, torch.int64)
+        inside = self.binary("and", self._cmp("ge", _Shape(x.shape), off, 0),
+                             self._cmp("lt", _Shape(x.shape), off, count * step),
+                             x.shape, torch.bool)
+        if step != 1:
+            rem = self.emit(f"xtensor.rem {off.name}, {self.const(step, x.shape, torch.int64).name}"
+                            f" : {off.type}", x.shape, torch.int64)
+            inside = self.binary("and", inside, self._cmp("eq", _Shape(x.shape), rem, 0),
+                                 x.shape, torch.bool)
+        return self.op_where(val, inside, placed, x)
+
+    def op_select_scatter(self, val, input, src, dim, index):
+        d = dim % len(input.shape)
+        index %= input.shape[d]
+        shape = list(input.shape)
+        shape[d] = 1
+        return self.op_slice_scatter(val, input, self.reshape(src, shape), d,
+                                     index, index + 1)
+
+    # -- padding and convolution ----------------------------------------
+    def _pad(self, x, low, high, value=0):
+        if not any(low) and not any(high):
+            return x
+        shape = tuple(n + a + b for n, a, b in zip(x.shape, low, high))
+        lit = (_float_literal(value, x.dtype) if x.dtype.is_floating_point
+               else ("true" if value else "false") if x.dtype == torch.bool
+               else str(int(value)))
+        return self.emit(f"xtensor.pad {x.name} low {list(low)} high {list(high)} "
+                         f"value {lit} : {element_type(x.dtype)} : {x.type} -> "
+                         f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+
+    def op_constant_pad_nd(self, val, input, pad, value=0):
+        # pad lists (low, high) pairs from the last dimension backwards;
+        # negative amounts crop.
+        rank = len(input.shape)
+        low, high = [0] * rank, [0] * rank
+        for k in range(len(pad) // 2):
+            low[rank - 1 - k], high[rank - 1 - k] = pad[2 * k], pad[2 * k + 1]
+        x = input
+        if any(v < 0 for v in low + high):
+            starts = [max(-v, 0) for v in low]
+            limits = [n - max(-v, 0) for n, v in zip(x.shape, high)]
+            shape = tuple(b - a for a, b in zip(starts, limits))
+            x = self.emit(f"xtensor.slice {x.name} starts {starts} limits {limits} "
+                          f"strides {[1] * rank} : {x.type} -> "
+                          f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+        return self._pad(x, [max(v, 0) for v in low], [max(v, 0) for v in high], value)
+
+    def op_convolution(self, val, input, weight, bias, stride, padding, dilation,
+                       transposed, output_padding, groups):
+        """A convolution as a contraction: the input's patches gathered
+        into rows (im2col, one gather from the padded input), multiplied by
+        the weight flattened to [out, in/groups * kernel] (a batched matmul
+        over the groups), plus the bias."""
+        if transposed:
+            raise UnsupportedError("transposed convolution is not supported")
+        spatial = len(input.shape) - 2
+        if spatial < 1:
+            raise UnsupportedError("convolution needs a batch and a channel dimension")
+        x = input
+        if x.dtype != val.dtype:
+            x = self.cast(x, val.dtype)
+        n, c = x.shape[:2]
+        o = weight.shape[0]
+        kernel = weight.shape[2:]
+        out = tuple(val.shape[2:])
+        x = self._pad(x, [0, 0] + list(padding), [0, 0] + list(padding))
+        g = groups
+        cg = c // g
+        # Patch coordinates over [n, *out, g, cg, *kernel].
+        pshape = (n,) + out + (g, cg) + tuple(kernel)
+        sp = len(out)
+        coords = [self._iota(pshape, 0)]
+        group = self._iota(pshape, 1 + sp)
+        chan = self._iota(pshape, 2 + sp)
+        coords.append(self.binary("add", self.binary("mul", group, cg, pshape, torch.int64),
+                                  chan, pshape, torch.int64))
+        for d in range(sp):
+            at = self.binary("mul", self._iota(pshape, 1 + d), stride[d], pshape, torch.int64)
+            off = self.binary("mul", self._iota(pshape, 3 + sp + d), dilation[d],
+                              pshape, torch.int64)
+            coords.append(self.binary("add", at, off, pshape, torch.int64))
+        patches = self._take(x, coords, pshape)
+        rows, k = n * math.prod(out), cg * math.prod(kernel)
+        # [n, *out, g, k] -> [g, rows, k]
+        cols = self.reshape(patches, (rows, g, k))
+        cols = self.transpose(cols, [1, 0, 2])
+        w = self.reshape(self.cast(weight, val.dtype), (g, o // g, k))
+        w = self.transpose(w, [0, 2, 1])
+        y = self._matmul(cols, w, (g, rows, o // g), val.dtype)
+        # [g, rows, o/g] -> [n, *out, o] -> [n, o, *out]
+        y = self.reshape(self.transpose(y, [1, 0, 2]), (n,) + out + (o,))
+        if bias is not None:
+            y = self.binary("add", y, bias, y.shape, val.dtype)
+        return self.transpose(y, [0, sp + 1] + list(range(1, sp + 1)))
+
+
+class _Shape:
+    """A stand-in for a node's value where only the shape matters."""
+
+    def __init__(self, shape, dtype=torch.bool):
+        self.shape, self.dtype = tuple(shape), dtype
 
 
 # Elementwise ops with one name on both sides, and comparisons.
@@ -709,3 +1113,21 @@ def import_exported(exported, name="forward", params_as_constants=False):
     """(Tensor IR text, the importer) of a torch.export ExportedProgram."""
     imp = Importer(exported, name, params_as_constants)
     return imp.run(), imp
+
+
+def supported_ops():
+    """The ATen operators (packet names) the importer has a handler for."""
+    return sorted(name[3:] for name in dir(Importer) if name.startswith("op_"))
+
+
+def supported_ops_markdown():
+    """The supported-op list of docs/Frontend.md, generated from the
+    handlers (scripts/update-docs.sh writes it there)."""
+    ops = supported_ops()
+    kept = sorted({k.split(".")[0] for k in KEPT})
+    paragraphs = [f"{len(ops)} ATen operators, every overload of each (bound "
+                  "by its schema); kept whole rather than decomposed: "
+                  + ", ".join(f"`{k}`" for k in kept) + ".",
+                  ", ".join(f"`{op}`" for op in ops) + "."]
+    return "\n\n".join(textwrap.fill(p, 79, break_long_words=False)
+                       for p in paragraphs) + "\n"

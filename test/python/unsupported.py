@@ -10,13 +10,30 @@ import torch.nn as nn
 import xtile
 
 
-class Cumulative(nn.Module):
+class Sorted(nn.Module):
     def forward(self, x):
         y = x * 2
-        return torch.cumsum(y, dim=-1)  # not supported by xtile
+        return torch.sort(y, dim=-1).values  # not supported by xtile
 
 
-model, x = Cumulative(), torch.randn(4, 8)
+class NonZero(nn.Module):
+    def forward(self, x):
+        return torch.nonzero(x > 0)  # its shape depends on the data
+
+
+class Masked(nn.Module):
+    def forward(self, x):
+        return x[x > 0] * 2  # boolean-mask indexing
+
+
+model, x = Sorted(), torch.randn(4, 8)
+for data_dependent in (NonZero(), Masked()):
+    try:
+        xtile.import_module(data_dependent, (x,))
+    except xtile.UnsupportedError as e:
+        print(f"{type(data_dependent).__name__}:", str(e).splitlines()[0])
+    except Exception as e:  # noqa: BLE001 - what this test must never see
+        print(f"{type(data_dependent).__name__}: not an UnsupportedError:", type(e).__name__, e)
 try:
     xtile.import_module(model, (x,))
 except xtile.UnsupportedError as e:

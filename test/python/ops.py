@@ -1,0 +1,113 @@
+# The ATen ops real models use (masks, position ids, indexing, patch
+# embeddings, grouped-query attention), each through xtile.compile under
+# the CPU emulation against a float64 reference within eager's error
+# (opinfo.compare). Prints one line per case and a closing count.
+import sys
+
+import torch
+import torch.nn.functional as F
+
+from opinfo import compare, run
+from semantics import Fn, randn
+
+torch.manual_seed(0)
+
+
+def assign_slice(x):
+    y = torch.zeros_like(x)
+    y[:, 2:5] = x[:, :3] * 2
+    y[1] = 1.0
+    return y
+
+
+def assign_strided(x, y):
+    x = x.clone()
+    x[:, 1::3] = y
+    return x
+
+
+bf16 = torch.bfloat16
+ids = torch.tensor([[3, 0, 5, 1], [2, 2, 7, 4]])
+CASES = [
+    # Creation.
+    ("arange + full + ones + zeros_like",
+     lambda x: x + torch.arange(8) + torch.full((8,), 0.5) + torch.ones(4, 8) + torch.zeros_like(x),
+     (randn(4, 8),)),
+    ("arange(start, end, step) float", lambda x: x * torch.arange(1.0, 3.0, 0.25), (randn(8),)),
+    ("new_ones / full_like / scalar", lambda x: x.new_ones(4, 8) * 3 + torch.full_like(x, 2.0) - 1.5,
+     (randn(4, 8),)),
+    ("tril / triu mask", lambda x: x.tril() + 2 * x.triu(1) + torch.ones(6, 6).tril(-1) * x,
+     (randn(6, 6),)),
+    # Scans, differences, logic.
+    ("cumsum f32 last dim", lambda x: torch.cumsum(x, -1), (randn(3, 17),)),
+    ("cumsum int64 position ids", lambda m: (torch.cumsum(m, 1) - 1).clamp(min=0) * m,
+     (torch.tensor([[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]]),)),
+    ("cumsum bf16 dim 0", lambda x: torch.cumsum(x, 0), (randn(9, 4, dtype=bf16),)),
+    ("diff", lambda x: torch.diff(x, dim=-1), (randn(3, 7),)),
+    ("bitwise and/or/xor/not on bool", lambda a, b: ((a & b) | (~a ^ b)).to(torch.float32),
+     (torch.rand(4, 5) > 0.5, torch.rand(4, 5) > 0.5)),
+    ("logical ops", lambda x: torch.logical_and(x > 0, torch.logical_not(x > 1)).to(torch.float32),
+     (randn(4, 5),)),
+    ("masked_fill", lambda x, m: x.masked_fill(m, float("-inf")).softmax(-1),
+     (randn(4, 6), torch.tensor([[False] * 5 + [True]] * 4))),
+    ("where with scalars", lambda x: torch.where(x > 0, x, 0.1 * x), (randn(4, 6),)),
+    ("clamp / clamp_min / clamp_max", lambda x: x.clamp(-0.5, 0.5) + x.clamp(min=0) + x.clamp(max=0.2),
+     (randn(4, 6),)),
+    ("clamp with tensor bounds", lambda x, lo: torch.clamp(x, min=lo), (randn(4, 6), randn(6))),
+    ("min/max: elementwise and whole", lambda x, y: torch.max(x, y) - torch.min(x, y) + x.max() - y.min(),
+     (randn(4, 6), randn(4, 6))),
+    ("in-place ops", lambda x: x.clone().mul_(2).add_(1).clamp_(max=1.5), (randn(4, 6),)),
+    ("assignment into a slice (slice_scatter)", lambda x: assign_slice(x), (randn(4, 8),)),
+    ("assignment with a step", lambda x, y: assign_strided(x, y), (randn(4, 9), randn(4, 3))),
+    # Indexing.
+    ("index with one tensor", lambda x: x[ids], (randn(8, 5),)),
+    ("index with negative indices", lambda x: x[torch.tensor([-1, 0, -3])], (randn(8, 5),)),
+    ("index on a middle dim", lambda x: x[:, torch.tensor([2, 0, 2])], (randn(3, 4, 5),)),
+    ("index with two adjacent tensors", lambda x: x[:, torch.tensor([0, 2]), torch.tensor([1, 3])],
+     (randn(3, 4, 5),)),
+    ("index with two apart tensors", lambda x: x[torch.tensor([0, 2]), :, torch.tensor([1, 3])],
+     (randn(3, 4, 5),)),
+    ("index with broadcast tensors", lambda x: x[torch.arange(3)[:, None], torch.tensor([[0, 4]])],
+     (randn(3, 5),)),
+    ("gather (token types)", lambda x, i: torch.gather(x, 1, i), (randn(3, 6), torch.tensor([[0, 5], [2, 2], [1, 0]]))),
+    ("gather dim 0 bf16", lambda x, i: x.gather(0, i), (randn(4, 3, dtype=bf16), torch.tensor([[3, 0, 1]]))),
+    ("embedding with padding_idx", lambda w, i: F.embedding(i, w, padding_idx=0), (randn(8, 4), ids)),
+    # Patch embeddings and padding.
+    ("conv2d stride = kernel (ViT patches)", lambda x, w, b: F.conv2d(x, w, b, stride=4),
+     (randn(2, 3, 8, 8), randn(6, 3, 4, 4), randn(6))),
+    ("conv2d padding, dilation", lambda x, w: F.conv2d(x, w, padding=2, dilation=2),
+     (randn(1, 2, 7, 6), randn(3, 2, 3, 3))),
+    ("conv2d depthwise (groups)", lambda x, w: F.conv2d(x, w, padding=1, groups=4),
+     (randn(2, 4, 5, 5), randn(4, 1, 3, 3))),
+    ("conv1d causal (padding, groups 2)", lambda x, w, b: F.conv1d(x, w, b, padding=2, groups=2),
+     (randn(2, 4, 9), randn(6, 2, 3), randn(6))),
+    ("conv2d bf16", lambda x, w: F.conv2d(x, w, stride=2), (randn(1, 3, 8, 8, dtype=bf16), randn(4, 3, 2, 2, dtype=bf16))),
+    ("pad constant, negative crop", lambda x: F.pad(x, (1, 2, -1, 0), value=0.5), (randn(3, 4, 5),)),
+    # Attention.
+    ("sdpa grouped-query (enable_gqa)",
+     lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True),
+     (randn(2, 4, 6, 8), randn(2, 2, 6, 8), randn(2, 2, 6, 8))),
+    ("sdpa fully masked rows are zeros",
+     lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
+     (randn(1, 2, 4, 8), randn(1, 2, 4, 8), randn(1, 2, 4, 8),
+      torch.tensor([[False] * 4, [True, False, True, False], [True] * 4, [False, False, False, True]]))),
+]
+
+
+def main():
+    passed = failed = 0
+    for name, fn, inputs in CASES:
+        try:
+            why = compare(*run(Fn(fn), inputs))
+        except Exception as e:  # noqa: BLE001 - reported per case
+            lines = str(e).strip().splitlines() or [""]
+            why = f"{type(e).__name__}: " + next((l for l in lines if "error:" in l), lines[-1])
+        print(f"{name}: {'ok' if why is None else 'FAILED: ' + why}")
+        passed += why is None
+        failed += why is not None
+    print(f"ops: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
