@@ -863,14 +863,14 @@ class Importer:
         if other is not None:
             return self.binary("min", input, other, val.shape, val.dtype)
         if dim is not None:
-            raise UnsupportedError("min over a dim (values and indices) is not supported; use amin")
+            return self._extreme_dim("min", val, input, dim, keepdim)
         return self._reduce("min", val, input)
 
     def op_max(self, val, input, other=None, dim=None, keepdim=False):
         if other is not None:
             return self.binary("max", input, other, val.shape, val.dtype)
         if dim is not None:
-            raise UnsupportedError("max over a dim (values and indices) is not supported; use amax")
+            return self._extreme_dim("max", val, input, dim, keepdim)
         return self._reduce("max", val, input)
 
     def op_copy(self, val, input, src, non_blocking=False):
@@ -923,8 +923,11 @@ class Importer:
                       i.shape, torch.int64)
         return self.broadcast(i, shape)
 
-    def op_index(self, val, input, indices):
-        x = input
+    def _index_coords(self, x, indices):
+        """(coordinates into x, result shape) of x[indices] with PyTorch's
+        advanced indexing: index tensors broadcast together, their shape in
+        place of the indexed dimensions when those are adjacent, first
+        otherwise."""
         rank = len(x.shape)
         idx = list(indices) + [None] * (rank - len(indices))
         dims = [m for m, t in enumerate(idx) if t is not None]
@@ -933,10 +936,7 @@ class Importer:
                                    "depends on the data) is not supported")
         bshape = tuple(torch.broadcast_shapes(*[idx[m].shape for m in dims]))
         rest = [m for m in range(rank) if m not in dims]
-        if dims == list(range(dims[0], dims[-1] + 1)):
-            at = dims[0]  # adjacent index dims: the broadcast shape in place
-        else:
-            at = 0        # else it comes first
+        at = dims[0] if dims == list(range(dims[0], dims[-1] + 1)) else 0
         out = [x.shape[m] for m in rest]
         out[at:at] = list(bshape)
         out = tuple(out)
@@ -948,9 +948,74 @@ class Importer:
                 coords.append(self.broadcast(i, out))
             else:
                 k = rest.index(m)
-                pos = k if k < at else k + len(bshape)
-                coords.append(self._iota(out, pos))
-        return self._take(x, coords, out)
+                coords.append(self._iota(out, k if k < at else k + len(bshape)))
+        return coords, out
+
+    def op_index(self, val, input, indices):
+        coords, out = self._index_coords(input, indices)
+        return self._take(input, coords, out)
+
+    def _scatter(self, val, x, coords, shape, values, accumulate=False):
+        """x with the elements at `coords` (tensors of `shape`) replaced by
+        (or, accumulating, increased by) `values` (broadcast to `shape`);
+        the last of several writes to one element wins. Each output element
+        looks at every written position: O(numel(x) * numel(shape)) work,
+        meant for masks and small updates."""
+        n, m = math.prod(x.shape), math.prod(shape)
+        target, stride = None, 1
+        for c, size in reversed(list(zip(coords, x.shape))):
+            term = c if stride == 1 else self.binary("mul", c, stride, shape, torch.int64)
+            target = term if target is None else self.binary("add", target, term, shape, torch.int64)
+            stride *= size
+        if target is None:
+            target = self.const(0, shape, torch.int64)
+        target = self.reshape(target, (1, m))
+        wide = (n, m)
+        hit = self._cmp("eq", _Shape(wide), self._iota(wide, 0), self.broadcast(target, wide))
+        flat_x = self.reshape(self.cast(x, val.dtype), (n,))
+        vals = self.reshape(self.operand(values, shape, val.dtype), (1, m))
+        if accumulate:
+            zero = self.const(0, wide, val.dtype)
+            added = self.emit(f"xtensor.select {hit.name}, {self.broadcast(vals, wide).name}, "
+                              f"{zero.name} : {tensor_type(wide, val.dtype)}", wide, val.dtype)
+            total = self.emit(f"xtensor.reduce sum {added.name} dims [1] : {added.type} -> "
+                              f"{tensor_type((n,), val.dtype)}", (n,), val.dtype)
+            return self.reshape(self.binary("add", flat_x, total, (n,), val.dtype), val.shape)
+        none = self.const(-1, wide, torch.int64)
+        which = self.emit(f"xtensor.select {hit.name}, {self._iota(wide, 1).name}, "
+                          f"{none.name} : {tensor_type(wide, torch.int64)}", wide, torch.int64)
+        last = self.emit(f"xtensor.reduce max {which.name} dims [1] : {which.type} -> "
+                         f"{tensor_type((n,), torch.int64)}", (n,), torch.int64)
+        written = self._cmp("ge", _Shape((n,)), last, 0)
+        picked = self._gather(None, self.reshape(vals, (m,)),
+                              self.binary("max", last, 0, (n,), torch.int64), 0)
+        out = self.emit(f"xtensor.select {written.name}, {picked.name}, {flat_x.name} : "
+                        f"{tensor_type((n,), val.dtype)}", (n,), val.dtype)
+        return self.reshape(out, val.shape)
+
+    def op_index_put(self, val, input, indices, values, accumulate=False):
+        coords, shape = self._index_coords(input, indices)
+        if math.prod(shape) == 0:
+            return self.operand(input, val.shape, val.dtype)
+        return self._scatter(val, input, coords, shape, values, accumulate)
+
+    def op_scatter(self, val, input, dim, index, src=None, value=None, reduce=None):
+        if reduce is not None:
+            raise UnsupportedError(f"scatter with reduce={reduce!r} is not supported")
+        x = input if input.shape else self.reshape(input, (1,))
+        shape = index.shape if index.shape else (1,)
+        if math.prod(shape) == 0:
+            return self.operand(input, val.shape, val.dtype)
+        d = dim % len(x.shape)
+        index = self.reshape(index, shape)
+        coords = [self.cast(index, torch.int64) if m == d else self._iota(shape, m)
+                  for m in range(len(x.shape))]
+        if src is not None:
+            src = src if src.shape else self.reshape(src, (1,))
+            values = self._take(src, [self._iota(shape, m) for m in range(len(shape))], shape)
+        else:
+            values = value
+        return self._scatter(val, x, coords, shape, values)
 
     def op_gather(self, val, input, dim, index, sparse_grad=False):
         x = input
@@ -962,6 +1027,181 @@ class Importer:
                   else self._iota(shape, m) for m in range(len(x.shape))]
         return self.reshape(self._take(x, coords, shape), val.shape)
 
+
+    # -- reductions with indices ------------------------------------------
+    def _arg_extreme(self, kind, x, d, keepdim, dtype=torch.int64):
+        """The index of the first maximum (kind "max") or minimum along d:
+        the smallest position whose element equals the reduced value."""
+        kept = x.shape[:d] + (1,) + x.shape[d + 1:]
+        top = self.emit(f"xtensor.reduce {kind} {x.name} dims [{d}] keepdim : {x.type} -> "
+                        f"{tensor_type(kept, x.dtype)}", kept, x.dtype)
+        hit = self._cmp("eq", _Shape(x.shape), x, self.broadcast(top, x.shape))
+        pos = self._iota(x.shape, d)
+        far = self.const(x.shape[d], x.shape, torch.int64)
+        cand = self.emit(f"xtensor.select {hit.name}, {pos.name}, {far.name} : {pos.type}",
+                         x.shape, torch.int64)
+        shape = kept if keepdim else x.shape[:d] + x.shape[d + 1:]
+        kd = " keepdim" if keepdim else ""
+        first = self.emit(f"xtensor.reduce min {cand.name} dims [{d}]{kd} : {cand.type} -> "
+                          f"{tensor_type(shape, torch.int64)}", shape, torch.int64)
+        return top, self.cast(first, dtype)
+
+    def _extreme_dim(self, kind, val, input, dim, keepdim):
+        x = input if input.shape else self.reshape(input, (1,))
+        d = dim % len(x.shape)
+        values = self._reduce(kind, val[0], x, [d], keepdim)
+        _, indices = self._arg_extreme(kind, x, d, keepdim)
+        return [values, self.reshape(indices, val[1].shape)]
+
+    def _arg(self, kind, val, input, dim=None, keepdim=False):
+        x = input
+        if dim is None:
+            x, d = self.reshape(x, (max(1, math.prod(x.shape)),)), 0
+        else:
+            x = x if x.shape else self.reshape(x, (1,))
+            d = dim % len(x.shape)
+        _, indices = self._arg_extreme(kind, x, d, keepdim)
+        return self.reshape(indices, val.shape)
+
+    def op_argmax(self, val, input, dim=None, keepdim=False):
+        return self._arg("max", val, input, dim, keepdim)
+
+    def op_argmin(self, val, input, dim=None, keepdim=False):
+        return self._arg("min", val, input, dim, keepdim)
+
+    def op_any(self, val, input, dim=None, keepdim=False):
+        return self._reduce("any", val, self.cast(input, torch.bool), dim, keepdim)
+
+    def op_all(self, val, input, dim=None, keepdim=False):
+        return self._reduce("all", val, self.cast(input, torch.bool), dim, keepdim)
+
+    def op__assert_async(self, val, **unused):
+        # A runtime check of data (one_hot's range check): xtile's kernels
+        # do not raise; the check is dropped.
+        return None
+
+    # -- group norm and pooling ------------------------------------------
+    def op_native_group_norm(self, val, input, weight, bias, N, C, HxW, group, eps):
+        x = input
+        per = (C // group) * HxW
+        grouped = self.reshape(x, (N, group, per))
+        y = self.emit(f"xtensor.layer_norm {grouped.name} eps {_float_literal(eps)} : "
+                      f"({grouped.type}) -> {grouped.type}", grouped.shape, x.dtype)
+        y = self.reshape(y, x.shape)
+        channel = (1, C) + (1,) * (len(x.shape) - 2)
+        if weight is not None:
+            y = self.binary("mul", y, self.reshape(weight, channel), x.shape, x.dtype)
+        if bias is not None:
+            y = self.binary("add", y, self.reshape(bias, channel), x.shape, x.dtype)
+        # The statistics (rarely used: dead code unless returned).
+        stat = val[1].dtype
+        xs = self.cast(grouped, torch.float32)
+        mean = self.emit(f"xtensor.mean {xs.name} dims [2] : {xs.type} -> "
+                         f"{tensor_type((N, group), torch.float32)}", (N, group), torch.float32)
+        var = self.emit(f"xtensor.var {xs.name} dims [2] correction 0 : {xs.type} -> "
+                        f"{tensor_type((N, group), torch.float32)}", (N, group), torch.float32)
+        rstd = self.unary("rsqrt", self.binary("add", var, eps, (N, group), torch.float32),
+                          (N, group), torch.float32)
+        return [y, self.cast(mean, stat), self.cast(rstd, stat)]
+
+    def _patches(self, x, kernel, stride, padding, dilation, out, fill):
+        """[n, c, *out, *kernel]: the windows of x (padded with `fill`)."""
+        sp = len(kernel)
+        x = self._pad(x, [0, 0] + list(padding), [0, 0] + list(padding), fill)
+        n, c = x.shape[:2]
+        shape = (n, c) + tuple(out) + tuple(kernel)
+        coords = [self._iota(shape, 0), self._iota(shape, 1)]
+        for d in range(sp):
+            at = self.binary("mul", self._iota(shape, 2 + d), stride[d], shape, torch.int64)
+            off = self.binary("mul", self._iota(shape, 2 + sp + d), dilation[d], shape,
+                              torch.int64)
+            coords.append(self.binary("add", at, off, shape, torch.int64))
+        return self._take(x, coords, shape), shape
+
+    def _pool_geometry(self, val, input, kernel_size, stride, padding, dilation=1):
+        sp = len(input.shape) - 2
+        as_list = lambda v, default: (list(v) * sp if len(v) == 1 else list(v)) \
+            if isinstance(v, (list, tuple)) and v else [v if isinstance(v, int) else default] * sp
+        kernel = as_list(kernel_size, 1)
+        stride = as_list(stride, None) if stride else kernel
+        padding = as_list(padding, 0)
+        dilation = as_list(dilation, 1)
+        out = tuple(val.shape[2:]) if not isinstance(val, (list, tuple)) else tuple(val[0].shape[2:])
+        for d in range(sp):
+            # A window that starts in the right padding (ceil_mode) would
+            # read past it: not supported.
+            if (out[d] - 1) * stride[d] >= input.shape[2 + d] + padding[d]:
+                raise UnsupportedError("pooling with ceil_mode windows that start "
+                                       "past the input is not supported")
+        return kernel, stride, padding, dilation, out
+
+    def op_max_pool2d_with_indices(self, val, input, kernel_size, stride=(), padding=0,
+                                   dilation=1, ceil_mode=False):
+        x = input
+        kernel, stride, padding, dilation, out = self._pool_geometry(
+            val, x, kernel_size, stride, padding, dilation)
+        lowest = -math.inf if x.dtype.is_floating_point else torch.iinfo(x.dtype).min
+        # Windows that run past the bottom/right edge (ceil_mode) read the
+        # padding too: pad enough on the high side.
+        high = [max(0, (o - 1) * s + (k - 1) * dl + 1 - (n + p))
+                for o, s, k, dl, n, p in zip(out, stride, kernel, dilation,
+                                             x.shape[2:], padding)]
+        xp = self._pad(x, [0, 0] + [0] * len(kernel), [0, 0] + high, lowest)
+        win, wshape = self._patches(xp, kernel, stride, padding, dilation, out, lowest)
+        n, c = x.shape[:2]
+        flat = tuple(wshape[:2 + len(out)]) + (math.prod(kernel),)
+        win = self.reshape(win, flat)
+        values, k = self._arg_extreme("max", win, len(flat) - 1, False)
+        # The flat input index of each window's first maximum.
+        index = None
+        kk = k
+        for d in reversed(range(len(kernel))):
+            kd = self.emit(f"xtensor.rem {kk.name}, {self.const(kernel[d], kk.shape, torch.int64).name}"
+                           f" : {kk.type}", kk.shape, torch.int64)
+            kk = self.emit(f"xtensor.div {kk.name}, {self.const(kernel[d], kk.shape, torch.int64).name}"
+                           f" : {kk.type}", kk.shape, torch.int64)
+            pos = self.binary("add", self.binary("mul", self._iota(kk.shape, 2 + d), stride[d],
+                                                 kk.shape, torch.int64),
+                              self.binary("mul", kd, dilation[d], kk.shape, torch.int64),
+                              kk.shape, torch.int64)
+            pos = self.binary("sub", pos, padding[d], kk.shape, torch.int64)
+            scale = math.prod(x.shape[3 + d:])
+            term = self.binary("mul", pos, scale, kk.shape, torch.int64) if scale != 1 else pos
+            index = term if index is None else self.binary("add", index, term, kk.shape, torch.int64)
+        values = self.reshape(values, val[0].shape)
+        return [values, self.reshape(index, val[1].shape)]
+
+    def op_avg_pool2d(self, val, input, kernel_size, stride=(), padding=0, ceil_mode=False,
+                      count_include_pad=True, divisor_override=None):
+        x = input
+        kernel, stride, padding, dilation, out = self._pool_geometry(
+            val, x, kernel_size, stride, padding)
+        win, wshape = self._patches(x, kernel, stride, padding, dilation, out, 0)
+        sp = len(kernel)
+        dims = list(range(2 + sp, 2 + 2 * sp))
+        acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+        win = self.cast(win, acc)
+        total = self.emit(f"xtensor.reduce sum {win.name} dims {dims} : {win.type} -> "
+                          f"{tensor_type(val.shape, acc)}", tuple(val.shape), acc)
+        if divisor_override:
+            count = divisor_override
+        elif count_include_pad or not any(padding):
+            count = math.prod(kernel)
+        else:
+            # The positions of each window inside the unpadded input.
+            inside = None
+            for d in range(sp):
+                p = self.binary("add", self.binary("mul", self._iota(wshape, 2 + d), stride[d],
+                                                   wshape, torch.int64),
+                                self._iota(wshape, 2 + sp + d), wshape, torch.int64)
+                ok = self.binary("and", self._cmp("ge", _Shape(wshape), p, padding[d]),
+                                 self._cmp("lt", _Shape(wshape), p, padding[d] + x.shape[2 + d]),
+                                 wshape, torch.bool)
+                inside = ok if inside is None else self.binary("and", inside, ok, wshape, torch.bool)
+            ones = self.cast(inside, acc)
+            count = self.emit(f"xtensor.reduce sum {ones.name} dims {dims} : {ones.type} -> "
+                              f"{tensor_type(val.shape, acc)}", tuple(val.shape), acc)
+        return self.cast(self.binary("div", total, count, val.shape, acc), val.dtype)
 
     # -- scatters (the functional forms of assignments) -----------------
     def op_slice_scatter(self, val, input, src, dim=0, start=None, end=None, step=1):

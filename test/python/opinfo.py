@@ -146,11 +146,19 @@ def describe(sample):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ops", default=",".join(DEFAULT_OPS),
-                        help="comma-separated OpInfo names, or 'elementwise'")
+                        help="comma-separated OpInfo names, 'elementwise', or "
+                             "'supported' (every OpInfo of an operator the "
+                             "importer handles)")
     parser.add_argument("--dtypes", default="float32,bfloat16")
     parser.add_argument("--verbose", action="store_true")
     opts = parser.parse_args()
     names = ELEMENTWISE_OPS if opts.ops == "elementwise" else opts.ops.split(",")
+    if opts.ops == "supported":
+        # Every OpInfo whose ATen operator the importer has a handler for.
+        from xtile.importer import supported_ops
+        handled = set(supported_ops())
+        names = sorted({op.name for op in op_db
+                        if (getattr(op, "aten_name", None) or op.name) in handled})
     dtypes = [getattr(torch, d) for d in opts.dtypes.split(",")]
     total_pass = total_fail = 0
     for op in op_db:

@@ -20,6 +20,12 @@ def assign_slice(x):
     return y
 
 
+def put_pairs(x):
+    x = x.clone()
+    x[torch.tensor([0, 3]), torch.tensor([4, 1])] = -1.0
+    return x
+
+
 def assign_strided(x, y):
     x = x.clone()
     x[:, 1::3] = y
@@ -69,6 +75,12 @@ CASES = [
      (randn(3, 4, 5),)),
     ("index with broadcast tensors", lambda x: x[torch.arange(3)[:, None], torch.tensor([[0, 4]])],
      (randn(3, 5),)),
+    ("index_put (x[i] = v)", lambda x, v: x.index_put((torch.tensor([0, 2]),), v), (randn(5, 3), randn(3))),
+    ("index_put accumulate", lambda x, v: x.index_put((torch.tensor([4, 1, 4]),), v, accumulate=True),
+     (randn(5, 3), randn(3, 3))),
+    ("assignment through two index tensors", lambda x: put_pairs(x), (randn(4, 5),)),
+    ("scatter src / value", lambda x, i, v: x.scatter(1, i, v) + x.scatter(0, i[:1], 2.5),
+     (randn(3, 5), torch.tensor([[0, 1], [2, 3], [4, 0]]), randn(3, 4))),
     ("gather (token types)", lambda x, i: torch.gather(x, 1, i), (randn(3, 6), torch.tensor([[0, 5], [2, 2], [1, 0]]))),
     ("gather dim 0 bf16", lambda x, i: x.gather(0, i), (randn(4, 3, dtype=bf16), torch.tensor([[3, 0, 1]]))),
     ("embedding with padding_idx", lambda w, i: F.embedding(i, w, padding_idx=0), (randn(8, 4), ids)),
@@ -83,6 +95,26 @@ CASES = [
      (randn(2, 4, 9), randn(6, 2, 3), randn(6))),
     ("conv2d bf16", lambda x, w: F.conv2d(x, w, stride=2), (randn(1, 3, 8, 8, dtype=bf16), randn(4, 3, 2, 2, dtype=bf16))),
     ("pad constant, negative crop", lambda x: F.pad(x, (1, 2, -1, 0), value=0.5), (randn(3, 4, 5),)),
+    # Norms, losses, reductions with indices, pooling.
+    ("group_norm", lambda x, w, b: F.group_norm(x, 2, w, b), (randn(2, 4, 3, 5), randn(4), randn(4))),
+    ("group_norm bf16", lambda x: F.group_norm(x, 4), (randn(2, 8, 6, dtype=bf16) * 3 + 1,)),
+    ("cross_entropy", lambda x, t: F.cross_entropy(x, t), (randn(6, 10), torch.tensor([1, 0, 9, 3, 3, 7]))),
+    ("cross_entropy ignore_index, smoothing",
+     lambda x, t: F.cross_entropy(x, t, ignore_index=3, label_smoothing=0.1),
+     (randn(6, 10), torch.tensor([1, 0, 9, 3, 3, 7]))),
+    ("one_hot", lambda i: F.one_hot(i, 6).to(torch.float32) * 2, (torch.tensor([[0, 5], [3, 3]]),)),
+    ("max/min over a dim with indices",
+     lambda x: torch.cat([x.max(1).values, x.max(1).indices.float(), x.min(0, keepdim=True)[1].float().flatten()]),
+     (torch.tensor([[1.0, 3.0, 3.0], [2.0, -1.0, 2.0]]),)),
+    ("argmax / argmin", lambda x: (x.argmax(-1) * 10 + x.argmin()).float(), (randn(4, 7),)),
+    ("max_pool2d", lambda x: F.max_pool2d(x, 2), (randn(2, 3, 6, 6),)),
+    ("max_pool2d stride, padding, indices",
+     lambda x: torch.cat([t.float().flatten() for t in F.max_pool2d(x, 3, 2, 1, return_indices=True)]),
+     (randn(1, 2, 7, 5),)),
+    ("max_pool2d ceil_mode", lambda x: F.max_pool2d(x, 2, ceil_mode=True), (randn(1, 2, 5, 5),)),
+    ("avg_pool2d", lambda x: F.avg_pool2d(x, 2), (randn(2, 3, 6, 6),)),
+    ("avg_pool2d padding, count_include_pad=False",
+     lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), (randn(1, 2, 7, 5),)),
     # Attention.
     ("sdpa grouped-query (enable_gqa)",
      lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True),
