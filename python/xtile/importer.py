@@ -535,24 +535,22 @@ class Importer:
         return tuple(1 if i in dims else n for i, n in enumerate(x.shape)
                      if keepdim or i not in dims)
 
-    def op_mean(self, val, input, dim=None, keepdim=False, dtype=None):
-        x, dims = self._reduction(self.cast(input, val.dtype), dim)
-        shape = self._reduced_shape(x, dims, keepdim)
-        kd = " keepdim" if keepdim else ""
-        y = self.emit(f"xtensor.mean {x.name} dims {dims}{kd} : {x.type} -> "
-                      f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
-        return self.reshape(y, val.shape)
-
-    def _reduce(self, kind, val, input, dim=None, keepdim=False, dtype=None):
+    def _reduce_op(self, op, val, input, dim, keepdim):
         # sum and prod of integers and bools are int64 in PyTorch; dtype=
         # asks for another accumulation type: the result's type is the one
         # reduced in.
         x, dims = self._reduction(self.cast(input, val.dtype), dim)
         shape = self._reduced_shape(x, dims, keepdim)
         kd = " keepdim" if keepdim else ""
-        y = self.emit(f"xtensor.reduce {kind} {x.name} dims {dims}{kd} : "
+        y = self.emit(f"xtensor.{op} {x.name} dims {dims}{kd} : "
                       f"{x.type} -> {tensor_type(shape, x.dtype)}", shape, x.dtype)
         return self.reshape(y, val.shape)
+
+    def op_mean(self, val, input, dim=None, keepdim=False, dtype=None):
+        return self._reduce_op("mean", val, input, dim, keepdim)
+
+    def _reduce(self, kind, val, input, dim=None, keepdim=False, dtype=None):
+        return self._reduce_op(f"reduce {kind}", val, input, dim, keepdim)
 
     def op_var(self, val, input, dim=None, unbiased=True, keepdim=False,
                correction=None):
@@ -900,17 +898,21 @@ class Importer:
                          f"{masked.type} -> {tensor_type(x.shape, val.dtype)}",
                          x.shape, val.dtype)
 
-    def _take(self, x, coords, shape):
-        """x at coordinates `coords` (one int64 tensor of `shape` per
-        dimension of x): one gather from the flattened x."""
+    def _linear_index(self, coords, sizes, shape):
+        """The row-major linear index (int64, of `shape`) of coordinates
+        `coords` into a tensor of `sizes`."""
         shape = tuple(shape)
         flat, stride = None, 1
-        for c, n in reversed(list(zip(coords, x.shape))):
+        for c, n in reversed(list(zip(coords, sizes))):
             term = c if stride == 1 else self.binary("mul", c, stride, shape, torch.int64)
             flat = term if flat is None else self.binary("add", flat, term, shape, torch.int64)
             stride *= n
-        if flat is None:
-            flat = self.const(0, shape, torch.int64)
+        return flat if flat is not None else self.const(0, shape, torch.int64)
+
+    def _take(self, x, coords, shape):
+        """x at coordinates `coords` (one int64 tensor of `shape` per
+        dimension of x): one gather from the flattened x."""
+        flat = self._linear_index(coords, x.shape, shape)
         return self._gather(None, self.reshape(x, (math.prod(x.shape),)), flat, 0)
 
     def _wrapped(self, index, size, shape):
@@ -962,14 +964,7 @@ class Importer:
         looks at every written position: O(numel(x) * numel(shape)) work,
         meant for masks and small updates."""
         n, m = math.prod(x.shape), math.prod(shape)
-        target, stride = None, 1
-        for c, size in reversed(list(zip(coords, x.shape))):
-            term = c if stride == 1 else self.binary("mul", c, stride, shape, torch.int64)
-            target = term if target is None else self.binary("add", target, term, shape, torch.int64)
-            stride *= size
-        if target is None:
-            target = self.const(0, shape, torch.int64)
-        target = self.reshape(target, (1, m))
+        target = self.reshape(self._linear_index(coords, x.shape, shape), (1, m))
         wide = (n, m)
         hit = self._cmp("eq", _Shape(wide), self._iota(wide, 0), self.broadcast(target, wide))
         flat_x = self.reshape(self.cast(x, val.dtype), (n,))

@@ -7,8 +7,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
-from opinfo import compare, run
-from semantics import Fn, randn
+from semantics import Fn, randn, run_cases
 
 torch.manual_seed(0)
 
@@ -127,18 +126,7 @@ CASES = [
 
 
 def main():
-    passed = failed = 0
-    for name, fn, inputs in CASES:
-        try:
-            why = compare(*run(Fn(fn), inputs))
-        except Exception as e:  # noqa: BLE001 - reported per case
-            lines = str(e).strip().splitlines() or [""]
-            why = f"{type(e).__name__}: " + next((l for l in lines if "error:" in l), lines[-1])
-        print(f"{name}: {'ok' if why is None else 'FAILED: ' + why}")
-        passed += why is None
-        failed += why is not None
-    print(f"ops: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_cases(CASES, "ops")
 
 
 if __name__ == "__main__":

@@ -98,9 +98,11 @@ CASES = [
 ]
 
 
-def main():
+def run_cases(cases, label):
+    """Runs (name, fn, inputs) cases through xtile against eager and
+    float64; prints a line per case and `<label>: N passed, N failed`."""
     passed = failed = 0
-    for name, fn, inputs in CASES:
+    for name, fn, inputs in cases:
         try:
             why = compare(*run(Fn(fn), inputs))
         except Exception as e:  # noqa: BLE001 - reported per case
@@ -109,8 +111,12 @@ def main():
         print(f"{name}: {'ok' if why is None else 'FAILED: ' + why}")
         passed += why is None
         failed += why is not None
-    print(f"semantics: {passed} passed, {failed} failed")
+    print(f"{label}: {passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def main():
+    return run_cases(CASES, "semantics")
 
 
 if __name__ == "__main__":
