@@ -347,11 +347,33 @@ class Importer:
         return self.binary("mul", input, other, val.shape, val.dtype)
 
     def op_div(self, val, input, other, rounding_mode=None):
-        if rounding_mode is not None:
+        if rounding_mode not in (None, "trunc", "floor"):
             raise UnsupportedError(f"div with rounding_mode={rounding_mode!r} is not supported")
-        if not val.dtype.is_floating_point:
-            raise UnsupportedError(f"div with a {val.dtype} result is not supported")
-        return self.binary("div", input, other, val.shape, val.dtype)
+        if rounding_mode is None:
+            if not val.dtype.is_floating_point:
+                raise UnsupportedError(f"div with a {val.dtype} result is not supported")
+            return self.binary("div", input, other, val.shape, val.dtype)
+        shape, dtype = val.shape, val.dtype
+        a = self.operand(input, shape, dtype)
+        b = self.operand(other, shape, dtype)
+        q = self.binary("div", a, b, shape, dtype)  # integers: truncated
+        zero = self.const(0, shape, dtype)
+        if dtype.is_floating_point:
+            if rounding_mode == "floor":
+                return self.unary("floor", q, shape, dtype)
+            neg = self._cmp("lt", val, q, zero)
+            up, down = self.unary("ceil", q, shape, dtype), self.unary("floor", q, shape, dtype)
+            return self.op_where(val, neg, up, down)
+        if rounding_mode == "trunc":
+            return q
+        # Integer floor division: one less than the truncated quotient when
+        # the division is inexact and the signs differ.
+        r = self.binary("rem", a, b, shape, dtype)
+        inexact = self._cmp("ne", val, r, zero)
+        signs = self.binary("xor", self._cmp("lt", val, r, zero), self._cmp("lt", val, b, zero),
+                            shape, torch.bool)
+        fix = self.binary("and", inexact, signs, shape, torch.bool)
+        return self.op_where(val, fix, self.binary("sub", q, 1, shape, dtype), q)
 
     def op_maximum(self, val, input, other):
         return self.binary("max", input, other, val.shape, val.dtype)

@@ -49,6 +49,10 @@ CASES = [
      (torch.tensor([[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]]),)),
     ("cumsum bf16 dim 0", lambda x: torch.cumsum(x, 0), (randn(9, 4, dtype=bf16),)),
     ("diff", lambda x: torch.diff(x, dim=-1), (randn(3, 7),)),
+    ("div rounding modes, float", lambda a, b: torch.div(a, b, rounding_mode="floor")
+     + torch.div(a, b, rounding_mode="trunc"), (randn(5, 6) * 5, randn(6))),
+    ("div rounding modes, int (// too)", lambda a, b: a // b * 100 + torch.div(a, b, rounding_mode="trunc"),
+     (torch.tensor([7, -7, 7, -7, 6, -6]), torch.tensor([2, 2, -2, -2, 3, 3]))),
     ("bitwise and/or/xor/not on bool", lambda a, b: ((a & b) | (~a ^ b)).to(torch.float32),
      (torch.rand(4, 5) > 0.5, torch.rand(4, 5) > 0.5)),
     ("logical ops", lambda x: torch.logical_and(x > 0, torch.logical_not(x > 1)).to(torch.float32),
