@@ -331,6 +331,8 @@ class Importer:
     # -- elementwise ---------------------------------------------------
     # Handlers take the arguments by their schema names (see bind()).
     def op_add(self, val, input, other, alpha=1):
+        if val.dtype == torch.bool:  # and their sum their or
+            return self.binary("or", input, other, val.shape, val.dtype)
         if alpha != 1:
             other = self.binary("mul", other, alpha, val.shape, val.dtype)
         return self.binary("add", input, other, val.shape, val.dtype)
@@ -344,6 +346,8 @@ class Importer:
         return self.op_sub(val, other, input, alpha)
 
     def op_mul(self, val, input, other):
+        if val.dtype == torch.bool:  # PyTorch's product of bools is their and
+            return self.binary("and", input, other, val.shape, val.dtype)
         return self.binary("mul", input, other, val.shape, val.dtype)
 
     def op_div(self, val, input, other, rounding_mode=None):
@@ -1044,6 +1048,174 @@ class Importer:
                   else self._iota(shape, m) for m in range(len(x.shape))]
         return self.reshape(self._take(x, coords, shape), val.shape)
 
+
+    # -- elementwise ops composed of Tensor IR's ---------------------------
+    def _float(self, val, x):
+        return self.operand(x, val.shape, val.dtype)
+
+    def op_trunc(self, val, input):
+        x = self._float(val, input)
+        neg = self._cmp("lt", val, x, 0)
+        return self.op_where(val, neg, self.unary("ceil", x, val.shape, val.dtype),
+                             self.unary("floor", x, val.shape, val.dtype))
+
+    def op_round(self, val, input, decimals=0):
+        # Half to even, exactly: x - floor(x) is exact below 2^mantissa,
+        # and every float from there on is an integer already.
+        if decimals:
+            raise UnsupportedError("round with decimals is not supported")
+        x = self._float(val, input)
+        if not val.dtype.is_floating_point:
+            return x
+        shape, dtype = val.shape, val.dtype
+        f = self.unary("floor", x, shape, dtype)
+        d = self.binary("sub", x, f, shape, dtype)
+        up = self.binary("add", f, 1, shape, dtype)
+        even = self._cmp("eq", val, self.binary("rem", f, 2, shape, dtype), 0)
+        tie = self.op_where(val, even, f, up)
+        r = self.op_where(val, self._cmp("gt", val, d, 0.5), up,
+                          self.op_where(val, self._cmp("lt", val, d, 0.5), f, tie))
+        big = self._cmp("ge", val, self.unary("abs", x, shape, dtype),
+                        1 / torch.finfo(dtype).eps)
+        return self.op_where(val, big, x, r)
+
+    def op_sign(self, val, input):
+        x = self._float(val, input)
+        s = self.op_where(val, self._cmp("gt", val, x, 0), 1,
+                          self.op_where(val, self._cmp("lt", val, x, 0), -1, 0))
+        if not val.dtype.is_floating_point:
+            return s
+        return self.op_where(val, self._cmp("ne", val, x, x), x, s)  # NaN stays
+
+    def op_isnan(self, val, input):
+        return self._cmp("ne", val, input, input)
+
+    def op_isinf(self, val, input):
+        if not input.dtype.is_floating_point:
+            return self._fill(val, False)
+        return self._cmp("eq", val, self.unary("abs", input, input.shape, input.dtype), math.inf)
+
+    def op_log10(self, val, input):
+        return self.binary("mul", self.unary("log", input, val.shape, val.dtype),
+                           1 / math.log(10), val.shape, val.dtype)
+
+    def op_log1p(self, val, input):
+        # log(1 + x) * x / ((1 + x) - 1): the rounding of 1 + x cancels
+        # (Goldberg), so tiny x keep their digits; x itself when 1 + x == 1.
+        shape, dtype = val.shape, val.dtype
+        x = self._float(val, input)
+        u = self.binary("add", x, 1, shape, dtype)
+        du = self.binary("sub", u, 1, shape, dtype)
+        ratio = self.binary("div", self.binary("mul", self.unary("log", u, shape, dtype), x,
+                                               shape, dtype), du, shape, dtype)
+        inf = self._cmp("eq", val, u, math.inf)
+        ratio = self.op_where(val, inf, u, ratio)
+        return self.op_where(val, self._cmp("eq", val, du, 0), x, ratio)
+
+    def op_expm1(self, val, input):
+        # (e^x - 1) * x / log(e^x), the same cancellation (Kahan).
+        shape, dtype = val.shape, val.dtype
+        x = self._float(val, input)
+        u = self.unary("exp", x, shape, dtype)
+        um = self.binary("sub", u, 1, shape, dtype)
+        ratio = self.binary("div", self.binary("mul", um, x, shape, dtype),
+                            self.unary("log", u, shape, dtype), shape, dtype)
+        ratio = self.op_where(val, self._cmp("eq", val, u, math.inf), u, ratio)
+        ratio = self.op_where(val, self._cmp("eq", val, um, -1), um, ratio)
+        return self.op_where(val, self._cmp("eq", val, u, 1), x, ratio)
+
+    def op_hardtanh(self, val, input, min_val=-1, max_val=1):
+        return self.op_clamp(val, input, min_val, max_val)
+
+    def op_leaky_relu(self, val, input, negative_slope=0.01):
+        x = self._float(val, input)
+        return self.op_where(val, self._cmp("gt", val, x, 0), x,
+                             self.binary("mul", x, negative_slope, val.shape, val.dtype))
+
+    def op_elu(self, val, input, alpha=1, scale=1, input_scale=1):
+        x = self._float(val, input)
+        shape, dtype = val.shape, val.dtype
+        neg = self.op_expm1(val, self.binary("mul", x, input_scale, shape, dtype))
+        neg = self.binary("mul", neg, alpha * scale, shape, dtype)
+        pos = self.binary("mul", x, scale, shape, dtype) if scale != 1 else x
+        return self.op_where(val, self._cmp("gt", val, x, 0), pos, neg)
+
+    def op_fmod(self, val, input, other):
+        return self.binary("rem", input, other, val.shape, val.dtype)
+
+    def op_remainder(self, val, input, other):
+        # Python's modulo: the sign of the divisor.
+        shape, dtype = val.shape, val.dtype
+        b = self.operand(other, shape, dtype)
+        r = self.binary("rem", input, b, shape, dtype)
+        fix = self.binary("and", self._cmp("ne", val, r, 0),
+                          self.binary("xor", self._cmp("lt", val, r, 0),
+                                      self._cmp("lt", val, b, 0), shape, torch.bool),
+                          shape, torch.bool)
+        return self.op_where(val, fix, self.binary("add", r, b, shape, dtype), r)
+
+    # -- batch norm (inference), resampling, movement ---------------------
+    def op__native_batch_norm_legit_no_training(self, val, input, weight, bias,
+                                                running_mean, running_var, momentum, eps):
+        x = input
+        shape, dtype = x.shape, val[0].dtype
+        channel = (1, x.shape[1]) + (1,) * (len(shape) - 2)
+        def per_channel(t):
+            return self.broadcast(self.reshape(self.cast(t, dtype), channel), shape)
+        y = self.binary("sub", x, per_channel(running_mean), shape, dtype)
+        inv = self.unary("rsqrt", self.binary("add", per_channel(running_var), eps, shape, dtype),
+                         shape, dtype)
+        y = self.binary("mul", y, inv, shape, dtype)
+        if weight is not None:
+            y = self.binary("mul", y, per_channel(weight), shape, dtype)
+        if bias is not None:
+            y = self.binary("add", y, per_channel(bias), shape, dtype)
+        return [y] + [self.const(0, v.shape, v.dtype) for v in val[1:]]
+
+    def op__adaptive_avg_pool2d(self, val, input, output_size):
+        ins, outs = input.shape[-2:], tuple(val.shape[-2:])
+        if any(i % o for i, o in zip(ins, outs)):
+            raise UnsupportedError(f"adaptive average pooling from {list(ins)} to "
+                                   f"{list(outs)} (not a multiple) is not supported")
+        kernel = [i // o for i, o in zip(ins, outs)]
+        return self.op_avg_pool2d(val, input, kernel, kernel, 0)
+
+    def op_repeat(self, val, input, repeats):
+        x = input
+        lead = len(repeats) - len(x.shape)
+        shape = (1,) * lead + x.shape
+        inter, wide = [], []
+        for r, n in zip(repeats, shape):
+            inter += [1, n]
+            wide += [r, n]
+        x = self.broadcast(self.reshape(x, tuple(inter)), tuple(wide))
+        return self.reshape(x, val.shape)
+
+    def op_flip(self, val, input, dims):
+        x = input
+        rank = len(x.shape)
+        flipped = {d % rank for d in dims}
+        coords = []
+        for m in range(rank):
+            i = self._iota(x.shape, m)
+            if m in flipped:
+                i = self.binary("sub", self.const(x.shape[m] - 1, x.shape, torch.int64), i,
+                                x.shape, torch.int64)
+            coords.append(i)
+        return self._take(x, coords, x.shape)
+
+    def op_upsample_nearest2d(self, val, input, output_size=None, scale_factors=None):
+        # Source index floor(i * in / out), PyTorch's "nearest" (exact for
+        # the integer ratios models use, computed in int64).
+        x = input
+        shape = tuple(val.shape)
+        coords = [self._iota(shape, 0), self._iota(shape, 1)]
+        for d in range(2, len(shape)):
+            i = self.binary("mul", self._iota(shape, d), x.shape[d], shape, torch.int64)
+            i = self.emit(f"xtensor.div {i.name}, {self.const(shape[d], shape, torch.int64).name}"
+                          f" : {i.type}", shape, torch.int64)
+            coords.append(i)
+        return self._take(x, coords, shape)
 
     # -- reductions with indices ------------------------------------------
     def _arg_extreme(self, kind, x, d, keepdim, dtype=torch.int64):
