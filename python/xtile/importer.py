@@ -357,6 +357,13 @@ class Importer:
             if not val.dtype.is_floating_point:
                 raise UnsupportedError(f"div with a {val.dtype} result is not supported")
             return self.binary("div", input, other, val.shape, val.dtype)
+        if val.dtype in (torch.float16, torch.bfloat16):
+            # The quotient in f32 (PyTorch's), rounded after the floor or
+            # truncation: a 16-bit quotient can round across an integer.
+            wide = self.op_div(_Shape(val.shape, torch.float32),
+                               self.operand(input, val.shape, torch.float32),
+                               self.operand(other, val.shape, torch.float32), rounding_mode)
+            return self.cast(wide, val.dtype)
         shape, dtype = val.shape, val.dtype
         a = self.operand(input, shape, dtype)
         b = self.operand(other, shape, dtype)
@@ -694,15 +701,17 @@ class Importer:
     def op_addmm(self, val, input, mat1, mat2, beta=1, alpha=1):
         # beta * input + alpha * (mat1 @ mat2); with beta = 0 the input is
         # not read (its NaNs do not propagate), as in PyTorch.
-        m = self._matmul(mat1, mat2, val.shape, val.dtype)
+        # 16-bit: on the f32 accumulator, rounded once (as PyTorch).
+        acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+        m = self._matmul(mat1, mat2, val.shape, acc)
         if alpha != 1:
-            m = self.binary("mul", m, alpha, val.shape, val.dtype)
-        if beta == 0:
-            return m
-        if beta != 1:
-            input = self.binary("mul", self.operand(input, val.shape, val.dtype),
-                                beta, val.shape, val.dtype)
-        return self.binary("add", m, input, val.shape, val.dtype)
+            m = self.binary("mul", m, alpha, val.shape, acc)
+        if beta != 0:
+            bias = self.operand(input, val.shape, acc)
+            if beta != 1:
+                bias = self.binary("mul", bias, beta, val.shape, acc)
+            m = self.binary("add", m, bias, val.shape, acc)
+        return self.cast(m, val.dtype)
 
     def _repeat_heads(self, t, heads):
         kv = t.shape[-3]
@@ -791,7 +800,8 @@ class Importer:
 
     # empty*: any contents will do; zeros are deterministic.
     op_zeros = op_empty = op_new_zeros = op_new_empty = op_zeros_like = \
-        op_empty_like = lambda self, val, *a, **k: self._fill(val, 0)
+        op_empty_like = op_empty_permuted = op_empty_strided = \
+        lambda self, val, *a, **k: self._fill(val, 0)
     op_ones = op_new_ones = op_ones_like = \
         lambda self, val, *a, **k: self._fill(val, 1)
 
@@ -1173,12 +1183,38 @@ class Importer:
         return [y] + [self.const(0, v.shape, v.dtype) for v in val[1:]]
 
     def op__adaptive_avg_pool2d(self, val, input, output_size):
-        ins, outs = input.shape[-2:], tuple(val.shape[-2:])
-        if any(i % o for i, o in zip(ins, outs)):
-            raise UnsupportedError(f"adaptive average pooling from {list(ins)} to "
-                                   f"{list(outs)} (not a multiple) is not supported")
-        kernel = [i // o for i, o in zip(ins, outs)]
-        return self.op_avg_pool2d(val, input, kernel, kernel, 0)
+        # Output i of a dimension averages inputs [floor(i*in/out),
+        # ceil((i+1)*in/out)): one masked sum per spatial dimension (the
+        # average over a window rectangle is the average of averages).
+        acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+        y = self.cast(input, acc)
+        rank = len(y.shape)
+        for d in range(rank - 2, rank):
+            n_in, n_out = y.shape[d], val.shape[d]
+            if n_in == n_out:
+                continue
+            wide = y.shape[:d] + (n_out, n_in) + y.shape[d + 1:]
+            o, i = self._iota(wide, d), self._iota(wide, d + 1)
+            def bound(extra):
+                t = self.binary("add", self.binary("mul", o, n_in, wide, torch.int64), extra,
+                                wide, torch.int64)
+                return self.emit(f"xtensor.div {t.name}, "
+                                 f"{self.const(n_out, wide, torch.int64).name} : {t.type}",
+                                 wide, torch.int64)
+            start, end = bound(0), bound(n_in + n_out - 1)
+            inside = self.binary("and", self._cmp("ge", _Shape(wide), i, start),
+                                 self._cmp("lt", _Shape(wide), i, end), wide, torch.bool)
+            yb = self.broadcast(self.reshape(y, y.shape[:d] + (1, n_in) + y.shape[d + 1:]), wide)
+            zero = self.const(0, wide, acc)
+            picked = self.emit(f"xtensor.select {inside.name}, {yb.name}, {zero.name} : "
+                               f"{yb.type}", wide, acc)
+            ones = self.cast(inside, acc)
+            out = y.shape[:d] + (n_out,) + y.shape[d + 1:]
+            total, count = (self.emit(f"xtensor.reduce sum {t.name} dims [{d + 1}] : {t.type} -> "
+                                      f"{tensor_type(out, acc)}", out, acc)
+                            for t in (picked, ones))
+            y = self.binary("div", total, count, out, acc)
+        return self.cast(y, val.dtype)
 
     def op_repeat(self, val, input, repeats):
         x = input
@@ -1205,16 +1241,18 @@ class Importer:
         return self._take(x, coords, x.shape)
 
     def op_upsample_nearest2d(self, val, input, output_size=None, scale_factors=None):
-        # Source index floor(i * in / out), PyTorch's "nearest" (exact for
-        # the integer ratios models use, computed in int64).
+        # PyTorch's "nearest": source index min(floor(i * scale), in - 1)
+        # with scale = 1 / scale_factor when one is given, else in / out,
+        # both as f32 (its arithmetic, so the same elements are picked).
         x = input
         shape = tuple(val.shape)
         coords = [self._iota(shape, 0), self._iota(shape, 1)]
-        for d in range(2, len(shape)):
-            i = self.binary("mul", self._iota(shape, d), x.shape[d], shape, torch.int64)
-            i = self.emit(f"xtensor.div {i.name}, {self.const(shape[d], shape, torch.int64).name}"
-                          f" : {i.type}", shape, torch.int64)
-            coords.append(i)
+        for k, d in enumerate(range(2, len(shape))):
+            scale = (1.0 / scale_factors[k] if scale_factors else x.shape[d] / shape[d])
+            scale = float(torch.tensor(scale, dtype=torch.float32))
+            i = self.binary("mul", self._iota(shape, d, torch.float32), scale, shape, torch.float32)
+            i = self.cast(self.unary("floor", i, shape, torch.float32), torch.int64)
+            coords.append(self.binary("min", i, x.shape[d] - 1, shape, torch.int64))
         return self._take(x, coords, shape)
 
     # -- reductions with indices ------------------------------------------
@@ -1271,6 +1309,13 @@ class Importer:
 
     # -- group norm and pooling ------------------------------------------
     def op_native_group_norm(self, val, input, weight, bias, N, C, HxW, group, eps):
+        if input.dtype in (torch.float16, torch.bfloat16):
+            # Normalized and scaled in f32, rounded once (as PyTorch).
+            wide = [_Shape(v.shape, torch.float32) for v in val]
+            f32 = lambda t: None if t is None else self.cast(t, torch.float32)
+            outs = self.op_native_group_norm(wide, f32(input), f32(weight), f32(bias),
+                                             N, C, HxW, group, eps)
+            return [self.cast(o, v.dtype) for o, v in zip(outs, val)]
         x = input
         per = (C // group) * HxW
         grouped = self.reshape(x, (N, group, per))
@@ -1332,9 +1377,7 @@ class Importer:
         lowest = -math.inf if x.dtype.is_floating_point else torch.iinfo(x.dtype).min
         # Windows that run past the bottom/right edge (ceil_mode) read the
         # padding too: pad enough on the high side.
-        high = [max(0, (o - 1) * s + (k - 1) * dl + 1 - (n + p))
-                for o, s, k, dl, n, p in zip(out, stride, kernel, dilation,
-                                             x.shape[2:], padding)]
+        high = self._ceil_padding(x, kernel, stride, padding, dilation, out)
         xp = self._pad(x, [0, 0] + [0] * len(kernel), [0, 0] + high, lowest)
         win, wshape = self._patches(xp, kernel, stride, padding, dilation, out, lowest)
         n, c = x.shape[:2]
@@ -1360,13 +1403,22 @@ class Importer:
         values = self.reshape(values, val[0].shape)
         return [values, self.reshape(index, val[1].shape)]
 
+    def _ceil_padding(self, x, kernel, stride, padding, dilation, out):
+        """How far ceil_mode's last windows run past the padded input, per
+        spatial dimension."""
+        return [max(0, (o - 1) * s + (k - 1) * dl + 1 - (n + 2 * p))
+                for o, s, k, dl, n, p in zip(out, stride, kernel, dilation,
+                                             x.shape[2:], padding)]
+
     def op_avg_pool2d(self, val, input, kernel_size, stride=(), padding=0, ceil_mode=False,
                       count_include_pad=True, divisor_override=None):
         x = input
         kernel, stride, padding, dilation, out = self._pool_geometry(
             val, x, kernel_size, stride, padding)
-        win, wshape = self._patches(x, kernel, stride, padding, dilation, out, 0)
         sp = len(kernel)
+        extra = self._ceil_padding(x, kernel, stride, padding, dilation, out)
+        xp = self._pad(x, [0] * (2 + sp), [0, 0] + extra)
+        win, wshape = self._patches(xp, kernel, stride, padding, dilation, out, 0)
         dims = list(range(2 + sp, 2 + 2 * sp))
         acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
         win = self.cast(win, acc)
@@ -1374,18 +1426,19 @@ class Importer:
                           f"{tensor_type(val.shape, acc)}", tuple(val.shape), acc)
         if divisor_override:
             count = divisor_override
-        elif count_include_pad or not any(padding):
-            count = math.prod(kernel)
         else:
-            # The positions of each window inside the unpadded input.
+            # The positions of each window inside the padded input
+            # (count_include_pad) or the input itself; ceil_mode's last
+            # windows are clipped either way.
             inside = None
             for d in range(sp):
+                lo, hi = ((0, x.shape[2 + d] + 2 * padding[d]) if count_include_pad
+                          else (padding[d], padding[d] + x.shape[2 + d]))
                 p = self.binary("add", self.binary("mul", self._iota(wshape, 2 + d), stride[d],
                                                    wshape, torch.int64),
                                 self._iota(wshape, 2 + sp + d), wshape, torch.int64)
-                ok = self.binary("and", self._cmp("ge", _Shape(wshape), p, padding[d]),
-                                 self._cmp("lt", _Shape(wshape), p, padding[d] + x.shape[2 + d]),
-                                 wshape, torch.bool)
+                ok = self.binary("and", self._cmp("ge", _Shape(wshape), p, lo),
+                                 self._cmp("lt", _Shape(wshape), p, hi), wshape, torch.bool)
                 inside = ok if inside is None else self.binary("and", inside, ok, wshape, torch.bool)
             ones = self.cast(inside, acc)
             count = self.emit(f"xtensor.reduce sum {ones.name} dims {dims} : {ones.type} -> "
@@ -1507,12 +1560,16 @@ class Importer:
         cols = self.transpose(cols, [1, 0, 2])
         w = self.reshape(self.cast(weight, val.dtype), (g, o // g, k))
         w = self.transpose(w, [0, 2, 1])
-        y = self._matmul(cols, w, (g, rows, o // g), val.dtype)
+        # 16-bit: the f32 accumulator, the bias added to it, one rounding
+        # (as PyTorch's convolutions).
+        acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+        y = self._matmul(cols, w, (g, rows, o // g), acc)
         # [g, rows, o/g] -> [n, *out, o] -> [n, o, *out]
         y = self.reshape(self.transpose(y, [1, 0, 2]), (n,) + out + (o,))
         if bias is not None:
-            y = self.binary("add", y, bias, y.shape, val.dtype)
-        return self.transpose(y, [0, sp + 1] + list(range(1, sp + 1)))
+            y = self.binary("add", y, bias, y.shape, acc)
+        y = self.transpose(y, [0, sp + 1] + list(range(1, sp + 1)))
+        return self.cast(y, val.dtype)
 
 
 class _Shape:

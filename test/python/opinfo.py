@@ -128,7 +128,13 @@ def run(module, inputs):
 
 def check(op, sample, dtype):
     module = Sample(op.op, sample)
-    return compare(*run(module, tuple(module.tensors)))
+    got, eager, ref = run(module, tuple(module.tensors))
+    if "empty" in op.name:
+        # Uninitialized memory: only the shapes and dtypes are the op's.
+        return compare(got, got, got) if all(
+            g.shape == e.shape and g.dtype == e.dtype
+            for g, e in zip(as_list(got), as_list(eager))) else "shape or dtype differs"
+    return compare(got, eager, ref)
 
 
 def describe(sample):

@@ -84,6 +84,16 @@ CASES = [
     ("adaptive_avg_pool2d", lambda x: F.adaptive_avg_pool2d(x, 3) + F.adaptive_avg_pool2d(x, 1), (randn(2, 3, 6, 6),)),
     ("repeat, flip, roll", lambda x: torch.cat([x.repeat(2, 1, 1), x.flip(-1, 0), x.roll(2, -1)]), (randn(2, 3, 5),)),
     ("upsample nearest", lambda x: F.interpolate(x, scale_factor=2), (randn(1, 2, 3, 4),)),
+    ("nearest with a fractional scale factor",
+     lambda x: F.interpolate(x, scale_factor=1.7, recompute_scale_factor=False), (randn(1, 2, 4, 4),)),
+    ("adaptive_avg_pool2d, not a multiple (area)", lambda x: F.adaptive_avg_pool2d(x, (5, 7))
+     + F.interpolate(x, size=(5, 7), mode="area"), (randn(1, 2, 8, 8),)),
+    ("avg_pool2d ceil_mode, divisor", lambda x: F.avg_pool2d(x, 4, (2, 3), 1, True, False, 2)
+     + F.avg_pool2d(x, 4, (2, 3), 1, True, True), (randn(1, 3, 9, 9),)),
+    ("conv2d bf16 with a bias (one rounding)", lambda x, w, b: F.conv2d(x, w, b, padding=1),
+     (randn(2, 4, 6, 6, dtype=bf16), randn(8, 4, 3, 3, dtype=bf16), randn(8, dtype=bf16))),
+    ("addmm bf16 (one rounding)", lambda b, x, y: torch.addmm(b, x, y, beta=0.5),
+     (randn(6, 8, dtype=bf16), randn(6, 16, dtype=bf16), randn(16, 8, dtype=bf16))),
     ("logsumexp, vector norm", lambda x: torch.logsumexp(x, -1) + torch.linalg.vector_norm(x, dim=-1), (randn(4, 9),)),
     # Indexing.
     ("index with one tensor", lambda x: x[ids], (randn(8, 5),)),
