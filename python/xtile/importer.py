@@ -372,7 +372,7 @@ class Importer:
         if dtype.is_floating_point:
             if rounding_mode == "floor":
                 return self.unary("floor", q, shape, dtype)
-            neg = self._cmp("lt", val, q, zero)
+            neg = self._cmp("lt", val.shape, q, zero)
             up, down = self.unary("ceil", q, shape, dtype), self.unary("floor", q, shape, dtype)
             return self.op_where(val, neg, up, down)
         if rounding_mode == "trunc":
@@ -380,8 +380,8 @@ class Importer:
         # Integer floor division: one less than the truncated quotient when
         # the division is inexact and the signs differ.
         r = self.binary("rem", a, b, shape, dtype)
-        inexact = self._cmp("ne", val, r, zero)
-        signs = self.binary("xor", self._cmp("lt", val, r, zero), self._cmp("lt", val, b, zero),
+        inexact = self._cmp("ne", val.shape, r, zero)
+        signs = self.binary("xor", self._cmp("lt", val.shape, r, zero), self._cmp("lt", val.shape, b, zero),
                             shape, torch.bool)
         fix = self.binary("and", inexact, signs, shape, torch.bool)
         return self.op_where(val, fix, self.binary("sub", q, 1, shape, dtype), q)
@@ -417,16 +417,16 @@ class Importer:
         return self.emit(f"xtensor.select {c.name}, {a.name}, {b.name} : "
                          f"{a.type}", val.shape, val.dtype)
 
-    def _cmp(self, pred, val, input, other):
+    def _cmp(self, pred, shape, input, other):
         # Compared in PyTorch's promoted type (an int tensor against 0.5
         # compares as float).
         meta = [torch.empty(x.shape, dtype=x.dtype, device="meta")
                 if isinstance(x, _Value) else x for x in (input, other)]
         dtype = torch.result_type(*meta)
-        a = self.operand(input, val.shape, dtype)
-        b = self.operand(other, val.shape, dtype)
+        a = self.operand(input, shape, dtype)
+        b = self.operand(other, shape, dtype)
         return self.emit(f"xtensor.cmp {pred}, {a.name}, {b.name} : {a.type}",
-                         val.shape, torch.bool)
+                         tuple(shape), torch.bool)
 
     def _convert(self, val, input, **unused):
         return self.cast(input, val.dtype)
@@ -777,7 +777,7 @@ class Importer:
             top = self.emit(f"xtensor.reduce max {s.name} dims [{rank - 1}] keepdim : "
                             f"{s.type} -> {tensor_type(scores_shape[:-1] + (1,), q.dtype)}",
                             scores_shape[:-1] + (1,), q.dtype)
-            none = self._cmp("eq", _Shape(top.shape), top, -math.inf)
+            none = self._cmp("eq", top.shape, top, -math.inf)
             p = self.op_where(_Shape(scores_shape, q.dtype), none, 0, p)
         return self._matmul(p, v, val.shape, val.dtype)
 
@@ -827,7 +827,7 @@ class Importer:
         rows = self._iota(x.shape, rank - 2)
         cols = self._iota(x.shape, rank - 1)
         offset = self.binary("sub", cols, rows, x.shape, torch.int64)
-        mask = self._cmp(keep, val, offset, diagonal)
+        mask = self._cmp(keep, val.shape, offset, diagonal)
         return self.op_where(val, mask, x, 0)
 
     def op_tril(self, val, input, diagonal=0):
@@ -841,8 +841,7 @@ class Importer:
         return self.op_where(val, mask, value, input)
 
     def _logic(self, op, val, input, other=None):
-        if val.dtype != torch.bool and op != "not" and \
-                val.dtype.is_floating_point:
+        if val.dtype.is_floating_point:
             raise UnsupportedError(f"bitwise {op} on {val.dtype}")
         if other is None:
             return self.unary(op, input, val.shape, val.dtype)
@@ -893,19 +892,20 @@ class Importer:
     def op_clamp_max(self, val, input, max):
         return self.op_clamp(val, input, max=max)
 
-    def op_min(self, val, input, other=None, dim=None, keepdim=False):
+    def _min_max(self, kind, val, input, other=None, dim=None, keepdim=False):
+        """min/max in every form: elementwise with `other`, over `dim`
+        with indices, or over everything."""
         if other is not None:
-            return self.binary("min", input, other, val.shape, val.dtype)
+            return self.binary(kind, input, other, val.shape, val.dtype)
         if dim is not None:
-            return self._extreme_dim("min", val, input, dim, keepdim)
-        return self._reduce("min", val, input)
+            return self._extreme_dim(kind, val, input, dim, keepdim)
+        return self._reduce(kind, val, input)
+
+    def op_min(self, val, input, other=None, dim=None, keepdim=False):
+        return self._min_max("min", val, input, other, dim, keepdim)
 
     def op_max(self, val, input, other=None, dim=None, keepdim=False):
-        if other is not None:
-            return self.binary("max", input, other, val.shape, val.dtype)
-        if dim is not None:
-            return self._extreme_dim("max", val, input, dim, keepdim)
-        return self._reduce("max", val, input)
+        return self._min_max("max", val, input, other, dim, keepdim)
 
     def op_copy(self, val, input, src, non_blocking=False):
         # The functional form of `input.copy_(src)`: src in input's shape
@@ -955,7 +955,7 @@ class Importer:
         """An index tensor as int64 in `shape`, negative indices counted
         from the end as PyTorch does."""
         i = self.cast(index, torch.int64)
-        neg = self._cmp("lt", _Shape(i.shape), i, 0)
+        neg = self._cmp("lt", i.shape, i, 0)
         up = self.binary("add", i, size, i.shape, torch.int64)
         i = self.emit(f"xtensor.select {neg.name}, {up.name}, {i.name} : {i.type}",
                       i.shape, torch.int64)
@@ -1002,7 +1002,7 @@ class Importer:
         n, m = math.prod(x.shape), math.prod(shape)
         target = self.reshape(self._linear_index(coords, x.shape, shape), (1, m))
         wide = (n, m)
-        hit = self._cmp("eq", _Shape(wide), self._iota(wide, 0), self.broadcast(target, wide))
+        hit = self._cmp("eq", wide, self._iota(wide, 0), self.broadcast(target, wide))
         flat_x = self.reshape(self.cast(x, val.dtype), (n,))
         vals = self.reshape(self.operand(values, shape, val.dtype), (1, m))
         if accumulate:
@@ -1017,7 +1017,7 @@ class Importer:
                           f"{none.name} : {tensor_type(wide, torch.int64)}", wide, torch.int64)
         last = self.emit(f"xtensor.reduce max {which.name} dims [1] : {which.type} -> "
                          f"{tensor_type((n,), torch.int64)}", (n,), torch.int64)
-        written = self._cmp("ge", _Shape((n,)), last, 0)
+        written = self._cmp("ge", (n,), last, 0)
         picked = self._gather(None, self.reshape(vals, (m,)),
                               self.binary("max", last, 0, (n,), torch.int64), 0)
         out = self.emit(f"xtensor.select {written.name}, {picked.name}, {flat_x.name} : "
@@ -1065,7 +1065,7 @@ class Importer:
 
     def op_trunc(self, val, input):
         x = self._float(val, input)
-        neg = self._cmp("lt", val, x, 0)
+        neg = self._cmp("lt", val.shape, x, 0)
         return self.op_where(val, neg, self.unary("ceil", x, val.shape, val.dtype),
                              self.unary("floor", x, val.shape, val.dtype))
 
@@ -1081,29 +1081,29 @@ class Importer:
         f = self.unary("floor", x, shape, dtype)
         d = self.binary("sub", x, f, shape, dtype)
         up = self.binary("add", f, 1, shape, dtype)
-        even = self._cmp("eq", val, self.binary("rem", f, 2, shape, dtype), 0)
+        even = self._cmp("eq", val.shape, self.binary("rem", f, 2, shape, dtype), 0)
         tie = self.op_where(val, even, f, up)
-        r = self.op_where(val, self._cmp("gt", val, d, 0.5), up,
-                          self.op_where(val, self._cmp("lt", val, d, 0.5), f, tie))
-        big = self._cmp("ge", val, self.unary("abs", x, shape, dtype),
+        r = self.op_where(val, self._cmp("gt", val.shape, d, 0.5), up,
+                          self.op_where(val, self._cmp("lt", val.shape, d, 0.5), f, tie))
+        big = self._cmp("ge", val.shape, self.unary("abs", x, shape, dtype),
                         1 / torch.finfo(dtype).eps)
         return self.op_where(val, big, x, r)
 
     def op_sign(self, val, input):
         x = self._float(val, input)
-        s = self.op_where(val, self._cmp("gt", val, x, 0), 1,
-                          self.op_where(val, self._cmp("lt", val, x, 0), -1, 0))
+        s = self.op_where(val, self._cmp("gt", val.shape, x, 0), 1,
+                          self.op_where(val, self._cmp("lt", val.shape, x, 0), -1, 0))
         if not val.dtype.is_floating_point:
             return s
-        return self.op_where(val, self._cmp("ne", val, x, x), x, s)  # NaN stays
+        return self.op_where(val, self._cmp("ne", val.shape, x, x), x, s)  # NaN stays
 
     def op_isnan(self, val, input):
-        return self._cmp("ne", val, input, input)
+        return self._cmp("ne", val.shape, input, input)
 
     def op_isinf(self, val, input):
         if not input.dtype.is_floating_point:
             return self._fill(val, False)
-        return self._cmp("eq", val, self.unary("abs", input, input.shape, input.dtype), math.inf)
+        return self._cmp("eq", val.shape, self.unary("abs", input, input.shape, input.dtype), math.inf)
 
     def op_log10(self, val, input):
         return self.binary("mul", self.unary("log", input, val.shape, val.dtype),
@@ -1118,9 +1118,9 @@ class Importer:
         du = self.binary("sub", u, 1, shape, dtype)
         ratio = self.binary("div", self.binary("mul", self.unary("log", u, shape, dtype), x,
                                                shape, dtype), du, shape, dtype)
-        inf = self._cmp("eq", val, u, math.inf)
+        inf = self._cmp("eq", val.shape, u, math.inf)
         ratio = self.op_where(val, inf, u, ratio)
-        return self.op_where(val, self._cmp("eq", val, du, 0), x, ratio)
+        return self.op_where(val, self._cmp("eq", val.shape, du, 0), x, ratio)
 
     def op_expm1(self, val, input):
         # (e^x - 1) * x / log(e^x), the same cancellation (Kahan).
@@ -1130,16 +1130,16 @@ class Importer:
         um = self.binary("sub", u, 1, shape, dtype)
         ratio = self.binary("div", self.binary("mul", um, x, shape, dtype),
                             self.unary("log", u, shape, dtype), shape, dtype)
-        ratio = self.op_where(val, self._cmp("eq", val, u, math.inf), u, ratio)
-        ratio = self.op_where(val, self._cmp("eq", val, um, -1), um, ratio)
-        return self.op_where(val, self._cmp("eq", val, u, 1), x, ratio)
+        ratio = self.op_where(val, self._cmp("eq", val.shape, u, math.inf), u, ratio)
+        ratio = self.op_where(val, self._cmp("eq", val.shape, um, -1), um, ratio)
+        return self.op_where(val, self._cmp("eq", val.shape, u, 1), x, ratio)
 
     def op_hardtanh(self, val, input, min_val=-1, max_val=1):
         return self.op_clamp(val, input, min_val, max_val)
 
     def op_leaky_relu(self, val, input, negative_slope=0.01):
         x = self._float(val, input)
-        return self.op_where(val, self._cmp("gt", val, x, 0), x,
+        return self.op_where(val, self._cmp("gt", val.shape, x, 0), x,
                              self.binary("mul", x, negative_slope, val.shape, val.dtype))
 
     def op_elu(self, val, input, alpha=1, scale=1, input_scale=1):
@@ -1148,7 +1148,7 @@ class Importer:
         neg = self.op_expm1(val, self.binary("mul", x, input_scale, shape, dtype))
         neg = self.binary("mul", neg, alpha * scale, shape, dtype)
         pos = self.binary("mul", x, scale, shape, dtype) if scale != 1 else x
-        return self.op_where(val, self._cmp("gt", val, x, 0), pos, neg)
+        return self.op_where(val, self._cmp("gt", val.shape, x, 0), pos, neg)
 
     def op_fmod(self, val, input, other):
         return self.binary("rem", input, other, val.shape, val.dtype)
@@ -1158,9 +1158,9 @@ class Importer:
         shape, dtype = val.shape, val.dtype
         b = self.operand(other, shape, dtype)
         r = self.binary("rem", input, b, shape, dtype)
-        fix = self.binary("and", self._cmp("ne", val, r, 0),
-                          self.binary("xor", self._cmp("lt", val, r, 0),
-                                      self._cmp("lt", val, b, 0), shape, torch.bool),
+        fix = self.binary("and", self._cmp("ne", val.shape, r, 0),
+                          self.binary("xor", self._cmp("lt", val.shape, r, 0),
+                                      self._cmp("lt", val.shape, b, 0), shape, torch.bool),
                           shape, torch.bool)
         return self.op_where(val, fix, self.binary("add", r, b, shape, dtype), r)
 
@@ -1202,8 +1202,8 @@ class Importer:
                                  f"{self.const(n_out, wide, torch.int64).name} : {t.type}",
                                  wide, torch.int64)
             start, end = bound(0), bound(n_in + n_out - 1)
-            inside = self.binary("and", self._cmp("ge", _Shape(wide), i, start),
-                                 self._cmp("lt", _Shape(wide), i, end), wide, torch.bool)
+            inside = self.binary("and", self._cmp("ge", wide, i, start),
+                                 self._cmp("lt", wide, i, end), wide, torch.bool)
             yb = self.broadcast(self.reshape(y, y.shape[:d] + (1, n_in) + y.shape[d + 1:]), wide)
             zero = self.const(0, wide, acc)
             picked = self.emit(f"xtensor.select {inside.name}, {yb.name}, {zero.name} : "
@@ -1262,7 +1262,7 @@ class Importer:
         kept = x.shape[:d] + (1,) + x.shape[d + 1:]
         top = self.emit(f"xtensor.reduce {kind} {x.name} dims [{d}] keepdim : {x.type} -> "
                         f"{tensor_type(kept, x.dtype)}", kept, x.dtype)
-        hit = self._cmp("eq", _Shape(x.shape), x, self.broadcast(top, x.shape))
+        hit = self._cmp("eq", x.shape, x, self.broadcast(top, x.shape))
         pos = self._iota(x.shape, d)
         far = self.const(x.shape[d], x.shape, torch.int64)
         cand = self.emit(f"xtensor.select {hit.name}, {pos.name}, {far.name} : {pos.type}",
@@ -1437,8 +1437,8 @@ class Importer:
                 p = self.binary("add", self.binary("mul", self._iota(wshape, 2 + d), stride[d],
                                                    wshape, torch.int64),
                                 self._iota(wshape, 2 + sp + d), wshape, torch.int64)
-                ok = self.binary("and", self._cmp("ge", _Shape(wshape), p, lo),
-                                 self._cmp("lt", _Shape(wshape), p, hi), wshape, torch.bool)
+                ok = self.binary("and", self._cmp("ge", wshape, p, lo),
+                                 self._cmp("lt", wshape, p, hi), wshape, torch.bool)
                 inside = ok if inside is None else self.binary("and", inside, ok, wshape, torch.bool)
             ones = self.cast(inside, acc)
             count = self.emit(f"xtensor.reduce sum {ones.name} dims {dims} : {ones.type} -> "
@@ -1472,13 +1472,13 @@ class Importer:
             placed = self._take(src, coords, x.shape)
         i = self._iota(x.shape, d)
         off = self.binary("sub", i, start, x.shape, torch.int64)
-        inside = self.binary("and", self._cmp("ge", _Shape(x.shape), off, 0),
-                             self._cmp("lt", _Shape(x.shape), off, count * step),
+        inside = self.binary("and", self._cmp("ge", x.shape, off, 0),
+                             self._cmp("lt", x.shape, off, count * step),
                              x.shape, torch.bool)
         if step != 1:
             rem = self.emit(f"xtensor.rem {off.name}, {self.const(step, x.shape, torch.int64).name}"
                             f" : {off.type}", x.shape, torch.int64)
-            inside = self.binary("and", inside, self._cmp("eq", _Shape(x.shape), rem, 0),
+            inside = self.binary("and", inside, self._cmp("eq", x.shape, rem, 0),
                                  x.shape, torch.bool)
         return self.op_where(val, inside, placed, x)
 
@@ -1587,7 +1587,7 @@ for _name in ["neg", "abs", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
             lambda self, val, input, _n=_name: self.unary(_n, input, val.shape, val.dtype))
 for _name in ["eq", "ne", "lt", "le", "gt", "ge"]:
     setattr(Importer, "op_" + _name,
-            lambda self, val, input, other, _p=_name: self._cmp(_p, val, input, other))
+            lambda self, val, input, other, _p=_name: self._cmp(_p, val.shape, input, other))
 for _name, _kind in [("sum", "sum"), ("amax", "max"), ("amin", "min"),
                      ("prod", "prod")]:
     setattr(Importer, "op_" + _name,

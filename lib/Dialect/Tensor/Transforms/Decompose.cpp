@@ -48,6 +48,13 @@ public:
       return value;
     return ReshapeOp::create(rewriter, loc, to, value);
   }
+  /// `value` with its element type replaced by `element`.
+  Value castTo(Value value, Type element) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getElementType() == element)
+      return value;
+    return CastOp::create(rewriter, loc, type.clone(element), value);
+  }
   Value reduce(ReduceKind kind, Value value, ArrayRef<int64_t> dims,
                bool keepdim) {
     return ReduceOp::create(rewriter, loc, kind, value, dims, keepdim);
@@ -195,33 +202,19 @@ static Value decompose(Emitter &e, LinearOp op) {
   Value flat = e.reshape(x, xType.clone({rows, in}));
   Value bias = op.getBias();
   Type element = resultType.getElementType();
-  if (bias && isNarrowFloat(element)) {
-    // PyTorch adds a 16-bit bias to the f32 accumulator and rounds once;
-    // rounding the product first loses up to an ulp of the product, which
-    // the bias can cancel down to many ulps of the sum.
-    Type f32 = Float32Type::get(element.getContext());
-    auto product =
-        RankedTensorType::get({rows, resultType.getShape().back()}, f32);
-    auto wideResult = resultType.clone(f32);
-    Value y = e.reshape(e.create<MatmulOp>(product, flat, wt), wideResult);
-    auto biasType = cast<RankedTensorType>(bias.getType());
-    y = e.add(y, e.broadcast(e.create<CastOp>(biasType.clone(f32), bias),
-                             wideResult));
-    return e.create<CastOp>(resultType, y);
-  }
-  Value y = e.reshape(e.create<MatmulOp>(flat, wt), resultType);
+  // A 16-bit bias is added to the f32 accumulator and the sum rounded once,
+  // as PyTorch does: rounding the product first loses up to an ulp of the
+  // product, which the bias can cancel down to many ulps of the sum.
+  Type acc = bias && isNarrowFloat(element)
+                 ? Float32Type::get(element.getContext())
+                 : element;
+  auto product =
+      RankedTensorType::get({rows, resultType.getShape().back()}, acc);
+  auto wideResult = resultType.clone(acc);
+  Value y = e.reshape(e.create<MatmulOp>(product, flat, wt), wideResult);
   if (bias)
-    y = e.add(y, e.broadcast(bias, resultType));
-  return y;
-}
-
-/// `value` with its element type replaced by `element`.
-static Value castElements(PatternRewriter &rewriter, Location loc, Value value,
-                          Type element) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (type.getElementType() == element)
-    return value;
-  return CastOp::create(rewriter, loc, type.clone(element), value);
+    y = e.add(y, e.broadcast(e.castTo(bias, acc), wideResult));
+  return e.castTo(y, element);
 }
 
 /// A composite on f16/bf16 computes in f32 and rounds once at its result,
@@ -234,12 +227,12 @@ static Value castElements(PatternRewriter &rewriter, Location loc, Value value,
 static bool computeInF32(PatternRewriter &rewriter, Operation *op) {
   if (isa<LinearOp>(op) || !isNarrowFloat(op->getResult(0).getType()))
     return false;
-  Location loc = op->getLoc();
+  Emitter e(rewriter, op->getLoc());
   Type f32 = rewriter.getF32Type();
   IRMapping operands;
   for (Value operand : op->getOperands())
     if (isNarrowFloat(operand.getType()))
-      operands.map(operand, castElements(rewriter, loc, operand, f32));
+      operands.map(operand, e.castTo(operand, f32));
   Operation *wide = rewriter.clone(*op, operands);
   rewriter.modifyOpInPlace(wide, [&] {
     for (OpResult result : wide->getResults())
@@ -249,8 +242,7 @@ static bool computeInF32(PatternRewriter &rewriter, Operation *op) {
   for (auto [narrow, result] :
        llvm::zip(op->getResultTypes(), wide->getResults()))
     results.push_back(
-        castElements(rewriter, loc, result,
-                     cast<RankedTensorType>(narrow).getElementType()));
+        e.castTo(result, cast<RankedTensorType>(narrow).getElementType()));
   rewriter.replaceOp(op, results);
   return true;
 }
