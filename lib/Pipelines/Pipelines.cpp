@@ -35,10 +35,19 @@ template <typename Options>
 static void addTileStages(OpPassManager &pm,
                           const xtile::TileStageOptions<Options> &options) {
   addLoopStages(pm, options);
+  if (!options.scheduleSpec.empty()) {
+    xtile::XTileApplyScheduleSpecOptions spec;
+    spec.file = options.scheduleSpec;
+    spec.target = options.target;
+    pm.addPass(xtile::createXTileApplyScheduleSpec(spec));
+  }
+  xtile::XTileSelectScheduleOptions select;
+  select.target = options.target;
+  select.report = options.scheduleReport;
+  select.force = options.forceSchedule;
+  pm.addPass(xtile::createXTileSelectSchedule(select));
   xtile::ConvertXLoopToXTileOptions tile;
   tile.target = options.target;
-  tile.reportSchedules = options.reportSchedules;
-  tile.forceSchedule = options.forceSchedule;
   pm.addPass(xtile::createConvertXLoopToXTile(tile));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -66,7 +75,8 @@ void xtile::registerPipelines() {
   PassPipelineRegistration<LowerToTileOptions>(
       "lower-to-tile",
       "Lower Tensor IR to Tile IR: --lower-to-loop, then a schedule per "
-      "kernel for the target GPU",
+      "kernel for the target GPU (from a spec, else the cost model) and its "
+      "application",
       buildLowerToTilePipeline);
   PassPipelineRegistration<LowerToKernelOptions>(
       "lower-to-kernel",

@@ -73,8 +73,14 @@ static cl::opt<std::string> target("target",
                                    cl::init("sm_90"));
 static cl::opt<std::string>
     forceSchedule("force-schedule",
-                  cl::desc("Schedule for every kernel (see --lower-to-tile)"),
+                  cl::desc("Schedule (attribute syntax) for every kernel of "
+                           "its kind (see --lower-to-tile)"),
                   cl::init(""));
+static cl::opt<std::string>
+    scheduleSpec("schedule-spec",
+                 cl::desc("Schedules of the kernels it names, from a spec "
+                          "file (see --xtile-apply-schedule-spec)"),
+                 cl::init(""));
 static cl::opt<bool> fastMath("fast-math",
                               cl::desc("Allow value-changing rewrites"),
                               cl::init(false));
@@ -359,6 +365,7 @@ int main(int argc, char **argv) {
     LowerToKernelOptions options;
     options.target = target;
     options.forceSchedule = forceSchedule;
+    options.scheduleSpec = scheduleSpec;
     options.fastMath = fastMath;
     buildLowerToKernelPipeline(pm, options);
     auto start = std::chrono::steady_clock::now();

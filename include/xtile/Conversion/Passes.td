@@ -27,53 +27,138 @@ def ConvertXTensorToXLoop : Pass<"convert-xtensor-to-xloop", "::mlir::ModuleOp">
     "::mlir::math::MathDialect", "::mlir::affine::AffineDialect"];
 }
 
-def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
-  let summary = "Lower Loop IR kernels to Tile IR, choosing a schedule for the GPU";
+def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
+  let summary = "Choose a schedule for every Loop IR kernel that has none";
   let description = [{
-    Each Loop IR kernel becomes a Tile IR kernel run as a grid of programs.
-    Row kernels (a nest of parallel loops over rows, then folds and an
-    elementwise loop over the same columns: norms, softmax, elementwise and
-    reduction kernels) run one program per row: the columns become a tile
-    (padded to a power of two and masked when ragged), each fold an
-    `xtile.fold` with its algebra.
+    For each `xloop.kernel` without an `xtile.schedule`, enumerates the
+    candidate schedules for the target (none of which exceeds its threads,
+    registers or shared memory), prices each with the cost model and sets
+    the cheapest as the kernel's `xtile.schedule`. A kernel that already has
+    one (from the input, or from `--xtile-apply-schedule-spec`) keeps it:
+    that is the hook for tuners.
 
-    For each kernel the pass enumerates candidate schedules (fold strategy:
-    serial, warp or block; warps per program; elements per vector access,
-    up to 16 bytes; for rows longer than 4096, a loop over chunks of the
-    row with its loads pipelined; for few rows with independent folds, a
-    split of each row over several programs, partial results combined by a
-    second kernel) and a cost model picks the fastest for the target: device-memory
-    bytes over bandwidth, scaled by how many bytes the grid keeps in flight
-    (occupancy, vector width), waves of programs over the SMs, reduction
-    steps and launch cost; tiles too large for the registers are penalized.
-    `report-schedules` prints every candidate with its estimated time and
-    marks the chosen one; `force-schedule=<strategy>:<warps>:<vector>`,
-    optionally `:<chunk>` or (split) `:x<ways>` (e.g. `block:8:4`,
-    `split:8:4:x16`), overrides the choice, for tests and autotuning.
+    Row kernels (norms, softmax, elementwise and reduction kernels) get a
+    `#xtile.row_schedule`: a fold strategy (serial, warp or block), warps
+    per program and elements per vector access (up to 16 bytes); for rows
+    longer than 4096, a loop over chunks of the row with its loads
+    pipelined; for few rows with independent folds, a split of each row
+    over several programs. Contraction kernels get a `#xtile.dot_schedule`:
+    block sizes in {32, 64, 128} (K: {32, 64}), 1 to 4 stages, 4 or 8 warps.
 
-    Contraction kernels (folds of products a(i, k) * b(k, j): matmul,
-    batched matmul, linear layers with their fused epilogues) run one
-    program per [BM, BN] output tile: an `scf.for` over K in steps of BK,
-    annotated with its pipelining depth (`xtile.num_stages`), loads operand
-    tiles (16-bit operands stay narrow) into `xtile.dot` with an f32
-    accumulator, then applies the epilogue to the accumulator tile. Their
-    candidates are BM and BN in {32, 64, 128}, BK in {32, 64}, 1 to 4 stages
-    and 4 or 8 warps, within shared memory; the cost is the slower of
-    compute (padded work over peak, derated for shallow pipelines and small
-    tiles) and memory (operand panels per wave through L2), times the tail
-    of the last wave. `force-schedule=dot:<BM>x<BN>x<BK>:<stages>:<warps>`
-    forces one. Reductions over several dimensions at once (nested folds)
-    are not lowered yet: an error names them.
+    `cost-model` names the model (`analytic`: see CostModel.h; every
+    hardware number it uses is a field of `#xtile.target`). `report=FILE`
+    writes every kernel's facts, candidates, estimates and choice as JSON
+    (`-` for stdout); `remarks` emits the choice of each kernel as a remark.
+    `force=<schedule>` (a schedule in attribute syntax) is used for every
+    kernel of its kind (row or contraction), for tests.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "GPU to schedule for (sm_90 or sm_80)">,
-    Option<"reportSchedules", "report-schedules", "bool", /*default=*/"false",
-           "Print every candidate schedule with its estimated time">,
-    Option<"forceSchedule", "force-schedule", "std::string", /*default=*/"\"\"",
-           "Use this schedule for every kernel: <strategy>:<warps>:<vector>"
-           "[:<chunk>|:x<ways>] for row kernels, "
-           "dot:<BM>x<BN>x<BK>:<stages>:<warps> for contractions">,
+    Option<"costModel", "cost-model", "std::string", /*default=*/"\"analytic\"",
+           "Cost model that prices the candidates (analytic)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the candidates and choices as JSON to this file (- for stdout)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit each kernel's choice as a remark">,
+    Option<"force", "force", "std::string", /*default=*/"\"\"",
+           "Use this schedule (attribute syntax) for every kernel of its kind">,
+  ];
+  let dependentDialects = ["::xtile::tile::XTileDialect"];
+}
+
+def XTileListSchedules : Pass<"xtile-list-schedules", "::mlir::ModuleOp"> {
+  let summary = "Write every Loop IR kernel's candidate schedules and their estimates as JSON";
+  let description = [{
+    For an external tuner (`xtile-tune`): for each distinct kernel, its
+    identity (`xloop.identity`), facts, schedule if it has one, and every
+    candidate schedule with the cost model's estimate, cheapest first. The
+    IR is not changed. With `check`, every candidate of every kernel is also
+    applied to a copy of the kernel and lowered to Tile IR and Kernel IR;
+    a candidate that fails is reported as an error (the schedule space must
+    never propose a schedule the target cannot run).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "GPU to schedule for (sm_90 or sm_80)">,
+    Option<"costModel", "cost-model", "std::string", /*default=*/"\"analytic\"",
+           "Cost model that prices the candidates (analytic)">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Write the JSON to this file (- for stdout)">,
+    Option<"check", "check", "bool", /*default=*/"false",
+           "Lower every candidate to Kernel IR and report those that fail">,
+  ];
+  let dependentDialects = ["::xtile::tile::XTileDialect"];
+}
+
+def XTileApplyScheduleSpec : Pass<"xtile-apply-schedule-spec", "::mlir::ModuleOp"> {
+  let summary = "Set the schedules a spec file gives for kernels by identity and target";
+  let description = [{
+    A schedule spec is a JSON file written by `xtile-tune` (or by hand):
+
+    ```json
+    {
+      "format": "xtile-schedule-spec",
+      "compiler": "xtile 0.1.0",
+      "schedules": [
+        {
+          "kernel": "0x5f3a9c0d1e2b4a67",
+          "target": "sm_90",
+          "schedule": "#xtile.row_schedule<block, warps = 8, vector = 4>"
+        }
+      ]
+    }
+    ```
+
+    Each `xloop.kernel` whose identity (`xloop.identity`, the structural
+    hash set by `--xloop-dedupe`, computed here when absent) and target
+    match an entry gets that schedule as its `xtile.schedule`, unless it
+    has one. Entries tuned by another compiler version are ignored, with a
+    warning: the identity hashes Loop IR, which changes between versions.
+    A missing or malformed file, or a schedule that does not parse, is an
+    error.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"\"\"",
+           "The spec file">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "Apply the entries for this GPU">,
+  ];
+  let dependentDialects = ["::xtile::tile::XTileDialect"];
+}
+
+def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
+  let summary = "Lower Loop IR kernels to Tile IR, applying each kernel's schedule";
+  let description = [{
+    Each Loop IR kernel becomes a Tile IR kernel run as a grid of programs,
+    under the schedule in its `xtile.schedule` attribute (set by
+    `--xtile-select-schedule`, `--xtile-apply-schedule-spec` or the input);
+    a kernel without one is an error. The pass decides nothing.
+
+    Row kernels (a nest of parallel loops over rows, then folds and an
+    elementwise loop over the same columns: norms, softmax, elementwise and
+    reduction kernels) take a `#xtile.row_schedule` and run one program per
+    row: the columns become a tile (padded to a power of two and masked
+    when ragged), each fold an `xtile.fold` with its algebra and the
+    schedule's strategy. With a `chunk`, each column loop becomes an
+    `scf.for` over chunks of the row, its loads pipelined
+    (`xtile.num_stages` = 2). With `ways` (the split strategy), a first
+    kernel folds slices of each row into partial results and a second
+    combines them; launches of the kernel become launches of both.
+
+    Contraction kernels (folds of products a(i, k) * b(k, j): matmul,
+    batched matmul, linear layers with their fused epilogues) take a
+    `#xtile.dot_schedule` and run one program per [block_m, block_n]
+    output tile: an `scf.for` over K in steps of block_k, annotated with
+    its pipelining depth (`xtile.num_stages`), loads operand tiles (16-bit
+    operands stay narrow) into `xtile.dot` with an f32 accumulator, then
+    applies the epilogue to the accumulator tile. Reductions over several
+    dimensions at once (nested folds) are not lowered yet: an error names
+    them.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "GPU the kernels are scheduled for (sm_90 or sm_80)">,
   ];
   let dependentDialects = [
     "::xtile::tile::XTileDialect", "::mlir::arith::ArithDialect",

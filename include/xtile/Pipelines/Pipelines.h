@@ -34,14 +34,20 @@ struct TileStageOptions : public LoopStageOptions<Derived> {
   mlir::detail::PassOptions::Option<std::string> target{
       *this, "target", llvm::cl::desc("GPU to schedule for (sm_90, sm_80)"),
       llvm::cl::init("sm_90")};
-  mlir::detail::PassOptions::Option<bool> reportSchedules{
-      *this, "report-schedules",
-      llvm::cl::desc("Print every candidate schedule and the chosen one"),
-      llvm::cl::init(false)};
+  mlir::detail::PassOptions::Option<std::string> scheduleSpec{
+      *this, "schedule-spec",
+      llvm::cl::desc("Take the schedules of the kernels it names from this "
+                     "spec file (--xtile-apply-schedule-spec)"),
+      llvm::cl::init("")};
+  mlir::detail::PassOptions::Option<std::string> scheduleReport{
+      *this, "schedule-report",
+      llvm::cl::desc("Write every kernel's candidate schedules, estimates "
+                     "and choice as JSON to this file (- for stdout)"),
+      llvm::cl::init("")};
   mlir::detail::PassOptions::Option<std::string> forceSchedule{
       *this, "force-schedule",
-      llvm::cl::desc("Use this schedule for every kernel (the syntax of "
-                     "--convert-xloop-to-xtile's force-schedule)"),
+      llvm::cl::desc("Use this schedule (attribute syntax) for every kernel "
+                     "of its kind (--xtile-select-schedule's force)"),
       llvm::cl::init("")};
 };
 

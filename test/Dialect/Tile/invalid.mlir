@@ -61,7 +61,7 @@ xtile.kernel @target_zero_l2(%a: memref<4xf32>) -> (%b: memref<4xf32>)
 // -----
 
 xtile.kernel @target_missing_field(%a: memref<4xf32>) -> (%b: memref<4xf32>)
-    // expected-error @+1 {{expected ','}}
+    // expected-error @+1 {{struct is missing required parameter: l2}}
     attributes {grid = array<i64: 1>, num_warps = 4 : i64, target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039>} {
 }
 
@@ -912,4 +912,109 @@ xtile.kernel @int_dot(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid
   %c = arith.constant dense<0> : tensor<16x16xi8>
   // expected-error @+1 {{'xtile.dot' op accumulator 'tensor<16x16xi8>' must be an integer of at least 32 bits and as wide as 'i8'}}
   %d = xtile.dot %x, %x, %c : tensor<16x16xi8>, tensor<16x16xi8>, tensor<16x16xi8>
+}
+
+// -----
+
+// expected-error @+1 {{fp32_gflops must be positive, got 0}}
+xtile.kernel @target_zero_flops(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040, fp32_gflops = 0>} {
+}
+
+// -----
+
+// expected-error @+1 {{max_threads 1024 exceeds max_threads_per_sm 512}}
+xtile.kernel @target_block_beyond_sm(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040, max_threads_per_sm = 512>} {
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{warps must be a power of two in [1, 32], got 3}}
+xtile.kernel @row_warps(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<block, warps = 3, vector = 4>} {
+}
+
+// -----
+
+// expected-error @+1 {{vector must be a power of two in [1, 16], got 3}}
+xtile.kernel @row_vector(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<block, warps = 4, vector = 3>} {
+}
+
+// -----
+
+// expected-error @+1 {{chunk must be a power of two of at least warps x 32 x vector = 512, got 256}}
+xtile.kernel @row_chunk(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<block, warps = 4, vector = 4, chunk = 256>} {
+}
+
+// -----
+
+// expected-error @+1 {{ways is given with, and only with, the split strategy}}
+xtile.kernel @split_without_ways(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<split, warps = 4, vector = 4>} {
+}
+
+// -----
+
+// expected-error @+1 {{ways is given with, and only with, the split strategy}}
+xtile.kernel @ways_without_split(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<block, warps = 4, vector = 4, ways = 8>} {
+}
+
+// -----
+
+// expected-error @+1 {{a serial fold runs on one thread: warps = 1 and no chunk}}
+xtile.kernel @serial_warps(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<serial, warps = 4, vector = 1>} {
+}
+
+// -----
+
+// expected-error @+1 {{block_n must be a power of two in [1, 256], got 96}}
+xtile.kernel @dot_block(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 96, block_k = 32, stages = 2, warps = 4>} {
+}
+
+// -----
+
+// expected-error @+1 {{stages must be in [1, 8], got 0}}
+xtile.kernel @dot_stages(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 0, warps = 4>} {
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op num_warps 4 differs from the schedule's 8}}
+xtile.kernel @warps_mismatch(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<block, warps = 8, vector = 4>} {
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op schedule #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = 64, stages = 4, warps = 8> does not fit the target: 262144 bytes of shared memory exceed the 166912 per block of sm_80}}
+xtile.kernel @dot_shared_memory(%a: memref<128x64xf32>, %b: memref<64x128xf32>) -> (%c: memref<128x128xf32>) attributes {grid = array<i64: 1>, num_warps = 8 : i64, schedule = #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = 64, stages = 4, warps = 8>, target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040>} {
+  %x = arith.constant dense<1.0> : tensor<128x64xf32>
+  %y = arith.constant dense<1.0> : tensor<64x128xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %d = xtile.dot %x, %y, %z : tensor<128x64xf32>, tensor<64x128xf32>, tensor<128x128xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op 'xtile.schedule' must be a schedule (#xtile.row_schedule or #xtile.dot_schedule), got "block:8:4"}}
+xtile.kernel @schedule_string(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, xtile.schedule = "block:8:4"} {
+}
+
+// -----
+
+func.func @num_stages_zero() {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op 'xtile.num_stages' must be a positive integer, got 0 : i64}}
+  scf.for %i = %c0 to %c4 step %c1 {
+  } {xtile.num_stages = 0 : i64}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown xtile attribute 'xtile.stages'}}
+func.func @unknown_attribute() attributes {xtile.stages = 2 : i64} {
+  return
 }

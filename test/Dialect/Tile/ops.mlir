@@ -51,10 +51,11 @@ xtile.kernel @grid_2d_sm_90(%x: memref<64x64xf32>) -> (%y: memref<64x64xf32>)
   xtile.store %v, %y[%r, %c] : memref<64x64xf32>[index, index], f32
 }
 
-// A 3-D grid with the built-in sm_80 (A100) figures spelled out, a schedule
-// string and a single warp.
+// A 3-D grid with the built-in sm_80 (A100) figures spelled out (the
+// occupancy limits left at their defaults are not printed), a serial row
+// schedule and a single warp.
 // CHECK-LABEL: xtile.kernel @grid_3d_sm_80(
-// CHECK-SAME:      %[[X:[a-zA-Z0-9_]+]]: memref<2x4x8xf32>) -> (%[[Y:[a-zA-Z0-9_]+]]: memref<2x4x8xf32>) attributes {grid = array<i64: 2, 4, 8>, num_warps = 1 : i64, schedule = "tile [1, 1, 1], fold serial", target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040>} {
+// CHECK-SAME:      %[[X:[a-zA-Z0-9_]+]]: memref<2x4x8xf32>) -> (%[[Y:[a-zA-Z0-9_]+]]: memref<2x4x8xf32>) attributes {grid = array<i64: 2, 4, 8>, num_warps = 1 : i64, schedule = #xtile.row_schedule<serial, warps = 1, vector = 1>, target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040, fp32_gflops = 19500, l2_bandwidth = 6117>} {
 // CHECK-NEXT:    %[[I:[a-zA-Z0-9_]+]] = xtile.program_id 0
 // CHECK-NEXT:    %[[J:[a-zA-Z0-9_]+]] = xtile.program_id 1
 // CHECK-NEXT:    %[[K:[a-zA-Z0-9_]+]] = xtile.program_id 2
@@ -62,7 +63,7 @@ xtile.kernel @grid_2d_sm_90(%x: memref<64x64xf32>) -> (%y: memref<64x64xf32>)
 // CHECK-NEXT:    xtile.store %[[V]], %[[Y]][%[[I]], %[[J]], %[[K]]] : memref<2x4x8xf32>[index, index, index], f32
 // CHECK-NEXT:  }
 xtile.kernel @grid_3d_sm_80(%x: memref<2x4x8xf32>) -> (%y: memref<2x4x8xf32>)
-    attributes {grid = array<i64: 2, 4, 8>, num_warps = 1 : i64, schedule = "tile [1, 1, 1], fold serial", target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040>} {
+    attributes {grid = array<i64: 2, 4, 8>, num_warps = 1 : i64, schedule = #xtile.row_schedule<serial, warps = 1, vector = 1>, target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040, max_threads_per_sm = 2048, max_blocks_per_sm = 32, max_registers_per_thread = 255, fp32_gflops = 19500, l2_bandwidth = 6117, memory_latency = 600>} {
   %i = xtile.program_id 0
   %j = xtile.program_id 1
   %k = xtile.program_id 2
@@ -72,7 +73,7 @@ xtile.kernel @grid_3d_sm_80(%x: memref<2x4x8xf32>) -> (%y: memref<2x4x8xf32>)
 
 // A schedule without a target; two inputs and two outputs.
 // CHECK-LABEL: xtile.kernel @schedule_only(
-// CHECK-SAME:      %[[X:[a-zA-Z0-9_]+]]: memref<16xf32>, %[[W:[a-zA-Z0-9_]+]]: memref<16xf32>) -> (%[[Y:[a-zA-Z0-9_]+]]: memref<16xf32>, %[[Z:[a-zA-Z0-9_]+]]: memref<16xf32>) attributes {grid = array<i64: 1>, num_warps = 2 : i64, schedule = "block 16"} {
+// CHECK-SAME:      %[[X:[a-zA-Z0-9_]+]]: memref<16xf32>, %[[W:[a-zA-Z0-9_]+]]: memref<16xf32>) -> (%[[Y:[a-zA-Z0-9_]+]]: memref<16xf32>, %[[Z:[a-zA-Z0-9_]+]]: memref<16xf32>) attributes {grid = array<i64: 1>, num_warps = 2 : i64, schedule = #xtile.row_schedule<block, warps = 2, vector = 4>} {
 // CHECK-NEXT:    %[[OFFS:[a-zA-Z0-9_]+]] = xtile.range 0 to 16 : tensor<16xindex>
 // CHECK-NEXT:    %[[A:[a-zA-Z0-9_]+]] = xtile.load %[[X]][%[[OFFS]]] : memref<16xf32>[tensor<16xindex>] -> tensor<16xf32>
 // CHECK-NEXT:    %[[B:[a-zA-Z0-9_]+]] = xtile.load %[[W]][%[[OFFS]]] : memref<16xf32>[tensor<16xindex>] -> tensor<16xf32>
@@ -80,12 +81,30 @@ xtile.kernel @grid_3d_sm_80(%x: memref<2x4x8xf32>) -> (%y: memref<2x4x8xf32>)
 // CHECK-NEXT:    xtile.store %[[B]], %[[Z]][%[[OFFS]]] : memref<16xf32>[tensor<16xindex>], tensor<16xf32>
 // CHECK-NEXT:  }
 xtile.kernel @schedule_only(%x: memref<16xf32>, %w: memref<16xf32>) -> (%y: memref<16xf32>, %z: memref<16xf32>)
-    attributes {grid = array<i64: 1>, num_warps = 2 : i64, schedule = "block 16"} {
+    attributes {grid = array<i64: 1>, num_warps = 2 : i64, schedule = #xtile.row_schedule<block, warps = 2, vector = 4>} {
   %offs = xtile.range 0 to 16 : tensor<16xindex>
   %a = xtile.load %x[%offs] : memref<16xf32>[tensor<16xindex>] -> tensor<16xf32>
   %b = xtile.load %w[%offs] : memref<16xf32>[tensor<16xindex>] -> tensor<16xf32>
   xtile.store %a, %y[%offs] : memref<16xf32>[tensor<16xindex>], tensor<16xf32>
   xtile.store %b, %z[%offs] : memref<16xf32>[tensor<16xindex>], tensor<16xf32>
+}
+
+// The other schedules: a row in chunks, a split row, a contraction's
+// output tiles (an empty body: a dot-free kernel needs no shared memory).
+// CHECK-LABEL: xtile.kernel @chunked(
+// CHECK-SAME:      schedule = #xtile.row_schedule<block, warps = 16, vector = 4, chunk = 4096>
+xtile.kernel @chunked(%x: memref<16xf32>) -> (%y: memref<16xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 16 : i64, schedule = #xtile.row_schedule<block, warps = 16, vector = 4, chunk = 4096>} {
+}
+// CHECK-LABEL: xtile.kernel @split(
+// CHECK-SAME:      schedule = #xtile.row_schedule<split, warps = 8, vector = 4, ways = 16>
+xtile.kernel @split(%x: memref<16xf32>) -> (%y: memref<16xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 8 : i64, schedule = #xtile.row_schedule<split, warps = 8, vector = 4, ways = 16>} {
+}
+// CHECK-LABEL: xtile.kernel @output_tiles(
+// CHECK-SAME:      schedule = #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 32, stages = 3, warps = 4>
+xtile.kernel @output_tiles(%x: memref<16xf32>) -> (%y: memref<16xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 32, stages = 3, warps = 4>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
 }
 
 // A target that is not built in (any sm_* with positive fields), no schedule,
@@ -402,7 +421,7 @@ xtile.kernel @tile_arith(%x: memref<128xf32>) -> (%y: memref<128xf32>)
 
 // A tiled matmul: scf.for over K carrying the dot accumulator in iter_args.
 // CHECK-LABEL: xtile.kernel @matmul(
-// CHECK-SAME:      %[[A:[a-zA-Z0-9_]+]]: memref<128x256xbf16>, %[[B:[a-zA-Z0-9_]+]]: memref<256x64xbf16>) -> (%[[C:[a-zA-Z0-9_]+]]: memref<128x64xf32>) attributes {grid = array<i64: 2, 1>, num_warps = 4 : i64, schedule = "tile 64x64x32"} {
+// CHECK-SAME:      %[[A:[a-zA-Z0-9_]+]]: memref<128x256xbf16>, %[[B:[a-zA-Z0-9_]+]]: memref<256x64xbf16>) -> (%[[C:[a-zA-Z0-9_]+]]: memref<128x64xf32>) attributes {grid = array<i64: 2, 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 1, warps = 4>} {
 // CHECK-NEXT:    %[[PM:[a-zA-Z0-9_]+]] = xtile.program_id 0
 // CHECK-NEXT:    %[[PN:[a-zA-Z0-9_]+]] = xtile.program_id 1
 // CHECK-NEXT:    %[[RM:[a-zA-Z0-9_]+]] = xtile.range 0 to 64 : tensor<64xindex>
@@ -439,7 +458,7 @@ xtile.kernel @tile_arith(%x: memref<128xf32>) -> (%y: memref<128xf32>)
 // CHECK-NEXT:    xtile.store %[[ACC]], %[[C]][%[[CM]], %[[CN]]] : memref<128x64xf32>[tensor<64x64xindex>, tensor<64x64xindex>], tensor<64x64xf32>
 // CHECK-NEXT:  }
 xtile.kernel @matmul(%a: memref<128x256xbf16>, %b: memref<256x64xbf16>) -> (%c: memref<128x64xf32>)
-    attributes {grid = array<i64: 2, 1>, num_warps = 4 : i64, schedule = "tile 64x64x32"} {
+    attributes {grid = array<i64: 2, 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 1, warps = 4>} {
   %pm = xtile.program_id 0
   %pn = xtile.program_id 1
   %rm = xtile.range 0 to 64 : tensor<64xindex>

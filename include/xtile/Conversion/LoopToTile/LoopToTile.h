@@ -11,7 +11,22 @@
 namespace xtile {
 
 #define GEN_PASS_DECL_CONVERTXLOOPTOXTILE
+#define GEN_PASS_DECL_XTILESELECTSCHEDULE
+#define GEN_PASS_DECL_XTILELISTSCHEDULES
+#define GEN_PASS_DECL_XTILEAPPLYSCHEDULESPEC
 #include "xtile/Conversion/Passes.h.inc"
+
+/// The schedule set on `kernel` (`xtile.schedule`), or null.
+tile::ScheduleAttrInterface getKernelSchedule(loop::KernelOp kernel);
+/// Sets `kernel`'s schedule.
+void setKernelSchedule(loop::KernelOp kernel,
+                       tile::ScheduleAttrInterface schedule);
+/// The kernel's identity (`xloop.identity`, set by --xloop-dedupe), computed
+/// when absent.
+std::string getKernelIdentity(loop::KernelOp kernel);
+
+/// The version of this compiler, as tuned specs record it ("xtile 0.1.0").
+llvm::StringRef getCompilerVersion();
 
 } // namespace xtile
 

@@ -13,6 +13,7 @@ using namespace xtile::tile;
 
 #include "xtile/Dialect/Tile/IR/TileDialect.cpp.inc"
 #include "xtile/Dialect/Tile/IR/TileEnums.cpp.inc"
+#include "xtile/Dialect/Tile/IR/TileAttrInterfaces.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "xtile/Dialect/Tile/IR/TileAttributes.cpp.inc"
 
@@ -35,34 +36,215 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef arch, int64_t sms,
                                  int64_t maxThreads, int64_t sharedMemory,
                                  int64_t registers, int64_t bandwidth,
-                                 int64_t l2) {
+                                 int64_t l2, int64_t maxThreadsPerSm,
+                                 int64_t maxBlocksPerSm,
+                                 int64_t maxRegistersPerThread,
+                                 int64_t fp32Gflops, int64_t l2Bandwidth,
+                                 int64_t memoryLatency) {
   if (!arch.starts_with("sm_"))
     return emitError() << "arch must name an NVIDIA architecture (sm_XY), got '"
                        << arch << "'";
-  for (auto [name, value] : {std::pair<StringRef, int64_t>{"sms", sms},
-                             {"max_threads", maxThreads},
-                             {"shared_memory", sharedMemory},
-                             {"registers", registers},
-                             {"bandwidth", bandwidth},
-                             {"l2", l2}})
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"sms", sms},
+        {"max_threads", maxThreads},
+        {"shared_memory", sharedMemory},
+        {"registers", registers},
+        {"bandwidth", bandwidth},
+        {"l2", l2},
+        {"max_threads_per_sm", maxThreadsPerSm},
+        {"max_blocks_per_sm", maxBlocksPerSm},
+        {"max_registers_per_thread", maxRegistersPerThread},
+        {"fp32_gflops", fp32Gflops},
+        {"l2_bandwidth", l2Bandwidth},
+        {"memory_latency", memoryLatency}})
     if (value <= 0)
       return emitError() << name << " must be positive, got " << value;
+  if (maxThreads > maxThreadsPerSm)
+    return emitError() << "max_threads " << maxThreads
+                       << " exceeds max_threads_per_sm " << maxThreadsPerSm;
   return success();
 }
 
 TargetAttr TargetAttr::getBuiltin(MLIRContext *ctx, StringRef arch) {
   // Published figures: H100 SXM (sm_90; the H200 has the same SMs and more
-  // bandwidth) and A100 SXM 80 GB (sm_80). Shared memory is the most a block
-  // can opt into.
+  // bandwidth) and A100 SXM 80 GB (sm_80), from NVIDIA's architecture
+  // whitepapers and the CUDA occupancy tables (compute capability 8.0 and
+  // 9.0: 2048 threads, 32 blocks and 64K registers per SM, 255 registers per
+  // thread). Shared memory is the most a block can opt into. L2 serves
+  // re-reads at about three times device-memory bandwidth; device-memory
+  // latency is about 600 ns on both.
   if (arch == "sm_90")
     return TargetAttr::get(ctx, arch, /*sms=*/132, /*max_threads=*/1024,
                            /*shared_memory=*/232448, /*registers=*/65536,
-                           /*bandwidth=*/3350, /*l2=*/52428800);
+                           /*bandwidth=*/3350, /*l2=*/52428800,
+                           /*max_threads_per_sm=*/2048,
+                           /*max_blocks_per_sm=*/32,
+                           /*max_registers_per_thread=*/255,
+                           /*fp32_gflops=*/67000, /*l2_bandwidth=*/10050,
+                           /*memory_latency=*/600);
   if (arch == "sm_80")
     return TargetAttr::get(ctx, arch, /*sms=*/108, /*max_threads=*/1024,
                            /*shared_memory=*/166912, /*registers=*/65536,
-                           /*bandwidth=*/2039, /*l2=*/41943040);
+                           /*bandwidth=*/2039, /*l2=*/41943040,
+                           /*max_threads_per_sm=*/2048,
+                           /*max_blocks_per_sm=*/32,
+                           /*max_registers_per_thread=*/255,
+                           /*fp32_gflops=*/19500, /*l2_bandwidth=*/6117,
+                           /*memory_latency=*/600);
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+bool xtile::tile::fitsTarget(const ScheduleNeeds &needs, TargetAttr target,
+                             std::string *reason) {
+  auto fail = [&](const Twine &why) {
+    if (reason)
+      *reason = why.str();
+    return false;
+  };
+  if (needs.threads > target.getMaxThreads())
+    return fail(Twine(needs.threads) + " threads exceed the " +
+                Twine(target.getMaxThreads()) + " per block of " +
+                target.getArch());
+  if (needs.registersPerThread > target.getMaxRegistersPerThread())
+    return fail("about " + Twine(needs.registersPerThread) +
+                " registers per thread exceed the " +
+                Twine(target.getMaxRegistersPerThread()) + " of " +
+                target.getArch());
+  if (needs.registersPerThread * needs.threads > target.getRegisters())
+    return fail("about " + Twine(needs.registersPerThread * needs.threads) +
+                " registers per block exceed the " +
+                Twine(target.getRegisters()) + " of an SM of " +
+                target.getArch());
+  if (needs.sharedMemory > target.getSharedMemory())
+    return fail(Twine(needs.sharedMemory) +
+                " bytes of shared memory exceed the " +
+                Twine(target.getSharedMemory()) + " per block of " +
+                target.getArch());
+  return true;
+}
+
+static bool isPowerOfTwoIn(int64_t v, int64_t lo, int64_t hi) {
+  return v >= lo && v <= hi && llvm::isPowerOf2_64(v);
+}
+
+LogicalResult
+RowScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        FoldStrategy strategy, int64_t warps, int64_t vector,
+                        int64_t chunk, int64_t ways) {
+  if (!isPowerOfTwoIn(warps, 1, 32))
+    return emitError() << "warps must be a power of two in [1, 32], got "
+                       << warps;
+  if (!isPowerOfTwoIn(vector, 1, 16))
+    return emitError() << "vector must be a power of two in [1, 16], got "
+                       << vector;
+  if (chunk && !isPowerOfTwoIn(chunk, 32 * warps * vector, INT64_MAX))
+    return emitError() << "chunk must be a power of two of at least warps x "
+                          "32 x vector = "
+                       << 32 * warps * vector << ", got " << chunk;
+  if ((strategy == FoldStrategy::split) != (ways != 0))
+    return emitError() << "ways is given with, and only with, the split "
+                          "strategy";
+  if (ways && (ways < 2 || chunk))
+    return emitError() << "split needs at least 2 ways and no chunk, got "
+                       << ways << " ways";
+  if (strategy == FoldStrategy::serial && (warps != 1 || chunk))
+    return emitError() << "a serial fold runs on one thread: warps = 1 and "
+                          "no chunk";
+  return success();
+}
+
+int64_t RowScheduleAttr::getNumWarps() const { return getWarps(); }
+int64_t RowScheduleAttr::getVectorWidth() const { return getVector(); }
+int64_t RowScheduleAttr::getNumStages() const { return getChunk() ? 2 : 1; }
+
+ScheduleNeeds RowScheduleAttr::getNeeds(const ScheduleShape &shape) const {
+  // Per thread: a baseline for addresses and scalars, plus one register per
+  // element it holds of each live tile (about one per load stream).
+  constexpr int64_t kBaseRegisters = 32;
+  ScheduleNeeds needs;
+  bool serial = getStrategy() == FoldStrategy::serial;
+  needs.threads = 32 * getWarps();
+  int64_t tile = getChunk();
+  if (!tile && getWays())
+    tile = int64_t(llvm::PowerOf2Ceil(
+        llvm::divideCeil(std::max<int64_t>(shape.columns, 1), getWays())));
+  if (!tile)
+    tile = int64_t(llvm::PowerOf2Ceil(std::max<int64_t>(shape.columns, 1)));
+  int64_t holders = serial ? 1 : needs.threads;
+  needs.registersPerThread =
+      kBaseRegisters +
+      llvm::divideCeil(tile, holders) * std::max<int64_t>(1, shape.streams);
+  // A block fold exchanges one value per warp through shared memory.
+  if (getStrategy() == FoldStrategy::block ||
+      getStrategy() == FoldStrategy::split)
+    needs.sharedMemory = getWarps() * 8;
+  return needs;
+}
+
+LogicalResult
+DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t blockM, int64_t blockN, int64_t blockK,
+                        int64_t stages, int64_t warps) {
+  for (auto [name, value] : {std::pair<StringRef, int64_t>{"block_m", blockM},
+                             {"block_n", blockN},
+                             {"block_k", blockK}})
+    if (!isPowerOfTwoIn(value, 1, 256))
+      return emitError() << name << " must be a power of two in [1, 256], got "
+                         << value;
+  if (stages < 1 || stages > 8)
+    return emitError() << "stages must be in [1, 8], got " << stages;
+  if (!isPowerOfTwoIn(warps, 1, 32))
+    return emitError() << "warps must be a power of two in [1, 32], got "
+                       << warps;
+  return success();
+}
+
+int64_t DotScheduleAttr::getNumWarps() const { return getWarps(); }
+int64_t DotScheduleAttr::getVectorWidth() const { return 4; }
+int64_t DotScheduleAttr::getNumStages() const { return getStages(); }
+
+ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
+  // Registers: each thread keeps its share of every accumulator tile and,
+  // in the unrolled K step, about one operand per accumulator, plus a
+  // baseline for addresses. Shared memory: every stage holds the operand
+  // tiles of every dot (counted per dot: an upper bound when dots share
+  // their left operand).
+  constexpr int64_t kBaseRegisters = 64;
+  ScheduleNeeds needs;
+  needs.threads = 32 * getWarps();
+  int64_t accumulators = llvm::divideCeil(
+      getBlockM() * getBlockN() * shape.contractions, needs.threads);
+  needs.registersPerThread = kBaseRegisters + 2 * accumulators;
+  needs.sharedMemory = getStages() * shape.contractions *
+                       (getBlockM() * getBlockK() + getBlockK() * getBlockN()) *
+                       shape.elementBytes;
+  return needs;
+}
+
+LogicalResult XTileDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  if (attr.getName() == getScheduleAttrHelper().getName()) {
+    if (!isa<ScheduleAttrInterface>(attr.getValue()))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' must be a schedule (#xtile.row_schedule "
+                                  "or #xtile.dot_schedule), got "
+                               << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == getNumStagesAttrHelper().getName()) {
+    auto stages = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!stages || stages.getInt() < 1)
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' must be a positive integer, got "
+                               << attr.getValue();
+    return success();
+  }
+  return op->emitOpError() << "unknown xtile attribute '" << attr.getName().getValue()
+                           << "'";
 }
 
 //===----------------------------------------------------------------------===//
@@ -96,6 +278,30 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << warps << " warps exceed the "
                            << target->getMaxThreads()
                            << " threads per block of " << target->getArch();
+  ScheduleAttrInterface schedule = getScheduleAttr();
+  if (!schedule)
+    return success();
+  if (schedule.getNumWarps() != warps)
+    return emitOpError() << "num_warps " << warps
+                         << " differs from the schedule's "
+                         << schedule.getNumWarps();
+  std::optional<TargetAttr> target = getTarget();
+  if (!target)
+    return success();
+  // What the body shows of the kernel's shape: its dots and their operands.
+  ScheduleShape shape;
+  shape.contractions = 0;
+  walk([&](DotOp dot) {
+    ++shape.contractions;
+    shape.elementBytes = std::max<int64_t>(
+        1, getElementTypeOrSelf(dot.getLhs().getType()).getIntOrFloatBitWidth() /
+               8);
+  });
+  shape.contractions = std::max<int64_t>(1, shape.contractions);
+  std::string reason;
+  if (!fitsTarget(schedule.getNeeds(shape), *target, &reason))
+    return emitOpError() << "schedule " << schedule
+                         << " does not fit the target: " << reason;
   return success();
 }
 

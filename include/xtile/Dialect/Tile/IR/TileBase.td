@@ -46,6 +46,13 @@ def XTile_Dialect : Dialect {
     ```
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  // `xtile.schedule` on an `xloop.kernel`: the schedule chosen for it
+  // (--xtile-select-schedule, --xtile-apply-schedule-spec), which
+  // --convert-xloop-to-xtile applies. `xtile.num_stages` on an `scf.for`
+  // of a Tile IR kernel: how many iterations ahead its loads are issued.
+  let discardableAttrs = (ins "::mlir::Attribute":$schedule,
+                              "::mlir::IntegerAttr":$num_stages);
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect"];
@@ -65,35 +72,6 @@ def XTile_FoldStrategy : I32EnumAttr<"FoldStrategy", "how a fold is executed", [
     I32EnumAttrCase<"serial", 0>, I32EnumAttrCase<"warp", 1>,
     I32EnumAttrCase<"block", 2>, I32EnumAttrCase<"split", 3>]> {
   let cppNamespace = "::xtile::tile";
-}
-
-def XTile_TargetAttr : AttrDef<XTile_Dialect, "Target"> {
-  let mnemonic = "target";
-  let summary = "the GPU a kernel is scheduled for";
-  let description = [{
-    What the cost model needs to know about a GPU: its architecture, the
-    number of SMs, the largest block, shared memory per block, registers
-    per SM, device-memory bandwidth (GB/s) and L2 size (bytes).
-    `TargetAttr::getBuiltin(ctx, "sm_90")` (H100/H200 class) and `"sm_80"`
-    (A100) are built in.
-
-    ```mlir
-    #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024,
-                  shared_memory = 232448, registers = 65536,
-                  bandwidth = 3350, l2 = 52428800>
-    ```
-  }];
-  let parameters = (ins StringRefParameter<"architecture">:$arch,
-                        "int64_t":$sms, "int64_t":$max_threads,
-                        "int64_t":$shared_memory, "int64_t":$registers,
-                        "int64_t":$bandwidth, "int64_t":$l2);
-  let assemblyFormat = "`<` struct(params) `>`";
-  let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    /// The built-in description of `arch` (sm_90, sm_80), or null.
-    static TargetAttr getBuiltin(::mlir::MLIRContext *ctx,
-                                 ::llvm::StringRef arch);
-  }];
 }
 
 #endif // XTILE_DIALECT_TILE_IR_TILEBASE_TD

@@ -14,6 +14,37 @@
 
 #include "xtile/Dialect/Tile/IR/TileEnums.h.inc"
 
+namespace xtile::tile {
+class TargetAttr;
+
+/// What a schedule's resource needs depend on: the kernel's shape.
+struct ScheduleShape {
+  /// Row kernels: columns of a row (0: no column work).
+  int64_t columns = 0;
+  /// Row kernels: tiles live at once per thread (about one per load).
+  int64_t streams = 1;
+  /// Bytes of the widest element of any buffer (row kernels) or of the
+  /// dot operands (contractions).
+  int64_t elementBytes = 4;
+  /// Contractions: dots per step of K (independent accumulators).
+  int64_t contractions = 1;
+};
+
+/// What a schedule needs of the target to run a kernel.
+struct ScheduleNeeds {
+  int64_t threads = 32;            // per block
+  int64_t registersPerThread = 32; // estimated
+  int64_t sharedMemory = 0;        // bytes per block
+};
+
+/// Whether `target` can run a kernel with `needs`; when not and `reason`
+/// is given, says which limit is exceeded.
+bool fitsTarget(const ScheduleNeeds &needs, TargetAttr target,
+                std::string *reason = nullptr);
+} // namespace xtile::tile
+
+#include "xtile/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "xtile/Dialect/Tile/IR/TileAttributes.h.inc"
 

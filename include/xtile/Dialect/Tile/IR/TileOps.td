@@ -3,7 +3,7 @@
 #ifndef XTILE_DIALECT_TILE_IR_TILEOPS_TD
 #define XTILE_DIALECT_TILE_IR_TILEOPS_TD
 
-include "xtile/Dialect/Tile/IR/TileBase.td"
+include "xtile/Dialect/Tile/IR/TileAttributes.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -20,8 +20,10 @@ def XTile_KernelOp : XTile_Op<"kernel", [
     The body runs once per program of the `grid` (one to three dimensions),
     each with `num_warps` warps; `xtile.program_id` tells a program where it
     is. Block arguments are the buffers: `num_inputs` inputs, then outputs.
-    `schedule` records the candidate the cost model chose, `target` the GPU
-    it was chosen for.
+    `schedule` is how the programs run (an attribute of
+    `ScheduleAttrInterface`: `#xtile.row_schedule` or `#xtile.dot_schedule`,
+    its warps equal to `num_warps`), `target` the GPU it was chosen for;
+    the verifier checks that the target can run it.
 
     ```mlir
     xtile.kernel @scale(%x: memref<4096xf32>) -> (%y: memref<4096xf32>)
@@ -33,7 +35,7 @@ def XTile_KernelOp : XTile_Op<"kernel", [
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$num_inputs,
                    DenseI64ArrayAttr:$grid, I64Attr:$num_warps,
                    OptionalAttr<XTile_TargetAttr>:$target,
-                   OptionalAttr<StrAttr>:$schedule);
+                   OptionalAttr<XTile_AnySchedule>:$schedule);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -1,0 +1,101 @@
+//===- KernelFacts.h - what a schedule is chosen from -----------*- C++ -*-===//
+//
+// The facts of a Loop IR kernel that its schedule depends on: the shape of
+// its row nest or contraction, its buffers and accesses. Computed once from
+// the IR; the schedule space, the cost model and the lowering read them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XTILE_CONVERSION_LOOPTOTILE_KERNELFACTS_H
+#define XTILE_CONVERSION_LOOPTOTILE_KERNELFACTS_H
+
+#include "xtile/Dialect/Loop/IR/LoopOps.h"
+#include "xtile/Dialect/Tile/IR/TileOps.h"
+
+namespace llvm::json {
+class Object;
+} // namespace llvm::json
+
+namespace xtile {
+
+/// A row kernel's nest: `rows` (outer to inner) give one program per
+/// iteration; the innermost row body holds folds and column loops over at
+/// most `columns` iterations (0: no column work).
+struct RowNest {
+  llvm::SmallVector<loop::ParallelOp> rows;
+  mlir::Block *body = nullptr;
+  int64_t columns = 0;
+  int64_t folds = 0;
+  bool contraction = false;
+  bool uniform = true; // all column loops have the same length
+};
+
+/// Facts of a row kernel.
+struct RowFacts {
+  int64_t programs = 1;
+  int64_t columns = 0;
+  int64_t tile = 1; // columns padded to a power of two
+  int64_t folds = 0;
+  int64_t elementBytes = 4; // widest element of any buffer
+  int64_t bytes = 0;        // every buffer once
+  int64_t streams = 1;      // tile loads in the body
+  bool contiguous = true;   // every column access walks the last dimension
+  int64_t passes = 1;       // column loops (folds and the elementwise loop)
+  bool splittable = false;  // folds independent of each other
+  int64_t rowBytes = 0;     // bytes of one row of the column-indexed inputs
+};
+
+/// Facts of a contraction kernel: `folds` sums of products over K of
+/// [batch x m x k] and [batch x k x n] operands.
+struct DotFacts {
+  int64_t batch = 1, m = 1, n = 1, k = 1, folds = 1;
+  int64_t inBytes = 4;    // operand element size
+  int64_t otherBytes = 0; // output and epilogue buffers
+};
+
+/// A contraction's structure: the output loops i and j (the innermost two
+/// rows) and, per fold, its product's operands a(i, k) and b(k, j)
+/// (16-bit operands widened only for the product taken narrow).
+struct Contraction {
+  mutable loop::ParallelOp i, j;
+  struct Product {
+    mutable loop::FoldOp fold;
+    mlir::Value a, b;
+  };
+  llvm::SmallVector<Product> products;
+};
+
+/// The contraction of a kernel whose nest is one; an error at what Tile IR
+/// cannot express.
+mlir::FailureOr<Contraction> analyzeContraction(loop::KernelOp kernel,
+                                                const RowNest &nest);
+
+struct KernelFacts {
+  bool contraction = false;
+  RowFacts row;
+  DotFacts dot;
+
+  /// What the schedules' resource needs depend on.
+  tile::ScheduleShape shape() const;
+  /// The facts as JSON, for reports and tuners.
+  llvm::json::Object toJSON() const;
+};
+
+/// The loop induction variables `v` depends on, through the ops that
+/// compute it.
+void collectInductionVars(mlir::Value v, llvm::DenseSet<mlir::Value> &ivs);
+
+/// Whether `v` is (computed from) one of `values`, through region-free ops.
+bool dependsOn(mlir::Value v, const llvm::DenseSet<mlir::Value> &values);
+
+/// The row nest of `kernel`; an error at the op Tile IR cannot express.
+mlir::FailureOr<RowNest> analyzeRowNest(loop::KernelOp kernel);
+
+/// The facts of `kernel` (its nest analyzed by analyzeRowNest).
+mlir::FailureOr<KernelFacts> computeKernelFacts(loop::KernelOp kernel,
+                                                const RowNest &nest);
+mlir::FailureOr<KernelFacts> computeKernelFacts(loop::KernelOp kernel);
+
+} // namespace xtile
+
+#endif // XTILE_CONVERSION_LOOPTOTILE_KERNELFACTS_H

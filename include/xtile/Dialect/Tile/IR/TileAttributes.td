@@ -1,0 +1,147 @@
+//===- TileAttributes.td - xtile attributes ---------------*- tablegen -*-===//
+//
+// The target GPU and the schedules of Tile IR kernels: typed attributes
+// behind one interface, chosen by --xtile-select-schedule (or a tuned spec)
+// and applied by --convert-xloop-to-xtile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XTILE_DIALECT_TILE_IR_TILEATTRIBUTES_TD
+#define XTILE_DIALECT_TILE_IR_TILEATTRIBUTES_TD
+
+include "xtile/Dialect/Tile/IR/TileBase.td"
+
+def XTile_TargetAttr : AttrDef<XTile_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the GPU a kernel is scheduled for";
+  let description = [{
+    Everything the schedule selection and its cost model know about a GPU:
+    its architecture, the number of SMs, the largest block, shared memory
+    per block (bytes, the most a block can opt into), registers per SM,
+    device-memory bandwidth (GB/s) and L2 size (bytes); then the occupancy
+    limits (threads and blocks resident per SM, registers per thread), the
+    FP32 FMA throughput (GFLOP/s, the pipes `xtile.dot` runs on), the L2
+    bandwidth (GB/s) and the device-memory latency (ns) that the grid's
+    bytes in flight must cover. The last six may be omitted; they then take
+    the sm_90 values. `TargetAttr::getBuiltin(ctx, "sm_90")` (H100/H200
+    class) and `"sm_80"` (A100) are built in, from the vendors' published
+    figures.
+
+    ```mlir
+    #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024,
+                  shared_memory = 232448, registers = 65536,
+                  bandwidth = 3350, l2 = 52428800>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"architecture">:$arch,
+      "int64_t":$sms, "int64_t":$max_threads,
+      "int64_t":$shared_memory, "int64_t":$registers,
+      "int64_t":$bandwidth, "int64_t":$l2,
+      DefaultValuedParameter<"int64_t", "2048",
+          "threads resident per SM">:$max_threads_per_sm,
+      DefaultValuedParameter<"int64_t", "32",
+          "blocks resident per SM">:$max_blocks_per_sm,
+      DefaultValuedParameter<"int64_t", "255",
+          "registers one thread may use">:$max_registers_per_thread,
+      DefaultValuedParameter<"int64_t", "67000",
+          "FP32 FMA throughput, GFLOP/s">:$fp32_gflops,
+      DefaultValuedParameter<"int64_t", "10050",
+          "L2 bandwidth, GB/s">:$l2_bandwidth,
+      DefaultValuedParameter<"int64_t", "600",
+          "device-memory latency, ns">:$memory_latency);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The built-in description of `arch` (sm_90, sm_80), or null.
+    static TargetAttr getBuiltin(::mlir::MLIRContext *ctx,
+                                 ::llvm::StringRef arch);
+  }];
+}
+
+def XTile_ScheduleAttrInterface : AttrInterface<"ScheduleAttrInterface"> {
+  let cppNamespace = "::xtile::tile";
+  let description = [{
+    The schedule of a kernel: how its programs run on the GPU. Every
+    schedule says how many warps run a program, how many adjacent elements
+    a thread accesses at once, how deep its loads are pipelined, and what it
+    needs of the target for a kernel of a given shape (threads, registers
+    per thread, shared memory), so that the selection never proposes, and
+    the verifier never accepts, a schedule the target cannot run.
+  }];
+  let methods = [
+    InterfaceMethod<"Warps that run each program.", "int64_t", "getNumWarps">,
+    InterfaceMethod<"Elements of a vector access (1: scalar accesses).",
+                    "int64_t", "getVectorWidth">,
+    InterfaceMethod<"Pipeline stages of the loads (1: not pipelined).",
+                    "int64_t", "getNumStages">,
+    InterfaceMethod<"What the schedule needs of the target on a kernel of "
+                    "this shape.", "::xtile::tile::ScheduleNeeds", "getNeeds",
+                    (ins "const ::xtile::tile::ScheduleShape &":$shape)>,
+  ];
+}
+
+def XTile_AnySchedule : Attr<
+    CPred<"::llvm::isa<::xtile::tile::ScheduleAttrInterface>($_self)">,
+    "a schedule (an attribute of ScheduleAttrInterface)"> {
+  let storageType = "::xtile::tile::ScheduleAttrInterface";
+  let returnType = "::xtile::tile::ScheduleAttrInterface";
+  let convertFromStorage = "$_self";
+}
+
+def XTile_RowScheduleAttr : AttrDef<XTile_Dialect, "RowSchedule",
+    [DeclareAttrInterfaceMethods<XTile_ScheduleAttrInterface,
+                                 ["getNumWarps", "getVectorWidth",
+                                  "getNumStages", "getNeeds"]>]> {
+  let mnemonic = "row_schedule";
+  let summary = "schedule of a row kernel: one program per row";
+  let description = [{
+    A row kernel (norms, softmax, elementwise and reduction kernels) runs
+    one program of `warps` warps per row, its columns a tile. Each fold runs
+    with `strategy` (`serial`: one thread in order; `warp`: shuffles;
+    `block`: shuffles then shared memory; `split`: see `ways`); threads
+    access `vector` adjacent elements at once (at most 16 bytes). A
+    `chunk` (a power of two) processes rows longer than one tile in chunks
+    of that many columns, the next chunk's loads pipelined behind the
+    current one's work (two stages). `ways` (with `split` only) splits each
+    row over that many programs whose partial results a second kernel
+    combines.
+
+    ```mlir
+    #xtile.row_schedule<block, warps = 8, vector = 4>
+    #xtile.row_schedule<block, warps = 16, vector = 4, chunk = 4096>
+    #xtile.row_schedule<split, warps = 8, vector = 4, ways = 16>
+    ```
+  }];
+  let parameters = (ins EnumParameter<XTile_FoldStrategy>:$strategy,
+                        "int64_t":$warps, "int64_t":$vector,
+                        DefaultValuedParameter<"int64_t", "0">:$chunk,
+                        DefaultValuedParameter<"int64_t", "0">:$ways);
+  let assemblyFormat = "`<` $strategy `,` struct($warps, $vector, $chunk, $ways) `>`";
+  let genVerifyDecl = 1;
+}
+
+def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
+    [DeclareAttrInterfaceMethods<XTile_ScheduleAttrInterface,
+                                 ["getNumWarps", "getVectorWidth",
+                                  "getNumStages", "getNeeds"]>]> {
+  let mnemonic = "dot_schedule";
+  let summary = "schedule of a contraction kernel: one program per output tile";
+  let description = [{
+    A contraction kernel (matmul, batched matmul, linear layers with their
+    epilogues) runs one program of `warps` warps per `[block_m, block_n]`
+    tile of the output, stepping over K by `block_k` with its operand tiles
+    loaded `stages` iterations ahead (1: not pipelined) into shared memory.
+    Block sizes are powers of two.
+
+    ```mlir
+    #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 32, stages = 3, warps = 4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$block_m, "int64_t":$block_n,
+                        "int64_t":$block_k, "int64_t":$stages,
+                        "int64_t":$warps);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // XTILE_DIALECT_TILE_IR_TILEATTRIBUTES_TD

@@ -1,0 +1,287 @@
+//===- ContractionLowering.cpp - a contraction as output tiles ------------===//
+//
+// Applies a #xtile.dot_schedule: one program per [block_m, block_n] tile of
+// the output, an scf.for over K in steps of block_k (its loads pipelined
+// `stages` deep) loading operand tiles into xtile.dot with an f32
+// accumulator, then the epilogue on the accumulator tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace mlir;
+using namespace xtile;
+using namespace xtile::detail;
+
+namespace {
+/// Emits Loop IR values as tiles of one 2-D shape on demand: loop indices
+/// map to index tiles, values that depend on none stay scalars.
+class TileContext {
+public:
+  TileContext(OpBuilder &b, Location loc, const IRMapping &scalars,
+              ArrayRef<int64_t> shape, Value mask)
+      : b(b), loc(loc), local(scalars), shape(shape), mask(mask) {}
+
+  DenseMap<Value, Value> ivs;
+
+  Type tileOf(Type element) { return RankedTensorType::get(shape, element); }
+  bool isTile(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+  Value splat(Value scalar) {
+    return xt::SplatOp::create(b, loc, tileOf(scalar.getType()), scalar);
+  }
+
+  FailureOr<Value> get(Value v) {
+    if (Value iv = ivs.lookup(v))
+      return iv;
+    if (Value known = memo.lookup(v))
+      return known;
+    if (local.contains(v))
+      return local.lookup(v);
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return emitError(loc, "a loop index has no tile in this context");
+    SmallVector<Value> operands;
+    for (Value operand : def->getOperands()) {
+      FailureOr<Value> o = get(operand);
+      if (failed(o))
+        return failure();
+      operands.push_back(*o);
+    }
+    bool anyTile = llvm::any_of(operands, [&](Value o) { return isTile(o); });
+    Value result;
+    if (auto load = dyn_cast<xl::LoadOp>(def)) {
+      ArrayRef<Value> idx = ArrayRef(operands).drop_front();
+      if (!anyTile) {
+        result = xt::LoadOp::create(b, loc, load.getType(), operands[0], idx,
+                                    Value(), Value());
+      } else {
+        SmallVector<Value> tiled;
+        for (Value i : idx)
+          tiled.push_back(i);
+        Value other = mask ? Value(arith::ConstantOp::create(
+                                 b, loc, b.getZeroAttr(load.getType())))
+                           : Value();
+        result = xt::LoadOp::create(b, loc, tileOf(load.getType()), operands[0],
+                                    tiled, mask, other);
+      }
+    } else if (auto apply = dyn_cast<affine::AffineApplyOp>(def);
+               apply && anyTile) {
+      result = lowerAffine(apply.getAffineMap().getResult(0), operands,
+                           apply.getAffineMap().getNumDims());
+    } else if (!anyTile) {
+      result = b.clone(*def, local)->getResult(0);
+      local.map(v, result);
+      return result;
+    } else if (def->getNumRegions() == 0 && def->getNumResults() == 1 &&
+               isa<arith::ArithDialect, math::MathDialect>(def->getDialect())) {
+      SmallVector<Value> tiles;
+      for (Value o : operands)
+        tiles.push_back(isTile(o) ? o : splat(o));
+      OperationState state(loc, def->getName(), tiles,
+                           {tileOf(def->getResult(0).getType())},
+                           def->getAttrs());
+      result = b.create(state)->getResult(0);
+    } else {
+      return def->emitOpError("cannot be applied to a tile");
+    }
+    memo[v] = result;
+    return result;
+  }
+
+private:
+  Value lowerAffine(AffineExpr e, ArrayRef<Value> dims, unsigned numDims) {
+    SmallVector<Value> tiles;
+    for (Value d : dims)
+      tiles.push_back(isTile(d) ? d : splat(d));
+    return lowerAffineOnTiles(
+        b, loc, e, tiles, cast<ShapedType>(tileOf(b.getIndexType())), numDims);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  IRMapping local;
+  SmallVector<int64_t, 2> shape;
+  Value mask;
+  DenseMap<Value, Value> memo;
+};
+
+/// `base + [0, size)` laid along dimension `dim` of `shape`.
+static Value indexTile(OpBuilder &b, Location loc, Value base, int64_t size,
+                       ArrayRef<int64_t> shape, unsigned dim) {
+  Type index = b.getIndexType();
+  Value range = xt::RangeOp::create(
+      b, loc, RankedTensorType::get({size}, index), 0, size);
+  Value offset =
+      xt::SplatOp::create(b, loc, RankedTensorType::get({size}, index), base);
+  Value line = arith::AddIOp::create(b, loc, range, offset);
+  SmallVector<int64_t, 2> lineShape(shape.size(), 1);
+  lineShape[dim] = size;
+  Value shaped = xt::ReshapeOp::create(
+      b, loc, RankedTensorType::get(lineShape, index), line);
+  return xt::BroadcastOp::create(b, loc, RankedTensorType::get(shape, index),
+                                 shaped);
+}
+
+/// `tile < bound`, elementwise.
+static Value below(OpBuilder &b, Location loc, Value tile, int64_t bound) {
+  auto type = cast<ShapedType>(tile.getType());
+  Value limit = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getIndexAttr(bound)));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, tile, limit);
+}
+
+} // namespace
+
+LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
+                                             const RowNest &nest,
+                                             const Contraction &c,
+                                             const DotFacts &f,
+                                             xt::DotScheduleAttr schedule,
+                                             xt::TargetAttr target) {
+  int64_t bm = schedule.getBlockM(), bn = schedule.getBlockN(),
+          bkSize = schedule.getBlockK();
+  int64_t mb = llvm::divideCeil(f.m, bm);
+  int64_t nb = llvm::divideCeil(f.n, bn);
+  OpBuilder b(kernel);
+  Location loc = kernel.getLoc();
+  auto tk =
+      xt::KernelOp::create(b, loc, kernel.getSymName(), kernel.getNumInputs(),
+                           ArrayRef<int64_t>{f.batch * mb * nb}, schedule.getWarps(),
+                           target, schedule);
+  Block *block = b.createBlock(&tk.getBody());
+  b.setInsertionPointToStart(block);
+  IRMapping scalars;
+  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+    scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  for (Operation &op : kernel.getBodyBlock())
+    if (!op.getNumRegions())
+      cloneScalar(b, op, scalars);
+
+  // Program -> (batch..., tile row, tile column), tile column fastest.
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value pid = xt::ProgramIdOp::create(b, loc, 0);
+  Value pn = arith::RemUIOp::create(b, loc, pid, constant(nb));
+  Value rest = arith::DivUIOp::create(b, loc, pid, constant(nb));
+  Value pm = arith::RemUIOp::create(b, loc, rest, constant(mb));
+  rest = arith::DivUIOp::create(b, loc, rest, constant(mb));
+  for (xl::ParallelOp row : llvm::reverse(ArrayRef(nest.rows).drop_back(2))) {
+    Value extent = constant(row.getUpper() - row.getLower());
+    scalars.map(row.getInductionVar(),
+                arith::RemUIOp::create(b, loc, rest, extent));
+    rest = arith::DivUIOp::create(b, loc, rest, extent);
+  }
+  Value mBase = arith::MulIOp::create(b, loc, pm, constant(bm));
+  Value nBase = arith::MulIOp::create(b, loc, pn, constant(bn));
+
+  // The K loop: operand tiles, one dot per contraction.
+  SmallVector<Value> inits;
+  SmallVector<int64_t, 2> accShape{bm, bn};
+  for (const Contraction::Product &p : c.products) {
+    Type acc = p.fold.getType();
+    // The fold's initial value starts every output element's sum.
+    Value init = scalars.lookupOrDefault(p.fold.getInit());
+    if (!init.getParentBlock() ||
+        init.getParentBlock()->getParentOp() != tk) {
+      TypedAttr value;
+      matchPattern(p.fold.getInit(), m_Constant(&value));
+      init = arith::ConstantOp::create(b, loc, value);
+    }
+    inits.push_back(xt::SplatOp::create(
+        b, loc, RankedTensorType::get(accShape, acc), init));
+  }
+  auto loop = scf::ForOp::create(b, loc, constant(0), constant(f.k),
+                                 constant(bkSize), inits);
+  setNumStages(loop, schedule.getStages());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k0 = loop.getInductionVar();
+    bool raggedK = f.k % bkSize != 0;
+    SmallVector<int64_t, 2> aShape{bm, bkSize},
+        bShape{bkSize, bn};
+    Value ai = indexTile(b, loc, mBase, bm, aShape, 0);
+    Value ak = indexTile(b, loc, k0, bkSize, aShape, 1);
+    Value bk = indexTile(b, loc, k0, bkSize, bShape, 0);
+    Value bj = indexTile(b, loc, nBase, bn, bShape, 1);
+    Value aMask, bMask;
+    if (f.m % bm || raggedK)
+      aMask = arith::AndIOp::create(b, loc, below(b, loc, ai, f.m),
+                                    below(b, loc, ak, f.k));
+    if (f.n % bn || raggedK)
+      bMask = arith::AndIOp::create(b, loc, below(b, loc, bk, f.k),
+                                    below(b, loc, bj, f.n));
+    SmallVector<Value> next;
+    for (auto [index, p] : llvm::enumerate(c.products)) {
+      TileContext actx(b, loc, scalars, aShape, aMask);
+      actx.ivs[c.i.getInductionVar()] = ai;
+      actx.ivs[p.fold.getInductionVar()] = ak;
+      TileContext bctx(b, loc, scalars, bShape, bMask);
+      bctx.ivs[p.fold.getInductionVar()] = bk;
+      bctx.ivs[c.j.getInductionVar()] = bj;
+      FailureOr<Value> a = actx.get(p.a), bt = bctx.get(p.b);
+      if (failed(a) || failed(bt)) {
+        tk.erase();
+        return failure();
+      }
+      Value lhs = actx.isTile(*a) ? *a : actx.splat(*a);
+      Value rhs = bctx.isTile(*bt) ? *bt : bctx.splat(*bt);
+      // Lanes past the ragged edges contribute 0, whatever the operand's
+      // computation made of the loads' padding (0 / 0, log 0).
+      auto zeroed = [&](Value tile, Value mask) -> Value {
+        if (!mask)
+          return tile;
+        auto type = cast<ShapedType>(tile.getType());
+        Value zero = xt::SplatOp::create(
+            b, loc, type,
+            arith::ConstantOp::create(b, loc,
+                                      b.getZeroAttr(type.getElementType())));
+        return arith::SelectOp::create(b, loc, mask, tile, zero);
+      };
+      lhs = zeroed(lhs, aMask);
+      rhs = zeroed(rhs, bMask);
+      next.push_back(xt::DotOp::create(b, loc, lhs, rhs,
+                                       loop.getRegionIterArgs()[index]));
+    }
+    scf::YieldOp::create(b, loc, next);
+  }
+
+  // The epilogue over the [BM, BN] output tile.
+  Value ci = indexTile(b, loc, mBase, bm, accShape, 0);
+  Value cj = indexTile(b, loc, nBase, bn, accShape, 1);
+  Value cMask;
+  if (f.m % bm || f.n % bn)
+    cMask = arith::AndIOp::create(b, loc, below(b, loc, ci, f.m),
+                                  below(b, loc, cj, f.n));
+  TileContext cctx(b, loc, scalars, accShape, cMask);
+  cctx.ivs[c.i.getInductionVar()] = ci;
+  cctx.ivs[c.j.getInductionVar()] = cj;
+  for (auto [index, p] : llvm::enumerate(c.products))
+    cctx.ivs[p.fold.getResult()] = loop.getResult(index);
+  for (Operation &op : *nest.body) {
+    auto store = dyn_cast<xl::StoreOp>(op);
+    if (!store)
+      continue;
+    FailureOr<Value> value = cctx.get(store.getValue());
+    if (failed(value)) {
+      tk.erase();
+      return failure();
+    }
+    SmallVector<Value> indices;
+    for (Value i : store.getIndices()) {
+      FailureOr<Value> t = cctx.get(i);
+      if (failed(t)) {
+        tk.erase();
+        return failure();
+      }
+      indices.push_back(*t);
+    }
+    Value tile = cctx.isTile(*value) ? *value : cctx.splat(*value);
+    xt::StoreOp::create(b, loc, tile, scalars.lookup(store.getBuffer()),
+                        indices, cMask);
+  }
+  kernel.erase();
+  return success();
+}

@@ -1,0 +1,191 @@
+//===- CostModel.cpp - the analytic cost model ----------------------------===//
+//
+// Prices a schedule from the kernel's facts and the target's fields. Row
+// kernels: device-memory time slowed when the grid cannot keep enough bytes
+// in flight, reduction steps per wave, memory instructions issued, launch.
+// Contractions: the slower of FMA work and operand traffic through L2,
+// times the tail of the last wave.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Conversion/LoopToTile/CostModel.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cmath>
+
+using namespace mlir;
+using namespace xtile;
+namespace xt = xtile::tile;
+
+CostModel::~CostModel() = default;
+
+/// What a launch costs the host and the GPU, about 3 us with the driver API
+/// (NVIDIA's CUDA C++ Best Practices Guide, "Kernel launch overhead").
+static constexpr double kLaunchMicros = 3.0;
+/// One reduction step (a shuffle, a barrier or a serial element) and one
+/// memory instruction issued, per thread: tens of cycles and a few cycles
+/// at ~1.7 GHz.
+static constexpr double kStepMicros = 0.02, kIssueMicros = 0.002;
+
+/// Programs of `threads` threads resident at once on one SM, each using
+/// `registers` registers per thread and `shared` bytes of shared memory.
+static int64_t residentPerSm(xt::TargetAttr target, int64_t threads,
+                             int64_t registers, int64_t shared) {
+  int64_t perSm = std::min(target.getMaxBlocksPerSm(),
+                           target.getMaxThreadsPerSm() / threads);
+  perSm = std::min(perSm, target.getRegisters() /
+                              (std::max<int64_t>(1, registers) * threads));
+  if (shared)
+    perSm = std::min(perSm, target.getSharedMemory() / shared);
+  return std::max<int64_t>(1, perSm);
+}
+
+static Estimate estimateRow(const RowFacts &k, xt::RowScheduleAttr s,
+                            xt::TargetAttr target) {
+  if (s.getWays()) {
+    // Two kernels over programs x ways programs, each on a slice of a row;
+    // the second re-reads the row (from L2 when it fits) after combining
+    // the partial results.
+    RowFacts slice = k;
+    slice.programs = k.programs * s.getWays();
+    slice.columns = llvm::divideCeil(k.columns, s.getWays());
+    slice.tile = int64_t(llvm::PowerOf2Ceil(slice.columns));
+    slice.bytes = k.bytes + k.rowBytes * k.programs;
+    auto inner = xt::RowScheduleAttr::get(s.getContext(),
+                                          xt::FoldStrategy::block, s.getWarps(),
+                                          s.getVector(), 0, 0);
+    Estimate one = estimateRow(slice, inner, target);
+    return {one.micros + kLaunchMicros, one.why + ", 2 kernels"};
+  }
+  int64_t threads = 32 * s.getWarps();
+  int64_t perThread = llvm::divideCeil(k.tile, threads);
+  xt::ScheduleShape shape;
+  shape.columns = k.columns;
+  shape.streams = std::max<int64_t>(1, k.streams);
+  shape.elementBytes = k.elementBytes;
+  int64_t registers = s.getNeeds(shape).registersPerThread;
+  bool spills = registers > target.getMaxRegistersPerThread();
+  int64_t perSM = residentPerSm(
+      target, threads, std::min(registers, target.getMaxRegistersPerThread()),
+      0);
+  int64_t resident = std::min(k.programs, target.getSms() * perSM);
+  double bytesPerMicro = target.getBandwidth() * 1e3; // GB/s -> B/us
+  double latencyMicros = target.getMemoryLatency() * 1e-3;
+  double inFlight = double(resident) * threads * s.getVector() *
+                    k.elementBytes * std::max<int64_t>(1, k.streams);
+  double fraction = std::min(1.0, inFlight / (bytesPerMicro * latencyMicros));
+  double bytes = k.bytes;
+  // In chunks, each pass over the row (each fold, then the elementwise
+  // loop) reads it again; from L2 while the resident rows fit, else from
+  // device memory.
+  double rereads =
+      s.getChunk() ? double(k.passes - 1) * k.rowBytes * k.programs : 0.0;
+  bool rereadsFromL2 = double(resident) * k.rowBytes <= target.getL2() / 2;
+  if (!rereadsFromL2)
+    bytes += rereads;
+  double memory = bytes / (bytesPerMicro * fraction);
+  if (rereadsFromL2)
+    memory += rereads / (target.getL2Bandwidth() * 1e3);
+  // A spilling thread goes to local memory (through L1 and L2) for its
+  // tile elements: about four times the traffic.
+  constexpr double kSpillTraffic = 4;
+  if (spills)
+    memory *= kSpillTraffic;
+  double waves = std::ceil(double(k.programs) / (target.getSms() * perSM));
+  // Butterfly shuffles over a warp: log2(32) = 5 steps; a block adds a
+  // barrier, a step per level over the warps and a broadcast.
+  double steps = 0;
+  switch (s.getStrategy()) {
+  case xt::FoldStrategy::serial:
+    steps = k.tile;
+    break;
+  case xt::FoldStrategy::warp:
+  case xt::FoldStrategy::split:
+    steps = perThread + 5;
+    break;
+  case xt::FoldStrategy::block:
+    steps = perThread + 5 + llvm::Log2_64(s.getWarps()) + 2;
+    break;
+  }
+  double reduce = k.folds * steps * kStepMicros * waves;
+  // Issuing memory instructions: fewer, wider accesses are cheaper.
+  double issue = double(perThread) / s.getVector() *
+                 std::max<int64_t>(1, k.streams) * waves * kIssueMicros;
+  Estimate e;
+  e.micros = kLaunchMicros + memory + reduce + issue;
+  llvm::raw_string_ostream os(e.why);
+  os << llvm::format("%.0f%% of bandwidth in flight, %.0f wave(s), ",
+                     100 * fraction, waves)
+     << perThread << " element(s)/thread" << (spills ? ", spills" : "");
+  return e;
+}
+
+static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
+                            xt::DotScheduleAttr s, xt::TargetAttr target) {
+  int64_t bm = s.getBlockM(), bn = s.getBlockN();
+  int64_t mb = llvm::divideCeil(f.m, bm), nb = llvm::divideCeil(f.n, bn);
+  int64_t tiles = mb * nb * f.batch;
+  double padded = double(mb * bm) * (nb * bn) * f.k * 2 * f.batch * f.folds;
+  // Pipeline depth hides the operand loads; larger tiles reuse each loaded
+  // element across more of the output and keep the FMA pipes fed (full
+  // efficiency from three stages and 128 x 128 tiles).
+  double efficiency =
+      std::min(1.0, 0.4 + 0.2 * s.getStages()) *
+      std::min(1.0, std::sqrt(double(bm * bn) / (128 * 128)));
+  // xtile.dot runs on the FMA pipes whatever the operand width.
+  double compute = padded / (target.getFp32Gflops() * 1e3 * efficiency);
+  xt::ScheduleNeeds needs = s.getNeeds(shape);
+  int64_t perSM = residentPerSm(target, needs.threads, 0, needs.sharedMemory);
+  double slots = double(target.getSms() * perSM);
+  double waves = std::ceil(tiles / slots);
+  double tail = waves / std::max(1.0, tiles / slots);
+  // The tiles of one wave run together and share operand panels through L2:
+  // a roughly square block of W tiles reads sqrt(W) row panels of A and
+  // sqrt(W) column panels of B from device memory.
+  double side = std::sqrt(std::min(double(tiles), slots));
+  double perWave =
+      side * bm * f.k * f.inBytes + side * bn * f.k * f.inBytes * f.folds;
+  double traffic = waves * perWave + f.otherBytes;
+  double memory = traffic / (target.getBandwidth() * 1e3);
+  Estimate e;
+  e.micros = kLaunchMicros + std::max(compute, memory) * tail;
+  llvm::raw_string_ostream os(e.why);
+  os << tiles << " tile(s) in " << llvm::format("%.0f", waves) << " wave(s), "
+     << (compute >= memory ? "compute" : "memory") << "-bound, "
+     << needs.sharedMemory / 1024 << " KiB shared";
+  return e;
+}
+
+Estimate AnalyticCostModel::estimate(const KernelFacts &facts,
+                                     xt::ScheduleAttrInterface schedule,
+                                     xt::TargetAttr target) const {
+  if (auto dot = dyn_cast<xt::DotScheduleAttr>(schedule))
+    return estimateDot(facts.dot, facts.shape(), dot, target);
+  return estimateRow(facts.row, cast<xt::RowScheduleAttr>(schedule), target);
+}
+
+std::unique_ptr<CostModel> xtile::createCostModel(StringRef name) {
+  if (name == "analytic")
+    return std::make_unique<AnalyticCostModel>();
+  return nullptr;
+}
+
+std::string xtile::scheduleName(xt::ScheduleAttrInterface schedule) {
+  std::string n;
+  llvm::raw_string_ostream os(n);
+  if (auto dot = dyn_cast<xt::DotScheduleAttr>(schedule)) {
+    os << "dot:" << dot.getBlockM() << "x" << dot.getBlockN() << "x"
+       << dot.getBlockK() << ":" << dot.getStages() << ":" << dot.getWarps();
+    return n;
+  }
+  auto row = cast<xt::RowScheduleAttr>(schedule);
+  os << xt::stringifyFoldStrategy(row.getStrategy()) << ":" << row.getWarps()
+     << ":" << row.getVector();
+  if (row.getChunk())
+    os << ":" << row.getChunk();
+  if (row.getWays())
+    os << ":x" << row.getWays();
+  return n;
+}

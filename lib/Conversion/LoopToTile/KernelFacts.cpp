@@ -1,0 +1,296 @@
+//===- KernelFacts.cpp - what a schedule is chosen from -------------------===//
+//
+// Recognizes a Loop IR kernel's row nest or contraction and measures what
+// its schedule depends on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Conversion/LoopToTile/KernelFacts.h"
+#include "xtile/Dialect/Loop/Transforms/Passes.h"
+#include "xtile/Dialect/Loop/Utils/Tileable.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace xtile;
+namespace xl = xtile::loop;
+namespace xt = xtile::tile;
+
+static void inductionVars(Value v, DenseSet<Value> &ivs,
+                          DenseSet<Value> &seen) {
+  if (!seen.insert(v).second)
+    return;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (isa<xl::ParallelOp, xl::FoldOp>(arg.getOwner()->getParentOp()))
+      ivs.insert(arg);
+    return;
+  }
+  for (Value operand : v.getDefiningOp()->getOperands())
+    inductionVars(operand, ivs, seen);
+}
+
+void xtile::collectInductionVars(Value v, DenseSet<Value> &ivs) {
+  DenseSet<Value> seen;
+  inductionVars(v, ivs, seen);
+}
+
+bool xtile::dependsOn(Value v, const DenseSet<Value> &values) {
+  if (values.contains(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumRegions())
+    return false;
+  return llvm::any_of(def->getOperands(),
+                      [&](Value o) { return dependsOn(o, values); });
+}
+
+FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
+  RowNest nest;
+  if (std::optional<xl::TileProblem> problem = xl::findTileProblem(kernel))
+    return problem->op->emitOpError(problem->message);
+  xl::RowNestShape shape = xl::findRowNest(kernel);
+  nest.rows = shape.rows;
+  nest.body = shape.body;
+  Block *block = shape.body;
+  // Row indices of more than one iteration: a fold with a load that uses
+  // one of them and another load that uses a different one but not the
+  // first is a contraction (matmul: A[i, k] x B[k, j]).
+  SmallVector<Value> rowIvs;
+  for (xl::ParallelOp row : nest.rows)
+    if (row.getUpper() - row.getLower() > 1)
+      rowIvs.push_back(row.getInductionVar());
+  for (Operation &op : *block) {
+    if (!op.getNumRegions())
+      continue;
+    int64_t extent;
+    if (auto fold = dyn_cast<xl::FoldOp>(op)) {
+      SmallVector<DenseSet<Value>> uses;
+      fold.walk([&](xl::LoadOp load) {
+        DenseSet<Value> ivs;
+        for (Value index : load.getIndices())
+          collectInductionVars(index, ivs);
+        uses.push_back(std::move(ivs));
+      });
+      for (Value a : rowIvs)
+        for (Value b : rowIvs)
+          if (a != b &&
+              llvm::any_of(
+                  uses,
+                  [&](auto &u) { return u.contains(a) && !u.contains(b); }) &&
+              llvm::any_of(uses, [&](auto &u) {
+                return u.contains(b) && !u.contains(a);
+              }))
+            nest.contraction = true;
+      extent = fold.getUpper() - fold.getLower();
+      ++nest.folds;
+    } else {
+      extent = cast<xl::ParallelOp>(op).getUpper() -
+               cast<xl::ParallelOp>(op).getLower();
+    }
+    if (nest.columns && extent != nest.columns)
+      nest.uniform = false;
+    nest.columns = std::max(nest.columns, extent);
+  }
+  return nest;
+}
+
+FailureOr<Contraction> xtile::analyzeContraction(xl::KernelOp kernel,
+                                                 const RowNest &nest) {
+  if (nest.rows.size() < 2)
+    return kernel.emitOpError("is a contraction without two output "
+                              "dimensions; not lowered to Tile IR yet");
+  Contraction c;
+  c.i = nest.rows[nest.rows.size() - 2];
+  c.j = nest.rows.back();
+  SmallVector<xl::FoldOp> folds;
+  for (Operation &op : *nest.body)
+    if (auto fold = dyn_cast<xl::FoldOp>(op))
+      folds.push_back(fold);
+    else if (isa<xl::ParallelOp>(op))
+      return op.emitOpError(
+          "loops beside a contraction are not lowered to Tile IR yet");
+
+  // Each fold must be a sum of products a(i, k) * b(k, j).
+  for (xl::FoldOp fold : folds) {
+    Operation *mul = fold.getYieldedValue().getDefiningOp();
+    TypedAttr init;
+    if (fold.getCombine() != xl::CombineKind::add ||
+        !isa_and_nonnull<arith::MulFOp, arith::MulIOp>(mul) ||
+        !matchPattern(fold.getInit(), m_Constant(&init)))
+      return fold.emitOpError(
+          "is not a sum of products; not lowered to Tile IR yet");
+    auto depends = [&](Value v, Value iv) {
+      DenseSet<Value> ivs;
+      collectInductionVars(v, ivs);
+      return ivs.contains(iv);
+    };
+    Value x = mul->getOperand(0), y = mul->getOperand(1);
+    if (depends(x, c.j.getInductionVar()) || depends(y, c.i.getInductionVar()))
+      std::swap(x, y);
+    if (depends(x, c.j.getInductionVar()) || depends(y, c.i.getInductionVar()))
+      return fold.emitOpError("mixes both output indices in one operand; "
+                              "not lowered to Tile IR yet");
+    // 16-bit operands widened for the product go to the dot narrow.
+    auto extX = x.getDefiningOp<arith::ExtFOp>();
+    auto extY = y.getDefiningOp<arith::ExtFOp>();
+    if (extX && extY && extX.getIn().getType() == extY.getIn().getType()) {
+      x = extX.getIn();
+      y = extY.getIn();
+    }
+    c.products.push_back({fold, x, y});
+  }
+  for (xl::FoldOp fold : folds)
+    if (fold.getUpper() != folds.front().getUpper())
+      return kernel.emitOpError(
+          "has contractions over different lengths; not lowered to Tile IR "
+          "yet");
+  return c;
+}
+
+static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
+                         const Contraction &c) {
+  DotFacts f;
+  xl::FoldOp first = c.products.front().fold;
+  f.m = c.i.getUpper() - c.i.getLower();
+  f.n = c.j.getUpper() - c.j.getLower();
+  f.k = first.getUpper() - first.getLower();
+  f.folds = c.products.size();
+  for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
+    f.batch *= row.getUpper() - row.getLower();
+  f.inBytes = getElementBytes(c.products.front().a.getType());
+  for (BlockArgument out :
+       kernel.getBodyBlock().getArguments().drop_front(kernel.getNumInputs()))
+    f.otherBytes += xl::getNumBytes(out.getType());
+  return f;
+}
+
+static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest) {
+  RowFacts facts;
+  for (xl::ParallelOp row : nest.rows)
+    facts.programs *= row.getUpper() - row.getLower();
+  facts.columns = nest.columns;
+  facts.tile = nest.columns ? int64_t(llvm::PowerOf2Ceil(nest.columns)) : 1;
+  facts.folds = nest.folds;
+  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+    facts.bytes += xl::getNumBytes(arg.getType());
+  // Every access of a group moves `vector` elements in at most 16 bytes:
+  // the widest element of any buffer bounds the vector width (a bf16
+  // input sized alone would give an 8-lane f32 store).
+  facts.elementBytes = 1;
+  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+    facts.elementBytes = std::max<int64_t>(
+        facts.elementBytes,
+        getElementBytes(cast<MemRefType>(arg.getType()).getElementType()));
+  facts.streams = 0;
+  nest.body->walk([&](xl::LoadOp) { ++facts.streams; });
+  // Vector accesses need the column to be the last (contiguous) index of
+  // every access that depends on it.
+  DenseSet<Value> columnIvs;
+  for (Operation &op : *nest.body) {
+    if (auto fold = dyn_cast<xl::FoldOp>(op))
+      columnIvs.insert(fold.getInductionVar());
+    if (auto loop = dyn_cast<xl::ParallelOp>(op))
+      columnIvs.insert(loop.getInductionVar());
+  }
+  auto dependsOnColumn = [&](Value v) {
+    if (columnIvs.contains(v))
+      return true;
+    Operation *def = v.getDefiningOp();
+    return def && llvm::any_of(def->getOperands(), [&](Value o) {
+             return columnIvs.contains(o);
+           });
+  };
+  auto checkAccess = [&](ValueRange indices) {
+    if (llvm::any_of(indices, dependsOnColumn) &&
+        (indices.empty() || !columnIvs.contains(indices.back())))
+      facts.contiguous = false;
+  };
+  nest.body->walk([&](xl::LoadOp load) { checkAccess(load.getIndices()); });
+  DenseSet<Value> rowInputs;
+  nest.body->walk([&](xl::LoadOp load) {
+    if (llvm::any_of(load.getIndices(), dependsOnColumn))
+      rowInputs.insert(load.getBuffer());
+  });
+  facts.passes = std::max<int64_t>(1, columnIvs.size());
+  facts.rowBytes = facts.columns * facts.elementBytes *
+                   std::max<size_t>(1, rowInputs.size());
+  nest.body->walk([&](xl::StoreOp store) { checkAccess(store.getIndices()); });
+
+  // Split needs folds that do not use each other's results, and at most
+  // one elementwise loop.
+  DenseSet<Value> foldResults;
+  int64_t loops = 0;
+  bool independent = true;
+  for (Operation &op : *nest.body) {
+    if (isa<xl::ParallelOp>(op))
+      ++loops;
+    auto fold = dyn_cast<xl::FoldOp>(op);
+    if (!fold)
+      continue;
+    fold.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (dependsOn(v, foldResults))
+          independent = false;
+    });
+    foldResults.insert(fold.getResult());
+  }
+  facts.splittable = independent && facts.folds > 0 && loops <= 1 &&
+                     facts.columns > 0 && nest.uniform;
+  return facts;
+}
+
+FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
+                                                 const RowNest &nest) {
+  KernelFacts facts;
+  facts.contraction = nest.contraction;
+  if (!nest.contraction) {
+    facts.row = rowFacts(kernel, nest);
+    return facts;
+  }
+  FailureOr<Contraction> c = analyzeContraction(kernel, nest);
+  if (failed(c))
+    return failure();
+  facts.dot = dotFacts(kernel, nest, *c);
+  return facts;
+}
+
+FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel) {
+  FailureOr<RowNest> nest = analyzeRowNest(kernel);
+  if (failed(nest))
+    return failure();
+  return computeKernelFacts(kernel, *nest);
+}
+
+xt::ScheduleShape KernelFacts::shape() const {
+  xt::ScheduleShape s;
+  if (contraction) {
+    s.elementBytes = dot.inBytes;
+    s.contractions = dot.folds;
+    return s;
+  }
+  s.columns = row.columns;
+  s.streams = std::max<int64_t>(1, row.streams);
+  s.elementBytes = row.elementBytes;
+  return s;
+}
+
+llvm::json::Object KernelFacts::toJSON() const {
+  if (contraction)
+    return llvm::json::Object{{"kind", "contraction"}, {"batch", dot.batch},
+                              {"m", dot.m},           {"n", dot.n},
+                              {"k", dot.k},           {"contractions", dot.folds},
+                              {"operand_bytes", dot.inBytes},
+                              {"other_bytes", dot.otherBytes}};
+  return llvm::json::Object{{"kind", "row"},
+                            {"programs", row.programs},
+                            {"columns", row.columns},
+                            {"folds", row.folds},
+                            {"element_bytes", row.elementBytes},
+                            {"bytes", row.bytes},
+                            {"streams", row.streams},
+                            {"contiguous", row.contiguous},
+                            {"splittable", row.splittable}};
+}

@@ -1,0 +1,397 @@
+//===- Lowering.h - applying a schedule to a Loop IR kernel -----*- C++ -*-===//
+//
+// Shared by the row, split and contraction lowerings of
+// --convert-xloop-to-xtile: scalar copies, affine index arithmetic on
+// tiles, and the emitter of a row body over a tile of columns.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XTILE_LIB_CONVERSION_LOOPTOTILE_LOWERING_H
+#define XTILE_LIB_CONVERSION_LOOPTOTILE_LOWERING_H
+
+#include "xtile/Conversion/LoopToTile/KernelFacts.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/MathExtras.h"
+#include <functional>
+
+namespace xtile {
+namespace detail {
+
+using namespace mlir;
+namespace xl = xtile::loop;
+namespace xt = xtile::tile;
+
+/// Annotates `loop` with how many iterations ahead its loads are issued
+/// (`xtile.num_stages`).
+inline void setNumStages(scf::ForOp loop, int64_t stages) {
+  Builder b(loop.getContext());
+  loop.getContext()
+      ->getOrLoadDialect<xt::XTileDialect>()
+      ->getNumStagesAttrHelper()
+      .setAttr(loop, b.getI64IntegerAttr(stages));
+}
+
+/// Copies a per-program scalar op (hoisted above the columns) into a Tile
+/// IR kernel: loads become scalar Tile IR loads.
+void cloneScalar(OpBuilder &b, Operation &op, IRMapping &map);
+
+/// An affine expression over tiles of indices (all of `type`), as arith on
+/// the tiles; `mod` is the non-negative remainder, as affine defines it.
+Value lowerAffineOnTiles(OpBuilder &b, Location loc, AffineExpr e,
+                         ArrayRef<Value> dims, ShapedType type,
+                         unsigned numDims);
+
+/// Builds the Tile IR body: scalars per program, tiles over the columns.
+class Emitter {
+public:
+  Emitter(OpBuilder &b, Location loc, int64_t tile, Value range, Value mask,
+          xt::FoldStrategy strategy, int64_t columns = 0, int64_t chunk = 0)
+      : b(b), loc(loc), tile(tile), range(range), mask(mask),
+        strategy(strategy), columns(columns), chunk(chunk) {}
+
+  IRMapping scalars;
+  DenseMap<Value, Value> tiles;
+
+  Type tileOf(Type element) { return RankedTensorType::get({tile}, element); }
+
+  Value asTile(Value loopValue) {
+    if (Value t = tiles.lookup(loopValue))
+      return t;
+    Value s = scalars.lookupOrDefault(loopValue);
+    auto [it, inserted] = splats.try_emplace({s, tile}, Value());
+    if (inserted)
+      it->second = xt::SplatOp::create(b, loc, tileOf(s.getType()), s);
+    return it->second;
+  }
+
+  bool isTile(Value loopValue) { return tiles.count(loopValue); }
+
+  /// Emits the ops of `block` (except its terminator); returns failure on an
+  /// op it cannot express.
+  LogicalResult emitBlock(Block &block) {
+    for (Operation &op : block) {
+      if (op.hasTrait<OpTrait::IsTerminator>())
+        continue;
+      if (failed(emit(&op)))
+        return failure();
+    }
+    return success();
+  }
+
+  /// When set, computes a fold's result instead of folding its body (the
+  /// second kernel of a split combines partial results).
+  std::function<FailureOr<Value>(xl::FoldOp)> foldHook;
+
+  LogicalResult emit(Operation *op) {
+    if (auto fold = dyn_cast<xl::FoldOp>(op); fold && foldHook) {
+      FailureOr<Value> v = foldHook(fold);
+      if (failed(v))
+        return failure();
+      scalars.map(fold.getResult(), *v);
+      return success();
+    }
+    if (chunk)
+      if (isa<xl::FoldOp, xl::ParallelOp>(op))
+        return emitChunked(op);
+    if (perLoopTiles) {
+      if (auto fold = dyn_cast<xl::FoldOp>(op))
+        return emitWithOwnTile(op, fold.getUpper() - fold.getLower());
+      if (auto loop = dyn_cast<xl::ParallelOp>(op))
+        return emitWithOwnTile(op, loop.getUpper() - loop.getLower());
+    }
+    if (auto fold = dyn_cast<xl::FoldOp>(op))
+      return emitFold(fold);
+    if (auto loop = dyn_cast<xl::ParallelOp>(op)) {
+      tiles[loop.getInductionVar()] = range;
+      return emitBlock(loop.getBodyBlock());
+    }
+    if (auto load = dyn_cast<xl::LoadOp>(op))
+      return emitLoad(load);
+    if (auto store = dyn_cast<xl::StoreOp>(op))
+      return emitStore(store);
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(op))
+      if (llvm::any_of(apply.getOperands(), [&](Value v) { return isTile(v); }))
+        return emitApply(apply);
+    bool anyTile =
+        llvm::any_of(op->getOperands(), [&](Value v) { return isTile(v); });
+    if (!anyTile) {
+      b.clone(*op, scalars);
+      return success();
+    }
+    if (op->getNumRegions() || op->getNumResults() != 1 ||
+        !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+      return op->emitOpError("cannot be applied to a tile");
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands())
+      operands.push_back(asTile(v));
+    OperationState state(loc, op->getName(), operands,
+                         {tileOf(op->getResult(0).getType())}, op->getAttrs());
+    tiles[op->getResult(0)] = b.create(state)->getResult(0);
+    return success();
+  }
+
+private:
+  /// A fold or elementwise loop over a long row, as a loop over chunks of
+  /// it (the next chunk's loads pipelined: xtile.num_stages = 2); a fold
+  /// combines each chunk's partial result into the loop-carried one.
+  LogicalResult emitChunked(Operation *op) {
+    auto fold = dyn_cast<xl::FoldOp>(op);
+    int64_t columns = fold ? int64_t(fold.getUpper())
+                           : int64_t(cast<xl::ParallelOp>(op).getUpper());
+    Value lower = arith::ConstantIndexOp::create(b, loc, 0);
+    Value upper = arith::ConstantIndexOp::create(b, loc, columns);
+    Value step = arith::ConstantIndexOp::create(b, loc, chunk);
+    SmallVector<Value> inits;
+    TypedAttr identity;
+    if (fold) {
+      if (!matchPattern(fold.getInit(), m_Constant(&identity)))
+        return fold.emitOpError("needs a constant initial value for Tile IR");
+      inits.push_back(arith::ConstantOp::create(b, loc, identity));
+    }
+    auto loop = scf::ForOp::create(b, loc, lower, upper, step, inits);
+    setNumStages(loop, 2);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    // Tiles of this chunk; splats made outside the loop stay valid, those
+    // made inside must not leak out.
+    auto outerSplats = splats;
+    Value outerRange = range, outerMask = mask;
+    Type indexTile = tileOf(b.getIndexType());
+    range = arith::AddIOp::create(
+        b, loc, xt::RangeOp::create(b, loc, indexTile, 0, chunk),
+        xt::SplatOp::create(b, loc, indexTile, loop.getInductionVar()));
+    mask = columns % chunk
+               ? Value(arith::CmpIOp::create(
+                     b, loc, arith::CmpIPredicate::slt, range,
+                     arith::ConstantOp::create(
+                         b, loc,
+                         DenseElementsAttr::get(cast<ShapedType>(indexTile),
+                                                b.getIndexAttr(columns)))))
+               : Value();
+    llvm::scope_exit restore([&] {
+      splats = outerSplats;
+      range = outerRange;
+      mask = outerMask;
+    });
+    if (!fold) {
+      auto parallel = cast<xl::ParallelOp>(op);
+      tiles[parallel.getInductionVar()] = range;
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      return emitBlock(parallel.getBodyBlock());
+    }
+    FailureOr<Value> partial = foldTile(fold, identity);
+    if (failed(partial))
+      return failure();
+    Value combined = combineScalars(fold.getCombine(),
+                                    loop.getRegionIterArgs()[0], *partial);
+    scf::YieldOp::create(b, loc, combined);
+    scalars.map(fold.getResult(), loop.getResult(0));
+    return success();
+  }
+
+  Value combineScalars(xl::CombineKind kind, Value a, Value c) {
+    bool isFloat = isa<FloatType>(a.getType());
+    switch (kind) {
+    case xl::CombineKind::add:
+      return isFloat ? Value(arith::AddFOp::create(b, loc, a, c))
+                     : Value(arith::AddIOp::create(b, loc, a, c));
+    case xl::CombineKind::mul:
+      return isFloat ? Value(arith::MulFOp::create(b, loc, a, c))
+                     : Value(arith::MulIOp::create(b, loc, a, c));
+    case xl::CombineKind::max:
+      return isFloat ? Value(arith::MaximumFOp::create(b, loc, a, c))
+                     : Value(arith::MaxSIOp::create(b, loc, a, c));
+    case xl::CombineKind::min:
+      return isFloat ? Value(arith::MinimumFOp::create(b, loc, a, c))
+                     : Value(arith::MinSIOp::create(b, loc, a, c));
+    case xl::CombineKind::And:
+      return arith::AndIOp::create(b, loc, a, c);
+    case xl::CombineKind::Or:
+      return arith::OrIOp::create(b, loc, a, c);
+    }
+    llvm_unreachable("unknown combine");
+  }
+
+  /// The fold of one tile of `fold`'s body (masked lanes neutral).
+  FailureOr<Value> foldTile(xl::FoldOp fold, TypedAttr identity) {
+    tiles[fold.getInductionVar()] = range;
+    if (failed(emitBlock(fold.getBodyBlock())))
+      return failure();
+    Type element = fold.getType();
+    Value values = asTile(fold.getYieldedValue());
+    if (mask) {
+      Value neutral = xt::SplatOp::create(
+          b, loc, tileOf(element), arith::ConstantOp::create(b, loc, identity));
+      values = arith::SelectOp::create(b, loc, mask, values, neutral);
+    }
+    return xt::FoldOp::create(
+               b, loc, element, static_cast<xt::CombineKind>(fold.getCombine()),
+               values, ArrayRef<int64_t>{0}, identity, /*associative=*/true,
+               /*commutative=*/true, strategy)
+        .getResult();
+  }
+
+  LogicalResult emitFold(xl::FoldOp fold) {
+    tiles[fold.getInductionVar()] = range;
+    if (failed(emitBlock(fold.getBodyBlock())))
+      return failure();
+    Value yielded = fold.getYieldedValue();
+    Type element = fold.getType();
+    TypedAttr identity;
+    if (!matchPattern(fold.getInit(), m_Constant(&identity)))
+      return fold.emitOpError("needs a constant initial value for Tile IR");
+    Value values = asTile(yielded);
+    // Lanes past the ragged edge hold the identity, neutral for the fold.
+    if (mask) {
+      Value neutral = xt::SplatOp::create(
+          b, loc, tileOf(element), arith::ConstantOp::create(b, loc, identity));
+      values = arith::SelectOp::create(b, loc, mask, values, neutral);
+    }
+    auto result = xt::FoldOp::create(
+        b, loc, element, static_cast<xt::CombineKind>(fold.getCombine()),
+        values, ArrayRef<int64_t>{0}, identity, /*associative=*/true,
+        /*commutative=*/true, strategy);
+    scalars.map(fold.getResult(), result.getResult());
+    return success();
+  }
+
+  SmallVector<Value> indices(ValueRange loopIndices) {
+    SmallVector<Value> out;
+    for (Value v : loopIndices)
+      out.push_back(isTile(v) ? tiles.lookup(v) : scalars.lookupOrDefault(v));
+    return out;
+  }
+
+  LogicalResult emitLoad(xl::LoadOp load) {
+    Value buffer = scalars.lookupOrDefault(load.getBuffer());
+    SmallVector<Value> idx = indices(load.getIndices());
+    bool tiled =
+        llvm::any_of(load.getIndices(), [&](Value v) { return isTile(v); });
+    if (!tiled) {
+      scalars.map(load.getResult(),
+                  xt::LoadOp::create(b, loc, load.getType(), buffer, idx,
+                                     Value(), Value())
+                      .getResult());
+      return success();
+    }
+    Value other;
+    if (mask)
+      other = arith::ConstantOp::create(b, loc, b.getZeroAttr(load.getType()));
+    tiles[load.getResult()] = xt::LoadOp::create(b, loc, tileOf(load.getType()),
+                                                 buffer, idx, mask, other)
+                                  .getResult();
+    return success();
+  }
+
+  LogicalResult emitStore(xl::StoreOp store) {
+    Value buffer = scalars.lookupOrDefault(store.getBuffer());
+    SmallVector<Value> idx = indices(store.getIndices());
+    bool tiled =
+        llvm::any_of(store.getIndices(), [&](Value v) { return isTile(v); });
+    if (!tiled) {
+      if (isTile(store.getValue()))
+        return store.emitOpError("stores a tile to a single element");
+      xt::StoreOp::create(b, loc, scalars.lookupOrDefault(store.getValue()),
+                          buffer, idx, Value());
+      return success();
+    }
+    xt::StoreOp::create(b, loc, asTile(store.getValue()), buffer, idx, mask);
+    return success();
+  }
+
+  /// affine.apply on tiles of indices, as arith on index tiles.
+  LogicalResult emitApply(affine::AffineApplyOp apply) {
+    SmallVector<Value> dims;
+    for (Value v : apply.getOperands())
+      dims.push_back(asTile(v));
+    tiles[apply.getResult()] =
+        lowerAffineOnTiles(b, loc, apply.getAffineMap().getResult(0), dims,
+                           cast<ShapedType>(tileOf(b.getIndexType())),
+                           apply.getAffineMap().getNumDims());
+    return success();
+  }
+
+  OpBuilder &b;
+  Location loc;
+  int64_t tile;
+  Value range, mask;
+  xt::FoldStrategy strategy;
+  int64_t columns, chunk;
+  DenseMap<std::pair<Value, int64_t>, Value> splats;
+  /// Column loops of different lengths in one row body each get a tile of
+  /// their own length (set for plain, unchunked, unsplit row kernels).
+  bool perLoopTiles = false;
+  DenseMap<int64_t, std::pair<Value, Value>> loopTiles;
+
+public:
+  void enablePerLoopTiles() { perLoopTiles = true; }
+
+private:
+  /// Emits a column loop of `extent` iterations over its own tile.
+  LogicalResult emitWithOwnTile(Operation *op, int64_t extent) {
+    int64_t size = int64_t(llvm::PowerOf2Ceil(extent));
+    auto [it, inserted] = loopTiles.try_emplace(extent);
+    if (inserted) {
+      Type indexTile = RankedTensorType::get({size}, b.getIndexType());
+      Value r = xt::RangeOp::create(b, loc, indexTile, 0, size);
+      Value m;
+      if (size != extent)
+        m = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt, r,
+            arith::ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(cast<ShapedType>(indexTile),
+                                       b.getIndexAttr(extent))));
+      it->second = {r, m};
+    }
+    int64_t outerTile = tile;
+    Value outerRange = range, outerMask = mask;
+    tile = size;
+    range = it->second.first;
+    mask = it->second.second;
+    llvm::scope_exit restore([&] {
+      tile = outerTile;
+      range = outerRange;
+      mask = outerMask;
+    });
+    if (auto fold = dyn_cast<xl::FoldOp>(op))
+      return emitFold(fold);
+    auto loop = cast<xl::ParallelOp>(op);
+    tiles[loop.getInductionVar()] = range;
+    return emitBlock(loop.getBodyBlock());
+  }
+};
+
+/// The row kernel `kernel` (nest `nest`) as one Tile IR kernel with one
+/// program per row, under `schedule` (not a split).
+LogicalResult lowerRowKernel(xl::KernelOp kernel, const RowNest &nest,
+                             const RowFacts &facts,
+                             xt::RowScheduleAttr schedule,
+                             xt::TargetAttr target);
+
+/// The row kernel `kernel` split over `schedule.getWays()` programs per
+/// row: a kernel of partial folds and a combining one; its launches become
+/// launches of both.
+LogicalResult lowerSplitKernel(xl::KernelOp kernel, const RowNest &nest,
+                               const RowFacts &facts,
+                               xt::RowScheduleAttr schedule,
+                               xt::TargetAttr target);
+
+/// The contraction kernel `kernel` as one program per output tile.
+LogicalResult lowerContractionKernel(xl::KernelOp kernel, const RowNest &nest,
+                                     const Contraction &contraction,
+                                     const DotFacts &facts,
+                                     xt::DotScheduleAttr schedule,
+                                     xt::TargetAttr target);
+
+} // namespace detail
+} // namespace xtile
+
+#endif // XTILE_LIB_CONVERSION_LOOPTOTILE_LOWERING_H

@@ -1,0 +1,129 @@
+//===- ScheduleSpace.cpp - the candidate schedules of a kernel ------------===//
+//
+// Row kernels: a fold strategy, warps and a vector width per program; a
+// loop over chunks for rows longer than a program holds; a split of each
+// row over several programs when rows are few. Contractions: block sizes,
+// pipeline depth and warps. Candidates the target cannot run are never
+// proposed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Conversion/LoopToTile/CostModel.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace xtile;
+namespace xt = xtile::tile;
+
+/// The most programs a split launches per SM: beyond a few waves the
+/// partial results cost more than the parallelism gains.
+static constexpr int64_t kSplitProgramsPerSm = 16;
+/// The longest row one program holds at once (16 warps, 8 elements per
+/// thread); longer rows are processed in chunks.
+static constexpr int64_t kLongestTile = 4096;
+
+static SmallVector<xt::ScheduleAttrInterface>
+rowCandidates(MLIRContext *ctx, const RowFacts &k, xt::TargetAttr target) {
+  SmallVector<xt::ScheduleAttrInterface> out;
+  auto add = [&](xt::FoldStrategy strategy, int64_t warps, int64_t vector,
+                 int64_t chunk = 0, int64_t ways = 0) {
+    out.push_back(
+        xt::RowScheduleAttr::get(ctx, strategy, warps, vector, chunk, ways));
+  };
+  // One thread doing the whole row.
+  add(xt::FoldStrategy::serial, 1, 1);
+  if (k.columns == 0)
+    return out;
+  auto vectorOk = [&](int64_t vector) {
+    return vector * k.elementBytes <= 16 && k.columns % vector == 0 &&
+           (vector == 1 || k.contiguous);
+  };
+  for (int64_t warps : {1, 2, 4, 8, 16}) {
+    for (int64_t vector : {1, 2, 4, 8}) {
+      if (!vectorOk(vector))
+        continue;
+      if (vector > 1 && k.tile < 32 * warps * vector)
+        continue;
+      if (warps > 1 && k.tile < 32 * warps)
+        continue;
+      add(warps == 1 ? xt::FoldStrategy::warp : xt::FoldStrategy::block, warps,
+          vector);
+    }
+  }
+  // Few rows, long ones: split each row over several programs.
+  if (k.splittable)
+    for (int64_t ways : {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024})
+      for (int64_t warps : {4, 8})
+        for (int64_t vector : {1, 4}) {
+          int64_t slice = llvm::divideCeil(k.columns, ways);
+          if (slice < 1024 ||
+              k.programs * ways > kSplitProgramsPerSm * target.getSms() ||
+              !vectorOk(vector) || slice % vector ||
+              int64_t(llvm::PowerOf2Ceil(slice)) > kLongestTile)
+            continue;
+          add(xt::FoldStrategy::split, warps, vector, 0, ways);
+        }
+  // Rows longer than the largest program holds: a loop over chunks.
+  for (int64_t chunk : {1024, 2048, 4096}) {
+    if (k.tile <= kLongestTile)
+      break;
+    for (int64_t warps : {4, 8, 16})
+      for (int64_t vector : {1, 4}) {
+        if (!vectorOk(vector) || chunk < 32 * warps * vector)
+          continue;
+        add(xt::FoldStrategy::block, warps, vector, chunk);
+      }
+  }
+  return out;
+}
+
+static SmallVector<xt::ScheduleAttrInterface>
+dotCandidates(MLIRContext *ctx, const DotFacts &f) {
+  SmallVector<xt::ScheduleAttrInterface> out;
+  for (int64_t bm : {32, 64, 128})
+    for (int64_t bn : {32, 64, 128})
+      for (int64_t bk : {32, 64})
+        for (int64_t stages : {1, 2, 3, 4})
+          for (int64_t warps : {4, 8}) {
+            // No tile larger than the padded problem, no pipeline deeper
+            // than the K loop.
+            if (bm > int64_t(llvm::PowerOf2Ceil(f.m)) && bm > 32)
+              continue;
+            if (bn > int64_t(llvm::PowerOf2Ceil(f.n)) && bn > 32)
+              continue;
+            if (bk > int64_t(llvm::PowerOf2Ceil(f.k)) && bk > 32)
+              continue;
+            if (stages > static_cast<int64_t>(llvm::divideCeil(f.k, bk)))
+              continue;
+            // At least four accumulators per thread.
+            if (bm * bn / (32 * warps) < 4)
+              continue;
+            out.push_back(
+                xt::DotScheduleAttr::get(ctx, bm, bn, bk, stages, warps));
+          }
+  return out;
+}
+
+SmallVector<xt::ScheduleAttrInterface>
+xtile::enumerateSchedules(MLIRContext *ctx, const KernelFacts &facts,
+                          xt::TargetAttr target) {
+  SmallVector<xt::ScheduleAttrInterface> all =
+      facts.contraction ? dotCandidates(ctx, facts.dot)
+                        : rowCandidates(ctx, facts.row, target);
+  xt::ScheduleShape shape = facts.shape();
+  SmallVector<xt::ScheduleAttrInterface> fit, spill;
+  for (xt::ScheduleAttrInterface s : all) {
+    xt::ScheduleNeeds needs = s.getNeeds(shape);
+    if (xt::fitsTarget(needs, target)) {
+      fit.push_back(s);
+      continue;
+    }
+    // Registers are an estimate and spilling is legal: such candidates are
+    // kept only when nothing fits.
+    needs.registersPerThread = 0;
+    if (xt::fitsTarget(needs, target))
+      spill.push_back(s);
+  }
+  return fit.empty() ? spill : fit;
+}

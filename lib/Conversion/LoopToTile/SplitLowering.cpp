@@ -1,0 +1,215 @@
+//===- SplitLowering.cpp - a row kernel split over several programs -------===//
+//
+// Applies a #xtile.row_schedule with the split strategy: few long rows,
+// each split over `ways` programs. A first kernel folds each slice into
+// partial results, a second combines them and runs the elementwise loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace mlir;
+using namespace xtile;
+using namespace xtile::detail;
+
+LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
+                                       const RowNest &nest,
+                                       const RowFacts &facts,
+                                       xt::RowScheduleAttr schedule,
+                                       xt::TargetAttr target) {
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  int64_t rows = facts.programs, ways = schedule.getWays();
+  int64_t slice = llvm::divideCeil(facts.columns, ways);
+  int64_t tile = int64_t(llvm::PowerOf2Ceil(slice));
+  SmallVector<xl::FoldOp> folds;
+  for (Operation &op : *nest.body)
+    if (auto fold = dyn_cast<xl::FoldOp>(op))
+      folds.push_back(fold);
+  SmallVector<Type> partialBuffers, partialTensors;
+  for (xl::FoldOp fold : folds) {
+    partialBuffers.push_back(MemRefType::get({rows, ways}, fold.getType()));
+    partialTensors.push_back(
+        RankedTensorType::get({rows, ways}, fold.getType()));
+  }
+  ArrayRef<BlockArgument> inputs =
+      kernel.getBodyBlock().getArguments().take_front(kernel.getNumInputs());
+  ArrayRef<BlockArgument> outputs =
+      kernel.getBodyBlock().getArguments().drop_front(kernel.getNumInputs());
+
+  // Program -> (row, slice); the slice's columns as a masked tile.
+  struct Prologue {
+    Value rowFlat, sliceIndex;
+  };
+  auto prologue = [&](OpBuilder &b, Emitter &e) -> Prologue {
+    // Without row loops the kernel block is the row body, emitted later.
+    if (!nest.rows.empty())
+      for (Operation &op : kernel.getBodyBlock())
+        if (!op.getNumRegions())
+          cloneScalar(b, op, e.scalars);
+    Value pid = xt::ProgramIdOp::create(b, loc, 0);
+    Value w = arith::ConstantIndexOp::create(b, loc, ways);
+    Value sliceIndex = arith::RemUIOp::create(b, loc, pid, w);
+    Value rowFlat = arith::DivUIOp::create(b, loc, pid, w);
+    Value rest = rowFlat;
+    for (xl::ParallelOp row : llvm::reverse(nest.rows)) {
+      Value extent = arith::ConstantIndexOp::create(
+          b, loc, row.getUpper() - row.getLower());
+      e.scalars.map(row.getInductionVar(),
+                    arith::RemUIOp::create(b, loc, rest, extent));
+      rest = arith::DivUIOp::create(b, loc, rest, extent);
+    }
+    for (xl::ParallelOp row :
+         ArrayRef(nest.rows).drop_back(nest.rows.empty() ? 0 : 1))
+      for (Operation &op : row.getBodyBlock())
+        if (!op.getNumRegions() && !op.hasTrait<OpTrait::IsTerminator>())
+          cloneScalar(b, op, e.scalars);
+    return {rowFlat, sliceIndex};
+  };
+  auto sliceTiles = [&](OpBuilder &b,
+                        Value sliceIndex) -> std::pair<Value, Value> {
+    Type indexTile = RankedTensorType::get({tile}, b.getIndexType());
+    Value start = arith::MulIOp::create(
+        b, loc, sliceIndex, arith::ConstantIndexOp::create(b, loc, slice));
+    Value range = arith::AddIOp::create(
+        b, loc, xt::RangeOp::create(b, loc, indexTile, 0, tile),
+        xt::SplatOp::create(b, loc, indexTile, start));
+    Value end = arith::MinUIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, start,
+                              arith::ConstantIndexOp::create(b, loc, slice)),
+        arith::ConstantIndexOp::create(b, loc, facts.columns));
+    Value mask =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, range,
+                              xt::SplatOp::create(b, loc, indexTile, end));
+    return {range, mask};
+  };
+
+  OpBuilder b(kernel);
+  std::string partialName = (kernel.getSymName() + "_partial").str();
+  // Both kernels: programs over (row, slice), the original inputs, then
+  // the partial-result buffers, then (the second only) the outputs; `body`
+  // emits with an emitter over the program's slice.
+  auto buildKernel =
+      [&](StringRef name, bool withOutputs,
+          function_ref<LogicalResult(OpBuilder &, Emitter &, ArrayRef<Value>,
+                                     const Prologue &)>
+              body) -> FailureOr<xt::KernelOp> {
+    auto k = xt::KernelOp::create(
+        b, loc, name, inputs.size() + (withOutputs ? folds.size() : 0),
+        ArrayRef<int64_t>{rows * ways}, schedule.getWarps(), target,
+        schedule);
+    OpBuilder kb(ctx);
+    Block *block = kb.createBlock(&k.getBody());
+    Emitter e(kb, loc, tile, Value(), Value(), xt::FoldStrategy::block);
+    for (BlockArgument in : inputs)
+      e.scalars.map(in, block->addArgument(in.getType(), in.getLoc()));
+    SmallVector<Value> partials;
+    for (Type t : partialBuffers)
+      partials.push_back(block->addArgument(t, loc));
+    if (withOutputs)
+      for (BlockArgument out : outputs)
+        e.scalars.map(out, block->addArgument(out.getType(), out.getLoc()));
+    Prologue p = prologue(kb, e);
+    auto [range, mask] = sliceTiles(kb, p.sliceIndex);
+    Emitter fe(kb, loc, tile, range, mask, xt::FoldStrategy::block);
+    fe.scalars = e.scalars;
+    if (failed(body(kb, fe, partials, p))) {
+      k.erase();
+      return failure();
+    }
+    return k;
+  };
+
+  // Kernel 1: partial folds.
+  DenseSet<Value> foldResults;
+  for (xl::FoldOp fold : folds)
+    foldResults.insert(fold.getResult());
+  FailureOr<xt::KernelOp> k1 = buildKernel(
+      partialName, /*withOutputs=*/false,
+      [&](OpBuilder &kb, Emitter &fe, ArrayRef<Value> partials,
+          const Prologue &p) -> LogicalResult {
+        for (Operation &op : *nest.body) {
+          if (isa<xl::ParallelOp, xl::StoreOp>(op) ||
+              op.hasTrait<OpTrait::IsTerminator>())
+            continue;
+          if (!isa<xl::FoldOp>(op) &&
+              llvm::any_of(op.getOperands(), [&](Value v) {
+                return dependsOn(v, foldResults);
+              }))
+            continue;
+          if (failed(fe.emit(&op)))
+            return failure();
+        }
+        for (auto [fold, buffer] : llvm::zip(folds, partials))
+          xt::StoreOp::create(kb, loc, fe.scalars.lookup(fold.getResult()),
+                              buffer, ValueRange{p.rowFlat, p.sliceIndex},
+                              Value());
+        return success();
+      });
+  if (failed(k1))
+    return failure();
+  // Kernel 2: combine the partials, then the slice's elementwise loop.
+  FailureOr<xt::KernelOp> k2 = buildKernel(
+      kernel.getSymName(), /*withOutputs=*/true,
+      [&](OpBuilder &kb, Emitter &fe, ArrayRef<Value> partials,
+          const Prologue &p) -> LogicalResult {
+        int64_t wayTile = int64_t(llvm::PowerOf2Ceil(ways));
+        fe.foldHook = [&](xl::FoldOp fold) -> FailureOr<Value> {
+          TypedAttr identity;
+          if (!matchPattern(fold.getInit(), m_Constant(&identity)))
+            return fold.emitOpError(
+                "needs a constant initial value for Tile IR");
+          unsigned index = llvm::find(folds, fold) - folds.begin();
+          Type indexTile =
+              RankedTensorType::get({wayTile}, kb.getIndexType());
+          Value lanes = xt::RangeOp::create(kb, loc, indexTile, 0, wayTile);
+          Value rowTile = xt::SplatOp::create(kb, loc, indexTile, p.rowFlat);
+          Value laneMask, other;
+          if (wayTile != ways) {
+            laneMask = arith::CmpIOp::create(
+                kb, loc, arith::CmpIPredicate::slt, lanes,
+                arith::ConstantOp::create(
+                    kb, loc,
+                    DenseElementsAttr::get(cast<ShapedType>(indexTile),
+                                           kb.getIndexAttr(ways))));
+            other = arith::ConstantOp::create(kb, loc, identity);
+          }
+          Value values = xt::LoadOp::create(
+              kb, loc, RankedTensorType::get({wayTile}, fold.getType()),
+              partials[index], ValueRange{rowTile, lanes}, laneMask, other);
+          return xt::FoldOp::create(
+                     kb, loc, fold.getType(),
+                     static_cast<xt::CombineKind>(fold.getCombine()), values,
+                     ArrayRef<int64_t>{0}, identity, /*associative=*/true,
+                     /*commutative=*/true, xt::FoldStrategy::warp)
+              .getResult();
+        };
+        return fe.emitBlock(*nest.body);
+      });
+  if (failed(k2)) {
+    k1->erase();
+    return failure();
+  }
+
+  // Launches: partials first, then the combining kernel.
+  SmallVector<xl::LaunchOp> launches;
+  kernel->getParentOfType<ModuleOp>().walk([&](xl::LaunchOp launch) {
+    if (launch.getKernel() == kernel.getSymName())
+      launches.push_back(launch);
+  });
+  for (xl::LaunchOp launch : launches) {
+    OpBuilder lb(launch);
+    auto first = xl::LaunchOp::create(lb, launch.getLoc(), partialTensors,
+                                      partialName, launch.getInputs());
+    SmallVector<Value> operands(launch.getInputs());
+    llvm::append_range(operands, first.getResults());
+    auto second =
+        xl::LaunchOp::create(lb, launch.getLoc(), launch.getResultTypes(),
+                             kernel.getSymName(), operands);
+    launch.replaceAllUsesWith(second.getResults());
+    launch.erase();
+  }
+  kernel.erase();
+  return success();
+}

@@ -1,0 +1,450 @@
+//===- Dots.cpp - Dots and pipelined loops --------------------------------===//
+//
+// Dots: operand tiles staged in shared memory, accumulated per slot in f32.
+// Loops (`scf.for`), whose dot operands may be software pipelined: copied
+// into shared memory asynchronously (cp.async), iterations ahead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "xtile/Support/Storage.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace xtile;
+using namespace xtile::tiletokernel;
+
+//===----------------------------------------------------------------------===//
+// Dots
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerDot(xt::DotOp op) {
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
+  auto accType = cast<RankedTensorType>(op.getAcc().getType());
+  if (lhsType.getRank() != 2 || rhsType.getRank() != 2)
+    return op.emitOpError("the Kernel IR lowering supports 2-d dots only");
+  int64_t k = lhsType.getDimSize(1), n = rhsType.getDimSize(1);
+  Type accElement = accType.getElementType();
+  if (!accElement.isF32())
+    return op.emitOpError("the Kernel IR lowering accumulates dots in f32 "
+                          "only, got ")
+           << accElement;
+  // Stage each operand tile in shared memory, row-major.
+  bool stagedNow = false;
+  auto stage = [&](Value operand) -> FailureOr<std::pair<Value, Value>> {
+    auto it = staged.find(operand);
+    if (it != staged.end())
+      return it->second;
+    auto type = cast<RankedTensorType>(operand.getType());
+    int cs = baseCoords(type.getShape());
+    FailureOr<SmallVector<Value>> values = tile(operand, cs);
+    if (failed(values))
+      return failure();
+    Type element = type.getElementType();
+    Value buffer = dynamicShared(element, type.getNumElements());
+    const Layout &l = layouts[coordSets[cs].layout];
+    for (int64_t c = 0; c < l.chunks; ++c) {
+      int64_t s0 = c * l.vec;
+      ArrayRef<Value> coords = coordSets[cs].coords[s0];
+      Value offset = add(mul(coords[0], cst(type.getDimSize(1))), coords[1]);
+      Value lanes = l.vec == 1 ? (*values)[s0]
+                               : (Value)vector::FromElementsOp::create(
+                                     b, loc, VectorType::get({l.vec}, element),
+                                     ArrayRef<Value>(*values).slice(s0, l.vec));
+      predicated(
+          b, loc, owned(coordSets[cs].layout, c), {},
+          [&] {
+            xk::StoreOp::create(b, loc, lanes, buffer, offset);
+            return SmallVector<Value>{};
+          },
+          [&] { return SmallVector<Value>{}; });
+    }
+    staged[operand] = {buffer, cst(0)};
+    stagedNow = true;
+    return staged[operand];
+  };
+  FailureOr<std::pair<Value, Value>> a = stage(op.getLhs());
+  if (failed(a))
+    return failure();
+  FailureOr<std::pair<Value, Value>> bb = stage(op.getRhs());
+  if (failed(bb))
+    return failure();
+  if (stagedNow) {
+    xk::BarrierOp::create(b, loc);
+    stagedInBody = true;
+  }
+  if (dynamicBytes > src.getTarget().value().getSharedMemory())
+    return op.emitOpError("needs ")
+           << dynamicBytes << " bytes of shared memory for its operand tiles, "
+           << "more than the target's " << src.getTarget()->getSharedMemory();
+
+  int cs = baseCoords(accType.getShape());
+  FailureOr<SmallVector<Value>> acc = tile(op.getAcc(), cs);
+  if (failed(acc))
+    return failure();
+  const Layout &l = layouts[coordSets[cs].layout];
+  const CoordSet &set = coordSets[cs];
+  Value zero = cst(0), one = cst(1);
+  auto loop = scf::ForOp::create(b, loc, zero, cst(k), one, *acc);
+  loop->setAttr("xkernel.unroll", b.getUnitAttr());
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kk = loop.getInductionVar();
+    Type f32 = b.getF32Type();
+    auto widen = [&](Value v) -> Value {
+      return v.getType() == f32 ? v : (Value)arith::ExtFOp::create(b, loc, f32, v);
+    };
+    DenseMap<Value, Value> rows;
+    DenseMap<Value, SmallVector<Value>> cols;
+    SmallVector<Value> next;
+    for (int64_t c = 0; c < l.chunks; ++c) {
+      int64_t s0 = c * l.vec;
+      Value row = set.coords[s0][0], col = set.coords[s0][1];
+      if (!rows.count(row))
+        rows[row] = widen(xk::LoadOp::create(
+            b, loc, lhsType.getElementType(), a->first,
+            add(a->second, add(mul(row, cst(k)), kk))));
+      if (!cols.count(col)) {
+        Value offset = add(bb->second, add(mul(kk, cst(n)), col));
+        Type element = rhsType.getElementType();
+        SmallVector<Value> lanes;
+        if (l.vec == 1) {
+          lanes.push_back(
+              widen(xk::LoadOp::create(b, loc, element, bb->first, offset)));
+        } else {
+          Value v = xk::LoadOp::create(
+              b, loc, VectorType::get({l.vec}, element), bb->first, offset);
+          for (int64_t i = 0; i < l.vec; ++i)
+            lanes.push_back(widen(vector::ExtractOp::create(b, loc, v, i)));
+        }
+        cols[col] = lanes;
+      }
+      for (int64_t i = 0; i < l.vec; ++i)
+        next.push_back(math::FmaOp::create(b, loc, rows[row], cols[col][i],
+                                           loop.getRegionIterArgs()[s0 + i]));
+    }
+    scf::YieldOp::create(b, loc, next);
+  }
+  remember(op.getResult(), cs, SmallVector<Value>(loop.getResults()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelined dot operands (cp.async)
+//===----------------------------------------------------------------------===//
+
+/// Whether `v` is a zero of its type (a splat tile or a scalar).
+static bool isZero(Value v) {
+  if (auto splat = v.getDefiningOp<xt::SplatOp>())
+    v = splat.getInput();
+  return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
+}
+
+/// Whether `v` is computed in `body` from the loop's induction variable,
+/// values defined outside and pure index arithmetic only: then it can be
+/// computed for any iteration.
+static bool computableForAnyIteration(Value v, Block *body, Value iv) {
+  if (v == iv)
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return !body->getParentOp()->isAncestor(
+        cast<BlockArgument>(v).getOwner()->getParentOp());
+  if (!body->findAncestorOpInBlock(*def))
+    return true;
+  if (def->getNumRegions() || !isPure(def) || isa<xt::LoadOp>(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value o) {
+    return computableForAnyIteration(o, body, iv);
+  });
+}
+
+SmallVector<KernelLowering::Pipelined>
+KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
+  SmallVector<Pipelined> out;
+  if (stages < 2 || !getConstantIntValue(op.getLowerBound()) ||
+      !getConstantIntValue(op.getUpperBound()) ||
+      !getConstantIntValue(op.getStep()))
+    return out;
+  Block *body = op.getBody();
+  Value iv = op.getInductionVar();
+  DenseSet<Value> seen;
+  for (auto dot : body->getOps<xt::DotOp>()) {
+    for (Value operand : {dot.getLhs(), dot.getRhs()}) {
+      if (seen.contains(operand))
+        continue;
+      // A load (masked with zeros), or a select of zeros where the load's
+      // mask is false.
+      xt::LoadOp load = operand.getDefiningOp<xt::LoadOp>();
+      Operation *select = nullptr;
+      if (auto sel = operand.getDefiningOp<arith::SelectOp>()) {
+        load = sel.getTrueValue().getDefiningOp<xt::LoadOp>();
+        if (!load || !load.getMask() || sel.getCondition() != load.getMask() ||
+            !isZero(sel.getFalseValue()))
+          continue;
+        select = sel;
+      }
+      if (!load || !load->getParentOp()->isAncestor(dot) ||
+          load->getBlock() != body)
+        continue;
+      if (load.getOther() && !isZero(load.getOther()))
+        continue;
+      auto type = cast<RankedTensorType>(operand.getType());
+      if (type.getRank() != 2)
+        continue;
+      // Only the dot (through the select) may use the tile.
+      Value tileValue = select ? select->getResult(0) : load.getResult();
+      if (!llvm::all_of(tileValue.getUsers(),
+                        [](Operation *u) { return isa<xt::DotOp>(u); }) ||
+          (select && !load.getResult().hasOneUse()))
+        continue;
+      if (!llvm::all_of(load->getOperands().drop_front(), [&](Value v) {
+            return computableForAnyIteration(v, body, iv);
+          }))
+        continue;
+      // Copies move 4, 8 or 16 bytes: whole vector groups, or single 4-byte
+      // elements.
+      int64_t bytes = getElementBytes(type.getElementType());
+      const Layout &l = layouts[layoutFor(type.getShape())];
+      Access access = accessOf(load.getBuffer());
+      bool vec = vectorizable(load.getIndices(), load.getMask(), access, l.vec);
+      int64_t copy = vec ? l.vec * bytes : bytes;
+      if (!vec && l.vec > 1 && bytes != 4)
+        continue;
+      if (copy != 4 && copy != 8 && copy != 16)
+        continue;
+      seen.insert(operand);
+      out.push_back({operand, load, Value(), type.getNumElements()});
+    }
+  }
+  for (Pipelined &p : out) {
+    copiedLoads.insert(p.load);
+    if (Operation *sel = p.operand.getDefiningOp<arith::SelectOp>())
+      copiedLoads.insert(sel);
+    p.buffer = dynamicShared(
+        cast<RankedTensorType>(p.operand.getType()).getElementType(),
+        stages * p.elements);
+  }
+  return out;
+}
+
+/// Starts the copies of iteration `iteration` (an index from 0) of `op`
+/// into stage `stage` of each operand's buffer.
+LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
+                                          scf::ForOp op, Value iteration,
+                                          Value stage) {
+  int64_t lb = *getConstantIntValue(op.getLowerBound());
+  int64_t step = *getConstantIntValue(op.getStep());
+  Value iv = add(cst(lb), mul(iteration, cst(step)));
+  // The iteration's index tiles are computed afresh, for its induction
+  // variable.
+  DenseMap<std::pair<Value, int>, SmallVector<Value>> savedMemo;
+  std::swap(savedMemo, memo);
+  scopes.emplace_back();
+  Block *savedBody = reissueBody;
+  reissueBody = op.getBody();
+  reissued.clear();
+  reissued[op.getInductionVar()] = iv;
+  llvm::scope_exit restore([&] {
+    std::swap(savedMemo, memo);
+    scopes.pop_back();
+    reissueBody = savedBody;
+    reissued.clear();
+  });
+  Type i32 = b.getI32Type();
+  for (Pipelined p : operands) {
+    auto type = cast<RankedTensorType>(p.operand.getType());
+    int cs = baseCoords(type.getShape());
+    const Layout &l = layouts[coordSets[cs].layout];
+    Access access = accessOf(p.load.getBuffer());
+    FailureOr<SmallVector<Value>> offs =
+        offsets(access, p.load.getIndices(), cs, p.load);
+    if (failed(offs))
+      return failure();
+    SmallVector<Value> masks;
+    if (Value m = p.load.getMask()) {
+      FailureOr<SmallVector<Value>> t = operandAt(m, cs, p.load);
+      if (failed(t))
+        return failure();
+      masks = *t;
+    }
+    int64_t bytes = getElementBytes(type.getElementType());
+    bool vec = vectorizable(p.load.getIndices(), p.load.getMask(), access,
+                            l.vec);
+    int64_t group = vec ? l.vec : 1;
+    Value base = mul(stage, cst(p.elements));
+    for (int64_t c = 0; c < l.chunks; ++c) {
+      for (int64_t i = 0; i < l.vec; i += group) {
+        int64_t s0 = c * l.vec + i;
+        ArrayRef<Value> coords = coordSets[cs].coords[s0];
+        Value local =
+            add(base, add(mul(coords[0], cst(type.getDimSize(1))), coords[1]));
+        Value valid;
+        if (!masks.empty())
+          valid = arith::SelectOp::create(
+              b, loc, masks[s0],
+              arith::ConstantIntOp::create(b, loc, i32, group * bytes),
+              arith::ConstantIntOp::create(b, loc, i32, 0));
+        predicated(
+            b, loc, owned(coordSets[cs].layout, c), {},
+            [&] {
+              xk::AsyncCopyOp::create(b, loc, access.ptr, (*offs)[s0],
+                                      p.buffer, local, group * bytes, valid);
+              return SmallVector<Value>{};
+            },
+            [&] { return SmallVector<Value>{}; });
+      }
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
+  FailureOr<Value> lb = scalar(op.getLowerBound(), op);
+  FailureOr<Value> ub = scalar(op.getUpperBound(), op);
+  FailureOr<Value> step = scalar(op.getStep(), op);
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+  SmallVector<Value> inits;
+  SmallVector<std::pair<int64_t, int>> spans; // (slots, coordinate set or -1)
+  for (Value init : op.getInitArgs()) {
+    if (!isTile(init)) {
+      FailureOr<Value> s = scalar(init, op);
+      if (failed(s))
+        return failure();
+      inits.push_back(*s);
+      spans.push_back({1, -1});
+      continue;
+    }
+    int cs = baseCoords(cast<RankedTensorType>(init.getType()).getShape());
+    FailureOr<SmallVector<Value>> t = tile(init, cs);
+    if (failed(t))
+      return failure();
+    llvm::append_range(inits, *t);
+    spans.push_back({(int64_t)t->size(), cs});
+  }
+  // Pipelining: the operand tiles of the loop's dots are copied into
+  // shared memory asynchronously, stages - 1 iterations ahead.
+  int64_t stages = 1;
+  if (auto attr = op->getAttrOfType<IntegerAttr>("xtile.num_stages"))
+    stages = attr.getInt();
+  SmallVector<Pipelined> pipelined = pipelineOperands(op, stages);
+  APInt lbConst, stepConst;
+  if (!pipelined.empty()) {
+    matchPattern(op.getLowerBound(), m_ConstantInt(&lbConst));
+    matchPattern(op.getStep(), m_ConstantInt(&stepConst));
+    for (int64_t j = 0; j + 1 < stages; ++j) {
+      if (failed(issueCopies(pipelined, op, cst(j), cst(j))))
+        return failure();
+      xk::AsyncCommitOp::create(b, loc);
+    }
+  }
+  auto loop = scf::ForOp::create(b, loc, *lb, *ub, *step, inits);
+  // The builder gives a loop without results its terminator; ours comes last.
+  if (!loop.getBody()->empty())
+    loop.getBody()->back().erase();
+  DenseMap<Value, std::pair<Value, Value>> savedStaged;
+  std::swap(savedStaged, staged);
+  bool savedStagedInBody = stagedInBody;
+  stagedInBody = false;
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    scalars[op.getInductionVar()] = loop.getInductionVar();
+    scopes.emplace_back();
+    int64_t pos = 0;
+    for (auto [arg, span] : llvm::zip(op.getRegionIterArgs(), spans)) {
+      ValueRange slots = loop.getRegionIterArgs().slice(pos, span.first);
+      if (span.second < 0)
+        scalars[arg] = slots[0];
+      else
+        remember(arg, span.second, SmallVector<Value>(slots));
+      pos += span.first;
+    }
+    if (!pipelined.empty()) {
+      // Iteration i starts the copies of iteration i + stages - 1, then waits
+      // for its own (committed stages - 1 groups earlier).
+      Value i = div(b.createOrFold<arith::SubIOp>(loc, loop.getInductionVar(),
+                                                  *lb),
+                    stepConst.getSExtValue());
+      int64_t n = llvm::divideCeil(
+          *getConstantIntValue(op.getUpperBound()) - lbConst.getSExtValue(),
+          stepConst.getSExtValue());
+      Value ahead = add(i, cst(stages - 1));
+      Value inRange = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ult, ahead, cst(n));
+      LogicalResult issued = success();
+      predicated(
+          b, loc, inRange, {},
+          [&] {
+            issued = issueCopies(pipelined, op, ahead, rem(ahead, stages));
+            return SmallVector<Value>{};
+          },
+          [&] { return SmallVector<Value>{}; });
+      if (failed(issued))
+        return failure();
+      xk::AsyncCommitOp::create(b, loc);
+      xk::AsyncWaitOp::create(b, loc, stages - 1);
+      xk::BarrierOp::create(b, loc);
+      Value current = rem(i, stages);
+      for (const Pipelined &p : pipelined)
+        staged[p.operand] = {p.buffer, mul(current, cst(p.elements))};
+      stagedInBody = true;
+    }
+    ++loopDepth;
+    LogicalResult body = lowerBlock(*op.getBody());
+    --loopDepth;
+    if (failed(body))
+      return failure();
+    SmallVector<Value> yielded;
+    auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+    for (auto [v, span] : llvm::zip(yield.getOperands(), spans)) {
+      if (span.second < 0) {
+        FailureOr<Value> s = scalar(v, yield);
+        if (failed(s))
+          return failure();
+        yielded.push_back(*s);
+      } else {
+        FailureOr<SmallVector<Value>> t = tile(v, span.second);
+        if (failed(t))
+          return failure();
+        llvm::append_range(yielded, *t);
+      }
+    }
+    // Shared-memory tiles are rewritten by the next iteration.
+    if (stagedInBody)
+      xk::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, yielded);
+    for (auto &key : scopes.back())
+      memo.erase(key);
+    scopes.pop_back();
+  }
+  std::swap(savedStaged, staged);
+  stagedInBody = savedStagedInBody;
+  if (!pipelined.empty())
+    xk::AsyncWaitOp::create(b, loc, 0);
+  if (auto stagesAttr = op->getAttrOfType<IntegerAttr>("xtile.num_stages"))
+    loop->setAttr("xkernel.num_stages", stagesAttr);
+  int64_t pos = 0;
+  for (auto [result, span] : llvm::zip(op.getResults(), spans)) {
+    ValueRange slots = loop.getResults().slice(pos, span.first);
+    if (span.second < 0)
+      scalars[result] = slots[0];
+    else
+      remember(result, span.second, SmallVector<Value>(slots));
+    pos += span.first;
+  }
+  return success();
+}

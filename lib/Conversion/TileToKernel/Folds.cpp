@@ -1,0 +1,167 @@
+//===- Folds.cpp - Folds of tiles across threads --------------------------===//
+//
+// Folds of a tile to one element: each thread combines its slots, warps
+// combine through shuffles, and warps through an array in shared memory.
+// Also where shared memory (static and dynamic) is allocated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "xtile/Support/Storage.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace xtile;
+using namespace xtile::tiletokernel;
+
+//===----------------------------------------------------------------------===//
+// Folds
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::combine(xt::CombineKind kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case xt::CombineKind::add:
+    return isFloat ? (Value)arith::AddFOp::create(b, loc, x, y)
+                   : (Value)arith::AddIOp::create(b, loc, x, y);
+  case xt::CombineKind::mul:
+    return isFloat ? (Value)arith::MulFOp::create(b, loc, x, y)
+                   : (Value)arith::MulIOp::create(b, loc, x, y);
+  case xt::CombineKind::max:
+    return isFloat ? (Value)arith::MaximumFOp::create(b, loc, x, y)
+                   : (Value)arith::MaxSIOp::create(b, loc, x, y);
+  case xt::CombineKind::min:
+    return isFloat ? (Value)arith::MinimumFOp::create(b, loc, x, y)
+                   : (Value)arith::MinSIOp::create(b, loc, x, y);
+  case xt::CombineKind::And:
+    return arith::AndIOp::create(b, loc, x, y);
+  case xt::CombineKind::Or:
+    return arith::OrIOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("unknown combine");
+}
+
+/// A shuffle of any scalar: shuffles move 32 bits, so narrower values are
+/// widened (exactly) and wider ones moved in two halves.
+Value KernelLowering::shuffleXor(Value v, int64_t offset) {
+  Type type = v.getType();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type(), f32 = b.getF32Type();
+  Value off = arith::ConstantIntOp::create(b, loc, i32, offset);
+  auto shuffle = [&](Value x) -> Value {
+    return xk::ShuffleOp::create(b, loc, xk::ShuffleKind::Xor, x, off, 32);
+  };
+  if (type.isF32() || type.isInteger(32))
+    return shuffle(v);
+  if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() < 32)
+    return arith::TruncFOp::create(
+        b, loc, type, shuffle(arith::ExtFOp::create(b, loc, f32, v)));
+  if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
+    return arith::TruncIOp::create(
+        b, loc, type, shuffle(arith::ExtUIOp::create(b, loc, i32, v)));
+  Value bits = v;
+  if (type.isIndex())
+    bits = arith::IndexCastOp::create(b, loc, i64, v);
+  else if (type.isF64())
+    bits = arith::BitcastOp::create(b, loc, i64, v);
+  Value lo = arith::TruncIOp::create(b, loc, i32, bits);
+  Value hi = arith::TruncIOp::create(
+      b, loc, i32,
+      arith::ShRUIOp::create(b, loc, bits,
+                             arith::ConstantIntOp::create(b, loc, i64, 32)));
+  Value lo2 = arith::ExtUIOp::create(b, loc, i64, shuffle(lo));
+  Value hi2 = arith::ShLIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, i64, shuffle(hi)),
+      arith::ConstantIntOp::create(b, loc, i64, 32));
+  Value joined = arith::OrIOp::create(b, loc, lo2, hi2);
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, type, joined);
+  if (type.isF64())
+    return arith::BitcastOp::create(b, loc, type, joined);
+  return joined;
+}
+
+Value KernelLowering::sharedArray(Type element, int64_t size) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(prelude);
+  return xk::SharedOp::create(
+      b, loc, xk::PtrType::get(b.getContext(), element, xk::MemorySpace::shared),
+      size);
+}
+
+Value KernelLowering::dynamicShared(Type element, int64_t elements) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(prelude);
+  int64_t offset = dynamicBytes;
+  int64_t bytes = elements * getElementBytes(element);
+  dynamicBytes = llvm::alignTo(offset + bytes, 16);
+  return xk::DynamicSharedOp::create(
+      b, loc, xk::PtrType::get(b.getContext(), element, xk::MemorySpace::shared),
+      offset);
+}
+
+LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  if (isa<RankedTensorType>(op.getType()) ||
+      static_cast<int64_t>(op.getDims().size()) != inType.getRank())
+    return op.emitOpError("folds only some dimensions of its tile; the "
+                          "Kernel IR lowering supports folds to one element");
+  int cs = baseCoords(inType.getShape());
+  FailureOr<SmallVector<Value>> values = tile(op.getInput(), cs);
+  if (failed(values))
+    return failure();
+  Type type = op.getType();
+  Value identity = constantOf(cast<TypedAttr>(op.getIdentity()));
+  const Layout &l = layouts[coordSets[cs].layout];
+  Value acc = identity;
+  for (int64_t c = 0; c < l.chunks; ++c) {
+    Value own = owned(coordSets[cs].layout, c);
+    for (int64_t i = 0; i < l.vec; ++i) {
+      Value x = (*values)[c * l.vec + i];
+      if (own)
+        x = arith::SelectOp::create(b, loc, own, x, identity);
+      acc = c == 0 && i == 0 && !own ? x : combine(op.getCombine(), acc, x);
+    }
+  }
+  // Across the warp: every lane ends with the warp's result.
+  for (int64_t offset = 16; offset >= 1; offset /= 2)
+    acc = combine(op.getCombine(), acc, shuffleXor(acc, offset));
+  if (numWarps > 1) {
+    Type memType = type.isInteger(1) ? b.getI8Type() : storageType(type);
+    Value partials = sharedArray(memType, numWarps);
+    auto toMem = [&](Value v) -> Value {
+      if (type == memType)
+        return v;
+      if (type.isIndex())
+        return arith::IndexCastOp::create(b, loc, memType, v);
+      return arith::ExtUIOp::create(b, loc, memType, v);
+    };
+    auto fromMem = [&](Value v) -> Value {
+      if (type == memType)
+        return v;
+      if (type.isIndex())
+        return arith::IndexCastOp::create(b, loc, type, v);
+      return arith::TruncIOp::create(b, loc, type, v);
+    };
+    // In a loop, the previous iteration's readers must be done.
+    if (loopDepth)
+      xk::BarrierOp::create(b, loc);
+    Value first = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                                lane, cst(0));
+    predicated(
+        b, loc, first, {},
+        [&] {
+          xk::StoreOp::create(b, loc, toMem(acc), partials, warp);
+          return SmallVector<Value>{};
+        },
+        [&] { return SmallVector<Value>{}; });
+    xk::BarrierOp::create(b, loc);
+    acc = fromMem(xk::LoadOp::create(b, loc, memType, partials, cst(0)));
+    for (int64_t w = 1; w < numWarps; ++w)
+      acc = combine(op.getCombine(), acc,
+                    fromMem(xk::LoadOp::create(b, loc, memType, partials,
+                                               cst(w))));
+  }
+  scalars[op.getResult()] = acc;
+  return success();
+}

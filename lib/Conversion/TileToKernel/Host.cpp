@@ -1,0 +1,156 @@
+//===- Host.cpp - The host side of Kernel IR ------------------------------===//
+//
+// Lowers a function of kernel launches (the host side of a program after
+// Tile IR) to an `xkernel.program`: buffers for arguments, results and
+// intermediates, the launches of the lowered kernels, and result copies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Conversion/TileToKernel/TileToKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "xtile/Dialect/Loop/IR/LoopOps.h"
+
+using namespace mlir;
+using namespace xtile;
+namespace xk = xtile::kernel;
+
+//===----------------------------------------------------------------------===//
+// The host side
+//===----------------------------------------------------------------------===//
+
+FailureOr<xk::ProgramOp>
+xtile::lowerHostFunction(Operation *op,
+                         const llvm::StringMap<LoweredKernel> &kernels) {
+  auto fn = dyn_cast<func::FuncOp>(op);
+  if (!fn || fn.isExternal())
+    return op->emitOpError("is not a function of launches");
+  auto memrefOf = [&](Type t, Operation *user) -> FailureOr<MemRefType> {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape())
+      return user->emitOpError("needs statically shaped tensors, got ") << t;
+    return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  };
+  auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+  SmallVector<Type> buffers;
+  for (Type t : fn.getArgumentTypes()) {
+    FailureOr<MemRefType> m = memrefOf(t, fn);
+    if (failed(m))
+      return failure();
+    buffers.push_back(*m);
+  }
+  for (Type t : fn.getResultTypes()) {
+    FailureOr<MemRefType> m = memrefOf(t, fn);
+    if (failed(m))
+      return failure();
+    buffers.push_back(*m);
+  }
+  // A returned value that is an input, or that is returned again, is
+  // copied into its output buffer after the launches; any other is
+  // written by its kernel directly.
+  DenseMap<Value, unsigned> outputOf;
+  SmallVector<std::pair<Value, unsigned>> copies;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    if (!v.getDefiningOp<loop::LaunchOp>() || outputOf.count(v))
+      copies.push_back({v, unsigned(i)});
+    else
+      outputOf[v] = i;
+  }
+  OpBuilder b(fn);
+  auto program = xk::ProgramOp::create(b, fn.getLoc(), fn.getSymName(),
+                                       fn.getNumArguments());
+  Block *body = b.createBlock(&program.getBody(), {}, buffers,
+                              SmallVector<Location>(buffers.size(), fn.getLoc()));
+  b.setInsertionPointToStart(body);
+  DenseMap<Value, Value> bufferOf;
+  for (auto [arg, buffer] : llvm::zip(fn.getArguments(), body->getArguments()))
+    bufferOf[arg] = buffer;
+  auto isEmpty = [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.hasStaticShape() && t.getNumElements() == 0;
+  };
+  for (Operation &inner : fn.getBody().front().without_terminator()) {
+    // An empty tensor (Loop IR makes every empty result a constant) is a
+    // buffer of no bytes: a kernel may take it, nothing reads it.
+    if (auto constant = dyn_cast<arith::ConstantOp>(inner);
+        constant && isEmpty(constant.getResult())) {
+      if (llvm::all_of(constant->getUsers(),
+                       [](Operation *user) { return isa<func::ReturnOp>(user); }))
+        continue;
+      FailureOr<MemRefType> m = memrefOf(constant.getType(), constant);
+      if (failed(m)) {
+        program.erase();
+        return failure();
+      }
+      bufferOf[constant.getResult()] =
+          xk::AllocOp::create(b, constant.getLoc(), *m);
+      continue;
+    }
+    auto launch = dyn_cast<loop::LaunchOp>(inner);
+    if (isa<arith::ConstantOp>(inner)) {
+      program.erase();
+      return inner.emitOpError(
+          "a constant tensor that is not a splat, as a kernel's input or a "
+          "result, is not supported (pass it as an argument: xtile.compile "
+          "does unless params_as_constants=True)");
+    }
+    if (!launch) {
+      program.erase();
+      return inner.emitOpError("is not supported on the host side of Kernel "
+                               "IR (only kernel launches are)");
+    }
+    auto lowered = kernels.find(launch.getKernel());
+    if (lowered == kernels.end()) {
+      program.erase();
+      return launch.emitOpError("launches '")
+             << launch.getKernel() << "', which has no Kernel IR kernel";
+    }
+    SmallVector<Value> operands;
+    for (Value in : launch.getOperands())
+      operands.push_back(bufferOf.lookup(in));
+    for (Value out : launch.getResults()) {
+      Value buffer;
+      auto it = outputOf.find(out);
+      if (it != outputOf.end()) {
+        buffer = body->getArgument(fn.getNumArguments() + it->second);
+      } else {
+        FailureOr<MemRefType> m = memrefOf(out.getType(), launch);
+        if (failed(m)) {
+          program.erase();
+          return failure();
+        }
+        buffer = xk::AllocOp::create(b, launch.getLoc(), *m);
+      }
+      bufferOf[out] = buffer;
+      operands.push_back(buffer);
+    }
+    if (llvm::any_of(operands, [](Value v) { return !v; })) {
+      program.erase();
+      return launch.emitOpError("uses a tensor that is not a buffer of the "
+                                "program");
+    }
+    xk::FuncOp kernel = lowered->second.func;
+    SmallVector<int64_t> grid(lowered->second.grid.begin(),
+                              lowered->second.grid.end());
+    grid.resize(3, 1);
+    xk::LaunchOp::create(b, launch.getLoc(), kernel.getSymName(),
+                         b.getDenseI64ArrayAttr(grid),
+                         b.getDenseI64ArrayAttr(
+                             {(int64_t)kernel.getMaxThreads(), 1, 1}),
+                         kernel.getDynamicShared(), operands);
+  }
+  for (auto [v, i] : copies) {
+    if (isEmpty(v)) // nothing to copy
+      continue;
+    Value source = bufferOf.lookup(v);
+    if (!source) {
+      program.erase();
+      return ret.emitOpError("result #")
+             << i << " is neither an input nor computed by a kernel";
+    }
+    xk::CopyOp::create(b, ret.getLoc(), source,
+                       body->getArgument(fn.getNumArguments() + i));
+  }
+  return program;
+}

@@ -1,0 +1,204 @@
+//===- KernelLowering.h - Tile IR to Kernel IR lowering ---------*- C++ -*-===//
+//
+// The state of the lowering of one Tile IR kernel (`KernelLowering`), the
+// structs it describes tiles with (layouts, coordinate sets, progressions)
+// and helpers its files share. Private to lib/Conversion/TileToKernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H
+#define XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H
+
+#include "xtile/Conversion/TileToKernel/TileToKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <deque>
+#include <map>
+#include <tuple>
+#include <utility>
+
+namespace xtile::tiletokernel {
+
+using namespace mlir;
+namespace xt = xtile::tile;
+namespace xk = xtile::kernel;
+
+/// How the elements of a tile shape are dealt out to the threads.
+struct Layout {
+  SmallVector<int64_t> shape;
+  int64_t elements = 1;
+  int64_t vec = 1;     // adjacent elements of the last dimension per group
+  int64_t threads = 1; // threads that own groups
+  int64_t chunks = 1;  // groups per thread
+  int64_t slots() const { return chunks * vec; }
+  int64_t lastDim() const { return shape.empty() ? 1 : shape.back(); }
+};
+
+/// Per slot, the coordinates of the element it stands for.
+struct CoordSet {
+  int layout;
+  SmallVector<int64_t> shape;
+  SmallVector<SmallVector<Value>> coords; // [slot][dim]
+};
+
+/// What is known about a tile of integers along the last dimension: its
+/// values change by `stride` per element, and at the first element of each
+/// group they are multiples of `divisor` (a power of two).
+struct Progression {
+  bool known = false;
+  int64_t stride = 0;
+  int64_t divisor = 1;
+};
+
+static inline Type elementTypeOf(Type t) {
+  if (auto shaped = dyn_cast<ShapedType>(t))
+    return shaped.getElementType();
+  return t;
+}
+
+static inline bool isTile(Value v) {
+  return isa<RankedTensorType>(v.getType());
+}
+
+/// The element type a buffer of `t` holds in memory.
+static inline Type storageType(Type t) {
+  return t.isIndex() ? IntegerType::get(t.getContext(), 64) : t;
+}
+
+/// Runs `body` under `pred` (always when null); `body` returns the values
+/// to yield, `otherwise` those of the other branch.
+SmallVector<Value> predicated(OpBuilder &b, Location loc, Value pred,
+                              TypeRange types,
+                              function_ref<SmallVector<Value>()> body,
+                              function_ref<SmallVector<Value>()> otherwise);
+
+class KernelLowering {
+public:
+  KernelLowering(xt::KernelOp src) : src(src), b(src), loc(src.getLoc()) {}
+
+  FailureOr<xk::FuncOp> run();
+
+private:
+  // Set up.
+  LogicalResult parseSchedule();
+  int layoutFor(ArrayRef<int64_t> shape);
+  int baseCoords(ArrayRef<int64_t> shape);
+  int mappedCoords(int from, ArrayRef<int64_t> shape, bool broadcast);
+  Value owned(int layout, int64_t chunk);
+
+  // Index arithmetic, folded where constant.
+  Value cst(int64_t v) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(prelude);
+    return b.createOrFold<arith::ConstantIndexOp>(loc, v);
+  }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
+  }
+  Value andPred(Value x, Value y) {
+    if (!x)
+      return y;
+    if (!y)
+      return x;
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
+  Value constantOf(TypedAttr attr);
+
+  // Values.
+  FailureOr<Value> scalar(Value v, Operation *user);
+  /// The scalars `op`'s operands stand for.
+  FailureOr<SmallVector<Value>> scalarOperands(Operation *op);
+  /// `op` again (same name and attributes) on `operands`, with `types`.
+  Operation *recreate(Operation *op, ValueRange operands, TypeRange types);
+  FailureOr<SmallVector<Value>> tile(Value v, int cs);
+  FailureOr<SmallVector<Value>> operandAt(Value v, int cs, Operation *user);
+  void remember(Value v, int cs, ArrayRef<Value> slots);
+
+  // Statements.
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerFor(scf::ForOp op);
+  LogicalResult lowerFold(xt::FoldOp op);
+  LogicalResult lowerDot(xt::DotOp op);
+  LogicalResult lowerStore(xt::StoreOp op);
+  FailureOr<SmallVector<Value>> lowerLoad(xt::LoadOp op, int cs);
+  FailureOr<Value> lowerScalarLoad(xt::LoadOp op);
+
+  // Accesses.
+  struct Access {
+    Value ptr;
+    SmallVector<int64_t> strides;
+  };
+  Access accessOf(Value buffer);
+  FailureOr<SmallVector<Value>> offsets(const Access &access,
+                                        ValueRange indices, int cs,
+                                        Operation *user);
+  bool vectorizable(ValueRange indices, Value mask, const Access &access,
+                    int64_t vec);
+  Progression progression(Value v, int64_t vec);
+  int64_t scalarDivisor(Value v);
+  bool uniformMask(Value mask, int64_t vec);
+
+  // Cross-thread.
+  Value combine(xt::CombineKind kind, Value x, Value y);
+  Value shuffleXor(Value v, int64_t offset);
+  Value sharedArray(Type element, int64_t size);
+  Value dynamicShared(Type element, int64_t elements);
+
+  xt::KernelOp src;
+  OpBuilder b;
+  Location loc;
+  xk::FuncOp func;
+  Operation *prelude = nullptr; // hoisted values go before it
+  int64_t numWarps = 1, numThreads = 32, vecWidth = 1, layoutThreads = 32;
+  int loopDepth = 0;
+  Value tid, lane, warp;
+  int64_t dynamicBytes = 0;
+
+  std::map<SmallVector<int64_t>, int> layoutIds;
+  // Deques: references to elements stay valid as more are added.
+  std::deque<Layout> layouts;
+  std::deque<CoordSet> coordSets;
+  std::map<SmallVector<int64_t>, int> baseIds;
+  std::map<std::tuple<int, SmallVector<int64_t>, bool>, int> mappedIds;
+  std::map<std::pair<int, int64_t>, Value> ownedCache;
+  DenseMap<Value, Value> scalars;
+  DenseMap<std::pair<Value, int>, SmallVector<Value>> memo;
+  SmallVector<SmallVector<std::pair<Value, int>>> scopes;
+  DenseMap<std::pair<Value, int64_t>, Progression> progressions;
+  // Operand tiles of dots staged in shared memory in the current loop body:
+  // the buffer and the offset of this iteration's tile in it.
+  DenseMap<Value, std::pair<Value, Value>> staged;
+  bool stagedInBody = false;
+  // Loads that asynchronous copies bring into shared memory instead.
+  DenseSet<Operation *> copiedLoads;
+  // While issuing the copies of another iteration of a pipelined loop: the
+  // loop body, and its scalars recomputed for that iteration.
+  Block *reissueBody = nullptr;
+  DenseMap<Value, Value> reissued;
+
+  struct Pipelined {
+    Value operand;     // the dot operand
+    xt::LoadOp load;   // the load it is
+    Value buffer;      // stages x tile elements in shared memory
+    int64_t elements;  // of one tile
+  };
+  SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
+  LogicalResult issueCopies(ArrayRef<Pipelined> operands, scf::ForOp op,
+                            Value iteration, Value stage);
+};
+
+} // namespace xtile::tiletokernel
+
+#endif // XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H

@@ -1,0 +1,379 @@
+//===- Layouts.cpp - Layouts, coordinates and tiles of values -------------===//
+//
+// How tiles are dealt out to threads (the schedule and the layouts), the
+// coordinates each slot stands for, and the per-slot values of tiles:
+// recreated scalar and elementwise ops, broadcasts and reshapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace xtile;
+using namespace xtile::tiletokernel;
+
+//===----------------------------------------------------------------------===//
+// Set up
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::parseSchedule() {
+  numWarps = src.getNumWarps();
+  if (numWarps < 1 || numWarps > 32)
+    return src.emitOpError("num_warps must be in [1, 32] for a CUDA block, "
+                           "got ")
+           << numWarps;
+  numThreads = numWarps * 32;
+  layoutThreads = numThreads;
+  vecWidth = 1;
+  // Without a schedule (hand-written Tile IR), scalar accesses.
+  if (xt::ScheduleAttrInterface schedule = src.getScheduleAttr())
+    vecWidth = schedule.getVectorWidth();
+  // A serial fold is computed in order by one thread: every tile then
+  // belongs to thread 0.
+  src.walk([&](xt::FoldOp fold) {
+    if (fold.getStrategy() == xt::FoldStrategy::serial)
+      layoutThreads = 1;
+  });
+  // Each element a thread holds is a register: beyond a few hundred the
+  // kernel spills, and the unrolled code grows without bound.
+  constexpr int64_t kMaxElementsPerThread = 256;
+  WalkResult tooLarge = src.walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      if (auto type = dyn_cast<RankedTensorType>(v.getType()))
+        if (type.getNumElements() / layoutThreads > kMaxElementsPerThread) {
+          InFlightDiagnostic diag = op->emitOpError("makes a tile of ");
+          diag << type.getNumElements() << " elements, "
+              << type.getNumElements() / layoutThreads
+              << " per thread with schedule ";
+          if (xt::ScheduleAttrInterface schedule = src.getScheduleAttr())
+            diag << schedule;
+          else
+            diag << "(none)";
+          diag << " (" << layoutThreads << " thread(s)); at most "
+               << kMaxElementsPerThread
+               << " are supported: choose a schedule with more threads";
+          return WalkResult::interrupt();
+        }
+    return WalkResult::advance();
+  });
+  if (tooLarge.wasInterrupted())
+    return failure();
+  if (src.getGrid().size() > 3)
+    return src.emitOpError("a CUDA grid has at most 3 dimensions, got ")
+           << src.getGrid().size();
+  return success();
+}
+
+int KernelLowering::layoutFor(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> key(shape);
+  auto it = layoutIds.find(key);
+  if (it != layoutIds.end())
+    return it->second;
+  Layout l;
+  l.shape = key;
+  for (int64_t d : shape)
+    l.elements *= d;
+  int64_t last = l.lastDim();
+  l.vec = 1;
+  while (l.vec * 2 <= vecWidth && last % (l.vec * 2) == 0)
+    l.vec *= 2;
+  int64_t groups = l.elements / l.vec;
+  l.threads = std::min(layoutThreads, groups);
+  l.chunks = llvm::divideCeil(groups, l.threads);
+  layouts.push_back(l);
+  return layoutIds[key] = layouts.size() - 1;
+}
+
+/// Whether slot `chunk` of this thread holds an element: null when every
+/// thread's is.
+Value KernelLowering::owned(int id, int64_t chunk) {
+  auto key = std::make_pair(id, chunk);
+  auto it = ownedCache.find(key);
+  if (it != ownedCache.end())
+    return it->second;
+  const Layout &l = layouts[id];
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(prelude);
+  Value pred;
+  if (l.threads < numThreads)
+    pred = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, tid,
+                                         cst(l.threads));
+  int64_t groups = l.elements / l.vec;
+  if ((chunk + 1) * l.threads > groups) {
+    // The last chunk of a tile whose groups do not fill every thread.
+    Value group = add(cst(chunk * l.threads), tid);
+    pred = andPred(pred, b.createOrFold<arith::CmpIOp>(
+                             loc, arith::CmpIPredicate::ult, group,
+                             cst(groups)));
+  }
+  return ownedCache[key] = pred;
+}
+
+int KernelLowering::baseCoords(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> key(shape);
+  auto it = baseIds.find(key);
+  if (it != baseIds.end())
+    return it->second;
+  int id = layoutFor(shape);
+  const Layout &l = layouts[id];
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(prelude);
+  CoordSet cs{id, key, {}};
+  int64_t rank = shape.size();
+  int64_t per = l.threads * l.vec, last = l.lastDim();
+  Value tv = mul(tid, cst(l.vec));
+  // Threads past l.threads own nothing; their coordinates only have to be
+  // computable.
+  for (int64_t c = 0; c < l.chunks; ++c) {
+    Value lastBase, high;
+    if (per % last == 0) {
+      lastBase = rem(tv, last);
+      high = add(cst(c * (per / last)), div(tv, last));
+    } else if (last % per == 0) {
+      lastBase = add(cst((c % (last / per)) * per), tv);
+      high = cst(c / (last / per));
+    } else {
+      Value lin = add(cst(c * per), tv);
+      lastBase = rem(lin, last);
+      high = div(lin, last);
+    }
+    for (int64_t v = 0; v < l.vec; ++v) {
+      SmallVector<Value> coords(rank);
+      if (rank) {
+        coords[rank - 1] = add(lastBase, cst(v));
+        Value h = high;
+        for (int64_t d = rank - 2; d >= 0; --d) {
+          coords[d] = d == 0 ? h : rem(h, shape[d]);
+          if (d)
+            h = div(h, shape[d]);
+        }
+      }
+      cs.coords.push_back(coords);
+    }
+  }
+  coordSets.push_back(std::move(cs));
+  return baseIds[key] = coordSets.size() - 1;
+}
+
+/// The coordinates in a tile of `shape` that an operand of a broadcast (or
+/// a reshape) to coordinate set `from` stands at.
+int KernelLowering::mappedCoords(int from, ArrayRef<int64_t> shape,
+                                 bool broadcast) {
+  auto key = std::make_tuple(from, SmallVector<int64_t>(shape), broadcast);
+  auto it = mappedIds.find(key);
+  if (it != mappedIds.end())
+    return it->second;
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(prelude);
+  CoordSet cs{coordSets[from].layout, SmallVector<int64_t>(shape), {}};
+  ArrayRef<int64_t> outShape = coordSets[from].shape;
+  // Reshapes that only add or drop unit dimensions keep coordinates.
+  SmallVector<int64_t> inNonUnit, outNonUnit;
+  for (int64_t d : shape)
+    if (d != 1)
+      inNonUnit.push_back(d);
+  for (int64_t d : outShape)
+    if (d != 1)
+      outNonUnit.push_back(d);
+  for (const SmallVector<Value> &coords : coordSets[from].coords) {
+    SmallVector<Value> mapped(shape.size());
+    if (broadcast) {
+      for (size_t d = 0; d < shape.size(); ++d)
+        mapped[d] = shape[d] == 1 && outShape[d] != 1 ? cst(0) : coords[d];
+    } else if (inNonUnit == outNonUnit) {
+      SmallVector<Value> kept;
+      for (size_t d = 0; d < outShape.size(); ++d)
+        if (outShape[d] != 1)
+          kept.push_back(coords[d]);
+      size_t k = 0;
+      for (size_t d = 0; d < shape.size(); ++d)
+        mapped[d] = shape[d] == 1 ? cst(0) : kept[k++];
+    } else {
+      Value lin = cst(0);
+      for (size_t d = 0; d < outShape.size(); ++d)
+        lin = add(mul(lin, cst(outShape[d])), coords[d]);
+      for (int64_t d = shape.size() - 1; d >= 0; --d) {
+        mapped[d] = d == 0 ? lin : rem(lin, shape[d]);
+        if (d)
+          lin = div(lin, shape[d]);
+      }
+    }
+    cs.coords.push_back(mapped);
+  }
+  coordSets.push_back(std::move(cs));
+  return mappedIds[key] = coordSets.size() - 1;
+}
+
+Value KernelLowering::constantOf(TypedAttr attr) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(prelude);
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> KernelLowering::scalar(Value v, Operation *user) {
+  if (reissueBody) {
+    auto r = reissued.find(v);
+    if (r != reissued.end())
+      return r->second;
+    Operation *def = v.getDefiningOp();
+    if (def && reissueBody->findAncestorOpInBlock(*def)) {
+      FailureOr<SmallVector<Value>> operands = scalarOperands(def);
+      if (failed(operands))
+        return failure();
+      Value result = recreate(def, *operands, def->getResultTypes())
+                         ->getResult(cast<OpResult>(v).getResultNumber());
+      reissued[v] = result;
+      return result;
+    }
+  }
+  auto it = scalars.find(v);
+  if (it != scalars.end())
+    return it->second;
+  return user->emitOpError("uses a value the Kernel IR lowering has not "
+                           "computed");
+}
+
+FailureOr<SmallVector<Value>> KernelLowering::scalarOperands(Operation *op) {
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands()) {
+    FailureOr<Value> s = scalar(operand, op);
+    if (failed(s))
+      return failure();
+    operands.push_back(*s);
+  }
+  return operands;
+}
+
+Operation *KernelLowering::recreate(Operation *op, ValueRange operands,
+                                    TypeRange types) {
+  OperationState state(loc, op->getName());
+  state.addOperands(operands);
+  state.addTypes(types);
+  state.addAttributes(op->getAttrs());
+  return b.create(state);
+}
+
+void KernelLowering::remember(Value v, int cs, ArrayRef<Value> slots) {
+  memo[{v, cs}] = SmallVector<Value>(slots);
+  scopes.back().push_back({v, cs});
+}
+
+/// `v` (a tile, or a scalar used by a tile op) at coordinate set `cs`.
+FailureOr<SmallVector<Value>>
+KernelLowering::operandAt(Value v, int cs, Operation *user) {
+  if (isTile(v))
+    return tile(v, cs);
+  FailureOr<Value> s = scalar(v, user);
+  if (failed(s))
+    return failure();
+  return SmallVector<Value>(coordSets[cs].coords.size(), *s);
+}
+
+FailureOr<SmallVector<Value>> KernelLowering::tile(Value v, int cs) {
+  auto it = memo.find({v, cs});
+  if (it != memo.end())
+    return it->second;
+  Operation *def = v.getDefiningOp();
+  if (!def) {
+    Operation *owner = cast<BlockArgument>(v).getOwner()->getParentOp();
+    return owner->emitOpError("a loop-carried tile is used at other "
+                              "coordinates (through a broadcast or reshape), "
+                              "which needs data from other threads: not "
+                              "supported");
+  }
+  const CoordSet &set = coordSets[cs];
+  size_t n = set.coords.size();
+  SmallVector<Value> out;
+  out.reserve(n);
+  Type element = elementTypeOf(v.getType());
+
+  LogicalResult result =
+      llvm::TypeSwitch<Operation *, LogicalResult>(def)
+          .Case<xt::RangeOp>([&](xt::RangeOp op) {
+            for (size_t s = 0; s < n; ++s) {
+              Value i = add(coordSets[cs].coords[s][0], cst(op.getLower()));
+              if (!element.isIndex())
+                i = arith::IndexCastOp::create(b, loc, element, i);
+              out.push_back(i);
+            }
+            return success();
+          })
+          .Case<xt::SplatOp>([&](xt::SplatOp op) -> LogicalResult {
+            FailureOr<Value> s = scalar(op.getInput(), op);
+            if (failed(s))
+              return failure();
+            out.assign(n, *s);
+            return success();
+          })
+          .Case<arith::ConstantOp>([&](arith::ConstantOp op) -> LogicalResult {
+            auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+            if (!dense || !dense.isSplat())
+              return op.emitOpError("a constant tile that is not a splat is "
+                                    "not supported by the Kernel IR lowering");
+            out.assign(n, constantOf(cast<TypedAttr>(
+                              dense.getSplatValue<Attribute>())));
+            return success();
+          })
+          .Case<xt::BroadcastOp, xt::ReshapeOp>([&](Operation *op)
+                                                    -> LogicalResult {
+            auto inType = cast<RankedTensorType>(op->getOperand(0).getType());
+            int from = mappedCoords(cs, inType.getShape(),
+                                    isa<xt::BroadcastOp>(op));
+            FailureOr<SmallVector<Value>> in = tile(op->getOperand(0), from);
+            if (failed(in))
+              return failure();
+            out = *in;
+            return success();
+          })
+          .Case<xt::LoadOp>([&](xt::LoadOp op) -> LogicalResult {
+            FailureOr<SmallVector<Value>> loaded = lowerLoad(op, cs);
+            if (failed(loaded))
+              return failure();
+            out = *loaded;
+            return success();
+          })
+          .Case<xt::DotOp, xt::FoldOp>([&](Operation *op) {
+            return op->emitOpError("result is used at other coordinates "
+                                   "(through a broadcast or reshape), which "
+                                   "needs data from other threads: not "
+                                   "supported");
+          })
+          .Default([&](Operation *op) -> LogicalResult {
+            bool elementwise =
+                op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+                (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()));
+            if (!elementwise)
+              return op->emitOpError("on tiles is not supported by the "
+                                     "Kernel IR lowering");
+            SmallVector<SmallVector<Value>> operands;
+            for (Value operand : op->getOperands()) {
+              if (isTile(operand) &&
+                  cast<RankedTensorType>(operand.getType()).getShape() !=
+                      ArrayRef<int64_t>(set.shape))
+                return op->emitOpError("mixes tiles of different shapes");
+              FailureOr<SmallVector<Value>> slots = operandAt(operand, cs, op);
+              if (failed(slots))
+                return failure();
+              operands.push_back(std::move(*slots));
+            }
+            for (size_t s = 0; s < n; ++s) {
+              SmallVector<Value> slot;
+              for (auto &slots : operands)
+                slot.push_back(slots[s]);
+              out.push_back(recreate(op, slot, element)->getResult(0));
+            }
+            return success();
+          });
+  if (failed(result))
+    return failure();
+  remember(v, cs, out);
+  return out;
+}
