@@ -206,7 +206,8 @@ struct XTileListSchedulesPass
       }
     }
     if (failed(writeJSON(module, output,
-                         llvm::json::Object{{"kernels", std::move(kernels)}})))
+                         llvm::json::Object{{"compiler", getCompilerVersion()},
+                                            {"kernels", std::move(kernels)}})))
       return signalPassFailure();
     if (check && failures) {
       module.emitError() << failures << " of " << checked

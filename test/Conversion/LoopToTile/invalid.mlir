@@ -1,9 +1,12 @@
-// RUN: xtile-opt %s --split-input-file --lower-to-loop --convert-xloop-to-xtile -verify-diagnostics
+// RUN: xtile-opt %s --split-input-file --lower-to-loop --xtile-select-schedule --convert-xloop-to-xtile -verify-diagnostics
 // RUN: not xtile-opt %s --split-input-file --lower-to-loop --convert-xloop-to-xtile="target=sm_75" 2>&1 | FileCheck %s --check-prefix=TARGET
-// RUN: not xtile-opt %s --split-input-file --lower-to-loop --convert-xloop-to-xtile="force-schedule=fast" 2>&1 | FileCheck %s --check-prefix=FORCE
+// RUN: not xtile-opt %s --split-input-file --lower-to-loop --xtile-select-schedule="target=sm_75" 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not xtile-opt %s --split-input-file --lower-to-loop --xtile-select-schedule="cost-model=oracle" 2>&1 | FileCheck %s --check-prefix=MODEL
+// RUN: not xtile-opt %s --split-input-file --lower-to-loop --xtile-select-schedule="force=fast" 2>&1 | FileCheck %s --check-prefix=FORCE
 
 // TARGET: error: unknown target 'sm_75' (expected sm_90 or sm_80)
-// FORCE: error: force-schedule 'fast' is not <serial|warp|block|split>:<warps>:<vector> nor dot:<BM>x<BN>x<BK>:<stages>:<warps>
+// MODEL: error: unknown cost model 'oracle' (expected analytic)
+// FORCE: error: force 'fast' is not a schedule (#xtile.row_schedule<...> or #xtile.dot_schedule<...>)
 
 // Tensor IR reduces over several dimensions with one fold over their
 // product; a hand-written nest of folds is not lowered: the error names
@@ -26,8 +29,8 @@ xloop.kernel @nested(%arg0: memref<4x8x8xf32>) -> (%arg1: memref<4xf32>) {
 // -----
 
 // A forced split must be legal: softmax's sum uses its max.
-// RUN: not xtile-opt %s --split-input-file --lower-to-loop --convert-xloop-to-xtile="force-schedule=split:8:1:x4" 2>&1 | FileCheck %s --check-prefix=SPLIT
-// SPLIT: error: 'xloop.kernel' op cannot use the forced schedule split:8:1:x4: split needs folds that do not use each other's results and at most one elementwise loop
+// RUN: not xtile-opt %s --split-input-file --lower-to-loop --xtile-select-schedule="force='#xtile.row_schedule<split, warps = 8, vector = 1, ways = 4>'" --convert-xloop-to-xtile 2>&1 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: error: 'xloop.kernel' op cannot use the schedule #xtile.row_schedule<split, warps = 8, vector = 1, ways = 4>: split needs folds that do not use each other's results and at most one elementwise loop
 func.func @softmax(%x: tensor<4x8192xf32>) -> tensor<4x8192xf32> {
   %y = xtensor.softmax %x dim 1 : tensor<4x8192xf32>
   return %y : tensor<4x8192xf32>

@@ -1,12 +1,11 @@
 // RUN: xtile-opt %s --lower-to-tile | FileCheck %s
-// RUN: xtile-opt %s --lower-to-tile="report-schedules=1" -o /dev/null | FileCheck %s --check-prefix=REPORT
-// RUN: xtile-opt %s --lower-to-tile="force-schedule=dot:64x64x32:2:8" | FileCheck %s --check-prefix=FORCED
+// RUN: xtile-opt %s --lower-to-tile="force-schedule='#xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 8>'" | FileCheck %s --check-prefix=FORCED
 
 // A 4096^3 bf16 matmul: programs over 128x128 output tiles, a K loop in
 // steps of BK with a pipelining depth, bf16 tiles into an f32 accumulator
 // on the tensor cores, rounded to bf16 once at the end.
 // CHECK-LABEL: xtile.kernel @mm_matmul(
-// CHECK-SAME:    grid = array<i64: 1024>, num_warps = {{[0-9]+}} : i64, schedule = "dot:128x128x[[BK:[0-9]+]]:[[STAGES:[0-9]+]]:{{[0-9]+}}"
+// CHECK-SAME:    grid = array<i64: 1024>, num_warps = {{[0-9]+}} : i64, schedule = #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = [[BK:[0-9]+]], stages = [[STAGES:[0-9]+]], warps = {{[0-9]+}}>
 // CHECK:         %[[ZERO:.*]] = xtile.splat %{{.*}} : f32 -> tensor<128x128xf32>
 // CHECK:         %[[ACC:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[IT:.*]] = %[[ZERO]]) -> (tensor<128x128xf32>) {
 // CHECK:           %[[A:.*]] = xtile.load %{{.*}} : memref<4096x4096xbf16>[tensor<128x[[BK]]xindex>, tensor<128x[[BK]]xindex>] -> tensor<128x[[BK]]xbf16>
@@ -16,12 +15,7 @@
 // CHECK:         } {xtile.num_stages = [[STAGES]] : i64}
 // CHECK:         %[[R:.*]] = arith.truncf %[[ACC]] : tensor<128x128xf32> to tensor<128x128xbf16>
 // CHECK:         xtile.store %[[R]], %{{.*}} : memref<4096x4096xbf16>[tensor<128x128xindex>, tensor<128x128xindex>], tensor<128x128xbf16>
-// REPORT-LABEL: kernel @mm_matmul: 1 x [4096 x 4096] @ [4096 x 4096], 1 contraction(s) on sm_90
-// REPORT:         dot:32x32x32:1:4
-// REPORT:         dot:64x64x32:2:4
-// REPORT:       * dot:128x128x
-// REPORT:       chosen dot:128x128x{{[0-9]+}}:{{[0-9]+}}:{{[0-9]+}}: lowest estimated time
-// FORCED:       schedule = "dot:64x64x32:2:8"
+// FORCED:       schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 8>
 // FORCED:       xtile.dot %{{.*}} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
 // FORCED:       {xtile.num_stages = 2 : i64}
 func.func @mm(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {

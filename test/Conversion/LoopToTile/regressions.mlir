@@ -113,7 +113,7 @@ func.func @two_k(%x: tensor<64x64xf32>, %a: tensor<64x32xf32>, %b: tensor<32x64x
 // lanes in 16 bytes), not by the first one (8 bf16 lanes would make
 // 32-byte f32 stores, which Kernel IR rejects).
 // CHECK-LABEL: xtile.kernel @widen_
-// CHECK-SAME:    schedule = "{{[a-z]+}}:{{[0-9]+}}:{{[124]}}"
+// CHECK-SAME:    schedule = #xtile.row_schedule<{{[a-z]+}}, warps = {{[0-9]+}}, vector = {{[124]}}>
 func.func @widen(%x: tensor<256xbf16>) -> tensor<256xf32> {
   %y = xtensor.cast %x : tensor<256xbf16> -> tensor<256xf32>
   return %y : tensor<256xf32>

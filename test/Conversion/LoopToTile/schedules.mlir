@@ -1,13 +1,12 @@
 // RUN: xtile-opt %s --lower-to-tile | FileCheck %s
-// RUN: xtile-opt %s --lower-to-tile="report-schedules=1" -o /dev/null | FileCheck %s --check-prefix=REPORT
-// RUN: xtile-opt %s --lower-to-tile="force-schedule=warp:1:1" | FileCheck %s --check-prefix=FORCED
+// RUN: xtile-opt %s --lower-to-tile="force-schedule='#xtile.row_schedule<warp, warps = 1, vector = 1>'" | FileCheck %s --check-prefix=FORCED
 // RUN: xtile-opt %s --lower-to-tile="target=sm_80" | FileCheck %s --check-prefix=SM80
 
 // RMSNorm over 4096 columns: one program per row, the row a 4096-element
 // tile read once with 16-byte accesses (4 x f32), the sum of squares a
 // block reduction across the program's warps.
 // CHECK-LABEL: xtile.kernel @rmsnorm_
-// CHECK-SAME:    grid = array<i64: 1024>, num_warps = {{[0-9]+}} : i64, schedule = "block:{{[0-9]+}}:4"
+// CHECK-SAME:    grid = array<i64: 1024>, num_warps = {{[0-9]+}} : i64, schedule = #xtile.row_schedule<block, warps = {{[0-9]+}}, vector = 4>
 // CHECK-SAME:    target = #xtile.target<arch = "sm_90"
 // CHECK:         %[[COLS:.*]] = xtile.range 0 to 4096 : tensor<4096xindex>
 // CHECK:         %[[ROW:.*]] = arith.remui
@@ -18,11 +17,6 @@
 // CHECK:         xtile.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COLS]]] : memref<1024x4096xf32>[index, tensor<4096xindex>], tensor<4096xf32>
 // CHECK-NOT:     mask
 
-// REPORT-LABEL: kernel @rmsnorm_{{.*}}: 1024 program(s) x 4096 column(s) (tile 4096), 1 fold(s)
-// REPORT:         serial:1:1
-// REPORT:         warp:1:4
-// REPORT:       * block:{{[0-9]+}}:4 {{.*}} us  100% of bandwidth in flight
-// REPORT:       chosen block:{{[0-9]+}}:4: lowest estimated time
 func.func @rmsnorm(%x: tensor<1024x4096xf32>, %w: tensor<4096xf32>) -> tensor<1024x4096xf32> {
   %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<1024x4096xf32>, tensor<4096xf32>) -> tensor<1024x4096xf32>
   return %y : tensor<1024x4096xf32>
@@ -30,10 +24,8 @@ func.func @rmsnorm(%x: tensor<1024x4096xf32>, %w: tensor<4096xf32>) -> tensor<10
 
 // 32 columns: one warp, one element per lane, shuffles.
 // CHECK-LABEL: xtile.kernel @narrow_
-// CHECK-SAME:    num_warps = 1 : i64, schedule = "warp:1:1"
+// CHECK-SAME:    num_warps = 1 : i64, schedule = #xtile.row_schedule<warp, warps = 1, vector = 1>
 // CHECK:         xtile.fold add %{{.*}} strategy warp
-// REPORT-LABEL: kernel @narrow_{{.*}}: 8192 program(s) x 32 column(s) (tile 32)
-// REPORT:       chosen warp:1:1
 func.func @narrow(%x: tensor<8192x32xf32>, %w: tensor<32xf32>) -> tensor<8192x32xf32> {
   %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<8192x32xf32>, tensor<32xf32>) -> tensor<8192x32xf32>
   return %y : tensor<8192x32xf32>
@@ -60,13 +52,13 @@ func.func @softmax(%x: tensor<4096x1000xf32>) -> tensor<4096x1000xf32> {
   return %y : tensor<4096x1000xf32>
 }
 
-// FORCED-COUNT-6: schedule = "warp:1:1"
-// SM80: target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040>
+// FORCED-COUNT-6: schedule = #xtile.row_schedule<warp, warps = 1, vector = 1>
+// SM80: target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040, fp32_gflops = 19500, l2_bandwidth = 6117>
 
 // A softmax over the columns of a transposed input reads each row with a
 // stride: no vector accesses.
 // CHECK-LABEL: xtile.kernel @strided_
-// CHECK-SAME:    schedule = "{{[a-z]+}}:{{[0-9]+}}:1"
+// CHECK-SAME:    schedule = #xtile.row_schedule<{{[a-z]+}}, warps = {{[0-9]+}}, vector = 1>
 // CHECK:         xtile.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<64x48xf32>[tensor<64xindex>, index] -> tensor<64xf32>
 func.func @strided(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
   %t = xtensor.transpose %x perm [1, 0] : tensor<64x48xf32> -> tensor<48x64xf32>
@@ -79,7 +71,7 @@ func.func @strided(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
 // pipelined, xtile.num_stages = 2), each fold combining its chunks' partial
 // results in the loop-carried value.
 // CHECK-LABEL: xtile.kernel @long_
-// CHECK-SAME:    schedule = "block:{{[0-9]+}}:{{[0-9]+}}:[[CHUNK:[0-9]+]]"
+// CHECK-SAME:    schedule = #xtile.row_schedule<block, warps = {{[0-9]+}}, vector = {{[0-9]+}}, chunk = [[CHUNK:[0-9]+]]>
 // CHECK:         %[[MAX:.*]] = scf.for %{{.*}} iter_args(%[[M:.*]] = %{{.*}}) -> (f32) {
 // CHECK:           xtile.load %{{.*}} -> tensor<[[CHUNK]]xf32>
 // CHECK:           %[[PM:.*]] = xtile.fold max
@@ -93,9 +85,6 @@ func.func @strided(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
 // CHECK:         scf.for
 // CHECK:           xtile.splat %[[SUM]]
 // CHECK:           xtile.store
-// REPORT-LABEL: kernel @long_{{.*}}: 16 program(s) x 65536 column(s) (tile 65536), 2 fold(s)
-// REPORT:         block:16:4 {{.*}} spills
-// REPORT:       chosen block:{{[0-9]+}}:{{[0-9]+}}:{{[0-9]+}}: lowest estimated time
 func.func @long(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %y = xtensor.softmax %x dim 1 : tensor<16x65536xf32>
   return %y : tensor<16x65536xf32>
@@ -107,7 +96,7 @@ func.func @long(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
 // before scaling its slice. The launch becomes two launches.
 // CHECK-LABEL: xtile.kernel @few_rows_{{.*}}_partial(
 // CHECK-SAME:    -> (%[[P:.*]]: memref<8x[[WAYS:[0-9]+]]xf32>)
-// CHECK-SAME:    schedule = "split:{{[0-9]+}}:{{[0-9]+}}:x[[WAYS]]"
+// CHECK-SAME:    schedule = #xtile.row_schedule<split, warps = {{[0-9]+}}, vector = {{[0-9]+}}, ways = [[WAYS]]>
 // CHECK:         %[[S:.*]] = xtile.fold add %{{.*}} strategy block
 // CHECK:         xtile.store %[[S]], %[[P]][%{{.*}}, %{{.*}}] : memref<8x[[WAYS]]xf32>[index, index], f32
 // CHECK-LABEL: xtile.kernel @few_rows_
@@ -119,8 +108,6 @@ func.func @long(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
 // CHECK-LABEL: func.func @few_rows(
 // CHECK:         %[[PT:.*]] = xloop.launch @few_rows_{{.*}}_partial(%arg0, %arg1)
 // CHECK-NEXT:    xloop.launch @few_rows_{{[a-z0-9_]*}}(%arg0, %arg1, %[[PT]])
-// REPORT-LABEL: kernel @few_rows_{{.*}}: 8 program(s) x 65536 column(s)
-// REPORT:       chosen split:{{[0-9]+}}:{{[0-9]+}}:x{{[0-9]+}}: lowest estimated time
 func.func @few_rows(%x: tensor<8x65536xf32>, %w: tensor<65536xf32>) -> tensor<8x65536xf32> {
   %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<8x65536xf32>, tensor<65536xf32>) -> tensor<8x65536xf32>
   return %y : tensor<8x65536xf32>

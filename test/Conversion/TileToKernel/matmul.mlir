@@ -1,5 +1,5 @@
-// RUN: xtile-opt %s --lower-to-kernel="force-schedule=dot:64x64x32:1:4" | FileCheck %s
-// RUN: xtile-opt %s --lower-to-kernel="force-schedule=dot:64x64x32:3:4" | FileCheck %s --check-prefix=PIPE
+// RUN: xtile-opt %s --lower-to-kernel="force-schedule='#xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 1, warps = 4>'" | FileCheck %s
+// RUN: xtile-opt %s --lower-to-kernel="force-schedule='#xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 3, warps = 4>'" | FileCheck %s --check-prefix=PIPE
 
 // A ragged linear layer (100x96 @ 96x200 + bias) on 64x64 output tiles with
 // 128 threads: each thread holds 8 rows x 4 adjacent columns of the
