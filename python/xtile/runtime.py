@@ -27,6 +27,23 @@ def _tool(name):
     return found
 
 
+def _compiler_key():
+    """Identifies the compiler build: the xtile-opt binary's size and time."""
+    stat = pathlib.Path(_tool("xtile-opt")).stat()
+    return f"{stat.st_size}:{stat.st_mtime_ns}"
+
+
+def _tuned_spec(target):
+    """The schedule spec xtile-tune wrote for `target` in $XTILE_TUNE_DIR
+    (`<target>.json`), or None. Its entries are keyed by kernel identity and
+    target, and ignored by a compiler of another version."""
+    root = os.environ.get("XTILE_TUNE_DIR")
+    if not root:
+        return None
+    spec = pathlib.Path(root, f"{target}.json")
+    return spec if spec.exists() else None
+
+
 def _runtime_dir():
     env = os.environ.get("XTILE_RUNTIME_DIR")
     return pathlib.Path(env) if env else _REPO / "runtime"
@@ -44,7 +61,11 @@ class Program:
         self.backend = backend or default_backend()
         if self.backend not in ("cuda", "emu"):
             raise ValueError(f"xtile: unknown backend {self.backend!r} (cuda or emu)")
-        key = hashlib.sha256((mlir + self.backend + target).encode()).hexdigest()[:16]
+        spec = _tuned_spec(target)
+        # The key covers the compiler (its binary) and the tuned schedules.
+        key = hashlib.sha256("\0".join([
+            mlir, self.backend, target, _compiler_key(),
+            spec.read_text() if spec else ""]).encode()).hexdigest()[:16]
         cache = pathlib.Path(cache or os.environ.get("XTILE_CACHE_DIR") or
                              pathlib.Path(tempfile.gettempdir()) / "xtile-cache")
         cache.mkdir(parents=True, exist_ok=True)
@@ -60,8 +81,12 @@ class Program:
         with tempfile.TemporaryDirectory() as tmp:
             src = pathlib.Path(tmp, "program.mlir")
             src.write_text(mlir)
+            options = f"target={target}"
+            spec = _tuned_spec(target)
+            if spec:
+                options += f" schedule-spec={spec}"
             kernel = subprocess.run(
-                [_tool("xtile-opt"), f"--lower-to-kernel=target={target}", str(src)],
+                [_tool("xtile-opt"), f"--lower-to-kernel={options}", str(src)],
                 capture_output=True, text=True)
             if kernel.returncode:
                 raise RuntimeError("xtile: lowering failed:\n" + kernel.stderr)
