@@ -177,6 +177,16 @@ def run_config(job):
         if opts["ptxas"]:
             steps.append(("ptxas", [opts["ptxas"], f"-arch={target}",
                                     str(ptx), "-o", str(cubin)]))
+        if opts["check_candidates"]:
+            # Every candidate schedule of every kernel lowers to Kernel IR.
+            loop = pathlib.Path(tmp) / f"{name}.loop.mlir"
+            steps += [
+                ("xtile-opt --lower-to-loop",
+                 [opts["opt"], "--lower-to-loop", str(src), "-o", str(loop)]),
+                ("xtile-opt --xtile-list-schedules",
+                 [opts["opt"], str(loop), "-o", "/dev/null",
+                  f"--xtile-list-schedules=target={target} check=1 "
+                  f"output={pathlib.Path(tmp) / 'candidates.json'}"])]
         for step, cmd in steps:
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -217,6 +227,10 @@ def main():
     parser.add_argument("--quick", action="store_true",
                         help="llama3-8b and gemma-2b, f32 and bf16, "
                              "tokens 1 and 512")
+    parser.add_argument("--check-candidates", action="store_true",
+                        help="also lower every candidate schedule of every "
+                             "kernel to Kernel IR (--xtile-list-schedules "
+                             "check=1)")
     parser.add_argument("--print-ir", action="store_true",
                         help="print the Tensor IR of each configuration, "
                              "run nothing")
@@ -245,7 +259,8 @@ def main():
         os.makedirs(args.keep, exist_ok=True)
     opts = {"opt": args.opt, "translate": args.translate, "ptxas": ptxas,
             "target": args.target, "keep": args.keep,
-            "timeout": args.timeout}
+            "timeout": args.timeout,
+            "check_candidates": args.check_candidates}
     jobs = [(m, d, t, opts) for m, d, t in configs]
     print(f"{'model':<12}{'dtype':<6}{'tokens':>7}  {'result':<6}"
           f"{'seconds':>9}  error", flush=True)
