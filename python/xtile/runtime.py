@@ -71,18 +71,17 @@ class Program:
         cache.mkdir(parents=True, exist_ok=True)
         lib = cache / f"{name}-{key}.so"
         if not lib.exists():
-            self._build(mlir, lib, target)
+            self._build(mlir, lib, target, spec)
         self.lib = ctypes.CDLL(str(lib))
         self.fn = getattr(self.lib, f"{name}_packed")
         self.fn.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
         self.fn.restype = ctypes.c_int
 
-    def _build(self, mlir, lib, target):
+    def _build(self, mlir, lib, target, spec):
         with tempfile.TemporaryDirectory() as tmp:
             src = pathlib.Path(tmp, "program.mlir")
             src.write_text(mlir)
             options = f"target={target}"
-            spec = _tuned_spec(target)
             if spec:
                 options += f" schedule-spec={spec}"
             kernel = subprocess.run(

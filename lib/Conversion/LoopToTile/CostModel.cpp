@@ -61,11 +61,7 @@ static Estimate estimateRow(const RowFacts &k, xt::RowScheduleAttr s,
   }
   int64_t threads = 32 * s.getWarps();
   int64_t perThread = llvm::divideCeil(k.tile, threads);
-  xt::ScheduleShape shape;
-  shape.columns = k.columns;
-  shape.streams = std::max<int64_t>(1, k.streams);
-  shape.elementBytes = k.elementBytes;
-  int64_t registers = s.getNeeds(shape).registersPerThread;
+  int64_t registers = s.getNeeds(k.shape()).registersPerThread;
   bool spills = registers > target.getMaxRegistersPerThread();
   int64_t perSM = residentPerSm(
       target, threads, std::min(registers, target.getMaxRegistersPerThread()),

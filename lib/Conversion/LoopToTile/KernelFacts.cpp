@@ -243,7 +243,8 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest) {
 }
 
 FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
-                                                 const RowNest &nest) {
+                                                 const RowNest &nest,
+                                                 Contraction *contraction) {
   KernelFacts facts;
   facts.contraction = nest.contraction;
   if (!nest.contraction) {
@@ -254,6 +255,8 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
   if (failed(c))
     return failure();
   facts.dot = dotFacts(kernel, nest, *c);
+  if (contraction)
+    *contraction = std::move(*c);
   return facts;
 }
 
@@ -264,16 +267,20 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel) {
   return computeKernelFacts(kernel, *nest);
 }
 
-xt::ScheduleShape KernelFacts::shape() const {
+xt::ScheduleShape RowFacts::shape() const {
   xt::ScheduleShape s;
-  if (contraction) {
-    s.elementBytes = dot.inBytes;
-    s.contractions = dot.folds;
-    return s;
-  }
-  s.columns = row.columns;
-  s.streams = std::max<int64_t>(1, row.streams);
-  s.elementBytes = row.elementBytes;
+  s.columns = columns;
+  s.streams = std::max<int64_t>(1, streams);
+  s.elementBytes = elementBytes;
+  return s;
+}
+
+xt::ScheduleShape KernelFacts::shape() const {
+  if (!contraction)
+    return row.shape();
+  xt::ScheduleShape s;
+  s.elementBytes = dot.inBytes;
+  s.contractions = dot.folds;
   return s;
 }
 

@@ -44,6 +44,14 @@ std::string xtile::getKernelIdentity(xl::KernelOp kernel) {
   return s;
 }
 
+xt::TargetAttr xtile::lookupTarget(ModuleOp module, StringRef arch) {
+  xt::TargetAttr target = xt::TargetAttr::getBuiltin(module.getContext(), arch);
+  if (!target)
+    module.emitError() << "unknown target '" << arch
+                       << "' (expected sm_90 or sm_80)";
+  return target;
+}
+
 StringRef xtile::getCompilerVersion() { return "xtile " XTILE_VERSION; }
 
 namespace {
@@ -53,12 +61,9 @@ struct ConvertXLoopToXTilePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    xt::TargetAttr targetAttr = xt::TargetAttr::getBuiltin(&getContext(), target);
-    if (!targetAttr) {
-      module.emitError() << "unknown target '" << target
-                         << "' (expected sm_90 or sm_80)";
+    xt::TargetAttr targetAttr = lookupTarget(module, target);
+    if (!targetAttr)
       return signalPassFailure();
-    }
     for (auto kernel :
          llvm::make_early_inc_range(module.getOps<xl::KernelOp>()))
       if (failed(convert(kernel, targetAttr)))
@@ -69,7 +74,9 @@ struct ConvertXLoopToXTilePass
     FailureOr<RowNest> nest = analyzeRowNest(kernel);
     if (failed(nest))
       return failure();
-    FailureOr<KernelFacts> facts = computeKernelFacts(kernel, *nest);
+    Contraction contraction;
+    FailureOr<KernelFacts> facts =
+        computeKernelFacts(kernel, *nest, &contraction);
     if (failed(facts))
       return failure();
     xt::ScheduleAttrInterface schedule = getKernelSchedule(kernel);
@@ -92,10 +99,8 @@ struct ConvertXLoopToXTilePass
         return kernel.emitOpError()
                << "is a contraction; it needs a #xtile.dot_schedule, got "
                << schedule;
-      FailureOr<Contraction> c = analyzeContraction(kernel, *nest);
-      if (failed(c))
-        return failure();
-      return lowerContractionKernel(kernel, *nest, *c, facts->dot, dot, target);
+      return lowerContractionKernel(kernel, *nest, contraction, facts->dot,
+                                    dot, target);
     }
     auto row = dyn_cast<xt::RowScheduleAttr>(schedule);
     if (!row)

@@ -38,6 +38,14 @@ inline void setNumStages(scf::ForOp loop, int64_t stages) {
       .setAttr(loop, b.getI64IntegerAttr(stages));
 }
 
+/// The identity of `fold`: its initial value, which Tile IR needs constant.
+inline FailureOr<TypedAttr> foldIdentity(xl::FoldOp fold) {
+  TypedAttr identity;
+  if (!matchPattern(fold.getInit(), m_Constant(&identity)))
+    return fold.emitOpError("needs a constant initial value for Tile IR");
+  return identity;
+}
+
 /// Copies a per-program scalar op (hoisted above the columns) into a Tile
 /// IR kernel: loads become scalar Tile IR loads.
 void cloneScalar(OpBuilder &b, Operation &op, IRMapping &map);
@@ -52,9 +60,9 @@ Value lowerAffineOnTiles(OpBuilder &b, Location loc, AffineExpr e,
 class Emitter {
 public:
   Emitter(OpBuilder &b, Location loc, int64_t tile, Value range, Value mask,
-          xt::FoldStrategy strategy, int64_t columns = 0, int64_t chunk = 0)
+          xt::FoldStrategy strategy, int64_t chunk = 0)
       : b(b), loc(loc), tile(tile), range(range), mask(mask),
-        strategy(strategy), columns(columns), chunk(chunk) {}
+        strategy(strategy), chunk(chunk) {}
 
   IRMapping scalars;
   DenseMap<Value, Value> tiles;
@@ -151,8 +159,10 @@ private:
     SmallVector<Value> inits;
     TypedAttr identity;
     if (fold) {
-      if (!matchPattern(fold.getInit(), m_Constant(&identity)))
-        return fold.emitOpError("needs a constant initial value for Tile IR");
+      FailureOr<TypedAttr> init = foldIdentity(fold);
+      if (failed(init))
+        return failure();
+      identity = *init;
       inits.push_back(arith::ConstantOp::create(b, loc, identity));
     }
     auto loop = scf::ForOp::create(b, loc, lower, upper, step, inits);
@@ -226,6 +236,7 @@ private:
       return failure();
     Type element = fold.getType();
     Value values = asTile(fold.getYieldedValue());
+    // Lanes past the ragged edge hold the identity, neutral for the fold.
     if (mask) {
       Value neutral = xt::SplatOp::create(
           b, loc, tileOf(element), arith::ConstantOp::create(b, loc, identity));
@@ -239,26 +250,13 @@ private:
   }
 
   LogicalResult emitFold(xl::FoldOp fold) {
-    tiles[fold.getInductionVar()] = range;
-    if (failed(emitBlock(fold.getBodyBlock())))
+    FailureOr<TypedAttr> identity = foldIdentity(fold);
+    if (failed(identity))
       return failure();
-    Value yielded = fold.getYieldedValue();
-    Type element = fold.getType();
-    TypedAttr identity;
-    if (!matchPattern(fold.getInit(), m_Constant(&identity)))
-      return fold.emitOpError("needs a constant initial value for Tile IR");
-    Value values = asTile(yielded);
-    // Lanes past the ragged edge hold the identity, neutral for the fold.
-    if (mask) {
-      Value neutral = xt::SplatOp::create(
-          b, loc, tileOf(element), arith::ConstantOp::create(b, loc, identity));
-      values = arith::SelectOp::create(b, loc, mask, values, neutral);
-    }
-    auto result = xt::FoldOp::create(
-        b, loc, element, static_cast<xt::CombineKind>(fold.getCombine()),
-        values, ArrayRef<int64_t>{0}, identity, /*associative=*/true,
-        /*commutative=*/true, strategy);
-    scalars.map(fold.getResult(), result.getResult());
+    FailureOr<Value> result = foldTile(fold, *identity);
+    if (failed(result))
+      return failure();
+    scalars.map(fold.getResult(), *result);
     return success();
   }
 
@@ -323,7 +321,7 @@ private:
   int64_t tile;
   Value range, mask;
   xt::FoldStrategy strategy;
-  int64_t columns, chunk;
+  int64_t chunk;
   DenseMap<std::pair<Value, int64_t>, Value> splats;
   /// Column loops of different lengths in one row body each get a tile of
   /// their own length (set for plain, unchunked, unsplit row kernels).

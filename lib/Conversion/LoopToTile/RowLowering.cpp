@@ -91,8 +91,8 @@ LogicalResult xtile::detail::lowerRowKernel(xl::KernelOp kernel, const RowNest &
                                    bound);
     }
   }
-  Emitter e(b, loc, schedule.getChunk() ? schedule.getChunk() : facts.tile, range, mask,
-            schedule.getStrategy(), facts.columns, schedule.getChunk());
+  Emitter e(b, loc, schedule.getChunk() ? schedule.getChunk() : facts.tile,
+            range, mask, schedule.getStrategy(), schedule.getChunk());
   if (!nest.uniform && !schedule.getChunk())
     e.enablePerLoopTiles();
   for (BlockArgument arg : kernel.getBodyBlock().getArguments())

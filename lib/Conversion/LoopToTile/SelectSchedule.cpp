@@ -106,10 +106,9 @@ LogicalResult writeJSON(Operation *anchor, StringRef path,
 LogicalResult resolve(ModuleOp module, StringRef targetName,
                       StringRef modelName, xt::TargetAttr &target,
                       std::unique_ptr<CostModel> &model) {
-  target = xt::TargetAttr::getBuiltin(module.getContext(), targetName);
+  target = lookupTarget(module, targetName);
   if (!target)
-    return module.emitError() << "unknown target '" << targetName
-                              << "' (expected sm_90 or sm_80)";
+    return failure();
   model = createCostModel(modelName);
   if (!model)
     return module.emitError() << "unknown cost model '" << modelName

@@ -156,10 +156,10 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
           const Prologue &p) -> LogicalResult {
         int64_t wayTile = int64_t(llvm::PowerOf2Ceil(ways));
         fe.foldHook = [&](xl::FoldOp fold) -> FailureOr<Value> {
-          TypedAttr identity;
-          if (!matchPattern(fold.getInit(), m_Constant(&identity)))
-            return fold.emitOpError(
-                "needs a constant initial value for Tile IR");
+          FailureOr<TypedAttr> init = foldIdentity(fold);
+          if (failed(init))
+            return failure();
+          TypedAttr identity = *init;
           unsigned index = llvm::find(folds, fold) - folds.begin();
           Type indexTile =
               RankedTensorType::get({wayTile}, kb.getIndexType());

@@ -269,13 +269,10 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
         offsets(access, p.load.getIndices(), cs, p.load);
     if (failed(offs))
       return failure();
-    SmallVector<Value> masks;
-    if (Value m = p.load.getMask()) {
-      FailureOr<SmallVector<Value>> t = operandAt(m, cs, p.load);
-      if (failed(t))
-        return failure();
-      masks = *t;
-    }
+    FailureOr<SmallVector<Value>> masks =
+        maskSlots(p.load.getMask(), cs, p.load);
+    if (failed(masks))
+      return failure();
     int64_t bytes = getElementBytes(type.getElementType());
     bool vec = vectorizable(p.load.getIndices(), p.load.getMask(), access,
                             l.vec);
@@ -288,9 +285,9 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
         Value local =
             add(base, add(mul(coords[0], cst(type.getDimSize(1))), coords[1]));
         Value valid;
-        if (!masks.empty())
+        if (!masks->empty())
           valid = arith::SelectOp::create(
-              b, loc, masks[s0],
+              b, loc, (*masks)[s0],
               arith::ConstantIntOp::create(b, loc, i32, group * bytes),
               arith::ConstantIntOp::create(b, loc, i32, 0));
         predicated(

@@ -123,6 +123,8 @@ private:
   Operation *recreate(Operation *op, ValueRange operands, TypeRange types);
   FailureOr<SmallVector<Value>> tile(Value v, int cs);
   FailureOr<SmallVector<Value>> operandAt(Value v, int cs, Operation *user);
+  /// The slots of an access's mask (none when it has no mask).
+  FailureOr<SmallVector<Value>> maskSlots(Value mask, int cs, Operation *user);
   void remember(Value v, int cs, ArrayRef<Value> slots);
 
   // Statements.

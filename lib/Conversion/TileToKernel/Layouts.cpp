@@ -277,6 +277,13 @@ KernelLowering::operandAt(Value v, int cs, Operation *user) {
   return SmallVector<Value>(coordSets[cs].coords.size(), *s);
 }
 
+FailureOr<SmallVector<Value>>
+KernelLowering::maskSlots(Value mask, int cs, Operation *user) {
+  if (!mask)
+    return SmallVector<Value>();
+  return operandAt(mask, cs, user);
+}
+
 FailureOr<SmallVector<Value>> KernelLowering::tile(Value v, int cs) {
   auto it = memo.find({v, cs});
   if (it != memo.end())

@@ -253,13 +253,9 @@ FailureOr<SmallVector<Value>> KernelLowering::lowerLoad(xt::LoadOp op,
       offsets(access, op.getIndices(), cs, op);
   if (failed(offs))
     return failure();
-  SmallVector<Value> masks;
-  if (Value m = op.getMask()) {
-    FailureOr<SmallVector<Value>> t = operandAt(m, cs, op);
-    if (failed(t))
-      return failure();
-    masks = *t;
-  }
+  FailureOr<SmallVector<Value>> masks = maskSlots(op.getMask(), cs, op);
+  if (failed(masks))
+    return failure();
   Type element = elementTypeOf(op.getType());
   Value other;
   if (Value o = op.getOther()) {
@@ -286,7 +282,7 @@ FailureOr<SmallVector<Value>> KernelLowering::lowerLoad(xt::LoadOp op,
     Value own = owned(set.layout, c);
     if (vec) {
       int64_t s0 = c * l.vec;
-      Value pred = andPred(own, masks.empty() ? Value() : masks[s0]);
+      Value pred = andPred(own, masks->empty() ? Value() : (*masks)[s0]);
       auto vt = VectorType::get({l.vec}, memType);
       Value v = predicated(
           b, loc, pred, {vt},
@@ -306,7 +302,7 @@ FailureOr<SmallVector<Value>> KernelLowering::lowerLoad(xt::LoadOp op,
     }
     for (int64_t i = 0; i < l.vec; ++i) {
       int64_t s = c * l.vec + i;
-      Value pred = andPred(own, masks.empty() ? Value() : masks[s]);
+      Value pred = andPred(own, masks->empty() ? Value() : (*masks)[s]);
       out.push_back(predicated(
           b, loc, pred, {element},
           [&] {
@@ -390,20 +386,16 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
   FailureOr<SmallVector<Value>> offs = offsets(access, op.getIndices(), cs, op);
   if (failed(offs))
     return failure();
-  SmallVector<Value> masks;
-  if (Value m = op.getMask()) {
-    FailureOr<SmallVector<Value>> t = operandAt(m, cs, op);
-    if (failed(t))
-      return failure();
-    masks = *t;
-  }
+  FailureOr<SmallVector<Value>> masks = maskSlots(op.getMask(), cs, op);
+  if (failed(masks))
+    return failure();
   const Layout &l = layouts[coordSets[cs].layout];
   bool vec = vectorizable(op.getIndices(), op.getMask(), access, l.vec);
   for (int64_t c = 0; c < l.chunks; ++c) {
     Value own = owned(coordSets[cs].layout, c);
     if (vec) {
       int64_t s0 = c * l.vec;
-      Value pred = andPred(own, masks.empty() ? Value() : masks[s0]);
+      Value pred = andPred(own, masks->empty() ? Value() : (*masks)[s0]);
       SmallVector<Value> lanes;
       for (int64_t i = 0; i < l.vec; ++i)
         lanes.push_back(toMemory((*values)[s0 + i]));
@@ -420,7 +412,7 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
     }
     for (int64_t i = 0; i < l.vec; ++i) {
       int64_t s = c * l.vec + i;
-      Value pred = andPred(own, masks.empty() ? Value() : masks[s]);
+      Value pred = andPred(own, masks->empty() ? Value() : (*masks)[s]);
       predicated(
           b, loc, pred, {},
           [&] {

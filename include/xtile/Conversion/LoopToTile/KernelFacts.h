@@ -43,6 +43,9 @@ struct RowFacts {
   int64_t passes = 1;       // column loops (folds and the elementwise loop)
   bool splittable = false;  // folds independent of each other
   int64_t rowBytes = 0;     // bytes of one row of the column-indexed inputs
+
+  /// What the schedules' resource needs depend on.
+  tile::ScheduleShape shape() const;
 };
 
 /// Facts of a contraction kernel: `folds` sums of products over K of
@@ -91,9 +94,11 @@ bool dependsOn(mlir::Value v, const llvm::DenseSet<mlir::Value> &values);
 /// The row nest of `kernel`; an error at the op Tile IR cannot express.
 mlir::FailureOr<RowNest> analyzeRowNest(loop::KernelOp kernel);
 
-/// The facts of `kernel` (its nest analyzed by analyzeRowNest).
-mlir::FailureOr<KernelFacts> computeKernelFacts(loop::KernelOp kernel,
-                                                const RowNest &nest);
+/// The facts of `kernel` (its nest analyzed by analyzeRowNest); when the
+/// kernel is a contraction and `contraction` is given, its analysis too.
+mlir::FailureOr<KernelFacts>
+computeKernelFacts(loop::KernelOp kernel, const RowNest &nest,
+                   Contraction *contraction = nullptr);
 mlir::FailureOr<KernelFacts> computeKernelFacts(loop::KernelOp kernel);
 
 } // namespace xtile

@@ -25,6 +25,10 @@ void setKernelSchedule(loop::KernelOp kernel,
 /// when absent.
 std::string getKernelIdentity(loop::KernelOp kernel);
 
+/// The built-in target `arch` names; an error on `module` when there is
+/// none.
+tile::TargetAttr lookupTarget(mlir::ModuleOp module, llvm::StringRef arch);
+
 /// The version of this compiler, as tuned specs record it ("xtile 0.1.0").
 llvm::StringRef getCompilerVersion();
 

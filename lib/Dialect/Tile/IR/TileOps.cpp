@@ -6,6 +6,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "xtile/Support/KernelSignature.h"
+#include "xtile/Support/Storage.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -293,9 +294,8 @@ LogicalResult KernelOp::verify() {
   shape.contractions = 0;
   walk([&](DotOp dot) {
     ++shape.contractions;
-    shape.elementBytes = std::max<int64_t>(
-        1, getElementTypeOrSelf(dot.getLhs().getType()).getIntOrFloatBitWidth() /
-               8);
+    shape.elementBytes =
+        xtile::getElementBytes(getElementTypeOrSelf(dot.getLhs().getType()));
   });
   shape.contractions = std::max<int64_t>(1, shape.contractions);
   std::string reason;
