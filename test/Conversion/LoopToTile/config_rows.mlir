@@ -60,3 +60,6 @@ func.func @few_rows(%x: tensor<8x65536xf32>, %w: tensor<65536xf32>) -> tensor<8x
   %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<8x65536xf32>, tensor<65536xf32>) -> tensor<8x65536xf32>
   return %y : tensor<8x65536xf32>
 }
+
+// RUN: not xtile-opt %t.loop.mlir --xtile-select-schedule="report=%t.missing/dir/report.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
+// UNWRITABLE: error: cannot write '{{.*}}missing/dir/report.json':

@@ -962,6 +962,12 @@ xtile.kernel @ways_without_split(%a: memref<4xf32>) -> (%b: memref<4xf32>) attri
 
 // -----
 
+// expected-error @+1 {{split needs at least 2 ways and no chunk, got 1 ways}}
+xtile.kernel @one_way(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<split, warps = 4, vector = 4, ways = 1>} {
+}
+
+// -----
+
 // expected-error @+1 {{a serial fold runs on one thread: warps = 1 and no chunk}}
 xtile.kernel @serial_warps(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<serial, warps = 4, vector = 1>} {
 }
