@@ -5,7 +5,7 @@ through `xtile-opt --lower-to-kernel=target=T`, `xtile-translate
 --mlir-to-ptx --ptx-chip=T` and `ptxas -arch=T`.
 
     python3 bench/decoder_widths.py [--models llama3-8b,gemma-2b]
-        [--dtypes f32,bf16,f16] [--tokens 1,7,128,512,2048]
+        [--dtypes f32,bf16,f16] [--tokens 1,7,128,512,2048,4096]
         [--target sm_90|sm_80] [--opt build/bin/xtile-opt]
         [--translate build/bin/xtile-translate] [--ptxas PATH]
         [--jobs N] [--keep DIR] [--timeout 600] [--quick]
@@ -45,7 +45,7 @@ MODELS = {
 # (--models tiny).
 TINY = {"tiny": (256, 4, 2, 64, 512)}
 DTYPES = ["f32", "bf16", "f16"]
-TOKENS = [1, 7, 128, 512, 2048]
+TOKENS = [1, 7, 128, 512, 2048, 4096]
 # --quick: small enough for a test; llama3-8b f32 at 512 tokens is included
 # on purpose (its attention matmul asked for more shared memory than sm_90
 # has when this script was written).
