@@ -2,8 +2,10 @@
 """Tile IR schedules: for every kernel of every example, the schedule the
 cost model picks on a target, its estimated time, and the floor it is
 measured against (bytes over bandwidth for row kernels, FMA work over the
-FP32 peak for contractions, which run on the FMA pipes), from the JSON
-report of `xtile-opt --lower-to-tile="schedule-report=FILE"`.
+FP32 peak for contractions, which run on the FMA pipes), and the two times
+the estimate takes the larger of: device-memory time and the time to issue
+the kernel's arithmetic (FMA time for contractions), from the JSON report
+of `xtile-opt --lower-to-tile="schedule-report=FILE"`.
 
     python3 bench/schedules.py [--opt build/bin/xtile-opt] [--target sm_90]
 
@@ -36,7 +38,8 @@ def main():
     parser.add_argument("--opt", default=str(ROOT / "build/bin/xtile-opt"))
     parser.add_argument("--target", default="sm_90", choices=sorted(BANDWIDTH))
     args = parser.parse_args()
-    print(f"{'kernel':<34}{'schedule':<22}{'estimate us':>12}{'floor us':>10}{'x floor':>9}")
+    print(f"{'kernel':<34}{'schedule':<22}{'estimate us':>12}{'floor us':>10}{'x floor':>9}"
+          f"{'memory us':>11}{'issue us':>10}{'issue/mem':>10}")
     with tempfile.TemporaryDirectory() as tmp:
         report = pathlib.Path(tmp, "report.json")
         for example in sorted((ROOT / "examples").glob("*.mlir")):
@@ -46,8 +49,11 @@ def main():
             for kernel in json.loads(report.read_text())["kernels"]:
                 floor = floor_micros(kernel["facts"], args.target)
                 estimate = kernel["micros"]
+                memory, issue = kernel["memory_micros"], kernel["issue_micros"]
+                share = f"{issue / memory:>10.0%}" if memory else f"{'-':>10}"
                 print(f"{kernel['kernel']:<34}{kernel['name']:<22}{estimate:>12.1f}"
-                      f"{floor:>10.1f}{estimate / floor:>9.2f}")
+                      f"{floor:>10.1f}{estimate / floor:>9.2f}{memory:>11.1f}"
+                      f"{issue:>10.1f}{share}")
 
 
 if __name__ == "__main__":

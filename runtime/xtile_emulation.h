@@ -624,6 +624,93 @@ inline T __shfl_sync(unsigned, T v, int srcLane, int width = 32) {
       xt_emu::self().shuffle(xt_emu::toBits(v), 2, srcLane, width));
 }
 
+//===----------------------------------------------------------------------===//
+// The special-function instructions of xkernel.approx, each with the full
+// error the PTX ISA allows it, in a direction fixed by the input: what runs
+// here is no more accurate than the GPU may be.
+//===----------------------------------------------------------------------===//
+
+namespace xt_emu {
+/// +1 or -1 for the input `x` of instruction `salt`.
+inline int errorSign(float x, uint32_t salt) {
+  uint32_t h = (toBits(x) ^ salt) * 0x9e3779b1u;
+  h ^= h >> 15;
+  h *= 0x85ebca77u;
+  h ^= h >> 13;
+  return (h & 1) ? 1 : -1;
+}
+inline float flush(float x) {
+  return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+}
+/// `y` moved by `ulps` units in the last place, stopping short of zero and
+/// infinity.
+inline float stepUlps(float y, int ulps) {
+  if (!std::isfinite(y) || y == 0)
+    return y;
+  for (int i = 0; i < std::abs(ulps); ++i) {
+    float next = std::nextafter(y, ulps > 0 ? INFINITY : -INFINITY);
+    if (!std::isfinite(next) || next == 0 || std::signbit(next) != std::signbit(y))
+      break;
+    y = next;
+  }
+  return y;
+}
+/// `exact` with a relative error of `bound`, rounded to f32.
+inline float relative(double exact, double bound, int sign) {
+  return float(exact * (1.0 + sign * bound));
+}
+} // namespace xt_emu
+
+// ex2.approx: 2 ulp (of the correctly rounded result's binade) from the
+// correctly rounded result; exact at integers.
+inline float xt_ex2(float x) {
+  float r = float(std::exp2(double(x)));
+  if (x == std::nearbyint(x) || !std::isfinite(r) || r == 0)
+    return r;
+  int e;
+  std::frexp(r, &e);
+  double ulp = std::ldexp(1.0, std::max(e - 24, -149));
+  double target = double(r) + 2 * xt_emu::errorSign(x, 1) * ulp;
+  float d = float(target);
+  // The representable value nearest `target` on r's side.
+  if (std::fabs(double(d) - double(r)) > 2 * ulp)
+    d = std::nextafter(d, r);
+  return std::isfinite(d) ? d : r;
+}
+inline float xt_ex2_ftz(float x) {
+  return xt_emu::flush(xt_ex2(xt_emu::flush(x)));
+}
+// lg2.approx: 2^-22 absolute in (0.5, 2), else 2^-22 relative.
+inline float xt_lg2(float x) {
+  double exact = std::log2(double(x));
+  if (!std::isfinite(exact))
+    return float(exact);
+  double bound = x > 0.5f && x < 2.0f ? 0x1p-22 : std::fabs(exact) * 0x1p-22;
+  return float(exact + xt_emu::errorSign(x, 2) * bound);
+}
+inline float xt_lg2_ftz(float x) { return xt_lg2(xt_emu::flush(x)); }
+// rcp.approx.ftz: 1 ulp.
+inline float xt_rcp_ftz(float x) {
+  x = xt_emu::flush(x);
+  return xt_emu::flush(
+      xt_emu::stepUlps(float(1.0 / double(x)), xt_emu::errorSign(x, 3)));
+}
+// rsqrt.approx: 2^-22.9 relative.
+inline float xt_rsqrt(float x) {
+  return xt_emu::relative(1.0 / std::sqrt(double(x)), 0x1.0p-22 / 1.8660659830736148,
+                          xt_emu::errorSign(x, 4));
+}
+inline float xt_rsqrt_ftz(float x) {
+  return xt_emu::flush(xt_rsqrt(xt_emu::flush(x)));
+}
+// sqrt.approx: 2^-23 relative.
+inline float xt_sqrt(float x) {
+  return xt_emu::relative(std::sqrt(double(x)), 0x1p-23, xt_emu::errorSign(x, 5));
+}
+inline float xt_sqrt_ftz(float x) {
+  return xt_emu::flush(xt_sqrt(xt_emu::flush(x)));
+}
+
 /// Launches `kernel`: every block, every thread.
 template <typename... Params, typename... Args>
 inline cudaError_t xt_launch(void (*kernel)(Params...), dim3 grid, dim3 block,

@@ -4,6 +4,7 @@
 #define XTILE_INITALLPASSES_H
 
 #include "xtile/Conversion/Passes.h"
+#include "xtile/Dialect/Kernel/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
 #include "xtile/Pipelines/Pipelines.h"
@@ -16,6 +17,7 @@ namespace xtile {
 inline void registerAllPasses() {
   tensor::registerXTensorPasses();
   loop::registerXLoopPasses();
+  kernel::registerXKernelPasses();
   registerXTileConversionPasses();
   registerPipelines();
 }

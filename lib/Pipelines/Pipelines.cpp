@@ -6,12 +6,14 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "xtile/Conversion/Passes.h"
+#include "xtile/Dialect/Kernel/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
 
 using namespace mlir;
 
-/// Decompose, normalize, one kernel per op, fuse, dedupe.
+/// Decompose, normalize, one kernel per op, fuse, compute 16-bit floats in
+/// f32, dedupe.
 template <typename Options>
 static void addLoopStages(OpPassManager &pm,
                           const xtile::LoopStageOptions<Options> &options) {
@@ -23,6 +25,7 @@ static void addLoopStages(OpPassManager &pm,
   xtile::loop::XLoopFuseOptions fuse;
   fuse.flopsPerByte = options.flopsPerByte;
   pm.addPass(xtile::loop::createXLoopFuse(fuse));
+  pm.addPass(xtile::loop::createXLoopComputeF32());
   pm.addPass(xtile::loop::createXLoopDedupe());
 }
 
@@ -62,6 +65,11 @@ void xtile::buildLowerToKernelPipeline(OpPassManager &pm,
                                        const LowerToKernelOptions &options) {
   addTileStages(pm, options);
   pm.addPass(createConvertXTileToXKernel());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  xtile::kernel::XKernelExpandMathOptions math;
+  math.fastMath = options.fastMath;
+  pm.addPass(xtile::kernel::createXKernelExpandMath(math));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -18,7 +18,8 @@ struct LoopStageOptions : public mlir::PassPipelineOptions<Derived> {
   mlir::detail::PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Allow normalization rewrites that may change "
-                     "floating-point results"),
+                     "floating-point results, and (--lower-to-kernel) the "
+                     "bare approximate math instructions"),
       llvm::cl::init(false)};
   mlir::detail::PassOptions::Option<double> flopsPerByte{
       *this, "flops-per-byte",

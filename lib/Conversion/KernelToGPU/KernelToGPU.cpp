@@ -35,6 +35,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
+#include "xtile/Dialect/Kernel/Transforms/Passes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -460,6 +461,44 @@ struct ShuffleOpLowering : ConvertOpToLLVMPattern<xk::ShuffleOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Special-function instructions
+//===----------------------------------------------------------------------===//
+
+/// xkernel.approx -> the NVVM intrinsic of its PTX instruction.
+struct ApproxOpLowering : ConvertOpToLLVMPattern<xk::ApproxOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::ApproxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef ftz = op.getFtz() ? ".ftz" : "";
+    std::string name;
+    switch (op.getKind()) {
+    case xk::ApproxKind::ex2: // overloaded on the float type
+      name = ("llvm.nvvm.ex2.approx" + ftz + ".f32").str();
+      break;
+    case xk::ApproxKind::lg2:
+      name = ("llvm.nvvm.lg2.approx" + ftz + ".f").str();
+      break;
+    case xk::ApproxKind::rcp:
+      name = "llvm.nvvm.rcp.approx.ftz.f";
+      break;
+    case xk::ApproxKind::rsqrt:
+      name = ("llvm.nvvm.rsqrt.approx" + ftz + ".f").str();
+      break;
+    case xk::ApproxKind::sqrt:
+      name = ("llvm.nvvm.sqrt.approx" + ftz + ".f").str();
+      break;
+    }
+    auto call = LLVM::CallIntrinsicOp::create(
+        rewriter, op.getLoc(), op.getType(), rewriter.getStringAttr(name),
+        ValueRange{adaptor.getValue()});
+    rewriter.replaceOp(op, call.getResults());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Preparation: loop hints, math, structured control flow
 //===----------------------------------------------------------------------===//
 
@@ -713,6 +752,11 @@ void ConvertXKernelToNVVMPass::runOnOperation() {
   if (failed(checkMathTypes(gpuModule)))
     return signalPassFailure();
   attachUnrollHints(gpuModule);
+  // Math that --lower-to-kernel has not built yet (hand-written Kernel IR)
+  // is built as the CUDA C path builds it; what is left after that is
+  // approximated below.
+  if (failed(xtile::kernel::expandMath(gpuModule, /*fastMath=*/false)))
+    return signalPassFailure();
   // Not converging is harmless: whatever was left unrewritten is reported
   // by the conversion below.
   (void)approximateMath(gpuModule);
@@ -744,5 +788,5 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                SharedOpLowering, DynamicSharedOpLowering, LoadOpLowering,
                StoreOpLowering, AtomicOpLowering, AsyncCopyOpLowering,
                AsyncCommitOpLowering, AsyncWaitOpLowering, BarrierOpLowering,
-               ShuffleOpLowering>(converter);
+               ShuffleOpLowering, ApproxOpLowering>(converter);
 }

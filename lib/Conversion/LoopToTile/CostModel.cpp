@@ -1,8 +1,10 @@
 //===- CostModel.cpp - the analytic cost model ----------------------------===//
 //
 // Prices a schedule from the kernel's facts and the target's fields. Row
-// kernels: device-memory time slowed when the grid cannot keep enough bytes
-// in flight, reduction steps per wave, memory instructions issued, launch.
+// kernels: the slower of device-memory time (slowed when the grid cannot
+// keep enough bytes in flight) and the time to issue the body's
+// instructions, plus reduction steps per wave, memory instructions issued
+// and launch.
 // Contractions: the slower of FMA work and operand traffic through L2,
 // times the tail of the last wave.
 //
@@ -28,6 +30,10 @@ static constexpr double kLaunchMicros = 3.0;
 /// memory instruction issued, per thread: tens of cycles and a few cycles
 /// at ~1.7 GHz.
 static constexpr double kStepMicros = 0.02, kIssueMicros = 0.002;
+/// Thread-instructions an SM issues per cycle (4 schedulers of 32 lanes)
+/// and special-function operations (16 MUFU lanes) on sm_80 and sm_90
+/// (CUDA C++ Programming Guide, "Arithmetic Instructions" throughput table).
+static constexpr double kIssuePerCycle = 128, kSpecialPerCycle = 16;
 
 /// Programs of `threads` threads resident at once on one SM, each using
 /// `registers` registers per thread and `shared` bytes of shared memory.
@@ -57,7 +63,9 @@ static Estimate estimateRow(const RowFacts &k, xt::RowScheduleAttr s,
                                           xt::FoldStrategy::block, s.getWarps(),
                                           s.getVector(), 0, 0);
     Estimate one = estimateRow(slice, inner, target);
-    return {one.micros + kLaunchMicros, one.why + ", 2 kernels"};
+    one.micros += kLaunchMicros;
+    one.why += ", 2 kernels";
+    return one;
   }
   int64_t threads = 32 * s.getWarps();
   int64_t perThread = llvm::divideCeil(k.tile, threads);
@@ -109,12 +117,26 @@ static Estimate estimateRow(const RowFacts &k, xt::RowScheduleAttr s,
   // Issuing memory instructions: fewer, wider accesses are cheaper.
   double issue = double(perThread) / s.getVector() *
                  std::max<int64_t>(1, k.streams) * waves * kIssueMicros;
+  // Issuing the arithmetic: every element slot of every program (masked
+  // lanes too) runs the body's instructions; each SM issues 128
+  // thread-instructions and 16 special-function operations per cycle.
+  double slots = double(k.programs) * threads * perThread;
+  double busySms = std::min<double>(target.getSms(), k.programs);
+  double perMicro = busySms * target.getClockMhz();
+  double compute =
+      std::max(slots * k.instructions / (perMicro * kIssuePerCycle),
+               slots * k.specialFunctions / (perMicro * kSpecialPerCycle));
   Estimate e;
-  e.micros = kLaunchMicros + memory + reduce + issue;
+  e.micros = kLaunchMicros + std::max(memory, compute) + reduce + issue;
+  e.memoryMicros = memory;
+  e.computeMicros = compute;
   llvm::raw_string_ostream os(e.why);
   os << llvm::format("%.0f%% of bandwidth in flight, %.0f wave(s), ",
                      100 * fraction, waves)
-     << perThread << " element(s)/thread" << (spills ? ", spills" : "");
+     << perThread << " element(s)/thread"
+     << llvm::format(", issue %.0f%% of memory time",
+                     memory > 0 ? 100 * compute / memory : 0.0)
+     << (spills ? ", spills" : "");
   return e;
 }
 
@@ -147,6 +169,8 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
   double memory = traffic / (target.getBandwidth() * 1e3);
   Estimate e;
   e.micros = kLaunchMicros + std::max(compute, memory) * tail;
+  e.memoryMicros = memory * tail;
+  e.computeMicros = compute * tail;
   llvm::raw_string_ostream os(e.why);
   os << tiles << " tile(s) in " << llvm::format("%.0f", waves) << " wave(s), "
      << (compute >= memory ? "compute" : "memory") << "-bound, "

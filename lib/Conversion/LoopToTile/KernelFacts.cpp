@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -167,6 +168,32 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
   return f;
 }
 
+InstructionCost xtile::instructionCost(Operation *op) {
+  // SASS per scalar operation on sm_90 (ptxas of CUDA 13): an arithmetic
+  // op, compare, select or conversion is one instruction; IEEE division
+  // and square root are MUFU.RCP / MUFU.RSQ with Newton steps and a range
+  // check; the math functions are what --xkernel-expand-math builds.
+  if (isa<xl::LoadOp, xl::StoreOp, xl::YieldOp, arith::ConstantOp>(op) ||
+      op->getNumRegions())
+    return {};
+  StringRef name = op->getName().getStringRef();
+  static const llvm::StringMap<InstructionCost> table = {
+      {"arith.divf", {9, 1}},     {"arith.remf", {20, 1}},
+      {"math.sqrt", {9, 1}},      {"math.rsqrt", {6, 1}},
+      {"math.exp", {13, 1}},      {"math.exp2", {4, 1}},
+      {"math.log", {30, 1}},      {"math.log2", {32, 1}},
+      {"math.tanh", {34, 2}},     {"math.erf", {36, 1}},
+      {"math.powf", {60, 2}},     {"math.sin", {20, 0}},
+      {"math.cos", {20, 0}},      {"math.log1p", {32, 1}},
+      {"math.expm1", {20, 1}},    {"math.atan", {25, 0}},
+      {"math.atan2", {35, 1}},    {"math.erfc", {36, 1}},
+  };
+  auto it = table.find(name);
+  if (it != table.end())
+    return it->second;
+  return {1, 0};
+}
+
 static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest) {
   RowFacts facts;
   for (xl::ParallelOp row : nest.rows)
@@ -239,6 +266,17 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest) {
   }
   facts.splittable = independent && facts.folds > 0 && loops <= 1 &&
                      facts.columns > 0 && nest.uniform;
+
+  // What runs for each element of a row: the bodies of the column loops.
+  for (Operation &op : *nest.body) {
+    if (!isa<xl::FoldOp, xl::ParallelOp>(op))
+      continue;
+    op.walk([&](Operation *inner) {
+      InstructionCost c = instructionCost(inner);
+      facts.instructions += c.instructions;
+      facts.specialFunctions += c.specialFunctions;
+    });
+  }
   return facts;
 }
 
@@ -298,6 +336,9 @@ llvm::json::Object KernelFacts::toJSON() const {
                             {"element_bytes", row.elementBytes},
                             {"bytes", row.bytes},
                             {"streams", row.streams},
+                            {"instructions_per_element", row.instructions},
+                            {"special_functions_per_element",
+                             row.specialFunctions},
                             {"contiguous", row.contiguous},
                             {"splittable", row.splittable}};
 }

@@ -76,6 +76,8 @@ llvm::json::Object toJSON(KernelCandidates &k, xt::TargetAttr target,
         {"schedule", printed(c.schedule)},
         {"name", scheduleName(c.schedule)},
         {"micros", c.estimate.micros},
+        {"memory_micros", c.estimate.memoryMicros},
+        {"issue_micros", c.estimate.computeMicros},
         {"why", c.estimate.why}});
   llvm::json::Object o{{"kernel", k.kernel.getSymName()},
                        {"identity", getKernelIdentity(k.kernel)},
@@ -86,7 +88,10 @@ llvm::json::Object toJSON(KernelCandidates &k, xt::TargetAttr target,
   if (xt::ScheduleAttrInterface s = getKernelSchedule(k.kernel)) {
     o["schedule"] = printed(s);
     o["name"] = scheduleName(s);
-    o["micros"] = model.estimate(k.facts, s, target).micros;
+    Estimate e = model.estimate(k.facts, s, target);
+    o["micros"] = e.micros;
+    o["memory_micros"] = e.memoryMicros;
+    o["issue_micros"] = e.computeMicros;
   }
   return o;
 }

@@ -19,6 +19,7 @@
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
+#include "xtile/Dialect/Kernel/Transforms/Passes.h"
 #include "xtile/Support/Storage.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -124,6 +125,26 @@ template <int N> __device__ __forceinline__ void xt_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 #endif
 }
+#ifndef XTILE_EMULATION
+// The special-function instructions of xkernel.approx (the emulation
+// header models them with their documented error).
+#define XT_APPROX(name, ptx)                                                  \
+  __device__ __forceinline__ float name(float x) {                            \
+    float y;                                                                   \
+    asm(ptx " %0, %1;" : "=f"(y) : "f"(x));                                    \
+    return y;                                                                  \
+  }
+XT_APPROX(xt_ex2, "ex2.approx.f32")
+XT_APPROX(xt_ex2_ftz, "ex2.approx.ftz.f32")
+XT_APPROX(xt_lg2, "lg2.approx.f32")
+XT_APPROX(xt_lg2_ftz, "lg2.approx.ftz.f32")
+XT_APPROX(xt_rcp_ftz, "rcp.approx.ftz.f32")
+XT_APPROX(xt_rsqrt, "rsqrt.approx.f32")
+XT_APPROX(xt_rsqrt_ftz, "rsqrt.approx.ftz.f32")
+XT_APPROX(xt_sqrt, "sqrt.approx.f32")
+XT_APPROX(xt_sqrt_ftz, "sqrt.approx.ftz.f32")
+#undef XT_APPROX
+#endif
 #endif // XTILE_CUDA_PRELUDE
 )cuda";
 
@@ -683,6 +704,12 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
                       Twine("(int64_t)gridDim.") + dimName(id.getDim()),
                       "blocks");
       })
+      .Case<xk::ApproxOp>([&](xk::ApproxOp a) {
+        std::string fn = ("xt_" + xk::stringifyApproxKind(a.getKind()) +
+                          (a.getFtz() ? "_ftz" : ""))
+                             .str();
+        return assign(a.getResult(), op, fn + "(" + name(a.getValue()) + ")");
+      })
       .Case<xk::SharedOp>([&](xk::SharedOp s) -> LogicalResult {
         FailureOr<std::string> element =
             typeName(s.getType().getElementType(), op);
@@ -1083,7 +1110,11 @@ LogicalResult xtile::translateToCUDA(Operation *module, raw_ostream &os) {
   std::string text;
   llvm::raw_string_ostream buffer(text);
   CUDAEmitter emitter(buffer);
-  if (failed(emitter.emitModule(module)))
+  // Math functions that --lower-to-kernel has not built yet (hand-written
+  // Kernel IR) are built as the PTX path builds them.
+  OwningOpRef<Operation *> copy(module->clone());
+  if (failed(xk::expandMath(copy.get(), /*fastMath=*/false)) ||
+      failed(emitter.emitModule(copy.get())))
     return failure();
   os << text;
   return success();

@@ -1,28 +1,32 @@
 // RUN: xtile-opt %s --convert-xkernel-to-nvvm | FileCheck %s
 
-// Math functions become arithmetic (upstream's polynomial approximations,
-// log10 through log, rsqrt as 1 / sqrt) or intrinsics NVPTX selects
-// itself, never libdevice calls. f16 computes in f32.
+// Math functions become arithmetic around the special-function
+// instructions (--xkernel-expand-math: exp, tanh, erf, rsqrt, exp2; the
+// NVVM intrinsics of ex2, rcp, rsqrt), upstream's polynomial approximations
+// (log10 through log) or intrinsics NVPTX selects itself, never libdevice
+// calls. f16 computes in f32.
 
 // CHECK-NOT: __nv_
 // CHECK-LABEL: llvm.func @functions
-// CHECK-NOT: llvm.call
+// CHECK-NOT: llvm.call @
 // CHECK-NOT: llvm.intr.exp(
 // CHECK-NOT: llvm.intr.log
 // CHECK-NOT: llvm.intr.tanh
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.rcp.approx.ftz.f"
 // CHECK: llvm.intr.fma
-// CHECK: %[[ROOT:.*]] = llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
-// CHECK-NEXT: llvm.fdiv %{{.*}}, %[[ROOT]] : f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
 // CHECK: llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
-// CHECK-NEXT: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
-// CHECK-NEXT: llvm.intr.exp2(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
+// CHECK-NEXT: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
 // CHECK-NEXT: llvm.intr.fabs(%{{.*}}) : (f32) -> f32
 // CHECK-NEXT: llvm.intr.maxnum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK-NEXT: llvm.frem %{{.*}}, %{{.*}} : f32
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f16
 // CHECK-NEXT: llvm.fpext %{{.*}} : f16 to f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
 // CHECK: llvm.fptrunc %{{.*}} : f32 to f16
-// CHECK-NOT: llvm.call
+// CHECK-NOT: llvm.call @
 // CHECK: llvm.return
 xkernel.func @functions(%x: !xkernel.ptr<f32, global>, %h: !xkernel.ptr<f16, global>)
     attributes {max_threads = 32 : i64} {

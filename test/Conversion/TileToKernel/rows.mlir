@@ -27,7 +27,7 @@
 // CHECK-NEXT:      xkernel.store %[[WSUM]], %[[PARTIALS]][%[[WARP]]] : f32, <f32, shared>
 // CHECK:         xkernel.barrier
 // CHECK-COUNT-8: xkernel.load %[[PARTIALS]][%{{.*}}] : <f32, shared> -> f32
-// CHECK:         math.rsqrt
+// CHECK:         xkernel.approx rsqrt
 // CHECK-COUNT-4: xkernel.load %[[W]][%{{.*}}] : <f32, global> -> vector<4xf32>
 // CHECK-COUNT-4: xkernel.store %{{.*}}, %[[Y]][%{{.*}}] : vector<4xf32>, <f32, global>
 // CHECK:         xkernel.return
@@ -50,7 +50,7 @@ func.func @rmsnorm(%x: tensor<4096x4096xf32>, %w: tensor<4096xf32>) -> tensor<40
 // CHECK:         arith.select %[[IN]], %{{.*}}, %{{.*}} : f32
 // CHECK:         arith.maximumf
 // CHECK:         xkernel.shuffle xor
-// CHECK:         math.exp
+// CHECK:         xkernel.approx ex2
 // CHECK:         scf.if %[[IN]] {
 // CHECK-NEXT:      xkernel.store %{{.*}} : vector<4xf32>, <f32, global>
 func.func @softmax(%x: tensor<512x1000xf32>) -> tensor<512x1000xf32> {

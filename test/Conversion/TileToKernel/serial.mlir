@@ -5,7 +5,7 @@
 // CHECK-LABEL: xkernel.func @narrow_mul_{{[0-9]+}}(
 // CHECK:         %[[TID:.*]] = xkernel.thread_id x
 // CHECK:         %[[OWN:.*]] = arith.cmpi ult, %[[TID]], %c1 : index
-// CHECK:         scf.if %[[OWN]] -> (f32) {
+// CHECK:         scf.if %[[OWN]] -> (f32
 // CHECK:         arith.select %[[OWN]]
 func.func @narrow(%x: tensor<8192x32xf32>, %w: tensor<32xf32>) -> tensor<8192x32xf32> {
   %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<8192x32xf32>, tensor<32xf32>) -> tensor<8192x32xf32>

@@ -32,6 +32,16 @@ xkernel.func @every_op(%x: !xkernel.ptr<f32, global> {xkernel.readonly},
   %x1 = xkernel.shuffle xor %e, %c16 width 32 : f32
   %x2 = xkernel.shuffle down %x1, %c16 width 16 : f32
   %x3 = xkernel.shuffle idx %x2, %c16 width 32 : f32
+  // CHECK: xkernel.approx ex2 %{{.*}} : f32
+  // CHECK: xkernel.approx lg2 %{{.*}} ftz : f32
+  // CHECK: xkernel.approx rcp %{{.*}} ftz : f32
+  // CHECK: xkernel.approx rsqrt %{{.*}} : f32
+  // CHECK: xkernel.approx sqrt %{{.*}} ftz : f32
+  %a1 = xkernel.approx ex2 %x3 : f32
+  %a2 = xkernel.approx lg2 %a1 ftz : f32
+  %a3 = xkernel.approx rcp %a2 ftz : f32
+  %a4 = xkernel.approx rsqrt %a3 : f32
+  %a5 = xkernel.approx sqrt %a4 ftz : f32
   // CHECK: xkernel.barrier
   xkernel.barrier
   // CHECK: xkernel.atomic add %{{.*}}, %{{.*}}[%{{.*}}] : f32, <f32, global>

@@ -9,12 +9,12 @@
 // SOFTMAX-COUNT-1: __global__
 // SOFTMAX:         softmax_div(const float* __restrict__ in0, float* __restrict__ out0) {
 // SOFTMAX:           xt_maximumf(
-// SOFTMAX:           expf(
+// SOFTMAX:           xt_ex2(
 // SOFTMAX:           __syncthreads();
 // SOFTMAX:         extern "C" cudaError_t softmax(
 
 // LAYERNORM-COUNT-1: __global__
-// LAYERNORM:         rsqrtf(
+// LAYERNORM:         xt_rsqrt(
 // LAYERNORM:         extern "C" cudaError_t layernorm(
 
 // The matmul kernels stage their operand tiles in dynamic shared memory and
@@ -25,7 +25,7 @@
 // MLP:          #pragma unroll
 // MLP-NEXT:     for (int64_t {{i[0-9]+}} = 0; {{i[0-9]+}} < 32; {{i[0-9]+}} += 1) {
 // MLP:          fmaf(
-// MLP:          erff(
+// MLP:          xt_ex2(
 // MLP:          __global__
 // MLP-NEXT:     gelu_mlp_add_6(
 // MLP-NOT:      __global__

@@ -17,7 +17,7 @@
 // CHECK-NEXT:    }
 // CHECK-NEXT:    __syncthreads();
 // CHECK:         float {{v[0-9]+}} = {{v[0-9]+}} / 4096.0f;
-// CHECK:         rsqrtf(
+// CHECK:         xt_rsqrt(
 // CHECK-COUNT-4: = *reinterpret_cast<const xt_vec<float, 4>*>(in1 + {{v[0-9]+}});
 // CHECK-COUNT-4: *reinterpret_cast<xt_vec<float, 4>*>(out0 + {{v[0-9]+}}) = {{v[0-9]+}};
 // CHECK-NOT:     __global__

@@ -13,7 +13,7 @@
 // CHECK: shfl.sync.bfly.b32
 // CHECK: bar.sync 0;
 // CHECK: ld.shared.v4.{{b|f}}32 {{.*}}, [[[K]]_shared_1];
-// CHECK: sqrt.rn.f32
+// CHECK: rsqrt.approx.f32
 // CHECK-COUNT-4: st.global.v4.{{b|f}}32
 // CHECK-NOT: call
 // CHECK: ret;

@@ -20,8 +20,7 @@
 // CHECK: st.shared
 // CHECK: bar.sync 0;
 // CHECK: ld.shared.v4
-// CHECK: sqrt.rn.f32
-// CHECK: rcp.rn.f32
+// CHECK: rsqrt.approx.f32
 // CHECK-COUNT-4: ld.global.nc.v4.{{b|f}}32
 // CHECK-COUNT-4: st.global.v4.{{b|f}}32
 // CHECK-NOT: call

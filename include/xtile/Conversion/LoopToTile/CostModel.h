@@ -17,6 +17,9 @@ namespace xtile {
 
 struct Estimate {
   double micros = 0;
+  /// Its device-memory time and the time to issue its arithmetic (or, for
+  /// contractions, its FMA time); `micros` counts the larger.
+  double memoryMicros = 0, computeMicros = 0;
   /// What dominates, in words, for reports.
   std::string why;
 };

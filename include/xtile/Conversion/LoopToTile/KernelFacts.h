@@ -43,10 +43,23 @@ struct RowFacts {
   int64_t passes = 1;       // column loops (folds and the elementwise loop)
   bool splittable = false;  // folds independent of each other
   int64_t rowBytes = 0;     // bytes of one row of the column-indexed inputs
+  /// Instructions issued per element of a row (over every pass), and the
+  /// special-function operations among them (instructionCost).
+  double instructions = 0, specialFunctions = 0;
 
   /// What the schedules' resource needs depend on.
   tile::ScheduleShape shape() const;
 };
+
+/// What one scalar operation of a kernel body costs once compiled for the
+/// GPU: instructions issued, and special-function (MUFU) operations among
+/// them. Math functions count what --xkernel-expand-math builds for them
+/// (bench/instructions.py shows the SASS); loads and stores count 0 here
+/// (the cost model prices memory instructions by vector width).
+struct InstructionCost {
+  double instructions = 0, specialFunctions = 0;
+};
+InstructionCost instructionCost(mlir::Operation *op);
 
 /// Facts of a contraction kernel: `folds` sums of products over K of
 /// [batch x m x k] and [batch x k x n] operands.

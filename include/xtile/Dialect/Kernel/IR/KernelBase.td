@@ -79,6 +79,14 @@ def XKernel_AtomicKind : I32EnumAttr<"AtomicKind", "atomic read-modify-write", [
   let cppNamespace = "::xtile::kernel";
 }
 
+def XKernel_ApproxKind : I32EnumAttr<"ApproxKind",
+    "an approximate function of the special-function units", [
+    I32EnumAttrCase<"ex2", 0>, I32EnumAttrCase<"lg2", 1>,
+    I32EnumAttrCase<"rcp", 2>, I32EnumAttrCase<"rsqrt", 3>,
+    I32EnumAttrCase<"sqrt", 4>]> {
+  let cppNamespace = "::xtile::kernel";
+}
+
 def XKernel_PtrType : TypeDef<XKernel_Dialect, "Ptr"> {
   let mnemonic = "ptr";
   let summary = "a typed pointer into global or shared memory";

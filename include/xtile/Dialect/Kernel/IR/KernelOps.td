@@ -256,6 +256,38 @@ def XKernel_ShuffleOp : XKernel_Op<"shuffle", [Pure,
   let hasVerifier = 1;
 }
 
+def XKernel_ApproxOp : XKernel_Op<"approx", [Pure,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "an approximate f32 function of the special-function units";
+  let description = [{
+    One instruction of the multi-function unit, with the error bound the
+    PTX ISA documents for it:
+
+    | kind | PTX | error |
+    |---|---|---|
+    | `ex2` | `ex2.approx.f32` | 2 ulp from the correctly rounded 2^x (the emulation: exact at integers) |
+    | `lg2` | `lg2.approx.f32` | 2^-22 absolute in (0.5, 2), else 2^-22 relative |
+    | `rcp` | `rcp.approx.ftz.f32` | 1 ulp |
+    | `rsqrt` | `rsqrt.approx.f32` | 2^-22.9 relative |
+    | `sqrt` | `sqrt.approx.f32` | 2^-23 relative |
+
+    With `ftz`, subnormal inputs and results are flushed to zero (`rcp`
+    exists only so). `--xkernel-expand-math` builds the math functions on
+    these; the CPU emulation computes each with its full documented error,
+    in a direction that depends on the input, so that what runs there is
+    no more accurate than the GPU is allowed to be.
+
+    ```mlir
+    %p = xkernel.approx ex2 %r : f32
+    %q = xkernel.approx rcp %d ftz : f32
+    ```
+  }];
+  let arguments = (ins XKernel_ApproxKind:$kind, F32:$value, UnitAttr:$ftz);
+  let results = (outs F32:$result);
+  let assemblyFormat = "$kind $value (`ftz` $ftz^)? attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // The host side
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 #ifndef XTILE_DIALECT_LOOP_TRANSFORMS_PASSES_H
 #define XTILE_DIALECT_LOOP_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "xtile/Dialect/Loop/IR/LoopOps.h"

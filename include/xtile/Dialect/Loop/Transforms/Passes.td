@@ -46,6 +46,39 @@ def XLoopFuse : Pass<"xloop-fuse", "::mlir::ModuleOp"> {
   let dependentDialects = ["::xtile::loop::XLoopDialect"];
 }
 
+def XLoopComputeF32 : Pass<"xloop-compute-f32", "::mlir::ModuleOp"> {
+  let summary = "Compute 16-bit floating-point kernels in f32, rounding once";
+  let description = [{
+    Inside every kernel, arithmetic and math on f16 and bf16 values runs in
+    f32: 16-bit loads are extended where they are used, each chain of
+    operations keeps its f32 value, and the result is rounded to the
+    stored type once, at the store (or where a 16-bit value is yielded or
+    compared with something that stays 16-bit). This is what TorchInductor
+    does, and what eager PyTorch does inside one op (its "opmath" type):
+    a fused `x * w + b` in bf16 rounds once, not twice.
+
+    Rounding that the program asks for stays: an `arith.truncf` present
+    before the pass (an explicit cast, or the 16-bit result of a reduction,
+    which accumulates in f32) still rounds, and what follows computes in
+    f32 from the rounded value.
+
+    ```mlir
+    %2 = arith.mulf %1, %0 : bf16       // before
+    %3 = math.exp %2 : bf16
+    xloop.store %3, ...
+
+    %a = arith.extf %1 : bf16 to f32    // after
+    %b = arith.extf %0 : bf16 to f32
+    %2 = arith.mulf %a, %b : f32
+    %3 = math.exp %2 : f32
+    %4 = arith.truncf %3 : f32 to bf16
+    xloop.store %4, ...
+    ```
+  }];
+  let dependentDialects = ["::xtile::loop::XLoopDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def XLoopDedupe : Pass<"xloop-dedupe", "::mlir::ModuleOp"> {
   let summary = "Compile each distinct kernel once";
   let description = [{

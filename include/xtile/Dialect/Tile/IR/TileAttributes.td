@@ -21,9 +21,10 @@ def XTile_TargetAttr : AttrDef<XTile_Dialect, "Target"> {
     device-memory bandwidth (GB/s) and L2 size (bytes); then the occupancy
     limits (threads and blocks resident per SM, registers per thread), the
     FP32 FMA throughput (GFLOP/s, the pipes `xtile.dot` runs on), the L2
-    bandwidth (GB/s) and the device-memory latency (ns) that the grid's
-    bytes in flight must cover. The last six may be omitted; they then take
-    the sm_90 values. `TargetAttr::getBuiltin(ctx, "sm_90")` (H100/H200
+    bandwidth (GB/s), the device-memory latency (ns) that the grid's
+    bytes in flight must cover, and the SM clock (MHz) at which each SM
+    issues 128 thread-instructions and 16 special-function operations per
+    cycle. The last seven may be omitted; they then take the sm_90 values. `TargetAttr::getBuiltin(ctx, "sm_90")` (H100/H200
     class) and `"sm_80"` (A100) are built in, from the vendors' published
     figures.
 
@@ -48,7 +49,9 @@ def XTile_TargetAttr : AttrDef<XTile_Dialect, "Target"> {
       DefaultValuedParameter<"int64_t", "10050",
           "L2 bandwidth, GB/s">:$l2_bandwidth,
       DefaultValuedParameter<"int64_t", "600",
-          "device-memory latency, ns">:$memory_latency);
+          "device-memory latency, ns">:$memory_latency,
+      DefaultValuedParameter<"int64_t", "1980",
+          "SM clock, MHz">:$clock_mhz);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

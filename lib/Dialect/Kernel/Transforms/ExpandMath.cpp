@@ -1,0 +1,364 @@
+//===- ExpandMath.cpp - math functions on the special-function units ------===//
+//
+// Each function is built from `xkernel.approx` instructions (one MUFU
+// operation each on the GPU) and FMA arithmetic: a range reduction that
+// brings the argument to where the instruction, or a short polynomial, is
+// accurate, and a correction that brings the result to CUDA's default
+// error bound (docs/Math.md lists the bound measured for each). The CUDA C
+// and PTX emitters both print what this pass leaves, so both compute the
+// same values.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Dialect/Kernel/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/bit.h"
+
+#include <cmath>
+#include <limits>
+
+namespace xtile::kernel {
+#define GEN_PASS_DEF_XKERNELEXPANDMATH
+#include "xtile/Dialect/Kernel/Transforms/Passes.h.inc"
+} // namespace xtile::kernel
+
+using namespace mlir;
+using namespace xtile::kernel;
+
+namespace {
+
+/// f32 and i32 arithmetic at one place.
+class MathBuilder {
+public:
+  MathBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value f(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(float(v)));
+  }
+  Value fbits(uint32_t bits) { return f(llvm::bit_cast<float>(bits)); }
+  Value i(int32_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value fma(Value x, Value y, Value z) {
+    return math::FmaOp::create(b, loc, x, y, z);
+  }
+  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value abs(Value x) { return math::AbsFOp::create(b, loc, x); }
+  Value copysign(Value x, Value sign) {
+    return math::CopySignOp::create(b, loc, x, sign);
+  }
+  /// The larger (smaller) of x and a number, which a NaN x gives too.
+  Value atLeast(Value x, double lo) {
+    return arith::MaxNumFOp::create(b, loc, x, f(lo));
+  }
+  Value atMost(Value x, double hi) {
+    return arith::MinNumFOp::create(b, loc, x, f(hi));
+  }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value isNaN(Value x) { return cmp(arith::CmpFPredicate::UNO, x, x); }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value bitsOf(Value x) {
+    return arith::BitcastOp::create(b, loc, b.getI32Type(), x);
+  }
+  Value fromBits(Value x) {
+    return arith::BitcastOp::create(b, loc, b.getF32Type(), x);
+  }
+  Value addi(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value subi(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value shrsi(Value x, Value y) { return arith::ShRSIOp::create(b, loc, x, y); }
+  Value toFloat(Value x) {
+    return arith::SIToFPOp::create(b, loc, b.getF32Type(), x);
+  }
+  Value approx(ApproxKind kind, Value x, bool ftz) {
+    return ApproxOp::create(b, loc, kind, x, ftz);
+  }
+  /// c[0] + z * (c[1] + z * (...)), by FMAs.
+  Value poly(Value z, ArrayRef<double> c) {
+    Value acc = f(c.back());
+    for (double coefficient : llvm::reverse(c.drop_back()))
+      acc = fma(acc, z, f(coefficient));
+    return acc;
+  }
+
+  OpBuilder &builder() { return b; }
+  Location location() { return loc; }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
+
+constexpr double kLog2E = 1.4426950408889634;
+constexpr double kLn2 = 0.6931471805599453;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// The f32 nearest `v`, and the f32 nearest what is left.
+std::pair<double, double> split(double v) {
+  float hi = float(v);
+  return {hi, float(v - double(hi))};
+}
+
+/// e^x. The product t = x log2(e) is rounded, 2^t comes from `ex2`, and the
+/// rounding error d = x log2(e) - t (an FMA and the low part of log2(e))
+/// is applied as 2^d ~ 1 + d ln 2. x is clamped where e^x is 0 or
+/// overflows, so that d stays finite.
+///
+/// `bounded`: x is known to be NaN or in [-87, 88] (tanh and erf use e^x
+/// there), so that neither the clamp nor the overflow select is needed.
+Value expandExp(MathBuilder &m, Value x, bool fast, bool bounded) {
+  if (fast)
+    return m.approx(ApproxKind::ex2, m.mul(x, m.f(kLog2E)), /*ftz=*/true);
+  auto [l2e, l2eLo] = split(kLog2E);
+  Value xc = bounded ? x : m.atMost(m.atLeast(x, -105.0), 89.0);
+  Value t = m.mul(xc, m.f(l2e));
+  Value p = m.approx(ApproxKind::ex2, t, /*ftz=*/false);
+  Value d = m.fma(xc, m.f(l2e), m.neg(t));
+  d = m.fma(xc, m.f(l2eLo), d);
+  Value y = m.fma(p, m.mul(d, m.f(kLn2)), p);
+  if (bounded)
+    return y;
+  // NaN in, or an overflow whose correction multiplied infinity by zero:
+  // x * 2^127 is NaN or infinity then.
+  Value eitherNaN = m.cmp(arith::CmpFPredicate::UNO, x, y);
+  return m.select(eitherNaN, m.mul(x, m.f(0x1p127)), y);
+}
+
+Value expandExp(MathBuilder &m, Value x, bool fast) {
+  return expandExp(m, x, fast, /*bounded=*/false);
+}
+
+Value expandExp2(MathBuilder &m, Value x, bool fast) {
+  return m.approx(ApproxKind::ex2, x, /*ftz=*/fast);
+}
+
+/// x = 2^k (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), and the parts of
+/// log(1 + f) = 2 atanh(s), s = f / (2 + f), written as
+/// f - hfsq + s (hfsq + R(s^2)) so that the approximate reciprocal and the
+/// polynomial only touch the small correction term s (hfsq + R).
+struct LogParts {
+  Value k, f, hfsq, s, hfsqPlusR;
+};
+
+LogParts reduceLog(MathBuilder &m, Value x) {
+  Value subnormal = m.cmp(arith::CmpFPredicate::OLT, x, m.f(0x1p-126));
+  Value xs = m.select(subnormal, m.mul(x, m.f(0x1p23)), x);
+  Value bias = m.select(subnormal, m.f(23.0), m.f(0.0));
+  const int32_t sqrtHalf = 0x3f3504f3;
+  Value t = m.subi(m.bitsOf(xs), m.i(sqrtHalf));
+  Value k = m.sub(m.toFloat(m.shrsi(t, m.i(23))), bias);
+  Value mantissa =
+      m.fromBits(m.addi(m.andi(t, m.i(0x7fffff)), m.i(sqrtHalf)));
+  Value f = m.sub(mantissa, m.f(1.0));
+  Value s = m.mul(f, m.approx(ApproxKind::rcp, m.add(m.f(2.0), f), true));
+  Value z = m.mul(s, s);
+  // 2 atanh(s) / s - 2 = 2/3 z + 2/5 z^2 + ... for |s| < 0.172, fitted in
+  // three terms.
+  Value r = m.mul(z, m.poly(z, {0.666667759, 0.399775803, 0.298709303}));
+  Value hfsq = m.mul(m.mul(m.f(0.5), f), f);
+  return {k, f, hfsq, s, m.add(hfsq, r)};
+}
+
+/// The value of log or log2 at x <= 0, x = +inf and NaN, else `y`.
+Value finishLog(MathBuilder &m, Value x, Value y) {
+  Value positive = m.cmp(arith::CmpFPredicate::OGT, x, m.f(0.0));
+  Value finite = m.cmp(arith::CmpFPredicate::OLT, x, m.f(kInf));
+  Value zero = m.cmp(arith::CmpFPredicate::OEQ, x, m.f(0.0));
+  Value infinite = m.cmp(arith::CmpFPredicate::OEQ, x, m.f(kInf));
+  Value special =
+      m.select(zero, m.f(-kInf),
+               m.select(infinite, m.f(kInf),
+                        m.fbits(0x7fffffffu)));
+  Value normal = m.select(positive, y, special);
+  return m.select(finite, normal, special);
+}
+
+/// ln 2 = kLn2Hi + kLn2Lo, the first with 15 significant bits so that
+/// k ln2_hi is exact.
+constexpr uint32_t kLn2Hi = 0x3f317200, kLn2Lo = 0x35bfbe8e;
+
+Value expandLog(MathBuilder &m, Value x, bool fast) {
+  if (fast)
+    return m.mul(m.approx(ApproxKind::lg2, x, /*ftz=*/true), m.f(kLn2));
+  LogParts p = reduceLog(m, x);
+  // k ln2_hi + (f - (hfsq - (s (hfsq + R) + k ln2_lo)))
+  Value b = m.fma(p.s, p.hfsqPlusR, m.mul(p.k, m.fbits(kLn2Lo)));
+  Value y = m.fma(p.k, m.fbits(kLn2Hi), m.sub(p.f, m.sub(p.hfsq, b)));
+  return finishLog(m, x, y);
+}
+
+Value expandLog2(MathBuilder &m, Value x, bool fast) {
+  if (fast)
+    return m.approx(ApproxKind::lg2, x, /*ftz=*/true);
+  LogParts p = reduceLog(m, x);
+  auto [l2e, l2eLo] = split(kLog2E);
+  // log(1 + f) = hi + lo, with the rounding error of f * f in lo.
+  Value hi = m.sub(p.f, p.hfsq);
+  Value squareError = m.fma(p.f, p.f, m.neg(m.mul(p.f, p.f)));
+  Value lo0 = m.sub(m.sub(m.sub(p.f, hi), p.hfsq),
+                    m.mul(m.f(0.5), squareError));
+  Value lo = m.fma(p.s, p.hfsqPlusR, lo0);
+  // (hi + lo) log2(e) = prod + tail, then k + prod by Fast2Sum.
+  Value prod = m.mul(hi, m.f(l2e));
+  Value tail = m.fma(lo, m.f(l2e),
+                     m.fma(hi, m.f(l2eLo), m.fma(hi, m.f(l2e), m.neg(prod))));
+  Value sum = m.add(p.k, prod);
+  Value err = m.add(m.sub(p.k, sum), prod);
+  return finishLog(m, x, m.add(sum, m.add(err, tail)));
+}
+
+/// tanh: x + x^3 P(x^2) below 1.0625 (a fit to tanh), else
+/// 1 - 2 / (e^{2|x|} + 1) with a Newton-corrected reciprocal; the
+/// cancellation in the second form is what keeps the polynomial up to 1.06.
+constexpr double kTanhSmall = 1.0625;
+constexpr double kTanhPoly[] = {-0.333333254,   0.133330896,  -0.0539429523,
+                                0.0217415635,   -0.00849811733, 0.00295982789,
+                                -0.000766234414, 0.000102426777};
+
+Value expandTanh(MathBuilder &m, Value x, bool fast) {
+  Value a = m.abs(x);
+  Value z = m.mul(x, x);
+  Value small = m.fma(m.mul(x, z), m.poly(z, kTanhPoly), x);
+  // tanh is 1 in f32 from 9.1 on; the clamp keeps e^{2|x|} finite (and
+  // NaN a NaN).
+  Value ac = arith::MinimumFOp::create(m.builder(), m.location(), a, m.f(9.1));
+  Value e = expandExp(m, m.add(ac, ac), fast, /*bounded=*/true);
+  Value d = m.add(e, m.f(1.0));
+  Value q = m.approx(ApproxKind::rcp, d, /*ftz=*/true);
+  if (!fast)
+    q = m.fma(q, m.fma(m.neg(d), q, m.f(1.0)), q);
+  Value large = m.copysign(m.fma(m.f(-2.0), q, m.f(1.0)), x);
+  return m.select(m.cmp(arith::CmpFPredicate::OLT, a, m.f(kTanhSmall)), small,
+                  large);
+}
+
+/// erf: x + x Q(x^2) below 1 (a fit to erf(x)/x - 1), else
+/// 1 - e^{P(|x| - 1)} with P fitted to log erfc, which is 1 in f32 from
+/// 3.92 on.
+constexpr double kErfSmall = 1.0;
+constexpr double kErfPoly[] = {0.128379166,   -0.37612626,    0.112835787,
+                               -0.0268533472, 0.0051871622,   -0.00079978531,
+                               7.80690389e-05};
+constexpr double kErfcLogPoly[] = {-1.84960556,   -2.63896275, -0.843172371,
+                                   -0.0412622094, 0.00945263822,
+                                   -0.00148094015, 9.0026253e-05};
+
+Value expandErf(MathBuilder &m, Value x, bool fast) {
+  Value a = m.abs(x);
+  Value z = m.mul(x, x);
+  Value small = m.fma(x, m.poly(z, kErfPoly), x);
+  Value t = m.sub(m.atMost(a, 3.92), m.f(1.0));
+  Value large = m.copysign(
+      m.sub(m.f(1.0),
+            expandExp(m, m.poly(t, kErfcLogPoly), fast, /*bounded=*/true)),
+      x);
+  Value y = m.select(m.cmp(arith::CmpFPredicate::OLT, a, m.f(kErfSmall)),
+                     small, large);
+  return m.select(m.isNaN(x), x, y);
+}
+
+/// rsqrt: `rsqrt` and one Newton step, y += y/2 (1 - x y^2); 0, infinity,
+/// negative numbers and NaN keep the instruction's result.
+Value expandRsqrt(MathBuilder &m, Value x, bool fast) {
+  Value y = m.approx(ApproxKind::rsqrt, x, /*ftz=*/fast);
+  if (fast)
+    return y;
+  Value t = m.mul(x, y);
+  Value e = m.fma(m.neg(t), y, m.f(1.0));
+  Value refined = m.fma(m.mul(y, m.f(0.5)), e, y);
+  return m.select(m.isNaN(e), y, refined);
+}
+
+Value expandSqrt(MathBuilder &m, Value x, bool fast) {
+  return fast ? m.approx(ApproxKind::sqrt, x, /*ftz=*/true) : Value();
+}
+
+using Expansion = Value (*)(MathBuilder &, Value, bool);
+
+/// Rewrites one unary math op on an f32, f16 or bf16 scalar with
+/// `expansion` (in f32).
+template <typename OpTy>
+struct ExpandUnary : OpRewritePattern<OpTy> {
+  ExpandUnary(MLIRContext *ctx, Expansion expansion, bool fast)
+      : OpRewritePattern<OpTy>(ctx), expansion(expansion), fast(fast) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!(type.isF32() || type.isF16() || type.isBF16()))
+      return rewriter.notifyMatchFailure(op, "not a scalar f32, f16 or bf16");
+    MathBuilder m(rewriter, op.getLoc());
+    Value x = op.getOperand();
+    if (!type.isF32())
+      x = arith::ExtFOp::create(rewriter, op.getLoc(), rewriter.getF32Type(),
+                                x);
+    Value y = expansion(m, x, fast);
+    if (!y)
+      return rewriter.notifyMatchFailure(op, "kept as it is");
+    if (!type.isF32())
+      y = arith::TruncFOp::create(rewriter, op.getLoc(), type, y);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+
+  Expansion expansion;
+  bool fast;
+};
+
+/// Under fast-math, a / b = a * rcp(b) on f32.
+struct FastDivision : OpRewritePattern<arith::DivFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::DivFOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "not a scalar f32");
+    MathBuilder m(rewriter, op.getLoc());
+    rewriter.replaceOp(
+        op, m.mul(op.getLhs(),
+                  m.approx(ApproxKind::rcp, op.getRhs(), /*ftz=*/true)));
+    return success();
+  }
+};
+
+struct XKernelExpandMathPass
+    : xtile::kernel::impl::XKernelExpandMathBase<XKernelExpandMathPass> {
+  using XKernelExpandMathBase::XKernelExpandMathBase;
+
+  void runOnOperation() override {
+    if (failed(expandMath(getOperation(), fastMath)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+LogicalResult xtile::kernel::expandMath(Operation *root, bool fastMath) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  patterns.add<ExpandUnary<math::ExpOp>>(ctx, Expansion(expandExp), fastMath);
+  patterns.add<ExpandUnary<math::Exp2Op>>(ctx, expandExp2, fastMath);
+  patterns.add<ExpandUnary<math::LogOp>>(ctx, expandLog, fastMath);
+  patterns.add<ExpandUnary<math::Log2Op>>(ctx, expandLog2, fastMath);
+  patterns.add<ExpandUnary<math::TanhOp>>(ctx, expandTanh, fastMath);
+  patterns.add<ExpandUnary<math::ErfOp>>(ctx, expandErf, fastMath);
+  patterns.add<ExpandUnary<math::RsqrtOp>>(ctx, expandRsqrt, fastMath);
+  if (fastMath) {
+    patterns.add<ExpandUnary<math::SqrtOp>>(ctx, expandSqrt, fastMath);
+    patterns.add<FastDivision>(ctx);
+  }
+  // One walk, no folding and no dead-code elimination: the translators run
+  // this on what they are given and must report what they cannot emit
+  // where it was written.
+  walkAndApplyPatterns(root, std::move(patterns));
+  return success();
+}

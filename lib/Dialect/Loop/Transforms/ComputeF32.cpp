@@ -1,0 +1,97 @@
+//===- ComputeF32.cpp - 16-bit float kernels compute in f32 ---------------===//
+
+#include "xtile/Dialect/Loop/Transforms/Passes.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace xtile::loop {
+#define GEN_PASS_DEF_XLOOPCOMPUTEF32
+#include "xtile/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace xtile::loop
+
+using namespace mlir;
+using namespace xtile::loop;
+
+namespace {
+
+bool isHalf(Type t) { return t.isF16() || t.isBF16(); }
+
+/// Arithmetic that computes a 16-bit float from its operands, elementwise:
+/// what moves to f32. Casts, constants and memory accesses do not.
+bool computesHalf(Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+      !isHalf(op->getResult(0).getType()))
+    return false;
+  if (isa<math::MathDialect>(op->getDialect()))
+    return true;
+  return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+             arith::RemFOp, arith::NegFOp, arith::MaximumFOp,
+             arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
+             arith::SelectOp>(op);
+}
+
+struct XLoopComputeF32Pass
+    : xtile::loop::impl::XLoopComputeF32Base<XLoopComputeF32Pass> {
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) { widen(kernel); });
+  }
+
+  void widen(KernelOp kernel) {
+    OpBuilder b(kernel.getContext());
+    Type f32 = b.getF32Type();
+    // The f32 value of each 16-bit value computed here, and the roundings
+    // this pass put in (which the f32 value bypasses).
+    DenseMap<Value, Value> wide;
+    llvm::DenseSet<Operation *> ours;
+    // A 16-bit value from elsewhere (a load) is extended once, where it is
+    // defined.
+    auto wideOf = [&](Value v) -> Value {
+      if (Value w = wide.lookup(v))
+        return w;
+      OpBuilder::InsertionGuard guard(b);
+      if (Operation *def = v.getDefiningOp())
+        b.setInsertionPointAfter(def);
+      else
+        b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+      Value w = arith::ExtFOp::create(b, v.getLoc(), f32, v);
+      wide[v] = w;
+      return w;
+    };
+    SmallVector<Operation *> work;
+    kernel.walk([&](Operation *op) {
+      if (computesHalf(op))
+        work.push_back(op);
+    });
+    for (Operation *op : work) {
+      b.setInsertionPoint(op);
+      SmallVector<Value> operands;
+      for (Value v : op->getOperands())
+        operands.push_back(isHalf(v.getType()) ? wideOf(v) : v);
+      OperationState state(op->getLoc(), op->getName(), operands, {f32},
+                           op->getAttrs());
+      Operation *computed = b.create(state);
+      auto rounded = arith::TruncFOp::create(b, op->getLoc(),
+                                             op->getResult(0).getType(),
+                                             computed->getResult(0));
+      ours.insert(rounded);
+      wide[rounded] = computed->getResult(0);
+      op->getResult(0).replaceAllUsesWith(rounded.getResult());
+      op->erase();
+    }
+    // Extensions of values this pass rounded take the f32 value itself;
+    // roundings nobody uses go.
+    kernel.walk([&](arith::ExtFOp ext) {
+      auto trunc = ext.getIn().getDefiningOp<arith::TruncFOp>();
+      if (trunc && ours.contains(trunc) && ext.getType().isF32()) {
+        ext.replaceAllUsesWith(trunc.getIn());
+        ext.erase();
+      }
+    });
+    for (Operation *op : ours)
+      if (op->use_empty())
+        op->erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,38 @@
+// RUN: xtile-opt %s --xloop-compute-f32 | FileCheck %s
+
+// A bf16 chain computes in f32 and rounds once, at the store; each load is
+// extended once.
+// CHECK-LABEL: xloop.kernel @chain(
+// CHECK:         %[[A:.*]] = xloop.load %{{.*}} : memref<4x8xbf16>
+// CHECK-NEXT:    %[[AW:.*]] = arith.extf %[[A]] : bf16 to f32
+// CHECK:         %[[M:.*]] = arith.mulf %[[AW]], %[[AW]] : f32
+// CHECK-NEXT:    %[[E:.*]] = math.exp %[[M]] : f32
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %[[E]], %[[AW]] : f32
+// CHECK-NEXT:    %[[R:.*]] = arith.truncf %[[S]] : f32 to bf16
+// CHECK-NEXT:    xloop.store %[[R]]
+xloop.kernel @chain(%x: memref<4x8xbf16>) -> (%y: memref<4x8xbf16>) {
+  xloop.parallel %i = 0 to 4 {
+    xloop.parallel %j = 0 to 8 {
+      %a = xloop.load %x[%i, %j] : memref<4x8xbf16>
+      %m = arith.mulf %a, %a : bf16
+      %e = math.exp %m : bf16
+      %s = arith.addf %e, %a : bf16
+      xloop.store %s, %y[%i, %j] : memref<4x8xbf16>
+    }
+  }
+}
+
+// A cast the program asks for (f32 to f16, then used) still rounds; what
+// follows computes in f32 from the rounded value.
+// CHECK-LABEL: xloop.kernel @program_cast(
+// CHECK:         %[[T:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK:         %[[TW:.*]] = arith.extf %[[T]] : f16 to f32
+// CHECK:         arith.mulf %[[TW]], %[[TW]] : f32
+xloop.kernel @program_cast(%x: memref<4xf32>) -> (%y: memref<4xf16>) {
+  xloop.parallel %i = 0 to 4 {
+    %a = xloop.load %x[%i] : memref<4xf32>
+    %t = arith.truncf %a : f32 to f16
+    %m = arith.mulf %t, %t : f16
+    xloop.store %m, %y[%i] : memref<4xf16>
+  }
+}
