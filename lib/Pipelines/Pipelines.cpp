@@ -48,6 +48,7 @@ static void addTileStages(OpPassManager &pm,
   select.target = options.target;
   select.report = options.scheduleReport;
   select.force = options.forceSchedule;
+  select.fastMath = options.fastMath;
   pm.addPass(xtile::createXTileSelectSchedule(select));
   xtile::ConvertXLoopToXTileOptions tile;
   tile.target = options.target;

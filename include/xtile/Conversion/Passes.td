@@ -63,6 +63,8 @@ def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
            "Emit each kernel's choice as a remark">,
     Option<"force", "force", "std::string", /*default=*/"\"\"",
            "Use this schedule (attribute syntax) for every kernel of its kind">,
+    Option<"fastMath", "fast-math", "bool", /*default=*/"false",
+           "Price math as --xkernel-expand-math=fast-math=true builds it">,
   ];
   let dependentDialects = ["::xtile::tile::XTileDialect"];
 }
@@ -87,6 +89,8 @@ def XTileListSchedules : Pass<"xtile-list-schedules", "::mlir::ModuleOp"> {
            "Write the JSON to this file (- for stdout)">,
     Option<"check", "check", "bool", /*default=*/"false",
            "Lower every candidate to Kernel IR and report those that fail">,
+    Option<"fastMath", "fast-math", "bool", /*default=*/"false",
+           "Price math as --xkernel-expand-math=fast-math=true builds it">,
   ];
   let dependentDialects = ["::xtile::tile::XTileDialect"];
 }

@@ -168,33 +168,48 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
   return f;
 }
 
-InstructionCost xtile::instructionCost(Operation *op) {
-  // SASS per scalar operation on sm_90 (ptxas of CUDA 13): an arithmetic
-  // op, compare, select or conversion is one instruction; IEEE division
+InstructionCost xtile::instructionCost(Operation *op, bool fastMath) {
+  // SASS per scalar operation on sm_90 (ptxas of CUDA 13), measured on
+  // one-function elementwise kernels (docs/Math.md): an arithmetic op,
+  // compare, select or conversion is one instruction, and so is a load or
+  // store with its address and lane extraction, per element; IEEE division
   // and square root are MUFU.RCP / MUFU.RSQ with Newton steps and a range
-  // check; the math functions are what --xkernel-expand-math builds.
-  if (isa<xl::LoadOp, xl::StoreOp, xl::YieldOp, arith::ConstantOp>(op) ||
-      op->getNumRegions())
+  // check (their slow paths, for denormal or huge operands, not counted);
+  // the math functions are what --xkernel-expand-math builds.
+  if (isa<xl::YieldOp, arith::ConstantOp>(op) || op->getNumRegions())
     return {};
-  StringRef name = op->getName().getStringRef();
   static const llvm::StringMap<InstructionCost> table = {
-      {"arith.divf", {9, 1}},     {"arith.remf", {20, 1}},
-      {"math.sqrt", {9, 1}},      {"math.rsqrt", {6, 1}},
-      {"math.exp", {13, 1}},      {"math.exp2", {4, 1}},
-      {"math.log", {30, 1}},      {"math.log2", {32, 1}},
-      {"math.tanh", {34, 2}},     {"math.erf", {36, 1}},
-      {"math.powf", {60, 2}},     {"math.sin", {20, 0}},
-      {"math.cos", {20, 0}},      {"math.log1p", {32, 1}},
-      {"math.expm1", {20, 1}},    {"math.atan", {25, 0}},
-      {"math.atan2", {35, 1}},    {"math.erfc", {36, 1}},
+      {"arith.divf", {9, 1}},  {"arith.remf", {20, 1}},
+      {"math.sqrt", {9, 1}},   {"math.rsqrt", {10, 1}},
+      {"math.exp", {14, 1}},   {"math.exp2", {4, 1}},
+      {"math.log", {38, 1}},   {"math.log2", {50, 1}},
+      {"math.tanh", {29, 2}},  {"math.erf", {31, 1}},
+      {"math.powf", {60, 2}},  {"math.sin", {20, 0}},
+      {"math.cos", {20, 0}},   {"math.log1p", {40, 1}},
+      {"math.expm1", {20, 1}}, {"math.atan", {25, 0}},
+      {"math.atan2", {35, 1}}, {"math.erfc", {36, 1}},
   };
+  // Fast-math: the bare instruction and its argument scaling.
+  static const llvm::StringMap<InstructionCost> fast = {
+      {"arith.divf", {2, 1}}, {"math.sqrt", {1, 1}}, {"math.rsqrt", {1, 1}},
+      {"math.exp", {2, 1}},   {"math.exp2", {1, 1}}, {"math.log", {2, 1}},
+      {"math.log2", {1, 1}},  {"math.tanh", {8, 2}}, {"math.erf", {25, 1}},
+  };
+  StringRef name = op->getName().getStringRef();
+  if (fastMath && op->getNumResults() == 1 &&
+      op->getResult(0).getType().isF32()) {
+    auto it = fast.find(name);
+    if (it != fast.end())
+      return it->second;
+  }
   auto it = table.find(name);
   if (it != table.end())
     return it->second;
   return {1, 0};
 }
 
-static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest) {
+static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
+                         bool fastMath) {
   RowFacts facts;
   for (xl::ParallelOp row : nest.rows)
     facts.programs *= row.getUpper() - row.getLower();
@@ -272,7 +287,7 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest) {
     if (!isa<xl::FoldOp, xl::ParallelOp>(op))
       continue;
     op.walk([&](Operation *inner) {
-      InstructionCost c = instructionCost(inner);
+      InstructionCost c = instructionCost(inner, fastMath);
       facts.instructions += c.instructions;
       facts.specialFunctions += c.specialFunctions;
     });
@@ -282,11 +297,12 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest) {
 
 FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
                                                  const RowNest &nest,
-                                                 Contraction *contraction) {
+                                                 Contraction *contraction,
+                                                 bool fastMath) {
   KernelFacts facts;
   facts.contraction = nest.contraction;
   if (!nest.contraction) {
-    facts.row = rowFacts(kernel, nest);
+    facts.row = rowFacts(kernel, nest, fastMath);
     return facts;
   }
   FailureOr<Contraction> c = analyzeContraction(kernel, nest);
@@ -298,11 +314,12 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
   return facts;
 }
 
-FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel) {
+FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
+                                                 bool fastMath) {
   FailureOr<RowNest> nest = analyzeRowNest(kernel);
   if (failed(nest))
     return failure();
-  return computeKernelFacts(kernel, *nest);
+  return computeKernelFacts(kernel, *nest, /*contraction=*/nullptr, fastMath);
 }
 
 xt::ScheduleShape RowFacts::shape() const {

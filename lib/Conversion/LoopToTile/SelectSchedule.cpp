@@ -51,8 +51,8 @@ std::string printed(Attribute attr) {
 }
 
 FailureOr<KernelCandidates> price(xl::KernelOp kernel, const CostModel &model,
-                                  xt::TargetAttr target) {
-  FailureOr<KernelFacts> facts = computeKernelFacts(kernel);
+                                  xt::TargetAttr target, bool fastMath) {
+  FailureOr<KernelFacts> facts = computeKernelFacts(kernel, fastMath);
   if (failed(facts))
     return failure();
   KernelCandidates out{kernel, *facts, {}};
@@ -147,7 +147,7 @@ struct XTileSelectSchedulePass
       xt::ScheduleAttrInterface preset = getKernelSchedule(kernel);
       if (preset && report.empty() && !remarks)
         continue;
-      FailureOr<KernelCandidates> priced = price(kernel, *model, targetAttr);
+      FailureOr<KernelCandidates> priced = price(kernel, *model, targetAttr, fastMath);
       if (failed(priced))
         return signalPassFailure();
       xt::ScheduleAttrInterface chosen = priced->candidates.front().schedule;
@@ -197,7 +197,7 @@ struct XTileListSchedulesPass
     for (xl::KernelOp kernel : module.getOps<xl::KernelOp>()) {
       if (!seen.insert(getKernelIdentity(kernel)).second)
         continue;
-      FailureOr<KernelCandidates> priced = price(kernel, *model, targetAttr);
+      FailureOr<KernelCandidates> priced = price(kernel, *model, targetAttr, fastMath);
       if (failed(priced))
         return signalPassFailure();
       kernels.push_back(toJSON(*priced, targetAttr, *model));

@@ -54,12 +54,11 @@ struct RowFacts {
 /// What one scalar operation of a kernel body costs once compiled for the
 /// GPU: instructions issued, and special-function (MUFU) operations among
 /// them. Math functions count what --xkernel-expand-math builds for them
-/// (bench/instructions.py shows the SASS); loads and stores count 0 here
-/// (the cost model prices memory instructions by vector width).
+/// (bench/instructions.py shows the SASS).
 struct InstructionCost {
   double instructions = 0, specialFunctions = 0;
 };
-InstructionCost instructionCost(mlir::Operation *op);
+InstructionCost instructionCost(mlir::Operation *op, bool fastMath = false);
 
 /// Facts of a contraction kernel: `folds` sums of products over K of
 /// [batch x m x k] and [batch x k x n] operands.
@@ -109,10 +108,12 @@ mlir::FailureOr<RowNest> analyzeRowNest(loop::KernelOp kernel);
 
 /// The facts of `kernel` (its nest analyzed by analyzeRowNest); when the
 /// kernel is a contraction and `contraction` is given, its analysis too.
+/// `fastMath`: count math as the fast-math expansion builds it.
 mlir::FailureOr<KernelFacts>
 computeKernelFacts(loop::KernelOp kernel, const RowNest &nest,
-                   Contraction *contraction = nullptr);
-mlir::FailureOr<KernelFacts> computeKernelFacts(loop::KernelOp kernel);
+                   Contraction *contraction = nullptr, bool fastMath = false);
+mlir::FailureOr<KernelFacts> computeKernelFacts(loop::KernelOp kernel,
+                                                bool fastMath = false);
 
 } // namespace xtile
 
