@@ -2,7 +2,7 @@
 
 // Softmax, one block per row: the row max (NaN-propagating max) and the sum
 // of exponentials, each folded through shuffles and shared memory; exp is
-// computed inline (polynomial), not called.
+// computed inline on ex2.approx (docs/Math.md), not called.
 
 // CHECK-NOT: .extern .func
 // CHECK: .visible .entry [[K:softmax_[a-z0-9_]+]](
@@ -13,6 +13,7 @@
 // CHECK: max.NaN.f32
 // CHECK: shfl.sync.bfly.b32
 // CHECK: bar.sync 0;
+// CHECK: ex2.approx.f32
 // CHECK: fma.rn.f32
 // CHECK: shfl.sync.bfly.b32
 // CHECK: bar.sync 0;
