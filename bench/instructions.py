@@ -413,41 +413,28 @@ def xtile_case(op, n, dtype, args, tools, tmp):
     if not launches:
         return {"ptx": "no launches", "cuda": "no launches"}
     out = {"model": model}
-    # PTX path.
-    if not tools["ptxas"]:
-        out["ptx"] = "skipped: no ptxas"
-    else:
-        ptx, cubin = stem.with_suffix(".ptx"), stem.with_suffix(".ptx.cubin")
-        rc, _, err = run([args.translate, "--mlir-to-ptx",
-                          f"--ptx-chip={args.arch}", str(kir), "-o", str(ptx)])
+    # The PTX path (ptxas) and the CUDA C path (nvcc).
+    paths = [("ptx", "--mlir-to-ptx", [f"--ptx-chip={args.arch}"], ".ptx",
+              tools["ptxas"], "ptxas", [f"-arch={args.arch}"]),
+             ("cuda", "--mlir-to-cuda", [], ".cu", tools["nvcc"], "nvcc",
+              ["-cubin", f"-arch={args.arch}"])]
+    for key, flag, extra, suffix, compiler, cname, cflags in paths:
+        if not compiler:
+            out[key] = f"skipped: no {cname}"
+            continue
+        code = stem.with_suffix(suffix)
+        cubin = stem.with_suffix(suffix + ".cubin")
+        rc, _, err = run([args.translate, flag, *extra, str(kir), "-o", str(code)])
         if rc == 0:
-            rc, _, err = run([tools["ptxas"], f"-arch={args.arch}", str(ptx),
-                              "-o", str(cubin)])
-            err = ("ptxas: " if rc else "") + err
+            rc, _, err = run([compiler, *cflags, str(code), "-o", str(cubin)])
+            err = (cname + ": " if rc else "") + err
         else:
-            err = "--mlir-to-ptx: " + err
+            err = flag + ": " + err
         if rc:
-            out["ptx"] = "failed, " + first_line(err)
+            out[key] = "failed, " + first_line(err)
         else:
             sass, regs, err = sass_of(cubin, tools["cuobjdump"])
-            out["ptx"] = err or per_element(sass, regs, ir_loops, launches, M * n)
-    # CUDA C path.
-    if not tools["nvcc"]:
-        out["cuda"] = "skipped: no nvcc"
-    else:
-        cu, cubin = stem.with_suffix(".cu"), stem.with_suffix(".cu.cubin")
-        rc, _, err = run([args.translate, "--mlir-to-cuda", str(kir), "-o", str(cu)])
-        if rc == 0:
-            rc, _, err = run([tools["nvcc"], "-cubin", f"-arch={args.arch}",
-                              str(cu), "-o", str(cubin)])
-            err = ("nvcc: " if rc else "") + err
-        else:
-            err = "--mlir-to-cuda: " + err
-        if rc:
-            out["cuda"] = "failed, " + first_line(err)
-        else:
-            sass, regs, err = sass_of(cubin, tools["cuobjdump"])
-            out["cuda"] = err or per_element(sass, regs, ir_loops, launches, M * n)
+            out[key] = err or per_element(sass, regs, ir_loops, launches, M * n)
     return out
 
 

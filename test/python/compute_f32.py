@@ -8,18 +8,9 @@ import sys
 import torch
 import torch.nn.functional as F
 
-from opinfo import run
+from opinfo import Fn, run
 
 torch.manual_seed(0)
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
 
 
 def randn(*shape, dtype):

@@ -39,6 +39,17 @@ DEFAULT_OPS = ["addmm", "var", "std", "nn.functional.gelu", "softmax",
                "split_with_sizes", "index_select", "nn.functional.linear"]
 
 
+class Fn(torch.nn.Module):
+    """A module whose forward is `fn`."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(*xs)
+
+
 class Sample(torch.nn.Module):
     """op(input, *args, **kwargs) with every tensor as a module input."""
 
