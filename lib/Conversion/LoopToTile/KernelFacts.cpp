@@ -181,7 +181,7 @@ InstructionCost xtile::instructionCost(Operation *op, bool fastMath) {
   static const llvm::StringMap<InstructionCost> table = {
       {"arith.divf", {9, 1}},  {"arith.remf", {20, 1}},
       {"math.sqrt", {9, 1}},   {"math.rsqrt", {10, 1}},
-      {"math.exp", {14, 1}},   {"math.exp2", {4, 1}},
+      {"math.exp", {12, 1}},   {"math.exp2", {4, 1}},
       {"math.log", {38, 1}},   {"math.log2", {50, 1}},
       {"math.tanh", {29, 2}},  {"math.erf", {31, 1}},
       {"math.powf", {60, 2}},  {"math.sin", {20, 0}},

@@ -71,11 +71,24 @@ static cudaError_t xt_launch(void (*kernel)(Params...), dim3 grid, dim3 block,
 template <typename T, int N> struct alignas(sizeof(T) * N) xt_vec {
   T v[N];
 };
+// One instruction from sm_80 on (max.NaN), as the PTX path emits it.
 __device__ __forceinline__ float xt_maximumf(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+#else
   return (a != a || b != b) ? __int_as_float(0x7fc00000) : fmaxf(a, b);
+#endif
 }
 __device__ __forceinline__ float xt_minimumf(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float r;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+#else
   return (a != a || b != b) ? __int_as_float(0x7fc00000) : fminf(a, b);
+#endif
 }
 __device__ __forceinline__ double xt_maximum(double a, double b) {
   return (a != a || b != b) ? __longlong_as_double(0x7ff8000000000000LL)

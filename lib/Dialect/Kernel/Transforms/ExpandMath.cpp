@@ -108,29 +108,36 @@ std::pair<double, double> split(double v) {
   return {hi, float(v - double(hi))};
 }
 
-/// e^x. The product t = x log2(e) is rounded, 2^t comes from `ex2`, and the
-/// rounding error d = x log2(e) - t (an FMA and the low part of log2(e))
-/// is applied as 2^d ~ 1 + d ln 2. x is clamped where e^x is 0 or
-/// overflows, so that d stays finite.
+/// ln 2 = kLn2Hi + kLn2Lo, the first with 15 significant bits so that
+/// k ln2_hi is exact.
+constexpr uint32_t kLn2Hi = 0x3f317200, kLn2Lo = 0x35bfbe8e;
+
+/// e^x. t = x log2(e) rounded; 2^t from `ex2`; the rest of the product,
+/// r = x - t ln 2 (in two FMAs with ln 2 in two parts), as e^r ~ 1 + r:
+/// e^x = 2^t (1 + r). x is clamped (NaN kept) where e^x is 0 or
+/// overflows, so that r stays finite; where 2^t overflows the result is
+/// 2^t itself (1 + r would make infinity times a negative r NaN).
 ///
 /// `bounded`: x is known to be NaN or in [-87, 88] (tanh and erf use e^x
 /// there), so that neither the clamp nor the overflow select is needed.
 Value expandExp(MathBuilder &m, Value x, bool fast, bool bounded) {
   if (fast)
     return m.approx(ApproxKind::ex2, m.mul(x, m.f(kLog2E)), /*ftz=*/true);
-  auto [l2e, l2eLo] = split(kLog2E);
-  Value xc = bounded ? x : m.atMost(m.atLeast(x, -105.0), 89.0);
-  Value t = m.mul(xc, m.f(l2e));
+  Value xc = x;
+  if (!bounded) {
+    OpBuilder &b = m.builder();
+    xc = arith::MaximumFOp::create(b, m.location(), x, m.f(-105.0));
+    xc = arith::MinimumFOp::create(b, m.location(), xc, m.f(89.0));
+  }
+  Value t = m.mul(xc, m.f(kLog2E));
   Value p = m.approx(ApproxKind::ex2, t, /*ftz=*/false);
-  Value d = m.fma(xc, m.f(l2e), m.neg(t));
-  d = m.fma(xc, m.f(l2eLo), d);
-  Value y = m.fma(p, m.mul(d, m.f(kLn2)), p);
+  Value r = m.fma(t, m.fbits(kLn2Hi ^ 0x80000000u), xc);
+  r = m.fma(t, m.fbits(kLn2Lo ^ 0x80000000u), r);
+  Value y = m.fma(p, r, p);
   if (bounded)
     return y;
-  // NaN in, or an overflow whose correction multiplied infinity by zero:
-  // x * 2^127 is NaN or infinity then.
-  Value eitherNaN = m.cmp(arith::CmpFPredicate::UNO, x, y);
-  return m.select(eitherNaN, m.mul(x, m.f(0x1p127)), y);
+  Value overflow = m.cmp(arith::CmpFPredicate::OEQ, p, m.f(kInf));
+  return m.select(overflow, p, y);
 }
 
 Value expandExp(MathBuilder &m, Value x, bool fast) {
@@ -181,10 +188,6 @@ Value finishLog(MathBuilder &m, Value x, Value y) {
   Value normal = m.select(positive, y, special);
   return m.select(finite, normal, special);
 }
-
-/// ln 2 = kLn2Hi + kLn2Lo, the first with 15 significant bits so that
-/// k ln2_hi is exact.
-constexpr uint32_t kLn2Hi = 0x3f317200, kLn2Lo = 0x35bfbe8e;
 
 Value expandLog(MathBuilder &m, Value x, bool fast) {
   if (fast)

@@ -1,19 +1,20 @@
 // RUN: xtile-opt %s --xkernel-expand-math | FileCheck %s
 // RUN: xtile-opt %s --xkernel-expand-math=fast-math=true | FileCheck %s --check-prefix=FAST
 
-// exp: the product x log2(e) rounded, ex2 of it (with denormal results),
-// and its rounding error applied as 2^t (1 + d ln 2).
+// exp: t = x log2(e) rounded, ex2 of it (with denormal results), and the
+// rest of the product, r = x - t ln 2, applied as 2^t (1 + r); x clamped
+// (NaN kept), an overflowing 2^t returned as it is.
 // CHECK-LABEL: xkernel.func @exp(
 // CHECK-NOT:     math.exp
-// CHECK:         arith.maxnumf
-// CHECK:         arith.minnumf
-// CHECK:         %[[T:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:         arith.maximumf
+// CHECK:         %[[XC:.*]] = arith.minimumf
+// CHECK:         %[[T:.*]] = arith.mulf %[[XC]], %{{.*}} : f32
 // CHECK:         %[[P:.*]] = xkernel.approx ex2 %[[T]] : f32
-// CHECK:         math.fma
-// CHECK:         math.fma
-// CHECK:         %[[Y:.*]] = math.fma %[[P]], %{{.*}}, %[[P]] : f32
-// CHECK:         arith.cmpf uno
-// CHECK:         arith.select
+// CHECK:         %[[R0:.*]] = math.fma %[[T]], %{{.*}}, %[[XC]] : f32
+// CHECK:         %[[R:.*]] = math.fma %[[T]], %{{.*}}, %[[R0]] : f32
+// CHECK:         %[[Y:.*]] = math.fma %[[P]], %[[R]], %[[P]] : f32
+// CHECK:         %[[INF:.*]] = arith.cmpf oeq, %[[P]]
+// CHECK:         arith.select %[[INF]], %[[P]], %[[Y]]
 // FAST-LABEL:  xkernel.func @exp(
 // FAST:          %[[T:.*]] = arith.mulf
 // FAST-NEXT:     xkernel.approx ex2 %[[T]] ftz : f32

@@ -15,7 +15,7 @@ def XKernelExpandMath : Pass<"xkernel-expand-math"> {
 
     | function | default | `fast-math` |
     |---|---|---|
-    | `exp` | `ex2` of x·log2(e) rounded, times 1 + (rounding error)·ln 2 | `ex2.ftz` of x·log2(e) |
+    | `exp` | `ex2` of t = x·log2(e) rounded, times 1 + (x − t·ln 2) | `ex2.ftz` of x·log2(e) |
     | `exp2` | `ex2` | `ex2.ftz` |
     | `log`, `log2` | polynomial in s = f/(2+f), f = m − 1 (`rcp` for s) | `lg2.ftz` (times ln 2) |
     | `tanh` | odd polynomial below 1.0625, else 1 − 2/(e^{2x}+1) | the second form everywhere, fast `exp` |
