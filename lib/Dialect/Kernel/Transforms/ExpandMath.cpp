@@ -52,10 +52,7 @@ public:
   Value copysign(Value x, Value sign) {
     return math::CopySignOp::create(b, loc, x, sign);
   }
-  /// The larger (smaller) of x and a number, which a NaN x gives too.
-  Value atLeast(Value x, double lo) {
-    return arith::MaxNumFOp::create(b, loc, x, f(lo));
-  }
+  /// The smaller of x and a number, which a NaN x gives too.
   Value atMost(Value x, double hi) {
     return arith::MinNumFOp::create(b, loc, x, f(hi));
   }
