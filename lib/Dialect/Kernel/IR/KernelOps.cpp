@@ -59,6 +59,11 @@ void FuncOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult FuncOp::verify() {
+  // An attribute of another kind given for dynamic_shared is dropped when
+  // the properties are set, which leaves no value rather than the default.
+  if (!getDynamicSharedAttr())
+    return emitOpError("dynamic_shared must be a 64-bit integer (bytes of "
+                       "dynamic shared memory)");
   if (!getFunctionType().getResults().empty())
     return emitOpError("a kernel returns no values, but the type has ")
            << getFunctionType().getNumResults() << " result(s)";
