@@ -755,8 +755,7 @@ void ConvertXKernelToNVVMPass::runOnOperation() {
   // Math that --lower-to-kernel has not built yet (hand-written Kernel IR)
   // is built as the CUDA C path builds it; what is left after that is
   // approximated below.
-  if (failed(xtile::kernel::expandMath(gpuModule, /*fastMath=*/false)))
-    return signalPassFailure();
+  xtile::kernel::expandMath(gpuModule, /*fastMath=*/false);
   // Not converging is harmless: whatever was left unrewritten is reported
   // by the conversion below.
   (void)approximateMath(gpuModule);

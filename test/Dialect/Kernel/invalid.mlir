@@ -204,14 +204,14 @@ xkernel.func @k(%v: f16) attributes {max_threads = 32 : i64} {
 
 // A type where the bytes of dynamic shared memory belong (found by mutation
 // fuzzing: the verifier used to crash on it).
-// expected-error @+1 {{dynamic_shared must be a 64-bit integer (bytes of dynamic shared memory)}}
+// expected-error @+1 {{'xkernel.func' op attribute 'dynamic_shared' failed to satisfy constraint: 64-bit signless integer attribute}}
 xkernel.func @k(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64, dynamic_shared = f32} {
   xkernel.return
 }
 
 // -----
 
-// expected-error @+1 {{requires attribute 'max_threads'}}
+// expected-error @+1 {{'xkernel.func' op attribute 'max_threads' failed to satisfy constraint: 64-bit signless integer attribute}}
 xkernel.func @k(%x: !xkernel.ptr<f32, global>) attributes {max_threads = "32"} {
   xkernel.return
 }

@@ -46,10 +46,17 @@ ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
                       function_interface_impl::VariadicFlag, std::string &) {
     return b.getFunctionType(args, results);
   };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  SMLoc loc = parser.getCurrentLocation();
+  if (failed(function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name))))
+    return failure();
+  // The attribute dictionary is parsed untyped; an inherent attribute of
+  // the wrong kind would be dropped when the properties are set.
+  return verifyInherentAttrs(result.name, result.attributes, [&] {
+    return parser.emitError(loc) << "'" << result.name << "' op ";
+  });
 }
 
 void FuncOp::print(OpAsmPrinter &p) {
@@ -59,11 +66,6 @@ void FuncOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult FuncOp::verify() {
-  // An attribute of another kind given for dynamic_shared is dropped when
-  // the properties are set, which leaves no value rather than the default.
-  if (!getDynamicSharedAttr())
-    return emitOpError("dynamic_shared must be a 64-bit integer (bytes of "
-                       "dynamic shared memory)");
   if (!getFunctionType().getResults().empty())
     return emitOpError("a kernel returns no values, but the type has ")
            << getFunctionType().getNumResults() << " result(s)";

@@ -56,6 +56,13 @@ public:
   Value atMost(Value x, double hi) {
     return arith::MinNumFOp::create(b, loc, x, f(hi));
   }
+  /// The larger (smaller) of x and a number, NaN for a NaN x.
+  Value maximum(Value x, double lo) {
+    return arith::MaximumFOp::create(b, loc, x, f(lo));
+  }
+  Value minimum(Value x, double hi) {
+    return arith::MinimumFOp::create(b, loc, x, f(hi));
+  }
   Value cmp(arith::CmpFPredicate p, Value x, Value y) {
     return arith::CmpFOp::create(b, loc, p, x, y);
   }
@@ -87,9 +94,6 @@ public:
     return acc;
   }
 
-  OpBuilder &builder() { return b; }
-  Location location() { return loc; }
-
 private:
   OpBuilder &b;
   Location loc;
@@ -120,12 +124,7 @@ constexpr uint32_t kLn2Hi = 0x3f317200, kLn2Lo = 0x35bfbe8e;
 Value expandExp(MathBuilder &m, Value x, bool fast, bool bounded) {
   if (fast)
     return m.approx(ApproxKind::ex2, m.mul(x, m.f(kLog2E)), /*ftz=*/true);
-  Value xc = x;
-  if (!bounded) {
-    OpBuilder &b = m.builder();
-    xc = arith::MaximumFOp::create(b, m.location(), x, m.f(-105.0));
-    xc = arith::MinimumFOp::create(b, m.location(), xc, m.f(89.0));
-  }
+  Value xc = bounded ? x : m.minimum(m.maximum(x, -105.0), 89.0);
   Value t = m.mul(xc, m.f(kLog2E));
   Value p = m.approx(ApproxKind::ex2, t, /*ftz=*/false);
   Value r = m.fma(t, m.fbits(kLn2Hi ^ 0x80000000u), xc);
@@ -228,7 +227,7 @@ Value expandTanh(MathBuilder &m, Value x, bool fast) {
   Value a = m.abs(x);
   // tanh is 1 in f32 from 9.1 on; the clamp keeps e^{2|x|} finite (and
   // NaN a NaN).
-  Value ac = arith::MinimumFOp::create(m.builder(), m.location(), a, m.f(9.1));
+  Value ac = m.minimum(a, 9.1);
   Value e = expandExp(m, m.add(ac, ac), fast, /*bounded=*/true);
   Value d = m.add(e, m.f(1.0));
   Value q = m.approx(ApproxKind::rcp, d, /*ftz=*/true);
@@ -281,8 +280,9 @@ Value expandRsqrt(MathBuilder &m, Value x, bool fast) {
   return m.select(m.isNaN(e), y, refined);
 }
 
-Value expandSqrt(MathBuilder &m, Value x, bool fast) {
-  return fast ? m.approx(ApproxKind::sqrt, x, /*ftz=*/true) : Value();
+/// Only under fast-math (sqrt is IEEE otherwise).
+Value expandFastSqrt(MathBuilder &m, Value x, bool) {
+  return m.approx(ApproxKind::sqrt, x, /*ftz=*/true);
 }
 
 using Expansion = Value (*)(MathBuilder &, Value, bool);
@@ -305,8 +305,6 @@ struct ExpandUnary : OpRewritePattern<OpTy> {
       x = arith::ExtFOp::create(rewriter, op.getLoc(), rewriter.getF32Type(),
                                 x);
     Value y = expansion(m, x, fast);
-    if (!y)
-      return rewriter.notifyMatchFailure(op, "kept as it is");
     if (!type.isF32())
       y = arith::TruncFOp::create(rewriter, op.getLoc(), type, y);
     rewriter.replaceOp(op, y);
@@ -337,15 +335,12 @@ struct XKernelExpandMathPass
     : xtile::kernel::impl::XKernelExpandMathBase<XKernelExpandMathPass> {
   using XKernelExpandMathBase::XKernelExpandMathBase;
 
-  void runOnOperation() override {
-    if (failed(expandMath(getOperation(), fastMath)))
-      signalPassFailure();
-  }
+  void runOnOperation() override { expandMath(getOperation(), fastMath); }
 };
 
 } // namespace
 
-LogicalResult xtile::kernel::expandMath(Operation *root, bool fastMath) {
+void xtile::kernel::expandMath(Operation *root, bool fastMath) {
   MLIRContext *ctx = root->getContext();
   RewritePatternSet patterns(ctx);
   patterns.add<ExpandUnary<math::ExpOp>>(ctx, Expansion(expandExp), fastMath);
@@ -356,12 +351,11 @@ LogicalResult xtile::kernel::expandMath(Operation *root, bool fastMath) {
   patterns.add<ExpandUnary<math::ErfOp>>(ctx, expandErf, fastMath);
   patterns.add<ExpandUnary<math::RsqrtOp>>(ctx, expandRsqrt, fastMath);
   if (fastMath) {
-    patterns.add<ExpandUnary<math::SqrtOp>>(ctx, expandSqrt, fastMath);
+    patterns.add<ExpandUnary<math::SqrtOp>>(ctx, expandFastSqrt, fastMath);
     patterns.add<FastDivision>(ctx);
   }
   // One walk, no folding and no dead-code elimination: the translators run
   // this on what they are given and must report what they cannot emit
   // where it was written.
   walkAndApplyPatterns(root, std::move(patterns));
-  return success();
 }

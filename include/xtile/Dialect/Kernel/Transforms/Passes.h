@@ -15,7 +15,7 @@ namespace xtile::kernel {
 
 /// Rewrites the math functions under `root` as --xkernel-expand-math does
 /// (and nothing else: no folding, no dead-code elimination).
-mlir::LogicalResult expandMath(mlir::Operation *root, bool fastMath);
+void expandMath(mlir::Operation *root, bool fastMath);
 
 #define GEN_PASS_REGISTRATION
 #include "xtile/Dialect/Kernel/Transforms/Passes.h.inc"
