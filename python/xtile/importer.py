@@ -46,6 +46,31 @@ def decomposition_table():
     return table
 
 
+# Why the Core ATen operators without a handler have none.
+_RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like",
+           "randint_like", "native_dropout", "bernoulli", "normal", "uniform",
+           "multinomial", "exponential", "poisson"}
+_SORTING = {"sort", "topk", "argsort", "kthvalue", "median", "mode", "msort"}
+
+
+def _why_unsupported(name):
+    if name in _RANDOM:
+        return ("it draws random numbers, which xtile's kernels do not (export the "
+                "model in eval mode, or pass the random tensor as an input)")
+    if name in _SORTING:
+        return "it sorts, and xtile has no sorting kernel"
+    if name.startswith("_fft"):
+        return "FFTs (complex tensors) are not supported"
+    if name == "_local_scalar_dense":
+        return ("it reads a tensor's value into Python (.item()), which makes the "
+                "graph depend on the data")
+    if name.endswith("_backward"):
+        return "it is a backward operator, and xtile compiles inference graphs"
+    if name.startswith("sym_"):
+        return "symbolic sizes (dynamic shapes) are not supported"
+    return None
+
+
 def element_type(dtype):
     if dtype not in _DTYPES:
         raise UnsupportedError(f"dtype {dtype} is not supported by xtile")
@@ -290,7 +315,9 @@ class Importer:
                     f"the data ({list(v.shape)}), which xtile does not support")
         handler = getattr(self, "op_" + name, None)
         if handler is None:
-            raise UnsupportedError(f"operator {what} is not supported by xtile")
+            why = _why_unsupported(name)
+            raise UnsupportedError(f"operator {what} is not supported by xtile"
+                                   + (f": {why}" if why else ""))
         bound = bind(schema, args, kwargs)
         try:
             result = handler(val, **bound)
@@ -612,6 +639,11 @@ class Importer:
         v = self.op_var(val, input, dim, unbiased, keepdim, correction)
         return self.unary("sqrt", v, val.shape, val.dtype)
 
+    def op_var_mean(self, val, input, dim=None, unbiased=True, keepdim=False,
+                    correction=None):
+        return [self.op_var(val[0], input, dim, unbiased, keepdim, correction),
+                self._reduce_op("mean", val[1], input, dim, keepdim)]
+
     # -- composites ----------------------------------------------------
     def _softmax(self, op, val, input, dim):
         x = self.cast(input, val.dtype)
@@ -663,6 +695,27 @@ class Importer:
             eps = torch.finfo(input.dtype).eps
         return self._norm("rms_norm", val, input, normalized_shape, eps,
                           [("weight", weight)])
+
+    def _norm_stats(self, rows, eps, dtype):
+        """(mean, 1/sqrt(var + eps)) of each row of the 2-D `rows`, in f32
+        (the statistics PyTorch's native norms return), cast to dtype."""
+        shape = rows.shape[:1]
+        xs = self.cast(rows, torch.float32)
+        mean = self.emit(f"xtensor.mean {xs.name} dims [1] : {xs.type} -> "
+                         f"{tensor_type(shape, torch.float32)}", shape, torch.float32)
+        var = self.emit(f"xtensor.var {xs.name} dims [1] correction 0 : {xs.type} -> "
+                        f"{tensor_type(shape, torch.float32)}", shape, torch.float32)
+        rstd = self.unary("rsqrt", self.binary("add", var, eps, shape, torch.float32),
+                          shape, torch.float32)
+        return self.cast(mean, dtype), self.cast(rstd, dtype)
+
+    def op_native_layer_norm(self, val, input, normalized_shape, weight=None, bias=None,
+                             eps=1e-5):
+        y = self.op_layer_norm(val[0], input, normalized_shape, weight, bias, eps)
+        inner = math.prod(normalized_shape)
+        rows = self.reshape(input, (math.prod(input.shape) // max(inner, 1), inner))
+        mean, rstd = self._norm_stats(rows, eps, val[1].dtype)
+        return [y, self.reshape(mean, val[1].shape), self.reshape(rstd, val[2].shape)]
 
     def op_linear(self, val, input, weight, bias=None):
         x = input
@@ -913,26 +966,76 @@ class Importer:
         return self.operand(src, val.shape, val.dtype)
 
     # -- scans and indexing ---------------------------------------------
-    def op_cumsum(self, val, input, dim, dtype=None):
-        # A prefix sum along `dim` as a masked reduction: out[i] = sum of
-        # x[j] for j <= i. O(n^2) work over the scanned dimension, in one
-        # fused kernel; docs/Frontend.md says why.
-        x = self.cast(input, val.dtype)
-        if not x.shape:
-            return x
-        d = dim % len(x.shape)
+    def _masked_scan(self, kind, x, d):
+        """The inclusive scan of x along d as a masked reduction, out[i] =
+        reduce of x[j] for j <= i: O(n^2) work over the n elements of d,
+        one fused kernel."""
         n = x.shape[d]
         wide = x.shape[:d] + (n, n) + x.shape[d + 1:]
         xb = self.broadcast(self.reshape(x, x.shape[:d] + (1, n) + x.shape[d + 1:]), wide)
         keep = self.emit(f"xtensor.cmp le, {self._iota(wide, d + 1).name}, "
                          f"{self._iota(wide, d).name} : {tensor_type(wide, torch.int64)}",
                          wide, torch.bool)
-        zero = self.const(0, wide, val.dtype)
-        masked = self.emit(f"xtensor.select {keep.name}, {xb.name}, {zero.name} : "
-                           f"{xb.type}", wide, val.dtype)
-        return self.emit(f"xtensor.reduce sum {masked.name} dims [{d + 1}] : "
-                         f"{masked.type} -> {tensor_type(x.shape, val.dtype)}",
-                         x.shape, val.dtype)
+        none = self.const(0 if kind == "sum" else 1, wide, x.dtype)
+        masked = self.emit(f"xtensor.select {keep.name}, {xb.name}, {none.name} : "
+                           f"{xb.type}", wide, x.dtype)
+        return self.emit(f"xtensor.reduce {kind} {masked.name} dims [{d + 1}] : "
+                         f"{masked.type} -> {tensor_type(x.shape, x.dtype)}",
+                         x.shape, x.dtype)
+
+    _SCAN_BLOCK = 32
+
+    def _scan(self, kind, x, d):
+        """The inclusive scan (kind "sum" or "prod") of x along d, blocked:
+        masked scans within blocks of 32, the scan of the blocks' totals
+        (recursively), combined. About 33 n work for n elements instead of
+        n^2, in one kernel per level."""
+        n, b = x.shape[d], self._SCAN_BLOCK
+        if n <= 2 * b:
+            return self._masked_scan(kind, x, d)
+        blocks = -(-n // b)
+        low, high = [0] * len(x.shape), [0] * len(x.shape)
+        high[d] = blocks * b - n
+        xp = self._pad(x, low, high, 0 if kind == "sum" else 1)
+        split = x.shape[:d] + (blocks, b) + x.shape[d + 1:]
+        xs = self.reshape(xp, split)
+        local = self._masked_scan(kind, xs, d + 1)
+        tshape = x.shape[:d] + (blocks,) + x.shape[d + 1:]
+        totals = self.emit(f"xtensor.reduce {kind} {xs.name} dims [{d + 1}] : {xs.type} -> "
+                           f"{tensor_type(tshape, x.dtype)}", tshape, x.dtype)
+        inclusive = self._scan(kind, totals, d)
+        # The exclusive scan of the totals: shifted by one block.
+        starts, limits = [0] * len(tshape), list(tshape)
+        limits[d] = blocks - 1
+        cut = tuple(limits)
+        before = self.emit(f"xtensor.slice {inclusive.name} starts {starts} limits {limits} "
+                           f"strides {[1] * len(tshape)} : {inclusive.type} -> "
+                           f"{tensor_type(cut, x.dtype)}", cut, x.dtype)
+        low[d], high[d] = 1, 0
+        before = self._pad(before, low, [0] * len(tshape), 0 if kind == "sum" else 1)
+        carry = self.broadcast(self.reshape(before, x.shape[:d] + (blocks, 1) + x.shape[d + 1:]),
+                               split)
+        out = self.binary("add" if kind == "sum" else "mul", local, carry, split, x.dtype)
+        out = self.reshape(out, xp.shape)
+        if blocks * b == n:
+            return out
+        starts, limits = [0] * len(x.shape), list(x.shape)
+        return self.emit(f"xtensor.slice {out.name} starts {starts} limits {limits} "
+                         f"strides {[1] * len(x.shape)} : {out.type} -> "
+                         f"{tensor_type(x.shape, x.dtype)}", x.shape, x.dtype)
+
+    def _cumulative(self, kind, val, input, dim):
+        x = self.cast(input, val.dtype)
+        if not x.shape or math.prod(x.shape) == 0:
+            return x
+        return self._scan(kind, x, dim % len(x.shape))
+
+    def op_cumsum(self, val, input, dim, dtype=None):
+        # docs/Frontend.md says why a scan is imported this way.
+        return self._cumulative("sum", val, input, dim)
+
+    def op_cumprod(self, val, input, dim, dtype=None):
+        return self._cumulative("prod", val, input, dim)
 
     def _linear_index(self, coords, sizes, shape):
         """The row-major linear index (int64, of `shape`) of coordinates
@@ -993,25 +1096,56 @@ class Importer:
         coords, out = self._index_coords(input, indices)
         return self._take(input, coords, out)
 
-    def _scatter(self, val, x, coords, shape, values, accumulate=False):
+    _SCATTER_KINDS = {"sum": "sum", "add": "sum", "mean": "sum", "prod": "prod",
+                      "multiply": "prod", "amax": "max", "amin": "min"}
+
+    def _scatter(self, val, x, coords, shape, values, reduce=None, include_self=True):
         """x with the elements at `coords` (tensors of `shape`) replaced by
-        (or, accumulating, increased by) `values` (broadcast to `shape`);
-        the last of several writes to one element wins. Each output element
-        looks at every written position: O(numel(x) * numel(shape)) work,
-        meant for masks and small updates."""
+        `values` (broadcast to `shape`; the last of several writes to one
+        element wins), or with `reduce` ("sum", "prod", "mean", "amax",
+        "amin") combining the values written to each element, with x's own
+        element when include_self. Each output element looks at every
+        written position: O(numel(x) * numel(shape)) work, meant for masks,
+        small updates and segment reductions over short index lists."""
         n, m = math.prod(x.shape), math.prod(shape)
+        dtype = val.dtype
         target = self.reshape(self._linear_index(coords, x.shape, shape), (1, m))
         wide = (n, m)
         hit = self._cmp("eq", wide, self._iota(wide, 0), self.broadcast(target, wide))
-        flat_x = self.reshape(self.cast(x, val.dtype), (n,))
-        vals = self.reshape(self.operand(values, shape, val.dtype), (1, m))
-        if accumulate:
-            zero = self.const(0, wide, val.dtype)
-            added = self.emit(f"xtensor.select {hit.name}, {self.broadcast(vals, wide).name}, "
-                              f"{zero.name} : {tensor_type(wide, val.dtype)}", wide, val.dtype)
-            total = self.emit(f"xtensor.reduce sum {added.name} dims [1] : {added.type} -> "
-                              f"{tensor_type((n,), val.dtype)}", (n,), val.dtype)
-            return self.reshape(self.binary("add", flat_x, total, (n,), val.dtype), val.shape)
+        flat_x = self.reshape(self.cast(x, dtype), (n,))
+        vals = self.reshape(self.operand(values, shape, dtype), (1, m))
+        if reduce is not None:
+            kind = self._SCATTER_KINDS.get(reduce)
+            if kind is None:
+                raise UnsupportedError(f"scatter with reduce={reduce!r} is not supported")
+            if kind in ("sum", "prod"):
+                identity = 0 if kind == "sum" else 1
+            elif dtype.is_floating_point:
+                identity = -math.inf if kind == "max" else math.inf
+            else:
+                info = torch.iinfo(dtype)
+                identity = info.min if kind == "max" else info.max
+            none = self.const(identity, wide, dtype)
+            picked = self.emit(f"xtensor.select {hit.name}, {self.broadcast(vals, wide).name}, "
+                               f"{none.name} : {tensor_type(wide, dtype)}", wide, dtype)
+            total = self.emit(f"xtensor.reduce {kind} {picked.name} dims [1] : {picked.type} -> "
+                              f"{tensor_type((n,), dtype)}", (n,), dtype)
+            flat = _Shape((n,), dtype)
+            ones = self.cast(hit, dtype)
+            count = self.emit(f"xtensor.reduce sum {ones.name} dims [1] : {ones.type} -> "
+                              f"{tensor_type((n,), dtype)}", (n,), dtype)
+            written = self._cmp("gt", (n,), count, 0)
+            if include_self:
+                combine = {"sum": "add", "prod": "mul", "max": "max", "min": "min"}[kind]
+                total = self.binary(combine, flat_x, total, (n,), dtype)
+                count = self.binary("add", count, 1, (n,), dtype)
+            if reduce == "mean":
+                count = self.binary("max", count, 1, (n,), dtype)
+                total = self.op_div(flat, total, count, None if dtype.is_floating_point
+                                    else "floor")
+            if not include_self:
+                total = self.op_where(flat, written, total, flat_x)
+            return self.reshape(total, val.shape)
         none = self.const(-1, wide, torch.int64)
         which = self.emit(f"xtensor.select {hit.name}, {self._iota(wide, 1).name}, "
                           f"{none.name} : {tensor_type(wide, torch.int64)}", wide, torch.int64)
@@ -1021,32 +1155,53 @@ class Importer:
         picked = self._gather(None, self.reshape(vals, (m,)),
                               self.binary("max", last, 0, (n,), torch.int64), 0)
         out = self.emit(f"xtensor.select {written.name}, {picked.name}, {flat_x.name} : "
-                        f"{tensor_type((n,), val.dtype)}", (n,), val.dtype)
+                        f"{tensor_type((n,), dtype)}", (n,), dtype)
         return self.reshape(out, val.shape)
 
     def op_index_put(self, val, input, indices, values, accumulate=False):
         coords, shape = self._index_coords(input, indices)
         if math.prod(shape) == 0:
             return self.operand(input, val.shape, val.dtype)
-        return self._scatter(val, input, coords, shape, values, accumulate)
+        return self._scatter(val, input, coords, shape, values, "sum" if accumulate else None)
 
-    def op_scatter(self, val, input, dim, index, src=None, value=None, reduce=None):
-        if reduce is not None:
-            raise UnsupportedError(f"scatter with reduce={reduce!r} is not supported")
+    def op_scatter(self, val, input, dim, index, src=None, value=None, reduce=None,
+                   include_self=True):
         x = input if input.shape else self.reshape(input, (1,))
         shape = index.shape if index.shape else (1,)
         if math.prod(shape) == 0:
             return self.operand(input, val.shape, val.dtype)
         d = dim % len(x.shape)
         index = self.reshape(index, shape)
-        coords = [self.cast(index, torch.int64) if m == d else self._iota(shape, m)
+        coords = [self._wrapped(index, x.shape[m], shape) if m == d else self._iota(shape, m)
                   for m in range(len(x.shape))]
         if src is not None:
             src = src if src.shape else self.reshape(src, (1,))
             values = self._take(src, [self._iota(shape, m) for m in range(len(shape))], shape)
         else:
             values = value
-        return self._scatter(val, x, coords, shape, values)
+        return self._scatter(val, x, coords, shape, values, reduce, include_self)
+
+    def op_scatter_add(self, val, input, dim, index, src):
+        return self.op_scatter(val, input, dim, index, src, reduce="sum")
+
+    def op_scatter_reduce(self, val, input, dim, index, src, reduce, include_self=True):
+        return self.op_scatter(val, input, dim, index, src, reduce=reduce,
+                               include_self=include_self)
+
+    def op_masked_scatter(self, val, input, mask, source):
+        # The k-th masked position (in row-major order) takes source's k-th
+        # element: k from a scan of the mask.
+        n = math.prod(val.shape)
+        if n == 0 or math.prod(source.shape) == 0:
+            return self.operand(input, val.shape, val.dtype)
+        m = self.reshape(self.broadcast(self.cast(mask, torch.bool), val.shape), (n,))
+        k = self.binary("sub", self._scan("sum", self.cast(m, torch.int64), 0), 1,
+                        (n,), torch.int64)
+        k = self.binary("min", self.binary("max", k, 0, (n,), torch.int64),
+                        math.prod(source.shape) - 1, (n,), torch.int64)
+        src = self.reshape(self.cast(source, val.dtype), (math.prod(source.shape),))
+        picked = self.reshape(self._gather(None, src, k, 0), val.shape)
+        return self.op_where(val, self.reshape(m, val.shape), picked, input)
 
     def op_gather(self, val, input, dim, index, sparse_grad=False):
         x = input
@@ -1164,6 +1319,244 @@ class Importer:
                           shape, torch.bool)
         return self.op_where(val, fix, self.binary("add", r, b, shape, dtype), r)
 
+    # -- inverse trigonometric and hyperbolic functions --------------------
+    # Composed of Tensor IR's exp, log, sqrt and division, with the range
+    # reductions and cancellation-free forms of a libm. Computed in f32 for
+    # 16-bit types (constants included) and rounded once, in f64 for f64.
+    def _widened(self, val, fn, *inputs):
+        """fn(result shape and compute type, *inputs in it), rounded once
+        to val's type."""
+        c = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+        wide = _Shape(val.shape, c)
+        return self.cast(fn(wide, *[self.operand(x, val.shape, c) for x in inputs]),
+                         val.dtype)
+
+    def _poly(self, v, z, coefficients):
+        """Horner's rule: coefficients from the highest degree."""
+        acc = self.const(coefficients[0], v.shape, v.dtype)
+        for c in coefficients[1:]:
+            acc = self.binary("add", self.binary("mul", acc, z, v.shape, v.dtype), c,
+                              v.shape, v.dtype)
+        return acc
+
+    def _odd(self, v, x, r):
+        """r (computed from |x|) with x's sign; zeros (of either sign) and
+        NaN pass through as x."""
+        s, c = v.shape, v.dtype
+        r = self.op_where(v, self._cmp("lt", s, x, 0), self.unary("neg", r, s, c), r)
+        return self.op_where(v, self._cmp("eq", s, x, 0), x, r)
+
+    def _atan(self, v, x):
+        # |x| reduced to |t| <= tan(pi/8) by atan(a) = pi/2 + atan(-1/a)
+        # above tan(3pi/8) and pi/4 + atan((a-1)/(a+1)) above tan(pi/8).
+        s, c = v.shape, v.dtype
+        a = self.unary("abs", x, s, c)
+        big = self._cmp("gt", s, a, 2.414213562373095)
+        mid = self._cmp("gt", s, a, 0.41421356237309503)
+        t = self.op_where(v, big, self.binary("div", -1.0, a, s, c),
+                          self.op_where(v, mid, self.binary("div", self.binary("sub", a, 1, s, c),
+                                                            self.binary("add", a, 1, s, c), s, c), a))
+        y0 = self.op_where(v, big, math.pi / 2, self.op_where(v, mid, math.pi / 4, 0))
+        if c == torch.float64:
+            # Halved once more, h = t / (1 + sqrt(1 + t^2)) <= tan(pi/16),
+            # then the series to h^25 (the next term is below 2^-60 of h).
+            h = self.binary("div", t, self.binary("add", self.unary(
+                "sqrt", self.binary("add", self.binary("mul", t, t, s, c), 1, s, c), s, c),
+                1, s, c), s, c)
+            z = self.binary("mul", h, h, s, c)
+            series = self._poly(v, z, [(-1) ** k / (2 * k + 1) for k in range(12, -1, -1)])
+            p = self.binary("mul", self.binary("mul", series, h, s, c), 2, s, c)
+        else:
+            # Cephes' atanf polynomial (relative error 1.9e-7 on the range).
+            z = self.binary("mul", t, t, s, c)
+            q = self._poly(v, z, [8.05374449538e-2, -1.38776856032e-1,
+                                  1.99777106478e-1, -3.33329491539e-1])
+            p = self.binary("add", self.binary("mul", self.binary("mul", q, z, s, c), t, s, c),
+                            t, s, c)
+        return self._odd(v, x, self.binary("add", y0, p, s, c))
+
+    def _atan2(self, v, y, x):
+        # atan of min/max in [0, 1], moved to its octant.
+        s, c = v.shape, v.dtype
+        ay, ax = self.unary("abs", y, s, c), self.unary("abs", x, s, c)
+        steep = self._cmp("gt", s, ay, ax)
+        hi, lo = self.op_where(v, steep, ay, ax), self.op_where(v, steep, ax, ay)
+        q = self.binary("div", lo, hi, s, c)
+        q = self.op_where(v, self._cmp("eq", s, hi, 0), 0, q)
+        both_inf = self.binary("and", self._cmp("eq", s, ay, math.inf),
+                               self._cmp("eq", s, ax, math.inf), s, torch.bool)
+        r = self._atan(v, self.op_where(v, both_inf, 1, q))
+        r = self.op_where(v, steep, self.binary("sub", math.pi / 2, r, s, c), r)
+        r = self.op_where(v, self._cmp("lt", s, x, 0), self.binary("sub", math.pi, r, s, c), r)
+        return self.op_where(v, self._cmp("lt", s, y, 0), self.unary("neg", r, s, c), r)
+
+    def _cathetus(self, v, x):
+        """sqrt(1 - x^2) as sqrt((1 - x)(1 + x)), exact near |x| = 1."""
+        s, c = v.shape, v.dtype
+        return self.unary("sqrt", self.binary("mul", self.binary("sub", 1, x, s, c),
+                                              self.binary("add", x, 1, s, c), s, c), s, c)
+
+    def op_atan(self, val, input):
+        return self._widened(val, self._atan, input)
+
+    def op_atan2(self, val, input, other):
+        return self._widened(val, self._atan2, input, other)
+
+    def op_asin(self, val, input):
+        return self._widened(val, lambda v, x: self._atan2(v, x, self._cathetus(v, x)), input)
+
+    def op_acos(self, val, input):
+        return self._widened(val, lambda v, x: self._atan2(v, self._cathetus(v, x), x), input)
+
+    def op_tan(self, val, input):
+        return self._widened(val, lambda v, x: self.binary(
+            "div", self.unary("sin", x, v.shape, v.dtype), self.unary("cos", x, v.shape, v.dtype),
+            v.shape, v.dtype), input)
+
+    def _exp_half_squared(self, v, a):
+        """e^a / 2 as (e^(a/2) / 2) e^(a/2): finite wherever the result
+        is, where e^a itself overflows."""
+        h = self.unary("exp", self.binary("mul", a, 0.5, v.shape, v.dtype), v.shape, v.dtype)
+        return self.binary("mul", self.binary("mul", h, 0.5, v.shape, v.dtype), h,
+                           v.shape, v.dtype)
+
+    def _ln_max(self, dtype):
+        """Below this, e^x is finite in `dtype` (with margin)."""
+        return 709.0 if dtype == torch.float64 else 88.0
+
+    def _sinh(self, v, x):
+        # (u + u / (u + 1)) / 2 with u = expm1(|x|) below 1 (no
+        # cancellation), (e^a - e^-a) / 2 above, e^a / 2 where e^a overflows.
+        s, c = v.shape, v.dtype
+        a = self.unary("abs", x, s, c)
+        u = self.op_expm1(v, a)
+        small = self.binary("mul", self.binary("add", u, self.binary(
+            "div", u, self.binary("add", u, 1, s, c), s, c), s, c), 0.5, s, c)
+        e = self.unary("exp", a, s, c)
+        mid = self.binary("sub", self.binary("mul", e, 0.5, s, c),
+                          self.binary("div", 0.5, e, s, c), s, c)
+        r = self.op_where(v, self._cmp("lt", s, a, 1), small,
+                          self.op_where(v, self._cmp("lt", s, a, self._ln_max(c)), mid,
+                                        self._exp_half_squared(v, a)))
+        return self._odd(v, x, r)
+
+    def _cosh(self, v, x):
+        s, c = v.shape, v.dtype
+        a = self.unary("abs", x, s, c)
+        e = self.unary("exp", a, s, c)
+        mid = self.binary("add", self.binary("mul", e, 0.5, s, c),
+                          self.binary("div", 0.5, e, s, c), s, c)
+        return self.op_where(v, self._cmp("lt", s, a, self._ln_max(c)), mid,
+                             self._exp_half_squared(v, a))
+
+    def op_sinh(self, val, input):
+        return self._widened(val, self._sinh, input)
+
+    def op_cosh(self, val, input):
+        return self._widened(val, self._cosh, input)
+
+    def _large(self, dtype):
+        """Beyond this, sqrt(x^2 +- 1) == x in `dtype`."""
+        return 1 / math.sqrt(torch.finfo(dtype).eps)
+
+    def _log_twice(self, v, a):
+        """log(2a) without overflowing 2a."""
+        return self.binary("add", self.unary("log", a, v.shape, v.dtype), math.log(2),
+                           v.shape, v.dtype)
+
+    def _asinh(self, v, x):
+        # log1p(a + a^2 / (1 + sqrt(1 + a^2))), log(2a) for large a.
+        s, c = v.shape, v.dtype
+        a = self.unary("abs", x, s, c)
+        a2 = self.binary("mul", a, a, s, c)
+        root = self.unary("sqrt", self.binary("add", a2, 1, s, c), s, c)
+        r = self.op_log1p(v, self.binary("add", a, self.binary(
+            "div", a2, self.binary("add", root, 1, s, c), s, c), s, c))
+        r = self.op_where(v, self._cmp("lt", s, a, self._large(c)), r, self._log_twice(v, a))
+        return self._odd(v, x, r)
+
+    def _acosh(self, v, x):
+        # log1p(t + sqrt(t (x + 1))) with t = x - 1 (exact), log(2x) for
+        # large x; NaN below 1 (the square root's).
+        s, c = v.shape, v.dtype
+        t = self.binary("sub", x, 1, s, c)
+        root = self.unary("sqrt", self.binary("mul", t, self.binary("add", x, 1, s, c), s, c),
+                          s, c)
+        r = self.op_log1p(v, self.binary("add", t, root, s, c))
+        return self.op_where(v, self._cmp("lt", s, x, self._large(c)), r, self._log_twice(v, x))
+
+    def _atanh(self, v, x):
+        # log1p(2a / (1 - a)) / 2.
+        s, c = v.shape, v.dtype
+        a = self.unary("abs", x, s, c)
+        q = self.binary("div", self.binary("mul", a, 2, s, c),
+                        self.binary("sub", 1, a, s, c), s, c)
+        return self._odd(v, x, self.binary("mul", self.op_log1p(v, q), 0.5, s, c))
+
+    def op_asinh(self, val, input):
+        return self._widened(val, self._asinh, input)
+
+    def op_acosh(self, val, input):
+        return self._widened(val, self._acosh, input)
+
+    def op_atanh(self, val, input):
+        return self._widened(val, self._atanh, input)
+
+    def op_hypot(self, val, input, other):
+        # max * sqrt(1 + (min/max)^2): no overflow or underflow of the
+        # squares; inf wins over NaN (C's hypot).
+        def hypot(v, x, y):
+            s, c = v.shape, v.dtype
+            ax, ay = self.unary("abs", x, s, c), self.unary("abs", y, s, c)
+            bigger = self._cmp("gt", s, ax, ay)
+            hi, lo = self.op_where(v, bigger, ax, ay), self.op_where(v, bigger, ay, ax)
+            q = self.binary("div", lo, hi, s, c)
+            r = self.binary("mul", hi, self.unary("sqrt", self.binary(
+                "add", self.binary("mul", q, q, s, c), 1, s, c), s, c), s, c)
+            r = self.op_where(v, self._cmp("eq", s, hi, 0), 0, r)
+            inf = self.binary("or", self._cmp("eq", s, ax, math.inf),
+                              self._cmp("eq", s, ay, math.inf), s, torch.bool)
+            return self.op_where(v, inf, math.inf, r)
+        return self._widened(val, hypot, input, other)
+
+    def op_signbit(self, val, input):
+        # x < 0, and -0.0 by the sign of 1/x (NaN's sign bit is not
+        # observable without a bit cast: false).
+        x = input
+        if not x.dtype.is_floating_point:
+            return self._cmp("lt", val.shape, x, 0)
+        neg = self._cmp("lt", val.shape, x, 0)
+        zero = self._cmp("eq", val.shape, x, 0)
+        inv = self.unary("reciprocal", x, x.shape, x.dtype)
+        return self.binary("or", neg, self.binary("and", zero, self._cmp(
+            "lt", val.shape, inv, 0), val.shape, torch.bool), val.shape, torch.bool)
+
+    def _shift(self, val, input, other, left):
+        if isinstance(other, _Value) or not isinstance(other, int):
+            raise UnsupportedError("bit shifts by a tensor of amounts are not supported "
+                                   "(only by a constant)")
+        if val.dtype.is_floating_point or val.dtype == torch.bool:
+            raise UnsupportedError(f"bit shifts of {val.dtype} are not supported")
+        bits = torch.iinfo(val.dtype).bits
+        if not 0 <= other < bits:
+            raise UnsupportedError(f"a bit shift by {other} of {val.dtype} is not supported")
+        if left:  # a product by 2^other (in two's complement) wraps as the shift
+            factor = (1 << other) - (1 << bits if other == bits - 1 else 0)
+            return self.binary("mul", input, factor, val.shape, val.dtype)
+        if other == bits - 1:  # the sign
+            return self.op_where(val, self._cmp("lt", val.shape, input, 0), -1, 0)
+        # Arithmetic right shift: division rounded down.
+        return self.op_div(val, input, 1 << other, rounding_mode="floor")
+
+    def op___lshift__(self, val, input, other):
+        return self._shift(val, input, other, True)
+
+    def op___rshift__(self, val, input, other):
+        return self._shift(val, input, other, False)
+
+    op_bitwise_left_shift = op___lshift__
+    op_bitwise_right_shift = op___rshift__
+
     # -- batch norm (inference), resampling, movement ---------------------
     def op__native_batch_norm_legit_no_training(self, val, input, weight, bias,
                                                 running_mean, running_var, momentum, eps):
@@ -1182,32 +1575,40 @@ class Importer:
             y = self.binary("add", y, per_channel(bias), shape, dtype)
         return [y] + [self.const(0, v.shape, v.dtype) for v in val[1:]]
 
+    def _adaptive_window(self, wide, d, n_in, n_out):
+        """Over `wide` (a dimension d of n_out outputs before one of n_in
+        inputs): whether input i is in output o's window [floor(o*in/out),
+        ceil((o+1)*in/out))."""
+        o, i = self._iota(wide, d), self._iota(wide, d + 1)
+
+        def bound(extra):
+            t = self.binary("add", self.binary("mul", o, n_in, wide, torch.int64), extra,
+                            wide, torch.int64)
+            return self.emit(f"xtensor.div {t.name}, "
+                             f"{self.const(n_out, wide, torch.int64).name} : {t.type}",
+                             wide, torch.int64)
+        return self.binary("and", self._cmp("ge", wide, i, bound(0)),
+                           self._cmp("lt", wide, i, bound(n_in + n_out - 1)), wide, torch.bool)
+
+    def _spread(self, y, d, n_out):
+        """(y with a dimension of n_out inserted before d, broadcast; that
+        shape)."""
+        wide = y.shape[:d] + (n_out,) + y.shape[d:]
+        return self.broadcast(self.reshape(y, y.shape[:d] + (1,) + y.shape[d:]), wide), wide
+
     def op__adaptive_avg_pool2d(self, val, input, output_size):
-        # Output i of a dimension averages inputs [floor(i*in/out),
-        # ceil((i+1)*in/out)): one masked sum per spatial dimension (the
-        # average over a window rectangle is the average of averages).
+        # One masked sum per spatial dimension (the average over a window
+        # rectangle is the average of averages).
         acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
         y = self.cast(input, acc)
         rank = len(y.shape)
-        for d in range(rank - 2, rank):
+        for d in range(rank - len(output_size), rank):
             n_in, n_out = y.shape[d], val.shape[d]
             if n_in == n_out:
                 continue
-            wide = y.shape[:d] + (n_out, n_in) + y.shape[d + 1:]
-            o, i = self._iota(wide, d), self._iota(wide, d + 1)
-            def bound(extra):
-                t = self.binary("add", self.binary("mul", o, n_in, wide, torch.int64), extra,
-                                wide, torch.int64)
-                return self.emit(f"xtensor.div {t.name}, "
-                                 f"{self.const(n_out, wide, torch.int64).name} : {t.type}",
-                                 wide, torch.int64)
-            start, end = bound(0), bound(n_in + n_out - 1)
-            inside = self.binary("and", self._cmp("ge", wide, i, start),
-                                 self._cmp("lt", wide, i, end), wide, torch.bool)
-            yb = self.broadcast(self.reshape(y, y.shape[:d] + (1, n_in) + y.shape[d + 1:]), wide)
-            zero = self.const(0, wide, acc)
-            picked = self.emit(f"xtensor.select {inside.name}, {yb.name}, {zero.name} : "
-                               f"{yb.type}", wide, acc)
+            yb, wide = self._spread(y, d, n_out)
+            inside = self._adaptive_window(wide, d, n_in, n_out)
+            picked = self.op_where(_Shape(wide, acc), inside, yb, 0)
             ones = self.cast(inside, acc)
             out = y.shape[:d] + (n_out,) + y.shape[d + 1:]
             total, count = (self.emit(f"xtensor.reduce sum {t.name} dims [{d + 1}] : {t.type} -> "
@@ -1215,6 +1616,38 @@ class Importer:
                             for t in (picked, ones))
             y = self.binary("div", total, count, out, acc)
         return self.cast(y, val.dtype)
+
+    op_adaptive_avg_pool1d = op__adaptive_avg_pool3d = op__adaptive_avg_pool2d
+
+    def op_adaptive_max_pool2d(self, val, input, output_size):
+        # Separable, from the last dimension back: the maximum of each
+        # window and the first position holding it, whose flat index
+        # within the trailing dimensions already pooled is carried along
+        # (the row-major first maximum, as PyTorch's scan finds it).
+        y, flat = input, None
+        rank = len(y.shape)
+        lowest = -math.inf if y.dtype.is_floating_point else torch.iinfo(y.dtype).min
+        inner = 1
+        for d in reversed(range(rank - len(output_size), rank)):
+            n_in, n_out = y.shape[d], val[0].shape[d]
+            yb, wide = self._spread(y, d, n_out)
+            inside = self._adaptive_window(wide, d, n_in, n_out)
+            masked = self.op_where(_Shape(wide, y.dtype), inside, yb, lowest)
+            top, k = self._arg_extreme("max", masked, d + 1, False)
+            if flat is None:
+                flat = k
+            else:
+                # The index carried from the row picked, plus its offset.
+                coords = [self._iota(k.shape, m) for m in range(len(k.shape))]
+                coords[d] = k
+                picked = self._take(flat, coords, k.shape)
+                flat = self.binary("add", self.binary("mul", k, inner, k.shape, torch.int64),
+                                   picked, k.shape, torch.int64)
+            inner *= n_in
+            y = top if top.shape == k.shape else self.reshape(top, k.shape)
+        return [y, flat]
+
+    op_adaptive_max_pool1d = op_adaptive_max_pool3d = op_adaptive_max_pool2d
 
     def op_repeat(self, val, input, repeats):
         x = input
@@ -1240,6 +1673,44 @@ class Importer:
             coords.append(i)
         return self._take(x, coords, x.shape)
 
+    def op_diagonal(self, val, input, offset=0, dim1=0, dim2=1):
+        x = input
+        rank = len(x.shape)
+        d1, d2 = dim1 % rank, dim2 % rank
+        shape = tuple(val.shape)
+        if math.prod(shape) == 0:
+            return self._fill(val, 0)
+        k = self._iota(shape, len(shape) - 1)
+        coords = [None] * rank
+        for pos, m in enumerate(m for m in range(rank) if m not in (d1, d2)):
+            coords[m] = self._iota(shape, pos)
+        coords[d1] = self.binary("add", k, max(-offset, 0), shape, torch.int64)
+        coords[d2] = self.binary("add", k, max(offset, 0), shape, torch.int64)
+        return self._take(x, coords, shape)
+
+    def op_fill(self, val, input, value):
+        return self.operand(value, val.shape, val.dtype)
+
+    def op_as_strided(self, val, input, size, stride, storage_offset=None):
+        # Element offset + sum(i_k * stride_k) of the input's row-major
+        # elements (a graph value is its own contiguous storage).
+        x, shape = input, tuple(val.shape)
+        n = math.prod(x.shape)
+        if math.prod(shape) == 0:
+            return self._fill(val, 0)
+        offset = storage_offset or 0
+        last = offset + sum((s - 1) * st for s, st in zip(shape, stride))
+        if offset < 0 or any(st < 0 for st in stride) or last >= n:
+            raise UnsupportedError(f"as_strided reading outside its input's {n} elements "
+                                   f"(size {list(size)}, stride {list(stride)}, offset "
+                                   f"{offset}) is not supported")
+        index = self.const(offset, shape, torch.int64)
+        for m, st in enumerate(stride):
+            if st and shape[m] > 1:
+                index = self.binary("add", index, self.binary(
+                    "mul", self._iota(shape, m), st, shape, torch.int64), shape, torch.int64)
+        return self._gather(None, self.reshape(x, (n,)), index, 0)
+
     def op_upsample_nearest2d(self, val, input, output_size=None, scale_factors=None):
         # PyTorch's "nearest": source index min(floor(i * scale), in - 1)
         # with scale = 1 / scale_factor when one is given, else in / out,
@@ -1254,6 +1725,52 @@ class Importer:
             i = self.cast(self.unary("floor", i, shape, torch.float32), torch.int64)
             coords.append(self.binary("min", i, x.shape[d] - 1, shape, torch.int64))
         return self._take(x, coords, shape)
+
+    def op_upsample_bilinear2d(self, val, input, output_size=None, align_corners=False,
+                               scale_factors=None, scales_h=None, scales_w=None):
+        # PyTorch's source position per output index, in its arithmetic
+        # (f32, f64 for f64): o * (in - 1) / (out - 1) with align_corners,
+        # else max((o + 0.5) * scale - 0.5, 0) with scale = 1 / factor when
+        # one is given, else in / out; then the two neighbours weighted.
+        x, shape = input, tuple(val.shape)
+        c = torch.float64 if val.dtype == torch.float64 else torch.float32
+        given = list(scale_factors) if scale_factors else [scales_h, scales_w]
+        spatial = len(shape) - 2
+        taps = []  # per spatial dimension: (low index, high index, high weight)
+        for k, d in enumerate(range(2, len(shape))):
+            n_in, n_out = x.shape[d], shape[d]
+            o = self._iota(shape, d, c)
+            if align_corners:
+                scale = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+            else:
+                f = given[k] if k < len(given) else None
+                scale = 1.0 / f if f else n_in / n_out
+            scale = float(torch.tensor(scale, dtype=c))
+            if align_corners:
+                src = self.binary("mul", o, scale, shape, c)
+            else:
+                src = self.binary("sub", self.binary("mul", self.binary("add", o, 0.5, shape, c),
+                                                     scale, shape, c), 0.5, shape, c)
+                src = self.binary("max", src, 0, shape, c)
+            lo_f = self.unary("floor", src, shape, c)
+            lo = self.binary("min", self.cast(lo_f, torch.int64), n_in - 1, shape, torch.int64)
+            hi = self.binary("min", self.binary("add", lo, 1, shape, torch.int64), n_in - 1,
+                             shape, torch.int64)
+            taps.append((lo, hi, self.binary("sub", src, lo_f, shape, c)))
+        base = [self._iota(shape, 0), self._iota(shape, 1)]
+        xc = self.cast(x, c)
+
+        def blend(k, coords):
+            """The interpolation over spatial dimensions k.. at fixed
+            coordinates before them."""
+            if k == spatial:
+                return self._take(xc, coords, shape)
+            lo, hi, w1 = taps[k]
+            w0 = self.binary("sub", 1, w1, shape, c)
+            a, b = blend(k + 1, coords + [lo]), blend(k + 1, coords + [hi])
+            return self.binary("add", self.binary("mul", w0, a, shape, c),
+                               self.binary("mul", w1, b, shape, c), shape, c)
+        return self.cast(blend(0, base), val.dtype)
 
     # -- reductions with indices ------------------------------------------
     def _arg_extreme(self, kind, x, d, keepdim, dtype=torch.int64):
@@ -1328,15 +1845,9 @@ class Importer:
         if bias is not None:
             y = self.binary("add", y, self.reshape(bias, channel), x.shape, x.dtype)
         # The statistics (rarely used: dead code unless returned).
-        stat = val[1].dtype
-        xs = self.cast(grouped, torch.float32)
-        mean = self.emit(f"xtensor.mean {xs.name} dims [2] : {xs.type} -> "
-                         f"{tensor_type((N, group), torch.float32)}", (N, group), torch.float32)
-        var = self.emit(f"xtensor.var {xs.name} dims [2] correction 0 : {xs.type} -> "
-                        f"{tensor_type((N, group), torch.float32)}", (N, group), torch.float32)
-        rstd = self.unary("rsqrt", self.binary("add", var, eps, (N, group), torch.float32),
-                          (N, group), torch.float32)
-        return [y, self.cast(mean, stat), self.cast(rstd, stat)]
+        mean, rstd = self._norm_stats(self.reshape(grouped, (N * group, per)), eps,
+                                      val[1].dtype)
+        return [y, self.reshape(mean, (N, group)), self.reshape(rstd, (N, group))]
 
     def _patches(self, x, kernel, stride, padding, dilation, out, fill):
         """[n, c, *out, *kernel]: the windows of x (padded with `fill`)."""
@@ -1369,8 +1880,35 @@ class Importer:
                                        "past the input is not supported")
         return kernel, stride, padding, dilation, out
 
-    def op_max_pool2d_with_indices(self, val, input, kernel_size, stride=(), padding=0,
-                                   dilation=1, ceil_mode=False):
+    def _batched(self, spatial, fn, val, input, *args, **kwargs):
+        """fn of a batched input ([N, C, *spatial]); an unbatched one
+        ([C, *spatial]) is a batch of one."""
+        if len(input.shape) == spatial + 2:
+            return fn(val, input, *args, **kwargs)
+        one = lambda v: _Shape((1,) + tuple(v.shape), v.dtype)
+        x = self.reshape(input, (1,) + input.shape)
+        if isinstance(val, (list, tuple)):
+            outs = fn([one(v) for v in val], x, *args, **kwargs)
+            return [self.reshape(o, v.shape) for o, v in zip(outs, val)]
+        return self.reshape(fn(one(val), x, *args, **kwargs), val.shape)
+
+    def op_max_pool2d_with_indices(self, val, input, *args, **kwargs):
+        return self._batched(2, self._max_pool, val, input, *args, **kwargs)
+
+    def op_max_pool3d_with_indices(self, val, input, *args, **kwargs):
+        return self._batched(3, self._max_pool, val, input, *args, **kwargs)
+
+    def op_avg_pool1d(self, val, input, *args, **kwargs):
+        return self._batched(1, self._avg_pool, val, input, *args, **kwargs)
+
+    def op_avg_pool2d(self, val, input, *args, **kwargs):
+        return self._batched(2, self._avg_pool, val, input, *args, **kwargs)
+
+    def op_avg_pool3d(self, val, input, *args, **kwargs):
+        return self._batched(3, self._avg_pool, val, input, *args, **kwargs)
+
+    def _max_pool(self, val, input, kernel_size, stride=(), padding=0, dilation=1,
+                  ceil_mode=False):
         x = input
         kernel, stride, padding, dilation, out = self._pool_geometry(
             val, x, kernel_size, stride, padding, dilation)
@@ -1410,8 +1948,8 @@ class Importer:
                 for o, s, k, dl, n, p in zip(out, stride, kernel, dilation,
                                              x.shape[2:], padding)]
 
-    def op_avg_pool2d(self, val, input, kernel_size, stride=(), padding=0, ceil_mode=False,
-                      count_include_pad=True, divisor_override=None):
+    def _avg_pool(self, val, input, kernel_size, stride=(), padding=0, ceil_mode=False,
+                  count_include_pad=True, divisor_override=None):
         x = input
         kernel, stride, padding, dilation, out = self._pool_geometry(
             val, x, kernel_size, stride, padding)
@@ -1509,15 +2047,53 @@ class Importer:
         low, high = [0] * rank, [0] * rank
         for k in range(len(pad) // 2):
             low[rank - 1 - k], high[rank - 1 - k] = pad[2 * k], pad[2 * k + 1]
-        x = input
+        return self._pad_or_crop(input, low, high, value)
+
+    def _pad_or_crop(self, x, low, high, value=0):
+        """x padded by `low`/`high` per dimension; negative amounts crop."""
         if any(v < 0 for v in low + high):
             starts = [max(-v, 0) for v in low]
             limits = [n - max(-v, 0) for n, v in zip(x.shape, high)]
             shape = tuple(b - a for a, b in zip(starts, limits))
             x = self.emit(f"xtensor.slice {x.name} starts {starts} limits {limits} "
-                          f"strides {[1] * rank} : {x.type} -> "
+                          f"strides {[1] * len(x.shape)} : {x.type} -> "
                           f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
         return self._pad(x, [max(v, 0) for v in low], [max(v, 0) for v in high], value)
+
+    def _edge_pad(self, val, input, padding, reflect):
+        """Reflection (the edge not repeated) or replication padding of the
+        trailing dimensions: a gather at mirrored or clamped coordinates.
+        `padding` lists (low, high) pairs from the last dimension back."""
+        x, shape = input, tuple(val.shape)
+        rank = len(x.shape)
+        if math.prod(shape) == 0:
+            return self._fill(val, 0)
+        coords = []
+        for m in range(rank):
+            i = self._iota(shape, m)
+            k = rank - 1 - m
+            if 2 * k < len(padding):
+                n = x.shape[m]
+                i = self.binary("sub", i, padding[2 * k], shape, torch.int64)
+                if reflect:  # -i below 0, 2(n-1) - i above n-1
+                    i = self.unary("abs", i, shape, torch.int64)
+                    i = self.binary("sub", n - 1, self.unary(
+                        "abs", self.binary("sub", n - 1, i, shape, torch.int64),
+                        shape, torch.int64), shape, torch.int64)
+                else:
+                    i = self.binary("min", self.binary("max", i, 0, shape, torch.int64),
+                                    n - 1, shape, torch.int64)
+            coords.append(i)
+        return self._take(x, coords, shape)
+
+    def op_reflection_pad1d(self, val, input, padding):
+        return self._edge_pad(val, input, padding, True)
+
+    def op_replication_pad1d(self, val, input, padding):
+        return self._edge_pad(val, input, padding, False)
+
+    op_reflection_pad2d = op_reflection_pad3d = op_reflection_pad1d
+    op_replication_pad2d = op_replication_pad3d = op_replication_pad1d
 
     def op_convolution(self, val, input, weight, bias, stride, padding, dilation,
                        transposed, output_padding, groups):
@@ -1526,7 +2102,8 @@ class Importer:
         the weight flattened to [out, in/groups * kernel] (a batched matmul
         over the groups), plus the bias."""
         if transposed:
-            raise UnsupportedError("transposed convolution is not supported")
+            return self._transposed_convolution(val, input, weight, bias, stride, padding,
+                                                dilation, output_padding, groups)
         spatial = len(input.shape) - 2
         if spatial < 1:
             raise UnsupportedError("convolution needs a batch and a channel dimension")
@@ -1570,6 +2147,98 @@ class Importer:
             y = self.binary("add", y, bias, y.shape, acc)
         y = self.transpose(y, [0, sp + 1] + list(range(1, sp + 1)))
         return self.cast(y, val.dtype)
+
+    def _transposed_convolution(self, val, input, weight, bias, stride, padding, dilation,
+                                output_padding, groups):
+        """The convolution whose gradient a convolution is: the input with
+        stride - 1 zeros between its elements, padded by dilation * (k - 1)
+        - padding (output_padding more at the end; negative amounts crop),
+        convolved at stride 1 with the kernel flipped and its in/out
+        channels swapped within each group."""
+        x, w = input, weight
+        sp = len(x.shape) - 2
+        n, c = x.shape[:2]
+        kernel = w.shape[2:]
+        g = groups
+        # Zeros between the elements: [.., i, 1, ..] padded to [.., i, s, ..].
+        inter, spread = [n, c], [n, c]
+        for i, st in zip(x.shape[2:], stride):
+            inter += [i, 1]
+            spread += [i, st]
+        z = self._pad(self.reshape(x, inter), [0] * len(inter),
+                      [0, 0] + [v for st in stride for v in (0, st - 1)])
+        z = self.reshape(z, [n, c] + [i * st for i, st in zip(x.shape[2:], stride)])
+        edge = [dl * (k - 1) - p for k, dl, p in zip(kernel, dilation, padding)]
+        last = [(i - 1) * st + 1 - i * st for i, st in zip(x.shape[2:], stride)]
+        z = self._pad_or_crop(z, [0, 0] + edge,
+                              [0, 0] + [e + l + op for e, l, op in zip(edge, last, output_padding)])
+        # [c, o/g, *k] -> [o, c/g, *k], flipped.
+        o = w.shape[1] * g
+        w = self.reshape(w, (g, c // g, o // g) + tuple(kernel))
+        w = self.transpose(w, [0, 2, 1] + list(range(3, 3 + sp)))
+        w = self.reshape(w, (o, c // g) + tuple(kernel))
+        w = self.op_flip(_Shape(w.shape, w.dtype), w, list(range(2, 2 + sp)))
+        return self.op_convolution(val, z, w, bias, [1] * sp, [0] * sp, dilation, False,
+                                   [0] * sp, groups)
+
+    def op__cdist_forward(self, val, x1, x2, p, compute_mode=None):
+        # Every difference, reduced: exact where PyTorch's matrix-product
+        # form for p = 2 cancels.
+        shape, dtype = tuple(val.shape), val.dtype
+        batch = shape[:-2]
+        m = x1.shape[-1]
+        wide = shape + (m,)
+        a = self.broadcast(self.reshape(x1, x1.shape[:-1] + (1, m)), wide)
+        b = self.broadcast(self.reshape(x2, x2.shape[:-2] + (1,) + x2.shape[-2:]), wide)
+        return self._p_norm(self.binary("sub", a, b, wide, dtype), p, val)
+
+    def op__pdist_forward(self, val, input, p=2):
+        # The distances of the rows i < j, pair t in row-major order of
+        # (i, j): row i's pairs start at s(i) = i (2n - i - 1) / 2, so i is
+        # the number of rows r >= 1 with s(r) <= t, and j = t - s(i) + i + 1.
+        n, m = input.shape
+        pairs = n * (n - 1) // 2
+        if not pairs:
+            return self._fill(val, 0)
+        i64 = torch.int64
+
+        def start(r, shape):
+            return self.emit(f"xtensor.div {self.binary('mul', r, self.binary('sub', 2 * n - 1, r, shape, i64), shape, i64).name}, "
+                             f"{self.const(2, shape, i64).name} : {tensor_type(shape, i64)}",
+                             shape, i64)
+        wide = (pairs, n - 1)
+        r = self.binary("add", self._iota(wide, 1), 1, wide, i64)
+        t = self._iota(wide, 0)
+        below = self.cast(self._cmp("le", wide, start(r, wide), t), i64)
+        i = self.emit(f"xtensor.reduce sum {below.name} dims [1] : {below.type} -> "
+                      f"{tensor_type((pairs,), i64)}", (pairs,), i64)
+        j = self.binary("add", self.binary("sub", self._iota((pairs,), 0), start(i, (pairs,)),
+                                           (pairs,), i64), self.binary("add", i, 1, (pairs,), i64),
+                        (pairs,), i64)
+        d = self.binary("sub", self._gather(None, input, i, 0), self._gather(None, input, j, 0),
+                        (pairs, m), val.dtype)
+        return self._p_norm(d, p, val)
+
+    def _p_norm(self, d, p, val):
+        """The p-norm of d over its last dimension, of val's shape."""
+        shape, dtype = tuple(val.shape), val.dtype
+        last = len(d.shape) - 1
+
+        def reduce(kind, t):
+            return self.emit(f"xtensor.reduce {kind} {t.name} dims [{last}] : {t.type} -> "
+                             f"{tensor_type(shape, dtype)}", shape, dtype)
+        a = self.unary("abs", d, d.shape, dtype)
+        if p == 0:
+            return reduce("sum", self.cast(self._cmp("ne", d.shape, d, 0), dtype))
+        if p == 1:
+            return reduce("sum", a)
+        if math.isinf(p):
+            return reduce("max", a)
+        if p == 2:
+            return self.unary("sqrt", reduce("sum", self.binary("mul", d, d, d.shape, dtype)),
+                              shape, dtype)
+        return self.binary("pow", reduce("sum", self.binary("pow", a, p, d.shape, dtype)),
+                           1 / p, shape, dtype)
 
 
 class _Shape:

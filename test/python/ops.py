@@ -32,6 +32,10 @@ def assign_strided(x, y):
 
 
 bf16 = torch.bfloat16
+EDGES = torch.tensor([-float("inf"), -1e30, -100.0, -89.0, -20.0, -3.0, -2.5, -1.0, -0.4, -1e-8, -0.0, 0.0,
+                      1e-8, 0.3, 0.41, 0.42, 0.5, 1.0, 2.4, 2.5, 7.0, 88.5, 89.0, 1e5, 1e30, float("inf"),
+                      float("nan")])
+UNIT = torch.cat([torch.linspace(-1, 1, 41), torch.tensor([-1.5, 1.5, 0.9999, -0.9999, 1e-7, -0.0])])
 ids = torch.tensor([[3, 0, 5, 1], [2, 2, 7, 4]])
 CASES = [
     # Creation.
@@ -145,6 +149,92 @@ CASES = [
     ("avg_pool2d", lambda x: F.avg_pool2d(x, 2), (randn(2, 3, 6, 6),)),
     ("avg_pool2d padding, count_include_pad=False",
      lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), (randn(1, 2, 7, 5),)),
+    # Inverse trigonometric and hyperbolic functions, at their edges.
+    ("atan, atan2 (every octant, zeros, infinities)",
+     lambda x, y: torch.stack([torch.atan(x), torch.atan2(x, y), torch.atan2(y, x)]),
+     (EDGES, EDGES.flip(0))),
+    ("asin, acos, atanh on [-1, 1] and beyond",
+     lambda x: torch.stack([torch.asin(x), torch.acos(x), torch.atanh(x)]), (UNIT,)),
+    ("sinh, cosh, asinh, acosh, tan",
+     lambda x: torch.stack([torch.sinh(x), torch.cosh(x), torch.asinh(x), torch.acosh(x.abs() + 1),
+                            torch.tan(x)]), (EDGES,)),
+    ("inverse and hyperbolic functions bf16",
+     lambda x: torch.atan(x) + torch.asinh(x) + torch.sinh(x) + torch.acos(x.clamp(-1, 1)),
+     (randn(64, dtype=bf16) * 3,)),
+    ("atan, atan2, asinh f64", lambda x, y: torch.stack([torch.atan(x), torch.atan2(x, y), torch.asinh(x)]),
+     (randn(257, dtype=torch.float64) * 4, randn(257, dtype=torch.float64))),
+    ("hypot, signbit", lambda x, y: torch.hypot(x, y) + torch.signbit(x).float(),
+     (torch.tensor([3.0, -0.0, 0.0, 1e30, -1e-30, float("inf"), float("nan")]),
+      torch.tensor([4.0, 0.0, -2.0, 1e30, 1e-30, float("nan"), 1.0]))),
+    ("bit shifts", lambda x: torch.stack([x << 3, x >> 2, x >> 63, torch.bitwise_left_shift(x, 63)]),
+     (torch.tensor([5, -5, -1, 0, 1 << 40, -(1 << 40), 7]),)),
+    # Scans: blocked (two and three levels), products.
+    ("cumsum over 1000 (two levels)", lambda x: torch.cumsum(x, 0), (randn(1000, 3),)),
+    ("cumsum over 5000 int64 (three levels)", lambda m: torch.cumsum(m, -1),
+     (torch.randint(0, 3, (2, 5000)),)),
+    ("cumprod", lambda x: torch.cumprod(x, 1), (1 + randn(3, 100) * 0.05,)),
+    # Reductions and norms with statistics.
+    ("var_mean, std_mean", lambda x: torch.cat([torch.stack(torch.var_mean(x, -1)).flatten(),
+                                                torch.stack(torch.std_mean(x, 0, correction=0)).flatten()]),
+     (randn(5, 5),)),
+    ("native_layer_norm statistics",
+     lambda x, w: torch.cat([t.flatten() for t in torch.native_layer_norm(x, [6, 4], w, None, 1e-5)]),
+     (randn(3, 6, 4), randn(6, 4))),
+    # Movement.
+    ("diagonal, fill, as_strided",
+     lambda x: torch.cat([torch.diagonal(x, 1).flatten(), torch.diagonal(x, -2, 0, 2).flatten(),
+                          x.clone().fill_(2.5).flatten(), x.as_strided((3, 4), (5, 2), 1).flatten()]),
+     (randn(4, 5, 6),)),
+    ("reflection, replication padding 1d/2d/3d",
+     lambda x: torch.cat([F.pad(x, (2, 1), mode="reflect").flatten(), F.pad(x, (3, 0, 1, 2), mode="reflect").flatten(),
+                          F.pad(x, (2, 1), mode="replicate").flatten(),
+                          F.pad(x[None], (1, 2, 2, 1, 1, 1), mode="replicate").flatten(),
+                          F.pad(x[None], (1, 1, 2, 0, 1, 1), mode="reflect").flatten()]),
+     (randn(2, 3, 5),)),
+    # Pooling and resampling in every rank.
+    ("avg_pool1d, avg_pool3d, max_pool3d with indices",
+     lambda x: torch.cat([F.avg_pool1d(x.flatten(2), 3, 2, 1).flatten(), F.avg_pool3d(x, 2).flatten(),
+                          *[t.float().flatten() for t in F.max_pool3d(x, 3, 2, 1, return_indices=True)]]),
+     (randn(2, 3, 4, 5, 6),)),
+    ("unbatched max_pool2d, avg_pool2d", lambda x: torch.cat([F.max_pool2d(x, 2).flatten(),
+                                                              F.avg_pool2d(x, 3, 2, 1).flatten()]),
+     (randn(3, 7, 6),)),
+    ("adaptive max pool with indices, adaptive avg 1d/3d",
+     lambda x: torch.cat([*[t.float().flatten() for t in F.adaptive_max_pool2d(x, (3, 4), return_indices=True)],
+                          F.adaptive_avg_pool1d(x.flatten(2), 5).flatten(),
+                          F.adaptive_avg_pool3d(x[None], (2, 3, 2)).flatten()]),
+     (randn(2, 3, 7, 9),)),
+    ("bilinear: align_corners, fractional scale, downsampling",
+     lambda x: torch.cat([F.interpolate(x, scale_factor=2, mode="bilinear").flatten(),
+                          F.interpolate(x, size=(7, 3), mode="bilinear", align_corners=True).flatten(),
+                          F.interpolate(x, scale_factor=1.7, mode="bilinear").flatten(),
+                          F.interpolate(x, size=(2, 3), mode="bilinear").flatten()]),
+     (randn(2, 3, 5, 6),)),
+    ("bilinear bf16", lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"), (randn(1, 2, 4, 5, dtype=bf16),)),
+    # Transposed convolutions (decoders, upsampling).
+    ("conv_transpose2d stride, padding, output_padding",
+     lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1),
+     (randn(2, 4, 5, 6), randn(4, 3, 3, 3), randn(3))),
+    ("conv_transpose1d groups, dilation", lambda x, w: F.conv_transpose1d(x, w, stride=3, dilation=2, groups=2),
+     (randn(2, 4, 7), randn(4, 3, 3))),
+    ("conv_transpose2d bf16, padding beyond the kernel (crops)",
+     lambda x, w: F.conv_transpose2d(x, w, stride=2, padding=2),
+     (randn(1, 2, 4, 4, dtype=bf16), randn(2, 2, 2, 2, dtype=bf16))),
+    # Accumulating scatters.
+    ("scatter_add, scatter_reduce (all kinds, with and without self)",
+     lambda x, i, s: torch.cat([x.scatter_add(1, i, s)] + [x.scatter_reduce(1, i, s, r, include_self=inc)
+                                                       for r in ("sum", "prod", "mean", "amax", "amin")
+                                                       for inc in (True, False)]),
+     (randn(3, 6), torch.tensor([[0, 1, 1, 5], [2, 2, 2, 2], [4, 0, 3, 0]]), randn(3, 4))),
+    ("scatter_reduce mean int64 (floor)", lambda x, i, s: x.scatter_reduce(0, i, s, "mean"),
+     (torch.tensor([5, -5, 0, 9]), torch.tensor([0, 1, 1, 3, 3]), torch.tensor([-2, 3, -7, 1, 1]))),
+    ("masked_scatter", lambda x, m, s: x.masked_scatter(m, s),
+     (randn(4, 5), torch.tensor([True, False, True, True, False]), randn(30))),
+    # Distances.
+    ("cdist p = 2, 1, inf, 0, 3; pdist",
+     lambda a, b: torch.cat([torch.cdist(a, b, p).flatten() for p in (2.0, 1.0, float("inf"), 0.0, 3.0)]
+                            + [F.pdist(a[0])]),
+     (randn(2, 5, 4), randn(2, 6, 4))),
     # Attention.
     ("sdpa grouped-query (enable_gqa)",
      lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True),
