@@ -319,6 +319,7 @@ class Importer:
             raise UnsupportedError(f"operator {what} is not supported by xtile"
                                    + (f": {why}" if why else ""))
         bound = bind(schema, args, kwargs)
+        self.node = node
         try:
             result = handler(val, **bound)
         except UnsupportedError:
@@ -565,6 +566,83 @@ class Importer:
         return self.emit(f"xtensor.gather {x.name}[{index.name}] axis {axis} : "
                          f"{x.type}, {index.type} -> "
                          f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+
+    def _outputs_used(self):
+        """The positions of the current node's results that the graph reads."""
+        return {u.args[1] for u in self.node.users
+                if getattr(u.target, "__name__", "") == "getitem"}
+
+    def op__embedding_bag(self, val, weight, indices, offsets, scale_grad_by_freq=False,
+                          mode=0, sparse=False, per_sample_weights=None,
+                          include_last_offset=False, padding_idx=-1):
+        # Bag b holds positions [offsets[b], offsets[b + 1]) (the last to
+        # the end): a masked reduction of the gathered rows over the
+        # positions, O(bags * positions * dim).
+        if self._outputs_used() - {0}:
+            raise UnsupportedError("embedding_bag's offset2bag, bag_size and max_indices "
+                                   "results are not supported (only the bags)")
+        out, dtype = tuple(val[0].shape), val[0].dtype
+        bags, dim = out
+        length = indices.shape[0]
+        if bags == 0 or dim == 0:
+            return [self._fill(val[0], 0)] + [self._fill(v, 0) for v in val[1:]]
+        i64 = torch.int64
+        if length == 0:
+            return [self._fill(val[0], 0)] + [self._fill(v, 0) for v in val[1:]]
+        wide = (bags, length)
+        offs = self.cast(offsets, i64)
+        lo = self.broadcast(self.reshape(self._gather(
+            None, offs, self._iota((bags,), 0), 0), (bags, 1)), wide)
+        if include_last_offset or bags < offsets.shape[0]:
+            hi = self._gather(None, offs, self.binary("add", self._iota((bags,), 0), 1,
+                                                      (bags,), i64), 0)
+        else:
+            # The last bag runs to the end.
+            nxt = self.binary("min", self.binary("add", self._iota((bags,), 0), 1, (bags,), i64),
+                              bags - 1, (bags,), i64)
+            hi = self.op_where(_Shape((bags,), i64), self._cmp("eq", (bags,), self._iota((bags,), 0),
+                                                               bags - 1),
+                               length, self._gather(None, offs, nxt, 0))
+        hi = self.broadcast(self.reshape(hi, (bags, 1)), wide)
+        j = self._iota(wide, 1)
+        member = self.binary("and", self._cmp("ge", wide, j, lo), self._cmp("lt", wide, j, hi),
+                             wide, torch.bool)
+        idx = self.cast(indices, i64)
+        if padding_idx is not None and padding_idx >= 0:
+            member = self.binary("and", member, self.broadcast(self.reshape(
+                self._cmp("ne", (length,), idx, padding_idx), (1, length)), wide), wide, torch.bool)
+        ones = self.cast(member, dtype)
+        count = self.emit(f"xtensor.reduce sum {ones.name} dims [1] : {ones.type} -> "
+                          f"{tensor_type((bags,), dtype)}", (bags,), dtype)
+        count = self.broadcast(self.reshape(count, (bags, 1)), out)
+        if mode in (0, 1):
+            # The sum over a bag is a product with the membership matrix
+            # (times the per-sample weights): a matmul.
+            share = ones
+            if per_sample_weights is not None:
+                share = self.binary("mul", share, self.broadcast(self.reshape(
+                    self.cast(per_sample_weights, dtype), (1, length)), wide), wide, dtype)
+            rows = self.cast(self._gather(None, weight, idx, 0), dtype)  # [length, dim]
+            y = self._matmul(share, rows, out, dtype)
+            if mode == 1:
+                y = self.binary("div", y, self.binary("max", count, 1, out, dtype), out, dtype)
+        else:
+            # The maximum over each bag's rows, gathered per (bag and dim,
+            # position): one row reduction; an empty bag is zeros.
+            full = (bags * dim, length)
+            r, pos = self._iota(full, 0), self._iota(full, 1)
+            split = lambda op: self.emit(f"xtensor.{op} {r.name}, {self.const(dim, full, i64).name}"
+                                         f" : {r.type}", full, i64)
+            rows = self._take(weight, [self._take(idx, [pos], full), split("rem")], full)
+            mb = self._take(member, [split("div"), pos], full)
+            picked = self.op_where(_Shape(full, dtype), mb, rows, self._identity("max", dtype))
+            y = self.emit(f"xtensor.reduce max {picked.name} dims [1] : {picked.type} -> "
+                          f"{tensor_type((bags * dim,), dtype)}", (bags * dim,), dtype)
+            y = self.reshape(y, out)
+            y = self.op_where(_Shape(out, dtype), self._cmp("gt", out, count, 0), y, 0)
+        return [y] + [self._fill(v, 0) for v in val[1:]]
+
+    op__embedding_bag_forward_only = op__embedding_bag
 
     def op_embedding(self, val, weight, indices, padding_idx=-1,
                      scale_grad_by_freq=False, sparse=False):
@@ -976,7 +1054,7 @@ class Importer:
         keep = self.emit(f"xtensor.cmp le, {self._iota(wide, d + 1).name}, "
                          f"{self._iota(wide, d).name} : {tensor_type(wide, torch.int64)}",
                          wide, torch.bool)
-        none = self.const(0 if kind == "sum" else 1, wide, x.dtype)
+        none = self.const(self._identity(kind, x.dtype), wide, x.dtype)
         masked = self.emit(f"xtensor.select {keep.name}, {xb.name}, {none.name} : "
                            f"{xb.type}", wide, x.dtype)
         return self.emit(f"xtensor.reduce {kind} {masked.name} dims [{d + 1}] : "
@@ -984,9 +1062,22 @@ class Importer:
                          x.shape, x.dtype)
 
     _SCAN_BLOCK = 32
+    _COMBINE = {"sum": "add", "prod": "mul", "max": "max", "min": "min"}
+
+    @staticmethod
+    def _identity(kind, dtype):
+        """The identity of reduction `kind` in `dtype`."""
+        if kind in ("sum", "prod"):
+            return 0 if kind == "sum" else 1
+        if dtype.is_floating_point:
+            return -math.inf if kind == "max" else math.inf
+        if dtype == torch.bool:
+            return kind == "min"
+        info = torch.iinfo(dtype)
+        return info.min if kind == "max" else info.max
 
     def _scan(self, kind, x, d):
-        """The inclusive scan (kind "sum" or "prod") of x along d, blocked:
+        """The inclusive scan (kind "sum", "prod", "max", "min") of x along d, blocked:
         masked scans within blocks of 32, the scan of the blocks' totals
         (recursively), combined. About 33 n work for n elements instead of
         n^2, in one kernel per level."""
@@ -996,7 +1087,7 @@ class Importer:
         blocks = -(-n // b)
         low, high = [0] * len(x.shape), [0] * len(x.shape)
         high[d] = blocks * b - n
-        xp = self._pad(x, low, high, 0 if kind == "sum" else 1)
+        xp = self._pad(x, low, high, self._identity(kind, x.dtype))
         split = x.shape[:d] + (blocks, b) + x.shape[d + 1:]
         xs = self.reshape(xp, split)
         local = self._masked_scan(kind, xs, d + 1)
@@ -1012,10 +1103,10 @@ class Importer:
                            f"strides {[1] * len(tshape)} : {inclusive.type} -> "
                            f"{tensor_type(cut, x.dtype)}", cut, x.dtype)
         low[d], high[d] = 1, 0
-        before = self._pad(before, low, [0] * len(tshape), 0 if kind == "sum" else 1)
+        before = self._pad(before, low, [0] * len(tshape), self._identity(kind, x.dtype))
         carry = self.broadcast(self.reshape(before, x.shape[:d] + (blocks, 1) + x.shape[d + 1:]),
                                split)
-        out = self.binary("add" if kind == "sum" else "mul", local, carry, split, x.dtype)
+        out = self.binary(self._COMBINE[kind], local, carry, split, x.dtype)
         out = self.reshape(out, xp.shape)
         if blocks * b == n:
             return out
@@ -1036,6 +1127,50 @@ class Importer:
 
     def op_cumprod(self, val, input, dim, dtype=None):
         return self._cumulative("prod", val, input, dim)
+
+    def _cumulative_extreme(self, kind, val, input, dim):
+        # The running extreme, and the last position where it was reached
+        # (PyTorch's >= / <=): the running maximum of the positions whose
+        # element equals the running extreme there.
+        x = input if input.shape else self.reshape(input, (1,))
+        if math.prod(x.shape) == 0:
+            return [input, self._fill(val[1], 0)]
+        d = dim % len(x.shape)
+        values = self._scan(kind, x, d)
+        at = self.op_where(_Shape(x.shape, torch.int64), self._cmp("eq", x.shape, x, values),
+                           self._iota(x.shape, d), -1)
+        index = self._scan("max", at, d)
+        return [self.reshape(values, val[0].shape), self.reshape(index, val[1].shape)]
+
+    def op_cummax(self, val, input, dim):
+        return self._cumulative_extreme("max", val, input, dim)
+
+    def op_cummin(self, val, input, dim):
+        return self._cumulative_extreme("min", val, input, dim)
+
+    def op_logcumsumexp(self, val, input, dim):
+        # m_i + log(sum_{j <= i} e^(x_j - m_i)) with m_i the running
+        # maximum, as masked reductions (O(n^2) over the scanned dimension).
+        def lcse(v, x):
+            s, c = v.shape, v.dtype
+            if not s or math.prod(s) == 0:
+                return x
+            d = dim % len(s)
+            n = s[d]
+            m = self._scan("max", x, d)
+            wide = s[:d] + (n, n) + s[d + 1:]
+            xb = self.broadcast(self.reshape(x, s[:d] + (1, n) + s[d + 1:]), wide)
+            mb = self.broadcast(self.reshape(m, s[:d] + (n, 1) + s[d + 1:]), wide)
+            keep = self._cmp("le", wide, self._iota(wide, d + 1), self._iota(wide, d))
+            finite = self._cmp("ne", wide, self.unary("abs", mb, wide, c), math.inf)
+            e = self.unary("exp", self.binary("sub", xb, mb, wide, c), wide, c)
+            e = self.op_where(_Shape(wide, c), self.binary("and", keep, finite, wide, torch.bool), e, 0)
+            total = self.emit(f"xtensor.reduce sum {e.name} dims [{d + 1}] : {e.type} -> "
+                              f"{tensor_type(s, c)}", s, c)
+            r = self.binary("add", m, self.unary("log", total, s, c), s, c)
+            # An infinite running maximum is the result (-inf: nothing yet).
+            return self.op_where(v, self._cmp("eq", s, self.unary("abs", m, s, c), math.inf), m, r)
+        return self._widened(val, lcse, input)
 
     def _linear_index(self, coords, sizes, shape):
         """The row-major linear index (int64, of `shape`) of coordinates
@@ -1118,14 +1253,7 @@ class Importer:
             kind = self._SCATTER_KINDS.get(reduce)
             if kind is None:
                 raise UnsupportedError(f"scatter with reduce={reduce!r} is not supported")
-            if kind in ("sum", "prod"):
-                identity = 0 if kind == "sum" else 1
-            elif dtype.is_floating_point:
-                identity = -math.inf if kind == "max" else math.inf
-            else:
-                info = torch.iinfo(dtype)
-                identity = info.min if kind == "max" else info.max
-            none = self.const(identity, wide, dtype)
+            none = self.const(self._identity(kind, dtype), wide, dtype)
             picked = self.emit(f"xtensor.select {hit.name}, {self.broadcast(vals, wide).name}, "
                                f"{none.name} : {tensor_type(wide, dtype)}", wide, dtype)
             total = self.emit(f"xtensor.reduce {kind} {picked.name} dims [1] : {picked.type} -> "
@@ -1136,8 +1264,7 @@ class Importer:
                               f"{tensor_type((n,), dtype)}", (n,), dtype)
             written = self._cmp("gt", (n,), count, 0)
             if include_self:
-                combine = {"sum": "add", "prod": "mul", "max": "max", "min": "min"}[kind]
-                total = self.binary(combine, flat_x, total, (n,), dtype)
+                total = self.binary(self._COMBINE[kind], flat_x, total, (n,), dtype)
                 count = self.binary("add", count, 1, (n,), dtype)
             if reduce == "mean":
                 count = self.binary("max", count, 1, (n,), dtype)
@@ -1771,6 +1898,81 @@ class Importer:
             return self.binary("add", self.binary("mul", w0, a, shape, c),
                                self.binary("mul", w1, b, shape, c), shape, c)
         return self.cast(blend(0, base), val.dtype)
+
+    def op_grid_sampler_2d(self, val, input, grid, interpolation_mode, padding_mode,
+                           align_corners):
+        # PyTorch's grid_sample: each output point reads the input at the
+        # grid's (x, y) in [-1, 1], unnormalized to pixels, with padding by
+        # zeros (0), the border (1) or reflection (2), and bilinear (0) or
+        # nearest (1) interpolation; out-of-range taps read zero.
+        if interpolation_mode not in (0, 1):
+            raise UnsupportedError("grid_sample with mode='bicubic' is not supported")
+        x, shape = input, tuple(val.shape)
+        n, ch, h, w = x.shape
+        c = torch.float64 if val.dtype == torch.float64 else torch.float32
+        gshape = tuple(grid.shape[:3])
+        g = self.cast(grid, c)
+        v = _Shape(gshape, c)
+
+        def coordinate(k, size):
+            t = self.reshape(self._take(g, [self._iota(gshape, 0), self._iota(gshape, 1),
+                                            self._iota(gshape, 2), self.const(k, gshape, torch.int64)],
+                                        gshape), gshape)
+            if align_corners:
+                t = self.binary("mul", self.binary("mul", self.binary("add", t, 1, gshape, c), 0.5,
+                                                   gshape, c), size - 1, gshape, c)
+            else:
+                t = self.binary("mul", self.binary("sub", self.binary(
+                    "mul", self.binary("add", t, 1, gshape, c), size, gshape, c), 1, gshape, c),
+                    0.5, gshape, c)
+            if padding_mode == 2:
+                low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+                if low == high:
+                    t = self.const(0, gshape, c)
+                else:
+                    lo, span = low / 2, (high - low) / 2
+                    a = self.unary("abs", self.binary("sub", t, lo, gshape, c), gshape, c)
+                    extra = self.binary("rem", a, span, gshape, c)
+                    flips = self.unary("floor", self.binary("div", a, span, gshape, c), gshape, c)
+                    even = self._cmp("eq", gshape, self.binary("rem", flips, 2, gshape, c), 0)
+                    t = self.op_where(v, even, self.binary("add", extra, lo, gshape, c),
+                                      self.binary("sub", span + lo, extra, gshape, c))
+            if padding_mode in (1, 2):
+                t = self.binary("min", self.binary("max", t, 0, gshape, c), size - 1, gshape, c)
+            return t
+        ix, iy = coordinate(0, w), coordinate(1, h)
+        xc = self.cast(x, c)
+
+        def tap(px, py, weight):
+            """weight * input[n, :, py, px] over the output, zero outside."""
+            inside = self.binary("and", self.binary(
+                "and", self._cmp("ge", gshape, px, 0), self._cmp("lt", gshape, px, w), gshape,
+                torch.bool), self.binary("and", self._cmp("ge", gshape, py, 0),
+                                         self._cmp("lt", gshape, py, h), gshape, torch.bool),
+                gshape, torch.bool)
+            weight = self.op_where(v, inside, weight, 0)
+            clamp = lambda t, size: self.binary("min", self.binary("max", t, 0, gshape, torch.int64),
+                                                size - 1, gshape, torch.int64)
+            spread = lambda t: self.broadcast(self.reshape(t, (n, 1) + gshape[1:]), shape)
+            read = self._take(xc, [self._iota(shape, 0), self._iota(shape, 1),
+                                   spread(clamp(py, h)), spread(clamp(px, w))], shape)
+            return self.binary("mul", read, spread(weight), shape, c)
+        i64 = lambda t: self.cast(t, torch.int64)
+        if interpolation_mode == 1:
+            rx, ry = self.op_round(v, ix), self.op_round(v, iy)
+            return self.cast(tap(i64(rx), i64(ry), self.const(1, gshape, c)), val.dtype)
+        x0, y0 = self.unary("floor", ix, gshape, c), self.unary("floor", iy, gshape, c)
+        x1, y1 = self.binary("add", x0, 1, gshape, c), self.binary("add", y0, 1, gshape, c)
+        sub = lambda a, b: self.binary("sub", a, b, gshape, c)
+        mul = lambda a, b: self.binary("mul", a, b, gshape, c)
+        out = None
+        for px, py, wt in ((x0, y0, mul(sub(x1, ix), sub(y1, iy))),
+                           (x1, y0, mul(sub(ix, x0), sub(y1, iy))),
+                           (x0, y1, mul(sub(x1, ix), sub(iy, y0))),
+                           (x1, y1, mul(sub(ix, x0), sub(iy, y0)))):
+            t = tap(i64(px), i64(py), wt)
+            out = t if out is None else self.binary("add", out, t, shape, c)
+        return self.cast(out, val.dtype)
 
     # -- reductions with indices ------------------------------------------
     def _arg_extreme(self, kind, x, d, keepdim, dtype=torch.int64):

@@ -230,6 +230,24 @@ CASES = [
      (torch.tensor([5, -5, 0, 9]), torch.tensor([0, 1, 1, 3, 3]), torch.tensor([-2, 3, -7, 1, 1]))),
     ("masked_scatter", lambda x, m, s: x.masked_scatter(m, s),
      (randn(4, 5), torch.tensor([True, False, True, True, False]), randn(30))),
+    ("cummax, cummin (last position of ties), logcumsumexp",
+     lambda x: torch.cat([torch.cummax(x, 1).values, torch.cummax(x, 1).indices.float(),
+                          torch.cummin(x, 0).values, torch.cummin(x, 0).indices.float(),
+                          torch.logcumsumexp(x, 1)]),
+     (torch.tensor([[1.0, 3.0, 3.0, -1.0, 5.0, 5.0] * 12, [-200.0, 0.0, 0.0, 2.0, -1.0, 2.0] * 12]),)),
+    ("logcumsumexp with -inf, bf16", lambda x: torch.logcumsumexp(x, -1),
+     (torch.tensor([-float("inf"), -float("inf"), -3.0, 100.0, 0.5], dtype=bf16),)),
+    ("embedding_bag sum/mean/max, per-sample weights, padding_idx",
+     lambda w, i, o, p: torch.cat([F.embedding_bag(i, w, o, mode=m) for m in ("sum", "mean", "max")]
+                                  + [F.embedding_bag(i, w, o, per_sample_weights=p, mode="sum"),
+                                     F.embedding_bag(i, w, o, padding_idx=4),
+                                     F.embedding_bag(i, w, torch.cat([o, torch.tensor([9])]), include_last_offset=True)]),
+     (randn(10, 3), torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0]), torch.tensor([0, 3, 3, 7]), randn(9))),
+    ("grid_sample bilinear/nearest, zeros/border/reflection, align_corners",
+     lambda x, g: torch.cat([F.grid_sample(x, g, mode=m, padding_mode=p, align_corners=a).flatten()
+                             for m in ("bilinear", "nearest") for p in ("zeros", "border", "reflection")
+                             for a in (False, True)]),
+     (randn(2, 3, 5, 6), torch.rand(2, 4, 7, 2) * 3 - 1.5)),
     # Distances.
     ("cdist p = 2, 1, inf, 0, 3; pdist",
      lambda a, b: torch.cat([torch.cdist(a, b, p).flatten() for p in (2.0, 1.0, float("inf"), 0.0, 3.0)]

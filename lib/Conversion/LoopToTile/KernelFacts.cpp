@@ -48,6 +48,15 @@ bool xtile::dependsOn(Value v, const DenseSet<Value> &values) {
                       [&](Value o) { return dependsOn(o, values); });
 }
 
+// A fold the dot lowering takes: a sum, from a constant, of products.
+static bool isSumOfProducts(xl::FoldOp fold) {
+  Operation *mul = fold.getYieldedValue().getDefiningOp();
+  TypedAttr init;
+  return fold.getCombine() == xl::CombineKind::add &&
+         isa_and_nonnull<arith::MulFOp, arith::MulIOp>(mul) &&
+         matchPattern(fold.getInit(), m_Constant(&init));
+}
+
 FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
   RowNest nest;
   if (std::optional<xl::TileProblem> problem = xl::findTileProblem(kernel))
@@ -56,9 +65,11 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
   nest.rows = shape.rows;
   nest.body = shape.body;
   Block *block = shape.body;
-  // Row indices of more than one iteration: a fold with a load that uses
-  // one of them and another load that uses a different one but not the
-  // first is a contraction (matmul: A[i, k] x B[k, j]).
+  // Row indices of more than one iteration: a sum of products with a load
+  // that uses one of them and another load that uses a different one but
+  // not the first is a contraction (matmul: A[i, k] x B[k, j]). Another
+  // fold over such operands (a masked maximum of broadcast rows) is a row
+  // reduction per output element.
   SmallVector<Value> rowIvs;
   for (xl::ParallelOp row : nest.rows)
     if (row.getUpper() - row.getLower() > 1)
@@ -67,7 +78,11 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
     if (!op.getNumRegions())
       continue;
     int64_t extent;
-    if (auto fold = dyn_cast<xl::FoldOp>(op)) {
+    if (auto fold = dyn_cast<xl::FoldOp>(op);
+        fold && !isSumOfProducts(fold)) {
+      extent = fold.getUpper() - fold.getLower();
+      ++nest.folds;
+    } else if (fold) {
       SmallVector<DenseSet<Value>> uses;
       fold.walk([&](xl::LoadOp load) {
         DenseSet<Value> ivs;
@@ -116,13 +131,10 @@ FailureOr<Contraction> xtile::analyzeContraction(xl::KernelOp kernel,
 
   // Each fold must be a sum of products a(i, k) * b(k, j).
   for (xl::FoldOp fold : folds) {
+    if (!isSumOfProducts(fold))
+      return fold.emitOpError("is not a sum of products beside one; not "
+                              "lowered to Tile IR yet");
     Operation *mul = fold.getYieldedValue().getDefiningOp();
-    TypedAttr init;
-    if (fold.getCombine() != xl::CombineKind::add ||
-        !isa_and_nonnull<arith::MulFOp, arith::MulIOp>(mul) ||
-        !matchPattern(fold.getInit(), m_Constant(&init)))
-      return fold.emitOpError(
-          "is not a sum of products; not lowered to Tile IR yet");
     auto depends = [&](Value v, Value iv) {
       DenseSet<Value> ivs;
       collectInductionVars(v, ivs);

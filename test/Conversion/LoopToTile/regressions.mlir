@@ -129,3 +129,20 @@ func.func @multi_dim(%x: tensor<3x5x7xf32>) -> tensor<5xf32> {
   %y = xtensor.reduce max %x dims [0, 2] : tensor<3x5x7xf32> -> tensor<5xf32>
   return %y : tensor<5xf32>
 }
+
+// -----
+
+// A masked maximum of broadcast rows (embedding_bag's max mode) has the
+// operand structure of a contraction, A[i, k] and B[j, k], but is not a sum
+// of products: it is a row reduction per output element, not an error.
+// CHECK-LABEL: xtile.kernel @broadcast_rows_max_
+// CHECK-NOT:     xtile.dot
+// CHECK:         xtile.fold max
+func.func @broadcast_rows_max(%m: tensor<4x1x9xi1>, %r: tensor<1x3x9xf32>) -> tensor<4x3xf32> {
+  %mb = xtensor.broadcast %m : tensor<4x1x9xi1> -> tensor<4x3x9xi1>
+  %rb = xtensor.broadcast %r : tensor<1x3x9xf32> -> tensor<4x3x9xf32>
+  %c = xtensor.constant dense<0xFF800000> : tensor<4x3x9xf32>
+  %s = xtensor.select %mb, %rb, %c : tensor<4x3x9xf32>
+  %y = xtensor.reduce max %s dims [2] : tensor<4x3x9xf32> -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
