@@ -685,6 +685,9 @@ class Importer:
         return self.reshape(y, val.shape)
 
     def op_mean(self, val, input, dim=None, keepdim=False, dtype=None):
+        x, dims = self._reduction(input, dim)
+        if math.prod(x.shape[d] for d in dims) == 0:  # PyTorch: 0 / 0
+            return self.const(math.nan, val.shape, val.dtype)
         return self._reduce_op("mean", val, input, dim, keepdim)
 
     def _reduce(self, kind, val, input, dim=None, keepdim=False, dtype=None):
@@ -720,7 +723,7 @@ class Importer:
     def op_var_mean(self, val, input, dim=None, unbiased=True, keepdim=False,
                     correction=None):
         return [self.op_var(val[0], input, dim, unbiased, keepdim, correction),
-                self._reduce_op("mean", val[1], input, dim, keepdim)]
+                self.op_mean(val[1], input, dim, keepdim)]
 
     # -- composites ----------------------------------------------------
     def _softmax(self, op, val, input, dim):
@@ -1285,7 +1288,49 @@ class Importer:
                         f"{tensor_type((n,), dtype)}", (n,), dtype)
         return self.reshape(out, val.shape)
 
+    def _masked_put(self, val, x, indices, values, accumulate):
+        """x[..., mask] = values (or +=) with one boolean index tensor: the
+        k-th masked position (row-major over the mask's dimensions) takes
+        the k-th of `values` along that axis, or its only one when it
+        broadcasts. Where the mask is false, x stays."""
+        p = next(m for m, t in enumerate(indices) if t is not None)
+        mask = indices[p]
+        m = len(mask.shape)
+        rank = len(x.shape)
+        pre, post = x.shape[:p], x.shape[p + m:]
+        shape = tuple(val.shape)
+        maskb = self.broadcast(self.reshape(self.cast(mask, torch.bool),
+                                            (1,) * p + mask.shape + (1,) * len(post)), shape)
+        v = values if isinstance(values, _Value) else None
+        lead = len(pre) + 1 + len(post)
+        if v is not None and len(v.shape) > lead:
+            raise UnsupportedError("index_put values of more dimensions than the indexed "
+                                   "result are not supported")
+        vs = (1,) * (lead - len(v.shape)) + tuple(v.shape) if v is not None else (1,) * lead
+        count = vs[len(pre)]
+        target = pre + (count,) + post
+        vb = self.broadcast(self.reshape(self.cast(v, val.dtype), vs), target) if v is not None \
+            else self.const(values, target, val.dtype)
+        if count == 1:
+            k = self.const(0, shape, torch.int64)
+        else:
+            n = math.prod(mask.shape)
+            flat = self.cast(self.reshape(self.cast(mask, torch.bool), (n,)), torch.int64)
+            k = self.binary("sub", self._scan("sum", flat, 0), 1, (n,), torch.int64)
+            k = self.binary("min", self.binary("max", k, 0, (n,), torch.int64), count - 1,
+                            (n,), torch.int64)
+            k = self.broadcast(self.reshape(k, (1,) * p + mask.shape + (1,) * len(post)), shape)
+        coords = [self._iota(shape, d) for d in range(p)] + [k] + \
+            [self._iota(shape, d) for d in range(p + m, rank)]
+        picked = self._take(vb, coords, shape)
+        if accumulate:
+            return self.binary("add", x, self.op_where(val, maskb, picked, 0), shape, val.dtype)
+        return self.op_where(val, maskb, picked, x)
+
     def op_index_put(self, val, input, indices, values, accumulate=False):
+        given = [t for t in indices if t is not None]
+        if len(given) == 1 and given[0].dtype == torch.bool:
+            return self._masked_put(val, input, list(indices), values, accumulate)
         coords, shape = self._index_coords(input, indices)
         if math.prod(shape) == 0:
             return self.operand(input, val.shape, val.dtype)
@@ -1354,8 +1399,14 @@ class Importer:
     def op_round(self, val, input, decimals=0):
         # Half to even, exactly: x - floor(x) is exact below 2^mantissa,
         # and every float from there on is an integer already.
-        if decimals:
-            raise UnsupportedError("round with decimals is not supported")
+        if decimals and val.dtype.is_floating_point:
+            # PyTorch's: round(x * 10^d) / 10^d, or round(x / 10^-d) * 10^-d.
+            def scaled(v, x):
+                s, c = v.shape, v.dtype
+                ten = float(10 ** abs(decimals))
+                up, down = ("mul", "div") if decimals > 0 else ("div", "mul")
+                return self.binary(down, self.op_round(v, self.binary(up, x, ten, s, c)), ten, s, c)
+            return self._widened(val, scaled, input)
         x = self._float(val, input)
         if not val.dtype.is_floating_point:
             return x

@@ -31,6 +31,12 @@ def assign_strided(x, y):
     return x
 
 
+def set_columns(x, m):
+    x = x.clone()
+    x[:, m] = torch.arange(15.0, dtype=x.dtype).reshape(5, 3)
+    return x
+
+
 bf16 = torch.bfloat16
 EDGES = torch.tensor([-float("inf"), -1e30, -100.0, -89.0, -20.0, -3.0, -2.5, -1.0, -0.4, -1e-8, -0.0, 0.0,
                       1e-8, 0.3, 0.41, 0.42, 0.5, 1.0, 2.4, 2.5, 7.0, 88.5, 89.0, 1e5, 1e30, float("inf"),
@@ -113,6 +119,13 @@ CASES = [
     ("index_put accumulate", lambda x, v: x.index_put((torch.tensor([4, 1, 4]),), v, accumulate=True),
      (randn(5, 3), randn(3, 3))),
     ("assignment through two index tensors", lambda x: put_pairs(x), (randn(4, 5),)),
+    ("boolean-mask assignment: broadcast value, one row per true, accumulate",
+     lambda x, m, v: torch.cat([x.index_put((m,), x.new_full((), 2.5)), x.index_put((m,), v[:3]),
+                                x.index_put((m,), v[0], accumulate=True),
+                                set_columns(x, m[:4])]),
+     (randn(5, 4), torch.tensor([True, False, True, True, False]), randn(4, 4))),
+    ("round with decimals", lambda x: torch.round(x, decimals=2) + torch.round(x * 100, decimals=-1),
+     (randn(6, 7) * 3,)),
     ("scatter src / value", lambda x, i, v: x.scatter(1, i, v) + x.scatter(0, i[:1], 2.5),
      (randn(3, 5), torch.tensor([[0, 1], [2, 3], [4, 0]]), randn(3, 4))),
     ("gather (token types)", lambda x, i: torch.gather(x, 1, i), (randn(3, 6), torch.tensor([[0, 5], [2, 2], [1, 0]]))),

@@ -57,6 +57,26 @@ static bool isSumOfProducts(xl::FoldOp fold) {
          matchPattern(fold.getInit(), m_Constant(&init));
 }
 
+// A fold the dot lowering takes: a sum of products whose two factors each
+// depend on a row index the other does not (matmul: A[i, k] x B[k, j]).
+// Any other fold, over however broadcast operands (a masked maximum of
+// rows, a sum of squared differences), is a row reduction per output
+// element.
+static bool isContractionFold(xl::FoldOp fold, ArrayRef<Value> rowIvs) {
+  if (!isSumOfProducts(fold))
+    return false;
+  Operation *mul = fold.getYieldedValue().getDefiningOp();
+  DenseSet<Value> x, y;
+  collectInductionVars(mul->getOperand(0), x);
+  collectInductionVars(mul->getOperand(1), y);
+  for (Value a : rowIvs)
+    for (Value b : rowIvs)
+      if (a != b && x.contains(a) && !x.contains(b) && y.contains(b) &&
+          !y.contains(a))
+        return true;
+  return false;
+}
+
 FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
   RowNest nest;
   if (std::optional<xl::TileProblem> problem = xl::findTileProblem(kernel))
@@ -65,11 +85,7 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
   nest.rows = shape.rows;
   nest.body = shape.body;
   Block *block = shape.body;
-  // Row indices of more than one iteration: a sum of products with a load
-  // that uses one of them and another load that uses a different one but
-  // not the first is a contraction (matmul: A[i, k] x B[k, j]). Another
-  // fold over such operands (a masked maximum of broadcast rows) is a row
-  // reduction per output element.
+  // Row indices of more than one iteration, for isContractionFold.
   SmallVector<Value> rowIvs;
   for (xl::ParallelOp row : nest.rows)
     if (row.getUpper() - row.getLower() > 1)
@@ -78,28 +94,9 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
     if (!op.getNumRegions())
       continue;
     int64_t extent;
-    if (auto fold = dyn_cast<xl::FoldOp>(op);
-        fold && !isSumOfProducts(fold)) {
-      extent = fold.getUpper() - fold.getLower();
-      ++nest.folds;
-    } else if (fold) {
-      SmallVector<DenseSet<Value>> uses;
-      fold.walk([&](xl::LoadOp load) {
-        DenseSet<Value> ivs;
-        for (Value index : load.getIndices())
-          collectInductionVars(index, ivs);
-        uses.push_back(std::move(ivs));
-      });
-      for (Value a : rowIvs)
-        for (Value b : rowIvs)
-          if (a != b &&
-              llvm::any_of(
-                  uses,
-                  [&](auto &u) { return u.contains(a) && !u.contains(b); }) &&
-              llvm::any_of(uses, [&](auto &u) {
-                return u.contains(b) && !u.contains(a);
-              }))
-            nest.contraction = true;
+    if (auto fold = dyn_cast<xl::FoldOp>(op)) {
+      if (isContractionFold(fold, rowIvs))
+        nest.contraction = true;
       extent = fold.getUpper() - fold.getLower();
       ++nest.folds;
     } else {

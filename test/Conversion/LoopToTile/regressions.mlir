@@ -146,3 +146,20 @@ func.func @broadcast_rows_max(%m: tensor<4x1x9xi1>, %r: tensor<1x3x9xf32>) -> te
   %y = xtensor.reduce max %s dims [2] : tensor<4x3x9xf32> -> tensor<4x3xf32>
   return %y : tensor<4x3xf32>
 }
+
+// -----
+
+// A sum of squared differences of broadcast rows (cdist): a sum of
+// products whose factors each use both output indices is a row reduction
+// too.
+// CHECK-LABEL: xtile.kernel @squared_distances_
+// CHECK-NOT:     xtile.dot
+// CHECK:         xtile.fold add
+func.func @squared_distances(%a: tensor<5x1x4xf32>, %b: tensor<1x6x4xf32>) -> tensor<5x6xf32> {
+  %ab = xtensor.broadcast %a : tensor<5x1x4xf32> -> tensor<5x6x4xf32>
+  %bb = xtensor.broadcast %b : tensor<1x6x4xf32> -> tensor<5x6x4xf32>
+  %d = xtensor.sub %ab, %bb : tensor<5x6x4xf32>
+  %s = xtensor.mul %d, %d : tensor<5x6x4xf32>
+  %y = xtensor.reduce sum %s dims [2] : tensor<5x6x4xf32> -> tensor<5x6xf32>
+  return %y : tensor<5x6xf32>
+}
