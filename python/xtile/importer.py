@@ -1753,6 +1753,61 @@ class Importer:
             y = self.binary("add", y, per_channel(bias), shape, dtype)
         return [y] + [self.const(0, v.shape, v.dtype) for v in val[1:]]
 
+    def op__native_batch_norm_legit(self, val, input, weight, bias, running_mean=None,
+                                    running_var=None, training=True, momentum=0.1,
+                                    eps=1e-5):
+        # Training mode (and instance norm, which is batch norm over a
+        # [1, N*C, ...] view): each channel normalized by the statistics of
+        # its own elements, a layer norm over the rows of [C, N*rest].
+        if not training:
+            return self.op__native_batch_norm_legit_no_training(
+                val, input, weight, bias, running_mean, running_var, momentum, eps)
+        if input.dtype in (torch.float16, torch.bfloat16):
+            # Normalized and scaled in f32, rounded once (as PyTorch).
+            f32 = lambda t: None if t is None else self.cast(t, torch.float32)
+            outs = self.op__native_batch_norm_legit(
+                [_Shape(val[0].shape, torch.float32)] + list(val[1:]), f32(input),
+                f32(weight), f32(bias), None, None, True, momentum, eps)
+            return [self.cast(outs[0], val[0].dtype)] + outs[1:]
+        x = input
+        n, ch = x.shape[:2]
+        rest = math.prod(x.shape[2:])
+        dtype = val[0].dtype
+        rows = self.reshape(self.transpose(self.reshape(x, (n, ch, rest)), [1, 0, 2]),
+                            (ch, n * rest))
+        y = self.emit(f"xtensor.layer_norm {rows.name} eps {_float_literal(eps)} : "
+                      f"({rows.type}) -> {rows.type}", rows.shape, x.dtype)
+        y = self.reshape(self.transpose(self.reshape(y, (ch, n, rest)), [1, 0, 2]), x.shape)
+        channel = (1, ch) + (1,) * (len(x.shape) - 2)
+        if weight is not None:
+            y = self.binary("mul", y, self.reshape(weight, channel), x.shape, dtype)
+        if bias is not None:
+            y = self.binary("add", y, self.reshape(bias, channel), x.shape, dtype)
+        mean, rstd = self._norm_stats(rows, eps, val[1].dtype)
+        return [y, mean, rstd]
+
+    def op__native_batch_norm_legit_functional(self, val, input, weight, bias, running_mean,
+                                               running_var, training, momentum, eps):
+        # The training form with the running statistics' updates as
+        # results: (1 - momentum) * running + momentum * batch (the
+        # variance unbiased).
+        y, mean, rstd = self.op__native_batch_norm_legit(
+            val[:3], input, weight, bias, running_mean, running_var, training, momentum, eps)
+        if not training:
+            return [y, mean, rstd, running_mean, running_var]
+        count = math.prod(input.shape) // input.shape[1]
+        f32 = torch.float32
+        shape = mean.shape
+        var = self.binary("sub", self.unary("reciprocal", self.binary(
+            "mul", self.cast(rstd, f32), self.cast(rstd, f32), shape, f32), shape, f32),
+            eps, shape, f32)
+        var = self.binary("mul", var, count / max(count - 1, 1), shape, f32)
+        def update(running, batch, v):
+            return self.binary("add", self.binary("mul", running, 1 - momentum, v.shape, v.dtype),
+                               self.binary("mul", batch, momentum, v.shape, v.dtype),
+                               v.shape, v.dtype)
+        return [y, mean, rstd, update(running_mean, mean, val[3]), update(running_var, var, val[4])]
+
     def _adaptive_window(self, wide, d, n_in, n_out):
         """Over `wide` (a dimension d of n_out outputs before one of n_in
         inputs): whether input i is in output o's window [floor(o*in/out),

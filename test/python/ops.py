@@ -91,6 +91,13 @@ CASES = [
     ("fmod, remainder", lambda x, y: torch.fmod(x, 1.5) + 10 * torch.remainder(x, y), (randn(4, 6) * 5, randn(6))),
     ("batch_norm (inference)", lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b, training=False),
      (randn(2, 3, 4, 5), randn(3), torch.rand(3) + 0.5, randn(3), randn(3))),
+    ("instance_norm, batch_norm in training mode (statistics, running updates)",
+     lambda x, w, b, m, v: torch.cat([F.instance_norm(x).flatten(), F.instance_norm(x, weight=w, bias=b).flatten(),
+                                      F.batch_norm(x, None, None, w, b, training=True).flatten()]
+                                     + list(torch.ops.aten._native_batch_norm_legit_functional(
+                                         x, w, b, m, v, True, 0.1, 1e-5))[1:]),
+     (randn(2, 3, 4, 5), randn(3), randn(3), randn(3), torch.rand(3) + 0.5)),
+    ("instance_norm bf16", lambda x, w: F.instance_norm(x, weight=w), (randn(2, 3, 16, dtype=bf16) * 4 + 1, randn(3, dtype=bf16))),
     ("adaptive_avg_pool2d", lambda x: F.adaptive_avg_pool2d(x, 3) + F.adaptive_avg_pool2d(x, 1), (randn(2, 3, 6, 6),)),
     ("repeat, flip, roll", lambda x: torch.cat([x.repeat(2, 1, 1), x.flip(-1, 0), x.roll(2, -1)]), (randn(2, 3, 5),)),
     ("upsample nearest", lambda x: F.interpolate(x, scale_factor=2), (randn(1, 2, 3, 4),)),
