@@ -72,7 +72,7 @@ void __tsan_release(void *addr);
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-#define __align__(n) alignas(n)
+#define __align__(n) __attribute__((aligned(n)))
 // One copy per worker thread, shared by the fibers (threads) of the block
 // that worker runs.
 #define __shared__ static thread_local
@@ -322,7 +322,9 @@ struct Worker {
   std::atomic<unsigned> self{0}; // the fiber running now
   unsigned threads = 0;
   std::vector<unsigned char> dynamicShared;
-  // Warp shuffles: per warp, two generations of lane values.
+  // Warp shuffles and exchanges: per warp, two generations of kLaneWords
+  // values per lane.
+  static constexpr unsigned kLaneWords = 8;
   std::unique_ptr<std::atomic<uint32_t>[]> lanes;
   std::unique_ptr<std::atomic<uint64_t>[]> shuffleGenerations;
   // Addresses ThreadSanitizer synchronizes on: barriers, and the end of a
@@ -496,13 +498,29 @@ struct Worker {
 #endif
   }
 
-  uint32_t shuffle(uint32_t value, int kind, int arg, int width) {
+  /// Every lane of the warp gives `words` (at most kLaneWords) 32-bit
+  /// values; once all have, returns the warp's, kLaneWords per lane in lane
+  /// order. Valid until this lane's next exchange.
+  const std::atomic<uint32_t> *exchange(const uint32_t *mine, unsigned words) {
     unsigned lane = self % 32, warp = self / 32;
     uint64_t gen = shuffleGenerations[warp];
-    std::atomic<uint32_t> *slots = &lanes[(warp * 2 + (gen & 1)) * 32];
-    slots[lane] = value;
+    std::atomic<uint32_t> *slots =
+        &lanes[(warp * 2 + (gen & 1)) * 32 * kLaneWords];
+    for (unsigned i = 0; i < words; ++i)
+      slots[lane * kLaneWords + i] = mine[i];
     fibers[self].wait = Wait::shuffle;
     yield();
+    return slots;
+  }
+
+  /// The lanes of this warp that exist (a block's last warp may be partial).
+  unsigned warpLanes() const {
+    return std::min(32u, threads - self / 32 * 32);
+  }
+
+  uint32_t shuffle(uint32_t value, int kind, int arg, int width) {
+    unsigned lane = self % 32;
+    const std::atomic<uint32_t> *slots = exchange(&value, 1);
     unsigned base = lane & ~unsigned(width - 1), src = lane;
     if (kind == 0)
       src = base + ((lane - base) ^ unsigned(arg));
@@ -510,9 +528,9 @@ struct Worker {
       src = (lane - base) + unsigned(arg) < unsigned(width) ? lane + arg : lane;
     else
       src = base + (unsigned(arg) & unsigned(width - 1));
-    if (src >= 32 || warp * 32 + src >= threads)
+    if (src >= warpLanes())
       src = lane;
-    return slots[src];
+    return slots[src * kLaneWords];
   }
 };
 
@@ -541,7 +559,8 @@ inline cudaError_t run(const Launch &launch) {
     current = &w;
     w.threads = threads;
     w.fibers = std::vector<Fiber>(threads);
-    w.lanes.reset(new std::atomic<uint32_t>[((threads + 31) / 32) * 2 * 32]);
+    w.lanes.reset(new std::atomic<uint32_t>[((threads + 31) / 32) * 2 * 32 *
+                                            Worker::kLaneWords]);
     w.shuffleGenerations.reset(new std::atomic<uint64_t>[(threads + 31) / 32]);
     w.dynamicShared.assign(launch.shared + 16, 0);
     w.body = launch.body;
@@ -622,6 +641,102 @@ template <typename T>
 inline T __shfl_sync(unsigned, T v, int srcLane, int width = 32) {
   return xt_emu::fromBits<T>(
       xt_emu::self().shuffle(xt_emu::toBits(v), 2, srcLane, width));
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core instructions (xkernel.ldmatrix, xkernel.mma): warp-wide, their
+// operands gathered from every lane by an exchange, as the PTX ISA lays out
+// their fragments (g = lane / 4, t = lane % 4; a 32-bit register holds two
+// 16-bit elements, the lower-indexed in its low half).
+//===----------------------------------------------------------------------===//
+
+namespace xt_emu {
+
+[[noreturn]] inline void fail(const char *what) {
+  std::fprintf(stderr, "xtile emulation: %s\n", what);
+  std::abort();
+}
+
+inline void requireFullWarp(const char *what) {
+  if (self().warpLanes() != 32)
+    fail(what);
+}
+
+inline float bf16Bits(uint32_t r, unsigned half) {
+  return __int_as_float(int32_t((r >> (16 * half)) & 0xffff) << 16);
+}
+inline float f16Bits(uint32_t r, unsigned half) {
+  return __half2float(__ushort_as_half((unsigned short)(r >> (16 * half))));
+}
+
+/// ldmatrix.sync.aligned.m8n8.xN[.trans].shared.b16: lane 8q + j gives the
+/// address of row j of matrix q (16 bytes, 16-byte aligned); register q of
+/// lane l receives row g, columns 2t and 2t+1 of matrix q, or with Trans
+/// rows 2t and 2t+1 of column g.
+template <int N, bool Trans> inline void ldmatrix(const void *row, uint32_t *r) {
+  static_assert(N == 1 || N == 2 || N == 4, "ldmatrix loads 1, 2 or 4 matrices");
+  requireFullWarp("ldmatrix needs all 32 lanes of a warp");
+  uint64_t address = reinterpret_cast<uintptr_t>(row);
+  uint32_t words[2] = {uint32_t(address), uint32_t(address >> 32)};
+  const std::atomic<uint32_t> *slots = self().exchange(words, 2);
+  unsigned lane = self().self % 32, g = lane / 4, t = lane % 4;
+  for (int q = 0; q < N; ++q) {
+    uint16_t e[2];
+    for (unsigned j = 0; j < 2; ++j) {
+      unsigned src = 8 * q + (Trans ? 2 * t + j : g);
+      uint64_t a = uint64_t(slots[src * Worker::kLaneWords]) |
+                   uint64_t(slots[src * Worker::kLaneWords + 1]) << 32;
+      if (a % 16)
+        fail("ldmatrix row address not 16-byte aligned");
+      std::memcpy(&e[j], reinterpret_cast<const char *>(a) +
+                             2 * (Trans ? g : 2 * t + j), 2);
+    }
+    r[q] = uint32_t(e[0]) | uint32_t(e[1]) << 16;
+  }
+}
+
+/// mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}: D = C + A B with A
+/// 16x16 (a0..a7: row g + 8((i/2)%2), column 2t + i%2 + 8(i/4)), B 16x8
+/// (b0..b3: row 2t + i%2 + 8(i/2), column g) and C, D 16x8 (c0..c3: row
+/// g + 8(i/2), column 2t + i%2). The products of 16-bit values are exact
+/// in f32; PTX leaves the order of the sum open: here, k = 0..15 in
+/// sequence from C, each step one fused multiply-add (what the FMA
+/// lowering of a dot does too).
+template <typename Decode>
+inline void mma(const uint32_t *a, const uint32_t *b, float *d, Decode decode) {
+  requireFullWarp("mma.sync needs all 32 lanes of a warp");
+  uint32_t words[6] = {a[0], a[1], a[2], a[3], b[0], b[1]};
+  const std::atomic<uint32_t> *slots = self().exchange(words, 6);
+  unsigned lane = self().self % 32, g = lane / 4, t = lane % 4;
+  auto A = [&](unsigned row, unsigned k) {
+    unsigned src = 4 * (row % 8) + (k % 8) / 2;
+    unsigned reg = (row >= 8) + 2 * (k >= 8);
+    return decode(slots[src * Worker::kLaneWords + reg], k % 2);
+  };
+  auto B = [&](unsigned k, unsigned n) {
+    unsigned src = 4 * n + (k % 8) / 2;
+    return decode(slots[src * Worker::kLaneWords + 4 + (k >= 8)], k % 2);
+  };
+  for (unsigned i = 0; i < 4; ++i) {
+    unsigned row = g + 8 * (i / 2), n = 2 * t + i % 2;
+    float acc = d[i];
+    for (unsigned k = 0; k < 16; ++k)
+      acc = std::fma(A(row, k), B(k, n), acc);
+    d[i] = acc;
+  }
+}
+
+} // namespace xt_emu
+
+template <int N, bool Trans>
+inline void xt_ldmatrix_b16(const void *row, uint32_t *r) {
+  xt_emu::ldmatrix<N, Trans>(row, r);
+}
+inline void xt_mma_bf16(const uint32_t *a, const uint32_t *b, float *d) {
+  xt_emu::mma(a, b, d, xt_emu::bf16Bits);
+}
+inline void xt_mma_f16(const uint32_t *a, const uint32_t *b, float *d) {
+  xt_emu::mma(a, b, d, xt_emu::f16Bits);
 }
 
 //===----------------------------------------------------------------------===//

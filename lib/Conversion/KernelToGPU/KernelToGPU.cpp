@@ -461,6 +461,110 @@ struct ShuffleOpLowering : ConvertOpToLLVMPattern<xk::ShuffleOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+/// `count` i32 registers of `v` (a vector of 16-bit lanes, two per
+/// register).
+SmallVector<Value> registers(OpBuilder &b, Location loc, Value v,
+                             int64_t count) {
+  Type i32 = b.getI32Type();
+  Value words = LLVM::BitcastOp::create(b, loc, VectorType::get({count}, i32), v);
+  SmallVector<Value> regs;
+  for (int64_t i = 0; i < count; ++i)
+    regs.push_back(LLVM::ExtractElementOp::create(
+        b, loc, words, LLVM::ConstantOp::create(b, loc, i32, i)));
+  return regs;
+}
+
+/// The vector of `type` whose lanes are the members of the struct (or the
+/// one value) `value`.
+Value fromMembers(OpBuilder &b, Location loc, Value value, int64_t count,
+                  VectorType type) {
+  Type i32 = b.getI32Type();
+  Value v = LLVM::PoisonOp::create(b, loc, type);
+  for (int64_t i = 0; i < count; ++i) {
+    Value member =
+        count == 1 ? value : LLVM::ExtractValueOp::create(b, loc, value, i);
+    v = LLVM::InsertElementOp::create(b, loc, v, member,
+                                      LLVM::ConstantOp::create(b, loc, i32, i));
+  }
+  return v;
+}
+
+/// xkernel.ldmatrix -> ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16:
+/// one i32 register per matrix, reinterpreted as two 16-bit lanes.
+struct LdMatrixOpLowering : ConvertOpToLLVMPattern<xk::LdMatrixOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::LdMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value addr =
+        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getPtr(),
+                       op.getPtr().getType(), adaptor.getOffset());
+    int64_t n = op.getNumMatrices();
+    Type i32 = rewriter.getI32Type();
+    Type regs = n == 1 ? i32
+                       : LLVM::LLVMStructType::getLiteral(
+                             ctx, SmallVector<Type>(n, i32));
+    Value loaded = NVVM::LdMatrixOp::create(
+        rewriter, loc, regs, addr, static_cast<uint32_t>(n),
+        op.getTrans() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+    Value words =
+        fromMembers(rewriter, loc, loaded, n, VectorType::get({n}, i32));
+    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(
+        op, getTypeConverter()->convertType(op.getType()), words);
+    return success();
+  }
+};
+
+/// xkernel.mma -> mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}: the
+/// fragments as the instruction's registers (i32 for bf16, vector<2xf16>
+/// for f16), the result struct as a vector again.
+struct MmaOpLowering : ConvertOpToLLVMPattern<xk::MmaOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    bool bf16 = op.getA().getType().getElementType().isBF16();
+    auto operand = [&](Value v, int64_t count) {
+      SmallVector<Value> regs = registers(rewriter, loc, v, count);
+      if (!bf16)
+        for (Value &r : regs)
+          r = LLVM::BitcastOp::create(
+              rewriter, loc, VectorType::get({2}, rewriter.getF16Type()), r);
+      return regs;
+    };
+    SmallVector<Value> a = operand(adaptor.getA(), 4);
+    SmallVector<Value> b = operand(adaptor.getB(), 2);
+    Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+    SmallVector<Value> c;
+    for (int64_t i = 0; i < 4; ++i)
+      c.push_back(LLVM::ExtractElementOp::create(
+          rewriter, loc, adaptor.getC(),
+          LLVM::ConstantOp::create(rewriter, loc, i32, i)));
+    NVVM::MMATypes type = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    Value d = NVVM::MmaOp::create(
+        rewriter, loc,
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, f32)), a,
+        b, c, ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{type, type},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    rewriter.replaceOp(op,
+                       fromMembers(rewriter, loc, d, 4, op.getType()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Special-function instructions
 //===----------------------------------------------------------------------===//
 
@@ -787,5 +891,6 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                SharedOpLowering, DynamicSharedOpLowering, LoadOpLowering,
                StoreOpLowering, AtomicOpLowering, AsyncCopyOpLowering,
                AsyncCommitOpLowering, AsyncWaitOpLowering, BarrierOpLowering,
-               ShuffleOpLowering, ApproxOpLowering>(converter);
+               ShuffleOpLowering, ApproxOpLowering, LdMatrixOpLowering,
+               MmaOpLowering>(converter);
 }

@@ -139,6 +139,54 @@ template <int N> __device__ __forceinline__ void xt_cp_async_wait() {
 #endif
 }
 #ifndef XTILE_EMULATION
+// Tensor cores (xkernel.ldmatrix, xkernel.mma; sm_80 on). The emulation
+// header gathers the fragments from the lanes as the PTX ISA lays them out.
+template <int N, bool Trans>
+__device__ __forceinline__ void xt_ldmatrix_b16(const void *row, uint32_t *r) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  unsigned s = (unsigned)__cvta_generic_to_shared(row);
+  if constexpr (N == 4 && Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
+  else if constexpr (N == 4)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
+  else if constexpr (N == 2 && Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
+  else if constexpr (N == 2)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1]) : "r"(s) : "memory");
+  else if constexpr (Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n"
+                 : "=r"(r[0]) : "r"(s) : "memory");
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n"
+                 : "=r"(r[0]) : "r"(s) : "memory");
+#elif defined(__CUDA_ARCH__)
+  __trap(); // tensor-core kernels are built for sm_80 and later
+#endif
+}
+#define XT_MMA(name, types)                                                    \
+  __device__ __forceinline__ void name(const uint32_t *a, const uint32_t *b,  \
+                                       float *d) {                             \
+    XT_MMA_ASM(types)                                                          \
+  }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define XT_MMA_ASM(types)                                                      \
+  asm("mma.sync.aligned.m16n8k16.row.col.f32." types ".f32 {%0, %1, %2, %3}, " \
+      "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"                       \
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                         \
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#elif defined(__CUDA_ARCH__)
+#define XT_MMA_ASM(types) __trap();
+#else
+#define XT_MMA_ASM(types)
+#endif
+XT_MMA(xt_mma_bf16, "bf16.bf16")
+XT_MMA(xt_mma_f16, "f16.f16")
+#undef XT_MMA
+#undef XT_MMA_ASM
 // The special-function instructions of xkernel.approx (the emulation
 // header models them with their documented error).
 #define XT_APPROX(name, ptx)                                                  \
@@ -158,6 +206,28 @@ XT_APPROX(xt_sqrt, "sqrt.approx.f32")
 XT_APPROX(xt_sqrt_ftz, "sqrt.approx.ftz.f32")
 #undef XT_APPROX
 #endif
+// xkernel.ldmatrix and xkernel.mma on xt_vec fragments (two 16-bit lanes
+// per 32-bit register).
+template <int N, bool Trans, typename T>
+__device__ __forceinline__ xt_vec<T, 2 * N> xt_ldmatrix(const T *row) {
+  uint32_t r[N];
+  xt_ldmatrix_b16<N, Trans>(row, r);
+  xt_vec<T, 2 * N> v;
+  memcpy(v.v, r, sizeof r);
+  return v;
+}
+#define XT_MMA_TYPED(T, name)                                                  \
+  __device__ __forceinline__ xt_vec<float, 4> xt_mma_m16n8k16(                 \
+      xt_vec<T, 8> a, xt_vec<T, 4> b, xt_vec<float, 4> c) {                    \
+    uint32_t A[4], B[2];                                                       \
+    memcpy(A, a.v, sizeof A);                                                  \
+    memcpy(B, b.v, sizeof B);                                                  \
+    name(A, B, c.v);                                                           \
+    return c;                                                                  \
+  }
+XT_MMA_TYPED(__nv_bfloat16, xt_mma_bf16)
+XT_MMA_TYPED(__half, xt_mma_f16)
+#undef XT_MMA_TYPED
 #endif // XTILE_CUDA_PRELUDE
 )cuda";
 
@@ -730,8 +800,9 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
           return failure();
         std::string n = "shared" + std::to_string(counters["shared"]++);
         names[s.getResult()] = n;
-        os << "__shared__ " << *element << " " << n << "[" << s.getSize()
-           << "];\n";
+        // 16-byte aligned, as vector accesses, cp.async and ldmatrix need.
+        os << "__shared__ __align__(16) " << *element << " " << n << "["
+           << s.getSize() << "];\n";
         return success();
       })
       .Case<xk::DynamicSharedOp>([&](xk::DynamicSharedOp s) -> LogicalResult {
@@ -826,6 +897,17 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
       .Case<xk::BarrierOp>([&](auto) {
         os << "__syncthreads();\n";
         return success();
+      })
+      .Case<xk::LdMatrixOp>([&](xk::LdMatrixOp l) {
+        return assign(l.getResult(), op,
+                      "xt_ldmatrix<" + std::to_string(l.getNumMatrices()) +
+                          ", " + (l.getTrans() ? "true" : "false") + ">(" +
+                          access(l.getPtr(), l.getOffset()) + ")");
+      })
+      .Case<xk::MmaOp>([&](xk::MmaOp m) {
+        return assign(m.getResult(), op,
+                      "xt_mma_m16n8k16(" + name(m.getA()) + ", " +
+                          name(m.getB()) + ", " + name(m.getC()) + ")");
       })
       .Case<xk::ShuffleOp>([&](xk::ShuffleOp s) {
         const char *fn = s.getKind() == xk::ShuffleKind::Xor ? "__shfl_xor_sync"

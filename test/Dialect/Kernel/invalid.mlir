@@ -215,3 +215,48 @@ xkernel.func @k(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i6
 xkernel.func @k(%x: !xkernel.ptr<f32, global>) attributes {max_threads = "32"} {
   xkernel.return
 }
+
+// -----
+
+xkernel.func @f(%x: !xkernel.ptr<bf16, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{loads from shared memory, got '!xkernel.ptr<bf16, global>'}}
+  %a = xkernel.ldmatrix %x[%c0] : !xkernel.ptr<bf16, global> -> vector<8xbf16>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
+  // expected-error @+1 {{loads 1, 2 or 4 matrices: a result of 2, 4 or 8 lanes, got 'vector<6xbf16>'}}
+  %a = xkernel.ldmatrix %s[%c0] : !xkernel.ptr<bf16, shared> -> vector<6xbf16>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
+  // expected-error @+1 {{loads 'f16' through a pointer to 'bf16'}}
+  %a = xkernel.ldmatrix %s[%c0] : !xkernel.ptr<bf16, shared> -> vector<8xf16>
+  xkernel.return
+}
+
+// -----
+
+func.func @f(%a: vector<8xbf16>, %b: vector<4xf16>, %c: vector<4xf32>) {
+  // expected-error @+1 {{multiplies 'bf16' by 'f16': both operands have one type}}
+  %d = xkernel.mma %a, %b, %c : vector<8xbf16>, vector<4xf16> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf16>) {
+  // expected-error @+1 {{operand #2 must be vector of 32-bit float values of length 4}}
+  %d = xkernel.mma %a, %b, %c : vector<8xbf16>, vector<4xbf16> -> vector<4xf16>
+  return
+}

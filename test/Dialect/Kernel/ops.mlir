@@ -84,3 +84,19 @@ xkernel.program @graph(%in: memref<4096xf32>) -> (%out: memref<4096xf32>) {
   xkernel.launch @copy(%t, %out) grid [32, 1, 1] block [128, 1, 1] shared 0 : memref<4096xf32>, memref<4096xf32>
   xkernel.copy %t to %out : memref<4096xf32>
 }
+
+// Tensor cores: ldmatrix (with and without trans) and mma.
+// CHECK-LABEL: xkernel.func @tensor_cores(
+// CHECK: xkernel.ldmatrix %{{.*}}[%{{.*}}] : <bf16, shared> -> vector<8xbf16>
+// CHECK: xkernel.ldmatrix %{{.*}}[%{{.*}}] trans : <bf16, shared> -> vector<4xbf16>
+// CHECK: xkernel.mma %{{.*}}, %{{.*}}, %{{.*}} : vector<8xbf16>, vector<4xbf16> -> vector<4xf32>
+xkernel.func @tensor_cores(%y: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 256 : !xkernel.ptr<bf16, shared>
+  %a = xkernel.ldmatrix %s[%c0] : !xkernel.ptr<bf16, shared> -> vector<8xbf16>
+  %b = xkernel.ldmatrix %s[%c0] trans : !xkernel.ptr<bf16, shared> -> vector<4xbf16>
+  %z = arith.constant dense<0.0> : vector<4xf32>
+  %d = xkernel.mma %a, %b, %z : vector<8xbf16>, vector<4xbf16> -> vector<4xf32>
+  xkernel.store %d, %y[%c0] : vector<4xf32>, !xkernel.ptr<f32, global>
+  xkernel.return
+}

@@ -7,7 +7,7 @@
 // CHECK:       extern "C" __global__ void __launch_bounds__(256)
 // CHECK-NEXT:  rmsnorm_mul_2(const float* __restrict__ in0, const float* __restrict__ in1, float* __restrict__ out0) {
 // CHECK:         int64_t tid0 = (int64_t)threadIdx.x;
-// CHECK:         __shared__ float shared0[8];
+// CHECK:         __shared__ __align__(16) float shared0[8];
 // CHECK:         int64_t block0 = (int64_t)blockIdx.x;
 // CHECK-COUNT-4: xt_vec<float, 4> {{v[0-9]+}} = *reinterpret_cast<const xt_vec<float, 4>*>(in0 + {{v[0-9]+}});
 // CHECK:         __shfl_xor_sync(0xffffffffu, {{v[0-9]+}}, 16, 32);

@@ -187,6 +187,42 @@ LogicalResult AsyncCopyOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+LogicalResult LdMatrixOp::verify() {
+  PtrType ptr = getPtr().getType();
+  if (ptr.getMemorySpace() != MemorySpace::shared)
+    return emitOpError("loads from shared memory, got ") << ptr;
+  VectorType result = getResult().getType();
+  int64_t lanes = result.getNumElements();
+  if (lanes != 2 && lanes != 4 && lanes != 8)
+    return emitOpError("loads 1, 2 or 4 matrices: a result of 2, 4 or 8 "
+                       "lanes, got ")
+           << result;
+  if (result.getElementType() != ptr.getElementType())
+    return emitOpError("loads ")
+           << result.getElementType() << " through a pointer to "
+           << ptr.getElementType();
+  return success();
+}
+
+void LdMatrixOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable());
+}
+
+LogicalResult MmaOp::verify() {
+  if (getA().getType().getElementType() != getB().getType().getElementType())
+    return emitOpError("multiplies ")
+           << getA().getType().getElementType() << " by "
+           << getB().getType().getElementType()
+           << ": both operands have one type";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ShuffleOp
 //===----------------------------------------------------------------------===//
 

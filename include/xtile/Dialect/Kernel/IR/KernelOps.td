@@ -289,6 +289,72 @@ def XKernel_ApproxOp : XKernel_Op<"approx", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor cores (sm_80 and later)
+//===----------------------------------------------------------------------===//
+
+def XKernel_LdMatrixOp : XKernel_Op<"ldmatrix", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "load 8x8 matrices of 16-bit elements into a warp's fragments";
+  let description = [{
+    `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`: every lane of
+    the warp takes part. With a result of 2, 4 or 8 lanes it loads 1, 2 or
+    4 matrices; lane `8 q + j` gives `ptr[offset]`, the address of row `j`
+    of matrix `q` (8 elements, 16 bytes, 16-byte aligned; lanes past
+    `8 * matrices` give none). Lanes `2 q` and `2 q + 1` of the result of
+    lane `l` are row `l / 4`, columns `2 (l % 4)` and `2 (l % 4) + 1` of
+    matrix `q`; with `trans`, rows `2 (l % 4)` and `2 (l % 4) + 1` of
+    column `l / 4`. That is the fragment layout `xkernel.mma` takes.
+
+    ```mlir
+    %a = xkernel.ldmatrix %s[%o] : !xkernel.ptr<bf16, shared> -> vector<8xbf16>
+    %b = xkernel.ldmatrix %s[%p] trans : !xkernel.ptr<bf16, shared> -> vector<4xbf16>
+    ```
+  }];
+  let arguments = (ins XKernel_Ptr:$ptr, Index:$offset, UnitAttr:$trans);
+  let results = (outs VectorOfRankAndType<[1], [F16, BF16]>:$result);
+  let assemblyFormat = [{
+    $ptr `[` $offset `]` (`trans` $trans^)? attr-dict `:` type($ptr) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of 8x8 matrices loaded: 1, 2 or 4.
+    int64_t getNumMatrices() {
+      return getResult().getType().getNumElements() / 2;
+    }
+  }];
+}
+
+def XKernel_MmaOp : XKernel_Op<"mma", [Pure, AllTypesMatch<["c", "result"]>]> {
+  let summary = "a warp's 16x8x16 matrix multiply-accumulate on tensor cores";
+  let description = [{
+    `mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}`: every lane of the
+    warp takes part, and together they compute `D = C + A B` with `A`
+    16x16, `B` 16x8 and `C`, `D` 16x8 in f32. With `g = lane / 4` and
+    `t = lane % 4`, a lane holds (in lane pairs, one 32-bit register each):
+
+    - `a[i]`: `A[g + 8 ((i / 2) % 2)][2 t + i % 2 + 8 (i / 4)]`, i < 8;
+    - `b[i]`: `B[2 t + i % 2 + 8 (i / 2)][g]`, i < 4;
+    - `c[i]`, `result[i]`: row `g + 8 (i / 2)`, column `2 t + i % 2`.
+
+    Products of 16-bit values are exact in f32; the order of the sum over
+    k is the hardware's (the CPU emulation adds k = 0..15 in sequence with
+    fused multiply-adds).
+
+    ```mlir
+    %d = xkernel.mma %a, %b, %c : vector<8xbf16>, vector<4xbf16> -> vector<4xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfLengthAndType<[8], [F16, BF16]>:$a,
+                   VectorOfLengthAndType<[4], [F16, BF16]>:$b,
+                   VectorOfLengthAndType<[4], [F32]>:$c);
+  let results = (outs VectorOfLengthAndType<[4], [F32]>:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // The host side
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,46 @@
+// Runs a program of test/Integration/Inputs/mma-kernels.mlir (compiled with
+// the emulation header): run-mma <program> kn|nk. A and B hold small
+// integers, exact in f16 and bf16 and their products and sums exact in f32,
+// so D must equal A B exactly. Prints the largest difference and a few
+// elements of D.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+
+int main(int argc, char **argv) {
+  if (argc != 3)
+    return 2;
+  using Packed = int (*)(void **, void *);
+  auto run = reinterpret_cast<Packed>(
+      dlsym(RTLD_DEFAULT, (std::string(argv[1]) + "_packed").c_str()));
+  if (!run) {
+    std::printf("no entry %s\n", argv[1]);
+    return 2;
+  }
+  bool weight = std::strcmp(argv[2], "nk") == 0; // B given as [n][k]
+  float a[16 * 16], b[16 * 8], d[16 * 8];
+  double ref[16 * 8] = {};
+  for (int i = 0; i < 16; ++i)
+    for (int k = 0; k < 16; ++k)
+      a[i * 16 + k] = float((i * 3 + k * 5) % 7 - 3);
+  for (int k = 0; k < 16; ++k)
+    for (int n = 0; n < 8; ++n)
+      b[weight ? n * 16 + k : k * 8 + n] = float((k * 2 + n * 3) % 5 - 2 + (k == n));
+  for (int i = 0; i < 16; ++i)
+    for (int n = 0; n < 8; ++n)
+      for (int k = 0; k < 16; ++k)
+        ref[i * 8 + n] +=
+            double(a[i * 16 + k]) * b[weight ? n * 16 + k : k * 8 + n];
+  std::memset(d, 0xff, sizeof d);
+  void *args[] = {a, b, d};
+  int rc = run(args, nullptr);
+  double worst = 0;
+  for (int j = 0; j < 16 * 8; ++j)
+    worst = std::fmax(worst, std::fabs(d[j] - ref[j]));
+  std::printf("%s rc=%d max|D - AB|=%g D[0][0..3]=%g %g %g %g D[15][7]=%g "
+              "(expected %g)\n",
+              argv[1], rc, worst, d[0], d[1], d[2], d[3], d[127], ref[127]);
+  return rc != 0 || worst != 0;
+}
