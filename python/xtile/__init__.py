@@ -60,6 +60,12 @@ class Compiled:
         self.device = torch.device("cuda" if self.backend == "cuda" else "cpu")
         self.sources = imp.arg_sources
         self.outputs = [(o.shape, o.dtype) for o in imp.outputs]
+        self.roles = imp.output_roles
+        self.buffers = imp.buffers
+        for kind, what in self.roles:
+            if kind not in ("USER_OUTPUT", "USER_INPUT_MUTATION", "BUFFER_MUTATION"):
+                raise UnsupportedError(f"a graph result of kind {kind} ({what}) is "
+                                       "not supported by xtile")
         self.program = Program(self.mlir, imp.name, self.backend, target)
 
     def __call__(self, *inputs):
@@ -70,7 +76,18 @@ class Compiled:
         outs = [torch.empty(shape, dtype=dtype, device=self.device)
                 for shape, dtype in self.outputs]
         self.program(buffers + outs)
-        return outs[0] if len(outs) == 1 else tuple(outs)
+        # In-place assignments to inputs and buffers, as eager makes them.
+        names = [name for kind, name in self.sources if kind == "input"]
+        results = []
+        with torch.no_grad():
+            for (kind, target), out in zip(self.roles, outs):
+                if kind == "USER_INPUT_MUTATION":
+                    inputs[names.index(target)].copy_(out)
+                elif kind == "BUFFER_MUTATION":
+                    self.buffers[target].copy_(out)
+                else:
+                    results.append(out)
+        return results[0] if len(results) == 1 else tuple(results)
 
 
 def compile(module, example_inputs, backend=None, target="sm_90",

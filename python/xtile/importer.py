@@ -279,6 +279,12 @@ class Importer:
             elif node.op == "output":
                 outs = node.args[0]
                 self.outputs = [self.values[o] for o in outs]
+        # What each result is: the module's own, or the new value of an
+        # input or buffer it assigns in place (functionalized), which the
+        # caller writes back.
+        self.output_roles = [(spec.kind.name, spec.target) for spec in sig.output_specs]
+        self.buffers = {spec.target: state.get(spec.target, constants.get(spec.target))
+                        for spec in sig.input_specs if spec.kind.name == "BUFFER"}
         res = ", ".join(o.type for o in self.outputs)
         args = ", ".join(f"{n}: {t}" for n, t in self.args)
         body = "\n".join(self.lines)

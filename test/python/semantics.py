@@ -106,8 +106,49 @@ def run_cases(cases, label):
     return 1 if failed else 0
 
 
+class Counter(torch.nn.Module):
+    """Assigns to an input and to a buffer in place."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("calls", torch.zeros(3))
+
+    def forward(self, x, stats):
+        self.calls.add_(1)
+        stats.mul_(0.5)
+        return x * 2 + self.calls
+
+
+def in_place_cases():
+    """In-place assignments to inputs and buffers reach them, as in eager;
+    the results are the module's own (instance norm with running
+    statistics returns the normalized input, not the statistics)."""
+    failed = 0
+    eager, ours = Counter(), Counter()
+    x, s1, s2 = randn(3), randn(3), None
+    s2 = s1.clone()
+    want = eager(x, s1)
+    import xtile
+    got = xtile.compile(ours, (x, s2), backend="emu")(x, s2)
+    ok = torch.equal(got, want) and torch.equal(s1, s2) and torch.equal(ours.calls, eager.calls)
+    print(f"in-place input and buffer assignments: {'ok' if ok else 'FAILED'}")
+    failed += not ok
+    x = randn(2, 3, 5)
+    m1, v1 = randn(3), torch.rand(3) + 0.5
+    m2, v2 = m1.clone(), v1.clone()
+    norm = Fn(lambda x, m, v: F.instance_norm(x, m, v, use_input_stats=True, momentum=0.3))
+    want = norm(x, m1, v1)
+    got = xtile.compile(norm, (x, m2.clone(), v2.clone()), backend="emu")(x, m2, v2)
+    ok = got.shape == want.shape and torch.allclose(got, want, atol=1e-5) and \
+        torch.allclose(m1, m2, atol=1e-6) and torch.allclose(v1, v2, atol=1e-6)
+    print(f"instance_norm with running statistics: {'ok' if ok else 'FAILED'}")
+    failed += not ok
+    return failed
+
+
 def main():
-    return run_cases(CASES, "semantics")
+    failed = in_place_cases()
+    return run_cases(CASES, "semantics") or failed
 
 
 if __name__ == "__main__":

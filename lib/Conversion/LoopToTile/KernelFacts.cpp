@@ -20,24 +20,6 @@ using namespace xtile;
 namespace xl = xtile::loop;
 namespace xt = xtile::tile;
 
-static void inductionVars(Value v, DenseSet<Value> &ivs,
-                          DenseSet<Value> &seen) {
-  if (!seen.insert(v).second)
-    return;
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    if (isa<xl::ParallelOp, xl::FoldOp>(arg.getOwner()->getParentOp()))
-      ivs.insert(arg);
-    return;
-  }
-  for (Value operand : v.getDefiningOp()->getOperands())
-    inductionVars(operand, ivs, seen);
-}
-
-void xtile::collectInductionVars(Value v, DenseSet<Value> &ivs) {
-  DenseSet<Value> seen;
-  inductionVars(v, ivs, seen);
-}
-
 bool xtile::dependsOn(Value v, const DenseSet<Value> &values) {
   if (values.contains(v))
     return true;
@@ -48,35 +30,6 @@ bool xtile::dependsOn(Value v, const DenseSet<Value> &values) {
                       [&](Value o) { return dependsOn(o, values); });
 }
 
-// A fold the dot lowering takes: a sum, from a constant, of products.
-static bool isSumOfProducts(xl::FoldOp fold) {
-  Operation *mul = fold.getYieldedValue().getDefiningOp();
-  TypedAttr init;
-  return fold.getCombine() == xl::CombineKind::add &&
-         isa_and_nonnull<arith::MulFOp, arith::MulIOp>(mul) &&
-         matchPattern(fold.getInit(), m_Constant(&init));
-}
-
-// A fold the dot lowering takes: a sum of products whose two factors each
-// depend on a row index the other does not (matmul: A[i, k] x B[k, j]).
-// Any other fold, over however broadcast operands (a masked maximum of
-// rows, a sum of squared differences), is a row reduction per output
-// element.
-static bool isContractionFold(xl::FoldOp fold, ArrayRef<Value> rowIvs) {
-  if (!isSumOfProducts(fold))
-    return false;
-  Operation *mul = fold.getYieldedValue().getDefiningOp();
-  DenseSet<Value> x, y;
-  collectInductionVars(mul->getOperand(0), x);
-  collectInductionVars(mul->getOperand(1), y);
-  for (Value a : rowIvs)
-    for (Value b : rowIvs)
-      if (a != b && x.contains(a) && !x.contains(b) && y.contains(b) &&
-          !y.contains(a))
-        return true;
-  return false;
-}
-
 FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
   RowNest nest;
   if (std::optional<xl::TileProblem> problem = xl::findTileProblem(kernel))
@@ -85,17 +38,13 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
   nest.rows = shape.rows;
   nest.body = shape.body;
   Block *block = shape.body;
-  // Row indices of more than one iteration, for isContractionFold.
-  SmallVector<Value> rowIvs;
-  for (xl::ParallelOp row : nest.rows)
-    if (row.getUpper() - row.getLower() > 1)
-      rowIvs.push_back(row.getInductionVar());
+  SmallVector<Value> rowIvs = xl::rowInductionVars(nest.rows);
   for (Operation &op : *block) {
     if (!op.getNumRegions())
       continue;
     int64_t extent;
     if (auto fold = dyn_cast<xl::FoldOp>(op)) {
-      if (isContractionFold(fold, rowIvs))
+      if (xl::isContractionFold(fold, rowIvs))
         nest.contraction = true;
       extent = fold.getUpper() - fold.getLower();
       ++nest.folds;
@@ -128,13 +77,13 @@ FailureOr<Contraction> xtile::analyzeContraction(xl::KernelOp kernel,
 
   // Each fold must be a sum of products a(i, k) * b(k, j).
   for (xl::FoldOp fold : folds) {
-    if (!isSumOfProducts(fold))
+    if (!xl::isSumOfProducts(fold))
       return fold.emitOpError("is not a sum of products beside one; not "
                               "lowered to Tile IR yet");
     Operation *mul = fold.getYieldedValue().getDefiningOp();
     auto depends = [&](Value v, Value iv) {
       DenseSet<Value> ivs;
-      collectInductionVars(v, ivs);
+      xl::collectInductionVars(v, ivs);
       return ivs.contains(iv);
     };
     Value x = mul->getOperand(0), y = mul->getOperand(1);

@@ -163,3 +163,31 @@ func.func @squared_distances(%a: tensor<5x1x4xf32>, %b: tensor<1x6x4xf32>) -> te
   %y = xtensor.reduce sum %s dims [2] : tensor<5x6x4xf32> -> tensor<5x6xf32>
   return %y : tensor<5x6xf32>
 }
+
+// -----
+
+// cdist's matrix-product form: a row reduction (|y_j|^2) reaches the
+// matmul's B operand through a concat. Fusing it would put a reduction
+// beside the contraction, which Tile IR cannot tile: it stays a kernel of
+// its own, and the contraction lowers.
+// CHECK-LABEL: xtile.kernel @euclid_reduce
+// CHECK:         xtile.fold add
+// CHECK-LABEL: xtile.kernel @euclid_sqrt
+// CHECK:         xtile.dot
+func.func @euclid(%x: tensor<3x5xf32>, %y: tensor<3x5xf32>) -> tensor<3x3xf32> {
+  %x2 = xtensor.mul %x, %x : tensor<3x5xf32>
+  %xn = xtensor.reduce sum %x2 dims [1] keepdim : tensor<3x5xf32> -> tensor<3x1xf32>
+  %y2 = xtensor.mul %y, %y : tensor<3x5xf32>
+  %yn = xtensor.reduce sum %y2 dims [1] keepdim : tensor<3x5xf32> -> tensor<3x1xf32>
+  %one = xtensor.constant dense<1.0> : tensor<3x1xf32>
+  %m2 = xtensor.constant dense<-2.0> : tensor<3x5xf32>
+  %xs = xtensor.mul %x, %m2 : tensor<3x5xf32>
+  %a = xtensor.concat %xs, %xn, %one dim 1 : tensor<3x5xf32>, tensor<3x1xf32>, tensor<3x1xf32> -> tensor<3x7xf32>
+  %b = xtensor.concat %y, %one, %yn dim 1 : tensor<3x5xf32>, tensor<3x1xf32>, tensor<3x1xf32> -> tensor<3x7xf32>
+  %bt = xtensor.transpose %b perm [1, 0] : tensor<3x7xf32> -> tensor<7x3xf32>
+  %d = xtensor.matmul %a, %bt : tensor<3x7xf32>, tensor<7x3xf32> -> tensor<3x3xf32>
+  %z = xtensor.constant dense<0.0> : tensor<3x3xf32>
+  %c = xtensor.max %d, %z : tensor<3x3xf32>
+  %r = xtensor.sqrt %c : tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}

@@ -96,10 +96,6 @@ struct KernelFacts {
   llvm::json::Object toJSON() const;
 };
 
-/// The loop induction variables `v` depends on, through the ops that
-/// compute it.
-void collectInductionVars(mlir::Value v, llvm::DenseSet<mlir::Value> &ivs);
-
 /// Whether `v` is (computed from) one of `values`, through region-free ops.
 bool dependsOn(mlir::Value v, const llvm::DenseSet<mlir::Value> &values);
 

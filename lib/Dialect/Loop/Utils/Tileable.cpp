@@ -2,8 +2,60 @@
 
 #include "xtile/Dialect/Loop/Utils/Tileable.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace xtile::loop;
+
+static void inductionVars(Value v, DenseSet<Value> &ivs,
+                          DenseSet<Value> &seen) {
+  if (!seen.insert(v).second)
+    return;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (isa<ParallelOp, FoldOp>(arg.getOwner()->getParentOp()))
+      ivs.insert(arg);
+    return;
+  }
+  for (Value operand : v.getDefiningOp()->getOperands())
+    inductionVars(operand, ivs, seen);
+}
+
+void xtile::loop::collectInductionVars(Value v, DenseSet<Value> &ivs) {
+  DenseSet<Value> seen;
+  inductionVars(v, ivs, seen);
+}
+
+bool xtile::loop::isSumOfProducts(FoldOp fold) {
+  Operation *mul = fold.getYieldedValue().getDefiningOp();
+  TypedAttr init;
+  return fold.getCombine() == CombineKind::add &&
+         isa_and_nonnull<arith::MulFOp, arith::MulIOp>(mul) &&
+         matchPattern(fold.getInit(), m_Constant(&init));
+}
+
+bool xtile::loop::isContractionFold(FoldOp fold, ArrayRef<Value> rowIvs) {
+  if (!isSumOfProducts(fold))
+    return false;
+  Operation *mul = fold.getYieldedValue().getDefiningOp();
+  DenseSet<Value> x, y;
+  collectInductionVars(mul->getOperand(0), x);
+  collectInductionVars(mul->getOperand(1), y);
+  for (Value a : rowIvs)
+    for (Value b : rowIvs)
+      if (a != b && x.contains(a) && !x.contains(b) && y.contains(b) &&
+          !y.contains(a))
+        return true;
+  return false;
+}
+
+SmallVector<Value> xtile::loop::rowInductionVars(ArrayRef<ParallelOp> rows) {
+  SmallVector<Value> ivs;
+  for (ParallelOp row : rows)
+    if (row.getUpper() - row.getLower() > 1)
+      ivs.push_back(row.getInductionVar());
+  return ivs;
+}
 
 static bool hasRegionOps(Block &block) {
   return llvm::any_of(block, [](Operation &op) { return op.getNumRegions(); });
@@ -45,7 +97,23 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   });
   if (problem)
     return problem;
-  Block *block = findRowNest(kernel).body;
+  RowNestShape nest = findRowNest(kernel);
+  Block *block = nest.body;
+  // A contraction is lowered as output tiles: nothing else may reduce or
+  // loop beside it (a row reduction fused into one of its operands would
+  // have to be recomputed per tile).
+  SmallVector<Value> rowIvs = rowInductionVars(nest.rows);
+  Operation *contraction = nullptr, *other = nullptr;
+  for (Operation &op : *block) {
+    auto fold = dyn_cast<FoldOp>(op);
+    if (fold && isContractionFold(fold, rowIvs))
+      contraction = contraction ? contraction : &op;
+    else if (op.getNumRegions())
+      other = other ? other : &op;
+  }
+  if (contraction && other)
+    return TileProblem{other, "beside a contraction is not lowered to Tile "
+                              "IR yet"};
   for (Operation &op : *block) {
     if (auto fold = dyn_cast<FoldOp>(op)) {
       if (hasRegionOps(fold.getBodyBlock()))

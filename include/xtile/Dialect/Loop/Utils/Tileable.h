@@ -13,6 +13,8 @@
 
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <optional>
 #include <string>
 
@@ -26,6 +28,25 @@ struct RowNestShape {
   mlir::Block *body = nullptr;
 };
 RowNestShape findRowNest(KernelOp kernel);
+
+/// The loop induction variables `v` depends on, through the ops that
+/// compute it.
+void collectInductionVars(mlir::Value v, llvm::DenseSet<mlir::Value> &ivs);
+
+/// A fold the dot lowering takes: a sum, from a constant, of products.
+bool isSumOfProducts(FoldOp fold);
+
+/// A fold that is a contraction over the row indices `rowIvs` (those of
+/// more than one iteration): a sum of products whose two factors each
+/// depend on a row index the other does not (matmul: A[i, k] x B[k, j]).
+/// Any other fold, over however broadcast operands (a masked maximum of
+/// rows, a sum of squared differences), is a row reduction per output
+/// element.
+bool isContractionFold(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
+
+/// The induction variables of the loops of `rows` with more than one
+/// iteration.
+llvm::SmallVector<mlir::Value> rowInductionVars(llvm::ArrayRef<ParallelOp> rows);
 
 /// Why `kernel` has no Tile IR lowering: the op to report at and the
 /// message. None when its structure is one the lowering handles.
