@@ -3,22 +3,17 @@
 // integers, exact in f16 and bf16 and their products and sums exact in f32,
 // so D must equal A B exactly. Prints the largest difference and a few
 // elements of D.
+#include "program-entry.h"
+
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <dlfcn.h>
-#include <string>
 
 int main(int argc, char **argv) {
   if (argc != 3)
     return 2;
-  using Packed = int (*)(void **, void *);
-  auto run = reinterpret_cast<Packed>(
-      dlsym(RTLD_DEFAULT, (std::string(argv[1]) + "_packed").c_str()));
-  if (!run) {
-    std::printf("no entry %s\n", argv[1]);
+  Packed run = findProgram(argv[1]);
+  if (!run)
     return 2;
-  }
   bool weight = std::strcmp(argv[2], "nk") == 0; // B given as [n][k]
   float a[16 * 16], b[16 * 8], d[16 * 8];
   double ref[16 * 8] = {};
