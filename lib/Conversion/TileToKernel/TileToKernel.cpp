@@ -141,7 +141,8 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   func = xk::FuncOp::create(b, loc, src.getSymName(),
                             FunctionType::get(ctx, argTypes, {}),
                             ArrayAttr::get(ctx, argAttrs), ArrayAttr(),
-                            numThreads, 0);
+                            numThreads, 0,
+                            b.getStringAttr(src.getTarget()->getArch()));
   Block *entry = b.createBlock(&func.getBody(), {}, argTypes,
                                SmallVector<Location>(argTypes.size(), loc));
   b.setInsertionPointToStart(entry);

@@ -25,15 +25,17 @@ void xtile::registerToPTXTranslation() {
   static llvm::cl::opt<std::string> chip(
       "ptx-chip",
       llvm::cl::desc("GPU that --mlir-to-ptx writes PTX for (sm_80, sm_86, "
-                     "sm_89, sm_90, sm_90a)"),
-      llvm::cl::init("sm_90"));
+                     "sm_89, sm_90, sm_90a); by default the one the kernels "
+                     "were scheduled for (their `arch`), else sm_90"));
 
   TranslateFromMLIRRegistration registration(
       "mlir-to-ptx",
       "Lower Kernel IR through the gpu and nvvm dialects to PTX (LLVM's "
       "NVPTX backend)",
       [](Operation *op, raw_ostream &os) {
-        return translateToPTX(op, os, chip);
+        return translateToPTX(op, os, chip.getNumOccurrences()
+                                          ? std::optional<StringRef>(chip)
+                                          : std::nullopt);
       },
       [](DialectRegistry &registry) {
         registry

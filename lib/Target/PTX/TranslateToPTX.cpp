@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "xtile/Conversion/KernelToGPU/KernelToGPU.h"
+#include "xtile/Dialect/Kernel/IR/KernelOps.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -29,11 +30,29 @@ std::optional<StringRef> xtile::ptxFeaturesFor(StringRef chip) {
 }
 
 LogicalResult xtile::translateToPTX(Operation *op, raw_ostream &os,
-                                    StringRef chip) {
+                                    std::optional<StringRef> requested) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("PTX is translated from a builtin.module, got '")
            << op->getName() << "'";
+  // The GPU the kernels were scheduled for travels with them: it is the
+  // default chip, and another one is an error (their tiles and shared
+  // memory were sized for it).
+  std::optional<StringRef> scheduled;
+  for (auto func : module.getOps<xtile::kernel::FuncOp>()) {
+    std::optional<StringRef> arch = func.getArch();
+    if (!arch)
+      continue;
+    if (scheduled && *scheduled != *arch)
+      return func.emitError("kernels scheduled for different GPUs (")
+             << *scheduled << " and " << *arch << ") in one module";
+    scheduled = arch;
+  }
+  if (requested && scheduled && *requested != *scheduled)
+    return module.emitError("the kernels were scheduled for ")
+           << *scheduled << " (their Tile IR target), not --ptx-chip="
+           << *requested << ": lower them with target=" << *requested;
+  StringRef chip = requested ? *requested : scheduled.value_or("sm_90");
   std::optional<StringRef> features = ptxFeaturesFor(chip);
   if (!features)
     return module.emitError("no PTX for chip '")

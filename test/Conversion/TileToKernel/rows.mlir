@@ -7,7 +7,7 @@
 // warps through shared memory; every thread gets the result.
 // CHECK-LABEL: xkernel.func @rmsnorm_mul_2(
 // CHECK-SAME:    %[[X:.*]]: !xkernel.ptr<f32, global> {xkernel.readonly}, %[[W:.*]]: !xkernel.ptr<f32, global> {xkernel.readonly}, %[[Y:.*]]: !xkernel.ptr<f32, global>)
-// CHECK-SAME:    attributes {dynamic_shared = 0 : i64, max_threads = 256 : i64}
+// CHECK-SAME:    attributes {arch = "sm_90", dynamic_shared = 0 : i64, max_threads = 256 : i64}
 // CHECK:         %[[TID:.*]] = xkernel.thread_id x
 // CHECK:         %[[LANE:.*]] = arith.remui %[[TID]], %c32
 // CHECK:         %[[WARP:.*]] = arith.divui %[[TID]], %c32

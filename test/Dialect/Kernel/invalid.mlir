@@ -260,3 +260,10 @@ func.func @f(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf16>) {
   %d = xkernel.mma %a, %b, %c : vector<8xbf16>, vector<4xbf16> -> vector<4xf16>
   return
 }
+
+// -----
+
+// expected-error @below {{arch must name an NVIDIA GPU (sm_80, sm_90, ...), got 'gfx90a'}}
+xkernel.func @f() attributes {max_threads = 32 : i64, arch = "gfx90a"} {
+  xkernel.return
+}

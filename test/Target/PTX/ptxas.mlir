@@ -16,7 +16,7 @@
 // RUN: %ptxas -arch=sm_90 %t/rmsnorm.ptx -o %t/rmsnorm.cubin
 // RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/softmax.mlir | xtile-translate --mlir-to-ptx -o %t/softmax.ptx
 // RUN: %ptxas -arch=sm_90 %t/softmax.ptx -o %t/softmax.cubin
-// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/rmsnorm.mlir | xtile-translate --mlir-to-ptx --ptx-chip=sm_80 -o %t/rmsnorm_sm80.ptx
+// RUN: xtile-opt --lower-to-kernel=target=sm_80 %xtile_src_root/examples/rmsnorm.mlir | xtile-translate --mlir-to-ptx -o %t/rmsnorm_sm80.ptx
 // RUN: %ptxas -arch=sm_80 %t/rmsnorm_sm80.ptx -o %t/rmsnorm_sm80.cubin
 
 // The Kernel IR ops the examples do not use (cp.async with zero fill,

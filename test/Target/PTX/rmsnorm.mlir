@@ -1,5 +1,5 @@
 // RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/rmsnorm.mlir | xtile-translate --mlir-to-ptx | FileCheck %s
-// RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/rmsnorm.mlir | xtile-translate --mlir-to-ptx --ptx-chip=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: xtile-opt --lower-to-kernel=target=sm_80 %xtile_src_root/examples/rmsnorm.mlir | xtile-translate --mlir-to-ptx | FileCheck %s --check-prefix=SM80
 
 // RMSNorm, one block per row: 16-byte loads of the row (through the
 // non-coherent cache, the row is read-only), the sum of squares folded with

@@ -17,14 +17,16 @@ namespace xtile {
 std::optional<llvm::StringRef> ptxFeaturesFor(llvm::StringRef chip);
 
 /// Writes the PTX of the Kernel IR kernels of `module` (a builtin.module)
-/// for `chip` to `os`. The module is left untouched: a copy goes through
+/// to `os`, for `chip` or, without one, for the GPU the kernels were
+/// scheduled for (their `arch`; sm_90 when they have none). A chip other
+/// than their `arch` is an error. The module is left untouched: a copy goes through
 /// `--convert-xkernel-to-nvvm` and `gpu-module-to-binary` (format `isa`,
 /// LLVM's NVPTX backend; no CUDA toolkit involved). gpu.modules already in
 /// the module are compiled for their own targets. Host programs produce no
 /// PTX. Emits a located error and fails for anything it cannot lower.
 llvm::LogicalResult translateToPTX(mlir::Operation *module,
                                    llvm::raw_ostream &os,
-                                   llvm::StringRef chip = "sm_90");
+                                   std::optional<llvm::StringRef> chip = {});
 
 /// Registers `--mlir-to-ptx` (with `--ptx-chip`) with the translation
 /// registry.

@@ -75,6 +75,11 @@ LogicalResult FuncOp::verify() {
   if (static_cast<int64_t>(getDynamicShared()) < 0)
     return emitOpError("dynamic_shared must not be negative, got ")
            << getDynamicShared();
+  if (std::optional<StringRef> arch = getArch();
+      arch && !arch->starts_with("sm_"))
+    return emitOpError("arch must name an NVIDIA GPU (sm_80, sm_90, ...), "
+                       "got '")
+           << *arch << "'";
   for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
     if (auto ptr = dyn_cast<PtrType>(type)) {
       if (ptr.getMemorySpace() != MemorySpace::global)

@@ -28,7 +28,9 @@ def XKernel_FuncOp : XKernel_Op<"func", [
     attribute `xkernel.readonly` marks those it never writes, which the CUDA
     emitter prints as `const T* __restrict__`) and scalars. `max_threads`
     is its block size bound (`__launch_bounds__`); `dynamic_shared` the bytes
-    of dynamic shared memory each block needs.
+    of dynamic shared memory each block needs; `arch`, when present, the GPU
+    its schedule was chosen for (`sm_80`, `sm_90`, ...: the Tile IR target),
+    which `xtile-translate --mlir-to-ptx` targets unless told otherwise.
 
     ```mlir
     xkernel.func @copy(%x: !xkernel.ptr<f32, global> {xkernel.readonly},
@@ -46,7 +48,8 @@ def XKernel_FuncOp : XKernel_Op<"func", [
                    OptionalAttr<DictArrayAttr>:$arg_attrs,
                    OptionalAttr<DictArrayAttr>:$res_attrs,
                    I64Attr:$max_threads,
-                   DefaultValuedAttr<I64Attr, "0">:$dynamic_shared);
+                   DefaultValuedAttr<I64Attr, "0">:$dynamic_shared,
+                   OptionalAttr<StrAttr>:$arch);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
