@@ -1865,7 +1865,7 @@ class Importer:
         # (the row-major first maximum, as PyTorch's scan finds it).
         y, flat = input, None
         rank = len(y.shape)
-        lowest = -math.inf if y.dtype.is_floating_point else torch.iinfo(y.dtype).min
+        lowest = self._identity("max", y.dtype)
         inner = 1
         for d in reversed(range(rank - len(output_size), rank)):
             n_in, n_out = y.shape[d], val[0].shape[d]
@@ -2226,7 +2226,7 @@ class Importer:
         x = input
         kernel, stride, padding, dilation, out = self._pool_geometry(
             val, x, kernel_size, stride, padding, dilation)
-        lowest = -math.inf if x.dtype.is_floating_point else torch.iinfo(x.dtype).min
+        lowest = self._identity("max", x.dtype)
         # Windows that run past the bottom/right edge (ceil_mode) read the
         # padding too: pad enough on the high side.
         high = self._ceil_padding(x, kernel, stride, padding, dilation, out)
