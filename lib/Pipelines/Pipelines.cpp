@@ -65,7 +65,9 @@ void xtile::buildLowerToTilePipeline(OpPassManager &pm,
 void xtile::buildLowerToKernelPipeline(OpPassManager &pm,
                                        const LowerToKernelOptions &options) {
   addTileStages(pm, options);
-  pm.addPass(createConvertXTileToXKernel());
+  xtile::ConvertXTileToXKernelOptions kernel;
+  kernel.testMutate = options.testMutate;
+  pm.addPass(createConvertXTileToXKernel(kernel));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   xtile::kernel::XKernelExpandMathOptions math;

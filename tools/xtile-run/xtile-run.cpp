@@ -81,6 +81,11 @@ static cl::opt<std::string>
                  cl::desc("Schedules of the kernels it names, from a spec "
                           "file (see --xtile-apply-schedule-spec)"),
                  cl::init(""));
+static cl::opt<std::string> testMutate(
+    "xtile-test-mutate", cl::Hidden,
+    cl::desc("For tests only: break the tensor-core lowering on purpose "
+             "(fragment, swizzle), to show the comparison catches it"),
+    cl::init(""));
 static cl::opt<bool> fastMath("fast-math",
                               cl::desc("Allow value-changing rewrites"),
                               cl::init(false));
@@ -367,6 +372,7 @@ int main(int argc, char **argv) {
     options.forceSchedule = forceSchedule;
     options.scheduleSpec = scheduleSpec;
     options.fastMath = fastMath;
+    options.testMutate = testMutate;
     buildLowerToKernelPipeline(pm, options);
     auto start = std::chrono::steady_clock::now();
     if (failed(pm.run(*lowered)))

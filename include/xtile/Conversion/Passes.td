@@ -200,6 +200,13 @@ def ConvertXTileToXKernel : Pass<"convert-xtile-to-xkernel", "::mlir::ModuleOp">
     and results are the buffers; results of launches that are not returned
     become temporaries (`xkernel.alloc`).
   }];
+  let options = [
+    Option<"testMutate", "test-mutate", "std::string", /*default=*/"\"\"",
+           "For tests only: break the tensor-core lowering on purpose "
+           "(`fragment`: swap a B fragment's registers; `swizzle`: stage "
+           "operand tiles unswizzled but read them swizzled), to show that "
+           "the emulation catches a wrong layout">
+  ];
   let dependentDialects = [
     "::xtile::kernel::XKernelDialect", "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",

@@ -54,7 +54,14 @@ struct TileStageOptions : public LoopStageOptions<Derived> {
 
 struct LowerToTileOptions : public TileStageOptions<LowerToTileOptions> {};
 
-struct LowerToKernelOptions : public TileStageOptions<LowerToKernelOptions> {};
+struct LowerToKernelOptions : public TileStageOptions<LowerToKernelOptions> {
+  mlir::detail::PassOptions::Option<std::string> testMutate{
+      *this, "test-mutate",
+      llvm::cl::desc("For tests only: --convert-xtile-to-xkernel's "
+                     "test-mutate (break the tensor-core layouts on "
+                     "purpose)"),
+      llvm::cl::init("")};
+};
 
 /// Tensor IR to fused Loop IR: decompose, normalize, one kernel per op,
 /// fuse, dedupe.

@@ -146,14 +146,34 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
   int64_t mb = llvm::divideCeil(f.m, bm), nb = llvm::divideCeil(f.n, bn);
   int64_t tiles = mb * nb * f.batch;
   double padded = double(mb * bm) * (nb * bn) * f.k * 2 * f.batch * f.folds;
-  // Pipeline depth hides the operand loads; larger tiles reuse each loaded
-  // element across more of the output and keep the FMA pipes fed (full
-  // efficiency from three stages and 128 x 128 tiles).
-  double efficiency =
-      std::min(1.0, 0.4 + 0.2 * s.getStages()) *
-      std::min(1.0, std::sqrt(double(bm * bn) / (128 * 128)));
-  // xtile.dot runs on the FMA pipes whatever the operand width.
-  double compute = padded / (target.getFp32Gflops() * 1e3 * efficiency);
+  // Pipeline depth hides the operand loads (full efficiency from three
+  // stages).
+  double efficiency = std::min(1.0, 0.4 + 0.2 * s.getStages());
+  double peak; // GFLOP/s of the instructions the schedule runs on
+  if (s.getInstruction() == xt::DotInstruction::mma_sync) {
+    // Tensor cores are fed from shared memory: per step of 16 along K a
+    // warp reads 512 bytes of A per 16 rows and 256 bytes of B per 8
+    // columns of its sub-tile (ldmatrix), and the program's copies write
+    // 32 bytes per row and column of its tile, for 2 x 16 FLOP per output
+    // element; an SM moves 128 bytes of shared memory per cycle.
+    constexpr double kSharedBytesPerCycle = 128;
+    double tm = s.getWarpTileM() / 16.0, tn = s.getWarpTileN() / 8.0;
+    double flopsPerByte =
+        32.0 * bm * bn /
+        (s.getWarps() * (512 * tm + 256 * tn) + 32.0 * (bm + bn));
+    double sharedPeak = flopsPerByte * kSharedBytesPerCycle *
+                        target.getClockMhz() * 1e-3 * target.getSms();
+    peak = target.getMmaSyncGflops();
+    efficiency *= std::min(1.0, sharedPeak / peak);
+  } else {
+    // Larger tiles reuse each loaded element across more of the output and
+    // keep the FMA pipes fed (full efficiency from 128 x 128 tiles). The
+    // FMA pipes take f32: 16-bit operands are widened first, about one
+    // more instruction per two FMAs.
+    efficiency *= std::min(1.0, std::sqrt(double(bm * bn) / (128 * 128)));
+    peak = target.getFp32Gflops() / (f.inBytes < 4 ? 1.5 : 1.0);
+  }
+  double compute = padded / (peak * 1e3 * efficiency);
   xt::ScheduleNeeds needs = s.getNeeds(shape);
   int64_t perSM = residentPerSm(target, needs.threads, 0, needs.sharedMemory);
   double slots = double(target.getSms() * perSM);
@@ -198,6 +218,9 @@ std::string xtile::scheduleName(xt::ScheduleAttrInterface schedule) {
   if (auto dot = dyn_cast<xt::DotScheduleAttr>(schedule)) {
     os << "dot:" << dot.getBlockM() << "x" << dot.getBlockN() << "x"
        << dot.getBlockK() << ":" << dot.getStages() << ":" << dot.getWarps();
+    if (dot.getInstruction() == xt::DotInstruction::mma_sync)
+      os << ":mma" << dot.getWarpsM() << "x"
+         << dot.getWarps() / dot.getWarpsM();
     return n;
   }
   auto row = cast<xt::RowScheduleAttr>(schedule);

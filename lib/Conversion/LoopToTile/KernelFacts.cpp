@@ -120,6 +120,10 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
   for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
     f.batch *= row.getUpper() - row.getLower();
   f.inBytes = getElementBytes(c.products.front().a.getType());
+  f.tensorCoreOperands = llvm::all_of(c.products, [](const auto &p) {
+    Type a = p.a.getType();
+    return (a.isF16() || a.isBF16()) && p.b.getType() == a;
+  });
   for (BlockArgument out :
        kernel.getBodyBlock().getArguments().drop_front(kernel.getNumInputs()))
     f.otherBytes += xl::getNumBytes(out.getType());

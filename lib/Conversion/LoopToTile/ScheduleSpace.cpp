@@ -78,9 +78,45 @@ rowCandidates(MLIRContext *ctx, const RowFacts &k, xt::TargetAttr target) {
   return out;
 }
 
+/// Tensor-core schedules: warp sub-tiles of 16 to 64 rows and columns,
+/// output tiles up to 256 x 256, K steps of 32 or 64, 2 to 4 stages.
+static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f,
+                              SmallVector<xt::ScheduleAttrInterface> &out) {
+  for (int64_t bm : {16, 32, 64, 128, 256})
+    for (int64_t bn : {16, 32, 64, 128, 256})
+      for (int64_t bk : {32, 64})
+        for (int64_t stages : {2, 3, 4})
+          for (int64_t warps : {4, 8})
+            for (int64_t warpsM : {1, 2, 4, 8}) {
+              if (warps % warpsM)
+                continue;
+              int64_t wm = bm / warpsM, wn = bn / (warps / warpsM);
+              if (wm < 16 || wm > 64 || wn < 16 || wn > 64 || wm % 16 ||
+                  wn % 16)
+                continue;
+              if (bm > int64_t(llvm::PowerOf2Ceil(f.m)) && bm > 16)
+                continue;
+              if (bn > int64_t(llvm::PowerOf2Ceil(f.n)) && bn > 16)
+                continue;
+              if (bk > int64_t(llvm::PowerOf2Ceil(f.k)) && bk > 32)
+                continue;
+              if (stages > static_cast<int64_t>(llvm::divideCeil(f.k, bk)))
+                continue;
+              // An operand tile of the accumulator's shape would share its
+              // fragment layout (narrow copies): not a candidate.
+              if (bk == bm || bk == bn)
+                continue;
+              out.push_back(xt::DotScheduleAttr::get(
+                  ctx, bm, bn, bk, stages, warps,
+                  xt::DotInstruction::mma_sync, warpsM));
+            }
+}
+
 static SmallVector<xt::ScheduleAttrInterface>
-dotCandidates(MLIRContext *ctx, const DotFacts &f) {
+dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target) {
   SmallVector<xt::ScheduleAttrInterface> out;
+  if (f.tensorCoreOperands && xt::hasMmaSync(target))
+    mmaSyncCandidates(ctx, f, out);
   for (int64_t bm : {32, 64, 128})
     for (int64_t bn : {32, 64, 128})
       for (int64_t bk : {32, 64})
@@ -100,7 +136,8 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f) {
             if (bm * bn / (32 * warps) < 4)
               continue;
             out.push_back(
-                xt::DotScheduleAttr::get(ctx, bm, bn, bk, stages, warps));
+                xt::DotScheduleAttr::get(ctx, bm, bn, bk, stages, warps,
+                                         xt::DotInstruction::fma, 1));
           }
   return out;
 }
@@ -109,7 +146,7 @@ SmallVector<xt::ScheduleAttrInterface>
 xtile::enumerateSchedules(MLIRContext *ctx, const KernelFacts &facts,
                           xt::TargetAttr target) {
   SmallVector<xt::ScheduleAttrInterface> all =
-      facts.contraction ? dotCandidates(ctx, facts.dot)
+      facts.contraction ? dotCandidates(ctx, facts.dot, target)
                         : rowCandidates(ctx, facts.row, target);
   xt::ScheduleShape shape = facts.shape();
   SmallVector<xt::ScheduleAttrInterface> fit, spill;

@@ -32,6 +32,9 @@ namespace xk = xtile::kernel;
 /// How the elements of a tile shape are dealt out to the threads.
 struct Layout {
   SmallVector<int64_t> shape;
+  // The accumulator of mma.sync: each warp owns a sub-tile, each lane the
+  // elements of the instruction's C fragments (see baseCoords).
+  bool mmaAccumulator = false;
   int64_t elements = 1;
   int64_t vec = 1;     // adjacent elements of the last dimension per group
   int64_t threads = 1; // threads that own groups
@@ -80,7 +83,8 @@ SmallVector<Value> predicated(OpBuilder &b, Location loc, Value pred,
 
 class KernelLowering {
 public:
-  KernelLowering(xt::KernelOp src) : src(src), b(src), loc(src.getLoc()) {}
+  KernelLowering(xt::KernelOp src, StringRef testMutation = "")
+      : src(src), b(src), loc(src.getLoc()), testMutation(testMutation) {}
 
   FailureOr<xk::FuncOp> run();
 
@@ -132,7 +136,18 @@ private:
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerFor(scf::ForOp op);
   LogicalResult lowerFold(xt::FoldOp op);
-  LogicalResult lowerDot(xt::DotOp op);
+  LogicalResult lowerFmaDot(xt::DotOp op);
+  LogicalResult lowerMmaSyncDot(xt::DotOp op);
+  /// Stages a dot's operand tile in shared memory (unless the loop's copies
+  /// do): the buffer and the offset of the tile in it.
+  FailureOr<std::pair<Value, Value>> stageOperand(Value operand,
+                                                  bool &stagedNow);
+  /// The offset of element (row, col) of a staged operand tile of `type`
+  /// in its buffer: row-major, swizzled in 16-byte chunks for tensor cores.
+  /// `reading`: for ldmatrix (the swizzle test mutation breaks writes
+  /// only).
+  Value sharedOffset(RankedTensorType type, Value row, Value col,
+                     bool reading = false);
   LogicalResult lowerStore(xt::StoreOp op);
   FailureOr<SmallVector<Value>> lowerLoad(xt::LoadOp op, int cs);
   FailureOr<Value> lowerScalarLoad(xt::LoadOp op);
@@ -161,6 +176,10 @@ private:
   xt::KernelOp src;
   OpBuilder b;
   Location loc;
+  std::string testMutation;
+  xt::DotScheduleAttr dotSchedule; // of a contraction kernel
+  // With mma_sync: the shape of the dots' accumulators.
+  SmallVector<int64_t> accumulatorShape;
   xk::FuncOp func;
   Operation *prelude = nullptr; // hoisted values go before it
   int64_t numWarps = 1, numThreads = 32, vecWidth = 1, layoutThreads = 32;
@@ -195,6 +214,7 @@ private:
     xt::LoadOp load;   // the load it is
     Value buffer;      // stages x tile elements in shared memory
     int64_t elements;  // of one tile
+    int64_t group;     // elements per copy
   };
   SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
   LogicalResult issueCopies(ArrayRef<Pipelined> operands, scf::ForOp op,

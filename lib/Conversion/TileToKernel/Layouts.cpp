@@ -32,6 +32,32 @@ LogicalResult KernelLowering::parseSchedule() {
   // Without a schedule (hand-written Tile IR), scalar accesses.
   if (xt::ScheduleAttrInterface schedule = src.getScheduleAttr())
     vecWidth = schedule.getVectorWidth();
+  dotSchedule = dyn_cast_or_null<xt::DotScheduleAttr>(src.getScheduleAttr());
+  if (dotSchedule &&
+      dotSchedule.getInstruction() == xt::DotInstruction::mma_sync) {
+    WalkResult bad = src.walk([&](xt::DotOp dot) {
+      auto acc = cast<RankedTensorType>(dot.getAcc().getType());
+      if (acc.getRank() != 2 ||
+          (!accumulatorShape.empty() &&
+           ArrayRef<int64_t>(accumulatorShape) != acc.getShape())) {
+        dot.emitOpError("the mma.sync lowering takes 2-d dots of one "
+                        "accumulator shape");
+        return WalkResult::interrupt();
+      }
+      if (acc.getDimSize(0) != dotSchedule.getBlockM() ||
+          acc.getDimSize(1) != dotSchedule.getBlockN()) {
+        dot.emitOpError("has a ")
+            << acc.getDimSize(0) << " x " << acc.getDimSize(1)
+            << " accumulator, not the schedule's block_m x block_n ("
+            << dotSchedule << ")";
+        return WalkResult::interrupt();
+      }
+      accumulatorShape.assign(acc.getShape().begin(), acc.getShape().end());
+      return WalkResult::advance();
+    });
+    if (bad.wasInterrupted())
+      return failure();
+  }
   // A serial fold is computed in order by one thread: every tile then
   // belongs to thread 0.
   src.walk([&](xt::FoldOp fold) {
@@ -77,6 +103,16 @@ int KernelLowering::layoutFor(ArrayRef<int64_t> shape) {
   l.shape = key;
   for (int64_t d : shape)
     l.elements *= d;
+  if (!accumulatorShape.empty() && key == accumulatorShape) {
+    // Per lane: for each 16 x 8 block of the warp's sub-tile, the C
+    // fragment of mma.m16n8k16, two rows of two adjacent elements.
+    l.mmaAccumulator = true;
+    l.vec = 2;
+    l.threads = numThreads;
+    l.chunks = l.elements / (2 * numThreads);
+    layouts.push_back(l);
+    return layoutIds[key] = layouts.size() - 1;
+  }
   int64_t last = l.lastDim();
   l.vec = 1;
   while (l.vec * 2 <= vecWidth && last % (l.vec * 2) == 0)
@@ -123,6 +159,25 @@ int KernelLowering::baseCoords(ArrayRef<int64_t> shape) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(prelude);
   CoordSet cs{id, key, {}};
+  if (l.mmaAccumulator) {
+    // Lane l = 4 g + t of warp (wm, wn) holds, for each 16 x 8 block
+    // (tm, tn) of its sub-tile, rows g and g + 8, columns 2 t and 2 t + 1
+    // (PTX ISA, mma.m16n8k16's C and D fragments), in that order.
+    int64_t warpsN = numWarps / dotSchedule.getWarpsM();
+    int64_t wmSize = dotSchedule.getWarpTileM();
+    int64_t wnSize = dotSchedule.getWarpTileN();
+    Value g = div(lane, 4), t = rem(lane, 4);
+    Value row0 = add(mul(div(warp, warpsN), cst(wmSize)), g);
+    Value col0 = add(mul(rem(warp, warpsN), cst(wnSize)), mul(t, cst(2)));
+    for (int64_t tm = 0; tm < wmSize / 16; ++tm)
+      for (int64_t tn = 0; tn < wnSize / 8; ++tn)
+        for (int64_t h = 0; h < 2; ++h)
+          for (int64_t j = 0; j < 2; ++j)
+            cs.coords.push_back({add(row0, cst(16 * tm + 8 * h)),
+                                 add(col0, cst(8 * tn + j))});
+    coordSets.push_back(std::move(cs));
+    return baseIds[key] = coordSets.size() - 1;
+  }
   int64_t rank = shape.size();
   int64_t per = l.threads * l.vec, last = l.lastDim();
   Value tv = mul(tid, cst(l.vec));

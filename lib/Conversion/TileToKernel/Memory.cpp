@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "xtile/Support/Storage.h"
 
 using namespace mlir;
 using namespace xtile;
@@ -207,7 +208,11 @@ bool KernelLowering::uniformMask(Value mask, int64_t vec) {
 
 bool KernelLowering::vectorizable(ValueRange indices, Value mask,
                                   const Access &access, int64_t vec) {
-  if (vec == 1)
+  // One access moves at most 16 bytes.
+  if (vec == 1 ||
+      vec * getElementBytes(cast<xk::PtrType>(access.ptr.getType())
+                                .getElementType()) >
+          16)
     return false;
   int64_t stride = 0, divisor = kMaxDivisor;
   for (auto [index, bufferStride] : llvm::zip(indices, access.strides)) {

@@ -53,7 +53,10 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   if (auto fold = dyn_cast<xt::FoldOp>(op))
     return lowerFold(fold);
   if (auto dot = dyn_cast<xt::DotOp>(op))
-    return lowerDot(dot);
+    return dotSchedule && dotSchedule.getInstruction() ==
+                              xt::DotInstruction::mma_sync
+               ? lowerMmaSyncDot(dot)
+               : lowerFmaDot(dot);
   if (auto store = dyn_cast<xt::StoreOp>(op))
     return lowerStore(store);
   if (auto loop = dyn_cast<scf::ForOp>(op))
@@ -163,20 +166,28 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   return func;
 }
 
-FailureOr<xk::FuncOp> xtile::lowerTileKernel(xt::KernelOp kernel) {
-  return KernelLowering(kernel).run();
+FailureOr<xk::FuncOp> xtile::lowerTileKernel(xt::KernelOp kernel,
+                                             StringRef testMutate) {
+  return KernelLowering(kernel, testMutate).run();
 }
 
 namespace {
 struct ConvertXTileToXKernelPass
     : public xtile::impl::ConvertXTileToXKernelBase<ConvertXTileToXKernelPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool failedAny = false;
     SmallVector<xt::KernelOp> kernels(module.getOps<xt::KernelOp>());
     llvm::StringMap<LoweredKernel> lowered;
     for (xt::KernelOp kernel : kernels) {
-      FailureOr<xk::FuncOp> func = lowerTileKernel(kernel);
+      if (!testMutate.empty() && testMutate != "fragment" &&
+          testMutate != "swizzle") {
+        module.emitError("unknown test-mutate '") << testMutate << "'";
+        return signalPassFailure();
+      }
+      FailureOr<xk::FuncOp> func = lowerTileKernel(kernel, testMutate);
       if (failed(func)) {
         failedAny = true;
         continue;

@@ -3,9 +3,11 @@
 
 // A 4096^3 bf16 matmul: programs over 128x128 output tiles, a K loop in
 // steps of BK with a pipelining depth, bf16 tiles into an f32 accumulator
-// on the tensor cores, rounded to bf16 once at the end.
+// on the tensor cores (mma.sync: the cost model prices tensor-core
+// schedules at the target's mma_sync_gflops, FMA ones at fp32_gflops),
+// rounded to bf16 once at the end.
 // CHECK-LABEL: xtile.kernel @mm_matmul(
-// CHECK-SAME:    grid = array<i64: 1024>, num_warps = {{[0-9]+}} : i64, schedule = #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = [[BK:[0-9]+]], stages = [[STAGES:[0-9]+]], warps = {{[0-9]+}}>
+// CHECK-SAME:    grid = array<i64: 1024>, num_warps = {{[0-9]+}} : i64, schedule = #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = [[BK:[0-9]+]], stages = [[STAGES:[0-9]+]], warps = {{[0-9]+}}, instruction = mma_sync, warps_m = {{[0-9]+}}>
 // CHECK:         %[[ZERO:.*]] = xtile.splat %{{.*}} : f32 -> tensor<128x128xf32>
 // CHECK:         %[[ACC:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[IT:.*]] = %[[ZERO]]) -> (tensor<128x128xf32>) {
 // CHECK:           %[[A:.*]] = xtile.load %{{.*}} : memref<4096x4096xbf16>[tensor<128x[[BK]]xindex>, tensor<128x[[BK]]xindex>] -> tensor<128x[[BK]]xbf16>

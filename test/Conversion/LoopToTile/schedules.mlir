@@ -53,7 +53,7 @@ func.func @softmax(%x: tensor<4096x1000xf32>) -> tensor<4096x1000xf32> {
 }
 
 // FORCED-COUNT-6: schedule = #xtile.row_schedule<warp, warps = 1, vector = 1>
-// SM80: target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040, fp32_gflops = 19500, l2_bandwidth = 6117, clock_mhz = 1410>
+// SM80: target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040, fp32_gflops = 19500, l2_bandwidth = 6117, clock_mhz = 1410, mma_sync_gflops = 312000>
 
 // A softmax over the columns of a transposed input reads each row with a
 // stride: no vector accesses.

@@ -65,6 +65,7 @@ InstructionCost instructionCost(mlir::Operation *op, bool fastMath = false);
 struct DotFacts {
   int64_t batch = 1, m = 1, n = 1, k = 1, folds = 1;
   int64_t inBytes = 4;    // operand element size
+  bool tensorCoreOperands = false; // f16 x f16 or bf16 x bf16
   int64_t otherBytes = 0; // output and epilogue buffers
 };
 

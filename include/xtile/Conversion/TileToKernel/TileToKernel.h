@@ -17,7 +17,10 @@ namespace xtile {
 /// Lowers one Tile IR kernel to a Kernel IR kernel inserted before it (the
 /// Tile IR kernel is left in place). Emits a located error and fails for
 /// anything it cannot lower.
-llvm::FailureOr<kernel::FuncOp> lowerTileKernel(tile::KernelOp kernel);
+/// `testMutate` breaks the lowering on purpose, for tests (see the pass's
+/// test-mutate option).
+llvm::FailureOr<kernel::FuncOp>
+lowerTileKernel(tile::KernelOp kernel, llvm::StringRef testMutate = "");
 
 /// A lowered kernel and the grid of programs it runs as.
 struct LoweredKernel {

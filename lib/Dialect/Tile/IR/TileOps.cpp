@@ -41,7 +41,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t maxBlocksPerSm,
                                  int64_t maxRegistersPerThread,
                                  int64_t fp32Gflops, int64_t l2Bandwidth,
-                                 int64_t memoryLatency, int64_t clockMhz) {
+                                 int64_t memoryLatency, int64_t clockMhz,
+                                 int64_t mmaSyncGflops) {
   if (!arch.starts_with("sm_"))
     return emitError() << "arch must name an NVIDIA architecture (sm_XY), got '"
                        << arch << "'";
@@ -61,10 +62,21 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         {"clock_mhz", clockMhz}})
     if (value <= 0)
       return emitError() << name << " must be positive, got " << value;
+  if (mmaSyncGflops < 0)
+    return emitError() << "mma_sync_gflops must not be negative, got "
+                       << mmaSyncGflops;
   if (maxThreads > maxThreadsPerSm)
     return emitError() << "max_threads " << maxThreads
                        << " exceeds max_threads_per_sm " << maxThreadsPerSm;
   return success();
+}
+
+bool xtile::tile::hasMmaSync(TargetAttr target) {
+  unsigned version = 0;
+  StringRef digits = target.getArch().drop_front(3).take_while(
+      [](char c) { return llvm::isDigit(c); });
+  return !digits.getAsInteger(10, version) && version >= 80 &&
+         target.getMmaSyncGflops() > 0;
 }
 
 TargetAttr TargetAttr::getBuiltin(MLIRContext *ctx, StringRef arch) {
@@ -75,7 +87,10 @@ TargetAttr TargetAttr::getBuiltin(MLIRContext *ctx, StringRef arch) {
   // thread). Shared memory is the most a block can opt into. L2 serves
   // re-reads at about three times device-memory bandwidth; device-memory
   // latency is about 600 ns on both. Boost clocks: 1980 MHz (H100/H200 SXM),
-  // 1410 MHz (A100).
+  // 1410 MHz (A100). Tensor cores through mma.sync: the A100's dense
+  // f16/bf16 peak (312 TFLOP/s); on the H100 mma.sync issues at about two
+  // thirds of the wgmma peak (989 TFLOP/s), an estimate to replace by a
+  // measurement.
   if (arch == "sm_90")
     return TargetAttr::get(ctx, arch, /*sms=*/132, /*max_threads=*/1024,
                            /*shared_memory=*/232448, /*registers=*/65536,
@@ -84,7 +99,8 @@ TargetAttr TargetAttr::getBuiltin(MLIRContext *ctx, StringRef arch) {
                            /*max_blocks_per_sm=*/32,
                            /*max_registers_per_thread=*/255,
                            /*fp32_gflops=*/67000, /*l2_bandwidth=*/10050,
-                           /*memory_latency=*/600, /*clock_mhz=*/1980);
+                           /*memory_latency=*/600, /*clock_mhz=*/1980,
+                           /*mma_sync_gflops=*/660000);
   if (arch == "sm_80")
     return TargetAttr::get(ctx, arch, /*sms=*/108, /*max_threads=*/1024,
                            /*shared_memory=*/166912, /*registers=*/65536,
@@ -93,7 +109,8 @@ TargetAttr TargetAttr::getBuiltin(MLIRContext *ctx, StringRef arch) {
                            /*max_blocks_per_sm=*/32,
                            /*max_registers_per_thread=*/255,
                            /*fp32_gflops=*/19500, /*l2_bandwidth=*/6117,
-                           /*memory_latency=*/600, /*clock_mhz=*/1410);
+                           /*memory_latency=*/600, /*clock_mhz=*/1410,
+                           /*mma_sync_gflops=*/312000);
   return {};
 }
 
@@ -191,7 +208,8 @@ ScheduleNeeds RowScheduleAttr::getNeeds(const ScheduleShape &shape) const {
 LogicalResult
 DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t blockM, int64_t blockN, int64_t blockK,
-                        int64_t stages, int64_t warps) {
+                        int64_t stages, int64_t warps,
+                        DotInstruction instruction, int64_t warpsM) {
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"block_m", blockM},
                              {"block_n", blockN},
                              {"block_k", blockK}})
@@ -203,11 +221,42 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!isPowerOfTwoIn(warps, 1, 32))
     return emitError() << "warps must be a power of two in [1, 32], got "
                        << warps;
+  if (warpsM < 1 || warps % warpsM)
+    return emitError() << "warps_m must divide warps (" << warps << "), got "
+                       << warpsM;
+  if (instruction == DotInstruction::fma) {
+    if (warpsM != 1)
+      return emitError() << "warps_m applies to instruction = mma_sync only";
+    return success();
+  }
+  // mma.sync m16n8k16: each warp's sub-tile is whole 16 x 16 blocks (B is
+  // read 16 columns at a time), K steps of 16.
+  int64_t warpsN = warps / warpsM;
+  if (blockM % (16 * warpsM) || blockN % (16 * warpsN))
+    return emitError() << "with instruction = mma_sync, block_m must be a "
+                          "multiple of 16 * warps_m and block_n of 16 * "
+                          "(warps / warps_m); got "
+                       << blockM << " x " << blockN << " over " << warpsM
+                       << " x " << warpsN << " warps";
+  if (blockK % 16)
+    return emitError() << "with instruction = mma_sync, block_k must be a "
+                          "multiple of 16, got "
+                       << blockK;
   return success();
 }
 
+int64_t DotScheduleAttr::getWarpTileM() const {
+  return getBlockM() / getWarpsM();
+}
+int64_t DotScheduleAttr::getWarpTileN() const {
+  return getBlockN() / (getWarps() / getWarpsM());
+}
+
 int64_t DotScheduleAttr::getNumWarps() const { return getWarps(); }
-int64_t DotScheduleAttr::getVectorWidth() const { return 4; }
+int64_t DotScheduleAttr::getVectorWidth() const {
+  // 16-byte copies of 16-bit operand tiles on tensor cores.
+  return getInstruction() == DotInstruction::mma_sync ? 8 : 4;
+}
 int64_t DotScheduleAttr::getNumStages() const { return getStages(); }
 
 ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
@@ -222,6 +271,14 @@ ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
   int64_t accumulators = llvm::divideCeil(
       getBlockM() * getBlockN() * shape.contractions, needs.threads);
   needs.registersPerThread = kBaseRegisters + 2 * accumulators;
+  if (getInstruction() == DotInstruction::mma_sync) {
+    // The accumulators and one k16 step's fragments: 4 registers of A per
+    // 16 rows and 2 of B per 8 columns of the warp's sub-tile.
+    constexpr int64_t kMmaBaseRegisters = 40;
+    needs.registersPerThread = kMmaBaseRegisters + accumulators +
+                               4 * (getWarpTileM() / 16) +
+                               2 * (getWarpTileN() / 8);
+  }
   needs.sharedMemory = getStages() * shape.contractions *
                        (getBlockM() * getBlockK() + getBlockK() * getBlockN()) *
                        shape.elementBytes;
@@ -288,9 +345,35 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "num_warps " << warps
                          << " differs from the schedule's "
                          << schedule.getNumWarps();
+  auto dotSchedule = dyn_cast<DotScheduleAttr>(schedule);
+  if (dotSchedule &&
+      dotSchedule.getInstruction() == DotInstruction::mma_sync) {
+    WalkResult bad = walk([&](DotOp dot) {
+      Type lhs = getElementTypeOrSelf(dot.getLhs().getType());
+      Type rhs = getElementTypeOrSelf(dot.getRhs().getType());
+      if (lhs != rhs || !(lhs.isF16() || lhs.isBF16()) ||
+          !getElementTypeOrSelf(dot.getAcc().getType()).isF32()) {
+        dot.emitOpError("runs on tensor cores (instruction = mma_sync), "
+                        "which take f16 or bf16 operands of one type and an "
+                        "f32 accumulator; got ")
+            << lhs << " x " << rhs << " -> "
+            << getElementTypeOrSelf(dot.getAcc().getType());
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (bad.wasInterrupted())
+      return failure();
+  }
   std::optional<TargetAttr> target = getTarget();
   if (!target)
     return success();
+  if (dotSchedule &&
+      dotSchedule.getInstruction() == DotInstruction::mma_sync &&
+      !hasMmaSync(*target))
+    return emitOpError() << "schedule " << schedule
+                         << " runs on mma.sync, which " << target->getArch()
+                         << " does not have (sm_80 and later)";
   // What the body shows of the kernel's shape: its dots and their operands.
   ScheduleShape shape;
   shape.contractions = 0;

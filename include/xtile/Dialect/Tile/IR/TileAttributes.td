@@ -24,7 +24,9 @@ def XTile_TargetAttr : AttrDef<XTile_Dialect, "Target"> {
     bandwidth (GB/s), the device-memory latency (ns) that the grid's
     bytes in flight must cover, and the SM clock (MHz) at which each SM
     issues 128 thread-instructions and 16 special-function operations per
-    cycle. The last seven may be omitted; they then take the sm_90 values. `TargetAttr::getBuiltin(ctx, "sm_90")` (H100/H200
+    cycle, and the dense f16/bf16 tensor-core throughput reached through
+    `mma.sync` (GFLOP/s, f32 accumulation). The last eight may be omitted;
+    they then take the sm_90 values. `TargetAttr::getBuiltin(ctx, "sm_90")` (H100/H200
     class) and `"sm_80"` (A100) are built in, from the vendors' published
     figures.
 
@@ -51,7 +53,10 @@ def XTile_TargetAttr : AttrDef<XTile_Dialect, "Target"> {
       DefaultValuedParameter<"int64_t", "600",
           "device-memory latency, ns">:$memory_latency,
       DefaultValuedParameter<"int64_t", "1980",
-          "SM clock, MHz">:$clock_mhz);
+          "SM clock, MHz">:$clock_mhz,
+      DefaultValuedParameter<"int64_t", "660000",
+          "dense f16/bf16 tensor-core throughput through mma.sync (f32 "
+          "accumulation), GFLOP/s; 0 without tensor cores">:$mma_sync_gflops);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -136,15 +141,33 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
     loaded `stages` iterations ahead (1: not pipelined) into shared memory.
     Block sizes are powers of two.
 
+    `instruction` says what the multiply-adds run on: `fma`, the FP32 FMA
+    pipes (every operand type; the default), or `mma_sync`, tensor cores
+    through `mma.sync.m16n8k16` (f16 or bf16 operands, f32 accumulation,
+    sm_80 and later). With `mma_sync` the warps form a `warps_m` x
+    (`warps` / `warps_m`) grid over the output tile; each warp owns a
+    `block_m / warps_m` x `block_n / (warps / warps_m)` sub-tile, a multiple
+    of 16 x 16, and `block_k` is a multiple of 16. Operand tiles are staged
+    in shared memory in a swizzled layout and read with `ldmatrix`.
+
     ```mlir
     #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 32, stages = 3, warps = 4>
+    #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = 32, stages = 3, warps = 8, instruction = mma_sync, warps_m = 2>
     ```
   }];
   let parameters = (ins "int64_t":$block_m, "int64_t":$block_n,
                         "int64_t":$block_k, "int64_t":$stages,
-                        "int64_t":$warps);
+                        "int64_t":$warps,
+                        DefaultValuedParameter<"::xtile::tile::DotInstruction",
+                            "::xtile::tile::DotInstruction::fma">:$instruction,
+                        DefaultValuedParameter<"int64_t", "1">:$warps_m);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The sub-tile of the output one warp computes (mma_sync).
+    int64_t getWarpTileM() const;
+    int64_t getWarpTileN() const;
+  }];
 }
 
 #endif // XTILE_DIALECT_TILE_IR_TILEATTRIBUTES_TD

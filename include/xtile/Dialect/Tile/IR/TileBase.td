@@ -68,6 +68,12 @@ def XTile_CombineKind : I32EnumAttr<"CombineKind", "fold combine operation", [
   let cppNamespace = "::xtile::tile";
 }
 
+def XTile_DotInstruction : I32EnumAttr<"DotInstruction",
+    "the instructions a contraction's multiply-adds run on", [
+    I32EnumAttrCase<"fma", 0>, I32EnumAttrCase<"mma_sync", 1>]> {
+  let cppNamespace = "::xtile::tile";
+}
+
 def XTile_FoldStrategy : I32EnumAttr<"FoldStrategy", "how a fold is executed", [
     I32EnumAttrCase<"serial", 0>, I32EnumAttrCase<"warp", 1>,
     I32EnumAttrCase<"block", 2>, I32EnumAttrCase<"split", 3>]> {

@@ -48,6 +48,12 @@ bool fitsTarget(const ScheduleNeeds &needs, TargetAttr target,
 #define GET_ATTRDEF_CLASSES
 #include "xtile/Dialect/Tile/IR/TileAttributes.h.inc"
 
+namespace xtile::tile {
+/// Whether `target` has the warp-level tensor-core instruction mma.sync
+/// (sm_80 and later).
+bool hasMmaSync(TargetAttr target);
+} // namespace xtile::tile
+
 #define GET_OP_CLASSES
 #include "xtile/Dialect/Tile/IR/TileOps.h.inc"
 

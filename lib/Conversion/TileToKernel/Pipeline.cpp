@@ -1,8 +1,9 @@
-//===- Dots.cpp - Dots and pipelined loops --------------------------------===//
+//===- Pipeline.cpp - Dot operands in shared memory, pipelined loops ------===//
 //
-// Dots: operand tiles staged in shared memory, accumulated per slot in f32.
-// Loops (`scf.for`), whose dot operands may be software pipelined: copied
-// into shared memory asynchronously (cp.async), iterations ahead.
+// The operand tiles of dots, staged in shared memory for either family of
+// instructions (FmaDot.cpp, MmaSyncDot.cpp): stored from registers, or
+// copied asynchronously (cp.async) iterations ahead in software-pipelined
+// loops (`scf.for`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,120 +22,65 @@ using namespace xtile;
 using namespace xtile::tiletokernel;
 
 //===----------------------------------------------------------------------===//
-// Dots
+// Operand tiles in shared memory
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelLowering::lowerDot(xt::DotOp op) {
-  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-  auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
-  auto accType = cast<RankedTensorType>(op.getAcc().getType());
-  if (lhsType.getRank() != 2 || rhsType.getRank() != 2)
-    return op.emitOpError("the Kernel IR lowering supports 2-d dots only");
-  int64_t k = lhsType.getDimSize(1), n = rhsType.getDimSize(1);
-  Type accElement = accType.getElementType();
-  if (!accElement.isF32())
-    return op.emitOpError("the Kernel IR lowering accumulates dots in f32 "
-                          "only, got ")
-           << accElement;
-  // Stage each operand tile in shared memory, row-major.
-  bool stagedNow = false;
-  auto stage = [&](Value operand) -> FailureOr<std::pair<Value, Value>> {
-    auto it = staged.find(operand);
-    if (it != staged.end())
-      return it->second;
-    auto type = cast<RankedTensorType>(operand.getType());
-    int cs = baseCoords(type.getShape());
-    FailureOr<SmallVector<Value>> values = tile(operand, cs);
-    if (failed(values))
-      return failure();
-    Type element = type.getElementType();
-    Value buffer = dynamicShared(element, type.getNumElements());
-    const Layout &l = layouts[coordSets[cs].layout];
-    for (int64_t c = 0; c < l.chunks; ++c) {
-      int64_t s0 = c * l.vec;
-      ArrayRef<Value> coords = coordSets[cs].coords[s0];
-      Value offset = add(mul(coords[0], cst(type.getDimSize(1))), coords[1]);
-      Value lanes = l.vec == 1 ? (*values)[s0]
-                               : (Value)vector::FromElementsOp::create(
-                                     b, loc, VectorType::get({l.vec}, element),
-                                     ArrayRef<Value>(*values).slice(s0, l.vec));
-      predicated(
-          b, loc, owned(coordSets[cs].layout, c), {},
-          [&] {
-            xk::StoreOp::create(b, loc, lanes, buffer, offset);
-            return SmallVector<Value>{};
-          },
-          [&] { return SmallVector<Value>{}; });
-    }
-    staged[operand] = {buffer, cst(0)};
-    stagedNow = true;
-    return staged[operand];
-  };
-  FailureOr<std::pair<Value, Value>> a = stage(op.getLhs());
-  if (failed(a))
-    return failure();
-  FailureOr<std::pair<Value, Value>> bb = stage(op.getRhs());
-  if (failed(bb))
-    return failure();
-  if (stagedNow) {
-    xk::BarrierOp::create(b, loc);
-    stagedInBody = true;
-  }
-  if (dynamicBytes > src.getTarget().value().getSharedMemory())
-    return op.emitOpError("needs ")
-           << dynamicBytes << " bytes of shared memory for its operand tiles, "
-           << "more than the target's " << src.getTarget()->getSharedMemory();
+Value KernelLowering::sharedOffset(RankedTensorType type, Value row,
+                                   Value col, bool reading) {
+  int64_t cols = type.getDimSize(1);
+  Value linear = add(mul(row, cst(cols)), col);
+  if (!dotSchedule ||
+      dotSchedule.getInstruction() != xt::DotInstruction::mma_sync)
+    return linear;
+  // ldmatrix reads 8 rows of 16 bytes at once; with rows stored plainly,
+  // rows 128 bytes apart hit the same banks. Chunk c of row r is stored at
+  // chunk c ^ ((r / perPhase) % maxPhase): eight consecutive rows' chunks
+  // then fall in distinct bank groups.
+  int64_t chunkElements = 16 / getElementBytes(type.getElementType());
+  int64_t rowBytes = 16 * cols / chunkElements;
+  int64_t perPhase = std::max<int64_t>(1, 128 / rowBytes);
+  int64_t maxPhase = std::min<int64_t>(8, rowBytes / 16);
+  if (maxPhase <= 1 || (testMutation == "swizzle" && !reading))
+    return linear;
+  Value phase = rem(div(row, perPhase), maxPhase);
+  Value chunk = b.createOrFold<arith::XOrIOp>(loc, div(col, chunkElements),
+                                              phase);
+  return add(mul(row, cst(cols)),
+             add(mul(chunk, cst(chunkElements)), rem(col, chunkElements)));
+}
 
-  int cs = baseCoords(accType.getShape());
-  FailureOr<SmallVector<Value>> acc = tile(op.getAcc(), cs);
-  if (failed(acc))
+FailureOr<std::pair<Value, Value>>
+KernelLowering::stageOperand(Value operand, bool &stagedNow) {
+  auto it = staged.find(operand);
+  if (it != staged.end())
+    return it->second;
+  auto type = cast<RankedTensorType>(operand.getType());
+  int cs = baseCoords(type.getShape());
+  FailureOr<SmallVector<Value>> values = tile(operand, cs);
+  if (failed(values))
     return failure();
+  Type element = type.getElementType();
+  Value buffer = dynamicShared(element, type.getNumElements());
   const Layout &l = layouts[coordSets[cs].layout];
-  const CoordSet &set = coordSets[cs];
-  Value zero = cst(0), one = cst(1);
-  auto loop = scf::ForOp::create(b, loc, zero, cst(k), one, *acc);
-  loop->setAttr("xkernel.unroll", b.getUnitAttr());
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kk = loop.getInductionVar();
-    Type f32 = b.getF32Type();
-    auto widen = [&](Value v) -> Value {
-      return v.getType() == f32 ? v : (Value)arith::ExtFOp::create(b, loc, f32, v);
-    };
-    DenseMap<Value, Value> rows;
-    DenseMap<Value, SmallVector<Value>> cols;
-    SmallVector<Value> next;
-    for (int64_t c = 0; c < l.chunks; ++c) {
-      int64_t s0 = c * l.vec;
-      Value row = set.coords[s0][0], col = set.coords[s0][1];
-      if (!rows.count(row))
-        rows[row] = widen(xk::LoadOp::create(
-            b, loc, lhsType.getElementType(), a->first,
-            add(a->second, add(mul(row, cst(k)), kk))));
-      if (!cols.count(col)) {
-        Value offset = add(bb->second, add(mul(kk, cst(n)), col));
-        Type element = rhsType.getElementType();
-        SmallVector<Value> lanes;
-        if (l.vec == 1) {
-          lanes.push_back(
-              widen(xk::LoadOp::create(b, loc, element, bb->first, offset)));
-        } else {
-          Value v = xk::LoadOp::create(
-              b, loc, VectorType::get({l.vec}, element), bb->first, offset);
-          for (int64_t i = 0; i < l.vec; ++i)
-            lanes.push_back(widen(vector::ExtractOp::create(b, loc, v, i)));
-        }
-        cols[col] = lanes;
-      }
-      for (int64_t i = 0; i < l.vec; ++i)
-        next.push_back(math::FmaOp::create(b, loc, rows[row], cols[col][i],
-                                           loop.getRegionIterArgs()[s0 + i]));
-    }
-    scf::YieldOp::create(b, loc, next);
+  for (int64_t c = 0; c < l.chunks; ++c) {
+    int64_t s0 = c * l.vec;
+    ArrayRef<Value> coords = coordSets[cs].coords[s0];
+    Value offset = sharedOffset(type, coords[0], coords[1]);
+    Value lanes = l.vec == 1 ? (*values)[s0]
+                             : (Value)vector::FromElementsOp::create(
+                                   b, loc, VectorType::get({l.vec}, element),
+                                   ArrayRef<Value>(*values).slice(s0, l.vec));
+    predicated(
+        b, loc, owned(coordSets[cs].layout, c), {},
+        [&] {
+          xk::StoreOp::create(b, loc, lanes, buffer, offset);
+          return SmallVector<Value>{};
+        },
+        [&] { return SmallVector<Value>{}; });
   }
-  remember(op.getResult(), cs, SmallVector<Value>(loop.getResults()));
-  return success();
+  staged[operand] = {buffer, cst(0)};
+  stagedNow = true;
+  return staged[operand];
 }
 
 //===----------------------------------------------------------------------===//
@@ -210,19 +156,24 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
             return computableForAnyIteration(v, body, iv);
           }))
         continue;
-      // Copies move 4, 8 or 16 bytes: whole vector groups, or single 4-byte
+      // Copies move 4, 8 or 16 bytes: the widest part of a vector group
+      // whose elements are adjacent and aligned in memory, or single 4-byte
       // elements.
       int64_t bytes = getElementBytes(type.getElementType());
       const Layout &l = layouts[layoutFor(type.getShape())];
       Access access = accessOf(load.getBuffer());
-      bool vec = vectorizable(load.getIndices(), load.getMask(), access, l.vec);
-      int64_t copy = vec ? l.vec * bytes : bytes;
-      if (!vec && l.vec > 1 && bytes != 4)
-        continue;
-      if (copy != 4 && copy != 8 && copy != 16)
+      int64_t group = 0;
+      for (int64_t g = l.vec; g >= 1 && g * bytes >= 4; g /= 2)
+        if (g * bytes <= 16 &&
+            (g == 1 ||
+             vectorizable(load.getIndices(), load.getMask(), access, g))) {
+          group = g;
+          break;
+        }
+      if (!group)
         continue;
       seen.insert(operand);
-      out.push_back({operand, load, Value(), type.getNumElements()});
+      out.push_back({operand, load, Value(), type.getNumElements(), group});
     }
   }
   for (Pipelined &p : out) {
@@ -274,16 +225,13 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
     if (failed(masks))
       return failure();
     int64_t bytes = getElementBytes(type.getElementType());
-    bool vec = vectorizable(p.load.getIndices(), p.load.getMask(), access,
-                            l.vec);
-    int64_t group = vec ? l.vec : 1;
+    int64_t group = p.group;
     Value base = mul(stage, cst(p.elements));
     for (int64_t c = 0; c < l.chunks; ++c) {
       for (int64_t i = 0; i < l.vec; i += group) {
         int64_t s0 = c * l.vec + i;
         ArrayRef<Value> coords = coordSets[cs].coords[s0];
-        Value local =
-            add(base, add(mul(coords[0], cst(type.getDimSize(1))), coords[1]));
+        Value local = add(base, sharedOffset(type, coords[0], coords[1]));
         Value valid;
         if (!masks->empty())
           valid = arith::SelectOp::create(
