@@ -146,8 +146,11 @@ private:
   /// in its buffer: row-major, swizzled in 16-byte chunks for tensor cores.
   /// `reading`: for ldmatrix (the swizzle test mutation breaks writes
   /// only).
+  /// `transposed`: the tile is staged column by column.
   Value sharedOffset(RankedTensorType type, Value row, Value col,
-                     bool reading = false);
+                     bool reading = false, bool transposed = false);
+  /// The coordinates of a 2-d tile dealt out in groups of adjacent rows.
+  int transposedCoords(ArrayRef<int64_t> shape);
   LogicalResult lowerStore(xt::StoreOp op);
   FailureOr<SmallVector<Value>> lowerLoad(xt::LoadOp op, int cs);
   FailureOr<Value> lowerScalarLoad(xt::LoadOp op);
@@ -161,11 +164,14 @@ private:
   FailureOr<SmallVector<Value>> offsets(const Access &access,
                                         ValueRange indices, int cs,
                                         Operation *user);
+  /// Whether groups of `vec` elements adjacent along dimension `dim` (-1:
+  /// the last) are adjacent and aligned in memory, and masked alike.
   bool vectorizable(ValueRange indices, Value mask, const Access &access,
-                    int64_t vec);
-  Progression progression(Value v, int64_t vec);
+                    int64_t vec, int64_t dim = -1);
+  /// How an integer tile changes along dimension `dim` (-1: the last).
+  Progression progression(Value v, int64_t vec, int64_t dim = -1);
   int64_t scalarDivisor(Value v);
-  bool uniformMask(Value mask, int64_t vec);
+  bool uniformMask(Value mask, int64_t vec, int64_t dim = -1);
 
   // Cross-thread.
   Value combine(xt::CombineKind kind, Value x, Value y);
@@ -197,10 +203,13 @@ private:
   DenseMap<Value, Value> scalars;
   DenseMap<std::pair<Value, int>, SmallVector<Value>> memo;
   SmallVector<SmallVector<std::pair<Value, int>>> scopes;
-  DenseMap<std::pair<Value, int64_t>, Progression> progressions;
+  DenseMap<std::tuple<Value, int64_t, int64_t>, Progression> progressions;
   // Operand tiles of dots staged in shared memory in the current loop body:
   // the buffer and the offset of this iteration's tile in it.
   DenseMap<Value, std::pair<Value, Value>> staged;
+  // Staged operand tiles stored column by column (see sharedOffset).
+  DenseSet<Value> stagedTransposed;
+  std::map<SmallVector<int64_t>, int> transposedIds;
   bool stagedInBody = false;
   // Loads that asynchronous copies bring into shared memory instead.
   DenseSet<Operation *> copiedLoads;
@@ -215,6 +224,7 @@ private:
     Value buffer;      // stages x tile elements in shared memory
     int64_t elements;  // of one tile
     int64_t group;     // elements per copy
+    bool transposed;   // staged [col][row]: contiguous along rows in memory
   };
   SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
   LogicalResult issueCopies(ArrayRef<Pipelined> operands, scf::ForOp op,

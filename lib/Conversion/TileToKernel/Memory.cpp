@@ -92,16 +92,51 @@ int64_t KernelLowering::scalarDivisor(Value v) {
   return 1;
 }
 
-Progression KernelLowering::progression(Value v, int64_t vec) {
+Progression KernelLowering::progression(Value v, int64_t vec, int64_t dim) {
   if (!isTile(v))
     return {true, 0, scalarDivisor(v)};
-  auto key = std::make_pair(v, vec);
+  auto shape = cast<RankedTensorType>(v.getType()).getShape();
+  if (dim == static_cast<int64_t>(shape.size()) - 1)
+    dim = -1;
+  auto key = std::make_tuple(v, vec, dim);
   auto it = progressions.find(key);
   if (it != progressions.end())
     return it->second;
   Progression p;
   Operation *def = v.getDefiningOp();
-  auto shape = cast<RankedTensorType>(v.getType()).getShape();
+  if (def && dim >= 0 && isa<xt::BroadcastOp, xt::ReshapeOp>(def)) {
+    // Along another dimension than the last: a broadcast keeps or
+    // replicates it; a reshape that only adds or drops unit dimensions
+    // moves it.
+    ArrayRef<int64_t> in =
+        cast<RankedTensorType>(def->getOperand(0).getType()).getShape();
+    if (isa<xt::BroadcastOp>(def) && in.size() == shape.size()) {
+      if (in[dim] == shape[dim]) {
+        p = progression(def->getOperand(0), vec, dim);
+      } else if (in[dim] == 1) {
+        Progression q = progression(def->getOperand(0), 1);
+        if (q.known)
+          p = {true, 0, q.divisor};
+      }
+    } else if (isa<xt::ReshapeOp>(def) && shape[dim] != 1) {
+      auto nonUnit = [](ArrayRef<int64_t> dims) {
+        SmallVector<int64_t> positions;
+        for (auto [i, d] : llvm::enumerate(dims))
+          if (d != 1)
+            positions.push_back(i);
+        return positions;
+      };
+      SmallVector<int64_t> from = nonUnit(in), to = nonUnit(shape);
+      bool same = from.size() == to.size() &&
+                  llvm::all_of(llvm::zip(from, to), [&](auto pair) {
+                    return in[std::get<0>(pair)] == shape[std::get<1>(pair)];
+                  });
+      if (same)
+        p = progression(def->getOperand(0), vec,
+                        from[llvm::find(to, dim) - to.begin()]);
+    }
+    return progressions[key] = p;
+  }
   if (def) {
     auto operandShape = [&](unsigned i) {
       return cast<RankedTensorType>(def->getOperand(i).getType()).getShape();
@@ -134,16 +169,16 @@ Progression KernelLowering::progression(Value v, int64_t vec) {
           p = {true, 0, q.divisor};
       }
     } else if (isa<arith::AddIOp, arith::SubIOp>(def)) {
-      Progression x = progression(def->getOperand(0), vec);
-      Progression y = progression(def->getOperand(1), vec);
+      Progression x = progression(def->getOperand(0), vec, dim);
+      Progression y = progression(def->getOperand(1), vec, dim);
       if (x.known && y.known)
         p = {true,
              isa<arith::AddIOp>(def) ? x.stride + y.stride
                                      : x.stride - y.stride,
              std::min(x.divisor, y.divisor)};
     } else if (isa<arith::MulIOp>(def)) {
-      Progression x = progression(def->getOperand(0), vec);
-      Progression y = progression(def->getOperand(1), vec);
+      Progression x = progression(def->getOperand(0), vec, dim);
+      Progression y = progression(def->getOperand(1), vec, dim);
       APInt c;
       auto constantOf = [&](Value t) -> std::optional<int64_t> {
         DenseIntElementsAttr dense;
@@ -166,10 +201,10 @@ Progression KernelLowering::progression(Value v, int64_t vec) {
           p = {true, 0, divisor};
       }
     } else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(def)) {
-      p = progression(def->getOperand(0), vec);
+      p = progression(def->getOperand(0), vec, dim);
     } else if (!isa<xt::LoadOp>(def) && def->getNumRegions() == 0 &&
                llvm::all_of(def->getOperands(), [&](Value o) {
-                 Progression q = progression(o, vec);
+                 Progression q = progression(o, vec, dim);
                  return q.known && q.stride == 0;
                })) {
       p = {true, 0, 1};
@@ -179,15 +214,16 @@ Progression KernelLowering::progression(Value v, int64_t vec) {
 }
 
 /// Whether a mask is the same for the `vec` elements of every group.
-bool KernelLowering::uniformMask(Value mask, int64_t vec) {
+bool KernelLowering::uniformMask(Value mask, int64_t vec, int64_t dim) {
   if (!mask)
     return true;
-  Progression p = progression(mask, vec);
+  Progression p = progression(mask, vec, dim);
   if (p.known && p.stride == 0)
     return true;
   Operation *def = mask.getDefiningOp();
   if (auto a = dyn_cast_or_null<arith::AndIOp>(def))
-    return uniformMask(a.getLhs(), vec) && uniformMask(a.getRhs(), vec);
+    return uniformMask(a.getLhs(), vec, dim) &&
+           uniformMask(a.getRhs(), vec, dim);
   auto cmp = dyn_cast_or_null<arith::CmpIOp>(def);
   if (!cmp)
     return false;
@@ -201,13 +237,15 @@ bool KernelLowering::uniformMask(Value mask, int64_t vec) {
   if (pred != arith::CmpIPredicate::slt && pred != arith::CmpIPredicate::ult)
     return false;
   // x0 + v < b, with x0 and b multiples of vec, holds for all v < vec or none.
-  Progression px = progression(x, vec), pb = progression(bound, vec);
+  Progression px = progression(x, vec, dim),
+              pb = progression(bound, vec, dim);
   return px.known && pb.known && px.stride == 1 && pb.stride == 0 &&
          px.divisor % vec == 0 && pb.divisor % vec == 0;
 }
 
 bool KernelLowering::vectorizable(ValueRange indices, Value mask,
-                                  const Access &access, int64_t vec) {
+                                  const Access &access, int64_t vec,
+                                  int64_t dim) {
   // One access moves at most 16 bytes.
   if (vec == 1 ||
       vec * getElementBytes(cast<xk::PtrType>(access.ptr.getType())
@@ -216,14 +254,14 @@ bool KernelLowering::vectorizable(ValueRange indices, Value mask,
     return false;
   int64_t stride = 0, divisor = kMaxDivisor;
   for (auto [index, bufferStride] : llvm::zip(indices, access.strides)) {
-    Progression p = progression(index, vec);
+    Progression p = progression(index, vec, dim);
     if (!p.known)
       return false;
     stride += p.stride * bufferStride;
     divisor = std::min(divisor, std::min(kMaxDivisor, p.divisor *
                                           powerOfTwoFactor(bufferStride)));
   }
-  return stride == 1 && divisor % vec == 0 && uniformMask(mask, vec);
+  return stride == 1 && divisor % vec == 0 && uniformMask(mask, vec, dim);
 }
 
 SmallVector<Value>

@@ -10,8 +10,9 @@
 // 16 x 8, and its lanes hold the C fragments of those blocks (the
 // accumulator layout, Layouts.cpp). Per step of 16 along K, the warp loads
 // TM fragments of A (ldmatrix.x4: 16 x 16 each) and TN / 2 pairs of B
-// fragments (ldmatrix.x4.trans: 16 x 16, two 16 x 8 blocks, since B is
-// stored [k][n]), then issues TM x TN mma.
+// fragments (ldmatrix.x4: 16 x 16, two 16 x 8 blocks; `.trans` where B is
+// staged [k][n], none where it is staged [n][k] as PyTorch's weights are
+// stored), then issues TM x TN mma.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,28 +63,38 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   int64_t tms = wmSize / 16, tns = wnSize / 8, ksteps = k / 16;
 
   // Where each lane's ldmatrix rows start in the tiles: lane l gives row
-  // l % 8 of matrix l / 8. For A ([m][k]) the four matrices are rows
-  // 0-7 / 8-15 by columns 0-7 / 8-15 of a 16 x 16 block; for B ([k][n])
-  // rows (k) 0-7 / 8-15 of columns (n) 0-7, then of columns 8-15. These
-  // depend on the lane only: computed once per thread.
+  // j = l % 8 of matrix q = l / 8. For A the four matrices are rows 0-7 /
+  // 8-15 (q % 2) by columns 0-7 / 8-15 (q / 2) of a 16 x 16 block of
+  // [m][k]; for B rows (k) 0-7 / 8-15 (q % 2) of columns (n) 0-7 / 8-15
+  // (q / 2). A tile staged row by row gives its rows to ldmatrix; one
+  // staged column by column (transposed) its columns, and the fragment
+  // comes out right with `trans` for A and without for B. These depend on
+  // the lane only: computed once per thread.
+  bool aTransposed = stagedTransposed.contains(op.getLhs());
+  bool bTransposed = stagedTransposed.contains(op.getRhs());
   SmallVector<Value> aOffsets, bOffsets; // [tm][ks], [pair][ks]
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(prelude);
-    Value inner = add(rem(lane, 8), mul(rem(div(lane, 8), 2), cst(8)));
-    Value outer = mul(div(lane, 16), cst(8));
-    Value aRow = add(mul(div(warp, warpsN), cst(wmSize)), inner);
+    Value q = div(lane, 8), j = rem(lane, 8);
+    Value low = mul(rem(q, 2), cst(8)), high = mul(div(q, 2), cst(8));
+    Value zero = cst(0);
+    Value aRow = add(add(mul(div(warp, warpsN), cst(wmSize)), low),
+                     aTransposed ? zero : j);
+    Value aCol = add(high, aTransposed ? j : zero);
     for (int64_t tm = 0; tm < tms; ++tm)
       for (int64_t ks = 0; ks < ksteps; ++ks)
-        aOffsets.push_back(sharedOffset(lhsType, add(aRow, cst(16 * tm)),
-                                        add(outer, cst(16 * ks)),
-                                        /*reading=*/true));
-    Value bCol = add(mul(rem(warp, warpsN), cst(wnSize)), outer);
+        aOffsets.push_back(sharedOffset(
+            lhsType, add(aRow, cst(16 * tm)), add(aCol, cst(16 * ks)),
+            /*reading=*/true, aTransposed));
+    Value bRow = add(low, bTransposed ? zero : j);
+    Value bCol = add(add(mul(rem(warp, warpsN), cst(wnSize)), high),
+                     bTransposed ? j : zero);
     for (int64_t pair = 0; pair < tns / 2; ++pair)
       for (int64_t ks = 0; ks < ksteps; ++ks)
-        bOffsets.push_back(sharedOffset(rhsType, add(inner, cst(16 * ks)),
-                                        add(bCol, cst(16 * pair)),
-                                        /*reading=*/true));
+        bOffsets.push_back(sharedOffset(
+            rhsType, add(bRow, cst(16 * ks)), add(bCol, cst(16 * pair)),
+            /*reading=*/true, bTransposed));
   }
 
   auto fragment = VectorType::get({8}, element);
@@ -106,11 +117,11 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
     for (int64_t tm = 0; tm < tms; ++tm)
       aFrag.push_back(xk::LdMatrixOp::create(
           b, loc, fragment, a->first,
-          add(a->second, aOffsets[tm * ksteps + ks]), /*trans=*/false));
+          add(a->second, aOffsets[tm * ksteps + ks]), aTransposed));
     for (int64_t pair = 0; pair < tns / 2; ++pair) {
       Value both = xk::LdMatrixOp::create(
           b, loc, fragment, bb->first,
-          add(bb->second, bOffsets[pair * ksteps + ks]), /*trans=*/true);
+          add(bb->second, bOffsets[pair * ksteps + ks]), !bTransposed);
       bFrag.push_back(lanesOf(both, first, half));
       bFrag.push_back(lanesOf(both, second, half));
     }

@@ -26,7 +26,13 @@ using namespace xtile::tiletokernel;
 //===----------------------------------------------------------------------===//
 
 Value KernelLowering::sharedOffset(RankedTensorType type, Value row,
-                                   Value col, bool reading) {
+                                   Value col, bool reading, bool transposed) {
+  if (transposed) {
+    // Element (row, col) of the tile is element (col, row) of the buffer.
+    std::swap(row, col);
+    type = RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
+                                 type.getElementType());
+  }
   int64_t cols = type.getDimSize(1);
   Value linear = add(mul(row, cst(cols)), col);
   if (!dotSchedule ||
@@ -47,6 +53,19 @@ Value KernelLowering::sharedOffset(RankedTensorType type, Value row,
                                               phase);
   return add(mul(row, cst(cols)),
              add(mul(chunk, cst(chunkElements)), rem(col, chunkElements)));
+}
+
+int KernelLowering::transposedCoords(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> key(shape);
+  auto it = transposedIds.find(key);
+  if (it != transposedIds.end())
+    return it->second;
+  int base = baseCoords({shape[1], shape[0]});
+  CoordSet cs{coordSets[base].layout, key, {}};
+  for (ArrayRef<Value> coords : coordSets[base].coords)
+    cs.coords.push_back({coords[1], coords[0]});
+  coordSets.push_back(std::move(cs));
+  return transposedIds[key] = coordSets.size() - 1;
 }
 
 FailureOr<std::pair<Value, Value>>
@@ -170,10 +189,30 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
           group = g;
           break;
         }
+      // Tensor cores read either orientation (ldmatrix with or without
+      // .trans): a tile contiguous along its rows in memory, as PyTorch's
+      // [out, in] weights are for x W^T, is copied and staged column by
+      // column.
+      bool transposed = false;
+      if (dotSchedule &&
+          dotSchedule.getInstruction() == xt::DotInstruction::mma_sync &&
+          group * bytes < 16) {
+        const Layout &lt =
+            layouts[coordSets[transposedCoords(type.getShape())].layout];
+        for (int64_t g = std::min<int64_t>(lt.vec, 16 / bytes);
+             g > group && g * bytes >= 4; g /= 2)
+          if (vectorizable(load.getIndices(), load.getMask(), access, g,
+                           /*dim=*/0)) {
+            group = g;
+            transposed = true;
+            break;
+          }
+      }
       if (!group)
         continue;
       seen.insert(operand);
-      out.push_back({operand, load, Value(), type.getNumElements(), group});
+      out.push_back({operand, load, Value(), type.getNumElements(), group,
+                     transposed});
     }
   }
   for (Pipelined &p : out) {
@@ -213,7 +252,8 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
   Type i32 = b.getI32Type();
   for (Pipelined p : operands) {
     auto type = cast<RankedTensorType>(p.operand.getType());
-    int cs = baseCoords(type.getShape());
+    int cs = p.transposed ? transposedCoords(type.getShape())
+                          : baseCoords(type.getShape());
     const Layout &l = layouts[coordSets[cs].layout];
     Access access = accessOf(p.load.getBuffer());
     FailureOr<SmallVector<Value>> offs =
@@ -231,7 +271,9 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
       for (int64_t i = 0; i < l.vec; i += group) {
         int64_t s0 = c * l.vec + i;
         ArrayRef<Value> coords = coordSets[cs].coords[s0];
-        Value local = add(base, sharedOffset(type, coords[0], coords[1]));
+        Value local =
+            add(base, sharedOffset(type, coords[0], coords[1],
+                                   /*reading=*/false, p.transposed));
         Value valid;
         if (!masks->empty())
           valid = arith::SelectOp::create(
@@ -344,8 +386,11 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       xk::AsyncWaitOp::create(b, loc, stages - 1);
       xk::BarrierOp::create(b, loc);
       Value current = rem(i, stages);
-      for (const Pipelined &p : pipelined)
+      for (const Pipelined &p : pipelined) {
         staged[p.operand] = {p.buffer, mul(current, cst(p.elements))};
+        if (p.transposed)
+          stagedTransposed.insert(p.operand);
+      }
       stagedInBody = true;
     }
     ++loopDepth;
