@@ -1,5 +1,6 @@
 """The GPU benchmark cases: memory-bound row ops at M = 32768 rows x N in
-{1024, 4096, 8192, 32768}, f32 and bf16, and a 4096^3 bf16 matmul. Each case
+{1024, 4096, 8192, 32768}, f32 and bf16, a 4096^3 bf16 matmul and the
+Llama-3-8B projections (bf16, M = 128 and 4096). Each case
 is a Tensor IR function and what run.py needs to build the same computation
 in PyTorch."""
 
@@ -58,6 +59,25 @@ def matmul_case(n=4096):
             "bytes": 3 * n * n * 2, "flops": 2 * n ** 3, "mlir": mlir}
 
 
+# Llama-3-8B's projections as nn.Linear computes them (x W^T, W [out, in]):
+# QKV, O, gate+up, down; at prefill (M = 4096) and small batches (M = 128).
+LLAMA = [("qkv", 6144, 4096), ("o", 4096, 4096), ("gate_up", 28672, 4096),
+         ("down", 4096, 14336)]
+
+
+def linear_case(proj, m, n, k):
+    x, w, y = t([m, k], "bf16"), t([n, k], "bf16"), t([m, n], "bf16")
+    name = f"linear_{proj}_bf16_m{m}"
+    mlir = (f"func.func @{name}(%x: {x}, %w: {w}) -> {y} {{\n"
+            f"  %y = xtensor.linear %x, %w : ({x}, {w}) -> {y}\n"
+            f"  return %y : {y}\n}}\n")
+    # "shape" is [M, K]: inputs are scaled by 1/sqrt(K).
+    return {"name": name, "op": "linear", "dtype": "bf16", "shape": [m, k],
+            "inputs": [[m, k], [n, k]], "outputs": [[m, n]],
+            "bytes": (m * k + n * k + m * n) * 2, "flops": 2 * m * n * k,
+            "mlir": mlir}
+
+
 def all_cases():
     out = []
     for op in ["rmsnorm", "layernorm", "softmax", "swiglu", "add_rmsnorm"]:
@@ -65,4 +85,7 @@ def all_cases():
             for n in NS:
                 out.append(row_case(op, n, dtype))
     out.append(matmul_case())
+    for proj, n, k in LLAMA:
+        for m in (128, 4096):
+            out.append(linear_case(proj, m, n, k))
     return out

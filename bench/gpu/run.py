@@ -56,6 +56,8 @@ def eager_fn(case):
         return lambda x, r, w: F.rms_norm(x + r, (x.shape[-1],), w, 1e-6)
     if op == "matmul":
         return lambda a, b: a @ b
+    if op == "linear":
+        return lambda x, w: F.linear(x, w)
     raise ValueError(op)
 
 
@@ -133,7 +135,7 @@ def main():
         for _ in range(sets_n):
             ins = [torch.randn(s, device="cuda", dtype=dtype, generator=gen)
                    for s in c["inputs"]]
-            if c["op"] == "matmul":
+            if c["op"] in ("matmul", "linear"):
                 ins = [i / math.sqrt(c["shape"][1]) for i in ins]
             outs = [torch.empty(s, device="cuda", dtype=dtype)
                     for s in c["outputs"]]

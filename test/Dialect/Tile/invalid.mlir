@@ -1002,6 +1002,52 @@ xtile.kernel @dot_shared_memory(%a: memref<128x64xf32>, %b: memref<64x128xf32>) 
 
 // -----
 
+// expected-error @+1 {{warps_m must divide warps (4), got 3}}
+xtile.kernel @mma_warps_m(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 3>} {
+}
+
+// -----
+
+// expected-error @+1 {{warps_m applies to instruction = mma_sync only}}
+xtile.kernel @fma_warps_m(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, warps_m = 2>} {
+}
+
+// -----
+
+// expected-error @+1 {{with instruction = mma_sync, block_m must be a multiple of 16 * warps_m and block_n of 16 * (warps / warps_m); got 64 x 32 over 1 x 4 warps}}
+xtile.kernel @mma_warp_tile(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 32, block_k = 32, stages = 2, warps = 4, instruction = mma_sync>} {
+}
+
+// -----
+
+// expected-error @+1 {{with instruction = mma_sync, block_k must be a multiple of 16, got 8}}
+xtile.kernel @mma_block_k(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 8, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2>} {
+}
+
+// -----
+
+xtile.kernel @mma_f32(%a: memref<64x32xf32>, %b: memref<32x64xf32>) -> (%c: memref<64x64xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2>} {
+  %x = arith.constant dense<1.0> : tensor<64x32xf32>
+  %y = arith.constant dense<1.0> : tensor<32x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32'}}
+  %d = xtile.dot %x, %y, %z : tensor<64x32xf32>, tensor<32x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op schedule #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2> runs on mma.sync, which sm_75 does not have (sm_80 and later)}}
+xtile.kernel @mma_sm75(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2>, target = #xtile.target<arch = "sm_75", sms = 40, max_threads = 1024, shared_memory = 65536, registers = 65536, bandwidth = 448, l2 = 4194304>} {
+}
+
+// -----
+
+// expected-error @+1 {{mma_sync_gflops must not be negative, got -1}}
+xtile.kernel @negative_mma(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, target = #xtile.target<arch = "sm_80", sms = 1, max_threads = 32, shared_memory = 1, registers = 1, bandwidth = 1, l2 = 1, mma_sync_gflops = -1>} {
+}
+
+// -----
+
 // expected-error @+1 {{'xtile.kernel' op 'xtile.schedule' must be a schedule (#xtile.row_schedule or #xtile.dot_schedule), got "block:8:4"}}
 xtile.kernel @schedule_string(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, xtile.schedule = "block:8:4"} {
 }

@@ -107,6 +107,18 @@ xtile.kernel @output_tiles(%x: memref<16xf32>) -> (%y: memref<16xf32>)
     attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 32, stages = 3, warps = 4>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
 }
 
+// On tensor cores: 8 warps in a 2 x 4 grid, each computing a 64 x 32 sub-tile
+// with mma.sync (the defaults instruction = fma, warps_m = 1 are not printed).
+// CHECK-LABEL: xtile.kernel @tensor_cores(
+// CHECK-SAME:      schedule = #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = 32, stages = 3, warps = 8, instruction = mma_sync, warps_m = 2>
+xtile.kernel @tensor_cores(%a: memref<128x32xbf16>, %b: memref<32x128xbf16>) -> (%c: memref<128x128xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 8 : i64, schedule = #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = 32, stages = 3, warps = 8, instruction = mma_sync, warps_m = 2>, target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040, mma_sync_gflops = 312000>} {
+  %x = arith.constant dense<1.0> : tensor<128x32xbf16>
+  %y = arith.constant dense<1.0> : tensor<32x128xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %d = xtile.dot %x, %y, %z : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+}
+
 // A target that is not built in (any sm_* with positive fields), no schedule,
 // 16 warps filling its 512 threads; an empty body.
 // CHECK-LABEL: xtile.kernel @target_only(

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Instructions per FLOP in the main loop of matmuls: xtile's contraction
+kernels beside Triton's for the same shapes, from the SASS of both. Compiles
+only; no GPU needed.
+
+    build/venv/bin/python bench/matmul_instructions.py [--quick] [--arch sm_90]
+        [--triton-arch sm_80] [--keep DIR] [--opt ...] [--translate ...]
+
+Shapes (bf16 operands, f32 accumulation, bf16 output): the 4096^3 matmul
+(x @ W with W [K, N]) and the Llama-3-8B projections as nn.Linear computes
+them (x @ W^T with W [out, in]): QKV 6144 x 4096, O 4096 x 4096, gate+up
+28672 x 4096 and down 4096 x 14336, at M in {1, 16, 128, 4096}. --quick runs
+the 4096^3 matmul and the projections at M = 4096.
+
+xtile: `xtile-opt --lower-to-kernel=target=ARCH` (the cost model's choice
+of schedule), `xtile-translate --mlir-to-ptx`, `ptxas -arch=ARCH`.
+Triton: the matmul of its tutorial (one program per 128 x 128 output tile,
+BLOCK_K 64, 4 warps, 4 stages; BLOCK_M 16 or 32 below M = 32, as its
+autotuner's small configurations), compiled by triton.compile for
+GPUTarget("cuda", ARCH, 32) without a GPU; by default for both sm_90 (where
+Triton uses wgmma) and sm_80 (mma.sync, the instruction xtile uses on every
+sm_80+ target today).
+
+Counting: `cuobjdump -sass` of each cubin (Triton's bundled cuobjdump where
+the toolkit has none). The main loop is the innermost SASS loop (a backward
+branch) holding the kernel's tensor-core instructions (FMAs for FMA
+kernels); every instruction in it counts except NOP. FLOPs per warp and
+instruction: HMMA.16816 4096, HGMMA.64xNx16 64 * N * 16 * 2 / 4 (a
+warpgroup's instruction, issued by its 4 warps), FFMA 64 (HFMA2 128).
+"instr/kFLOP" is the loop's instructions per 1000 FLOPs of a warp; the
+ratio column divides xtile's by Triton's. Registers from `cuobjdump
+-res-usage`, shared memory from ptxas -v (xtile's is dynamic: from the
+kernel's launch). A benchmark: prints numbers, never fails on them.
+"""
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from instructions import (first_line, parse_sass, res_usage, run,  # noqa: E402
+                          target, tool, triton)
+
+LLAMA = [("qkv", 6144, 4096), ("o", 4096, 4096), ("gate_up", 28672, 4096),
+         ("down", 4096, 14336)]
+MS = [1, 16, 128, 4096]
+
+
+def cases(quick):
+    out = [("mm4096", 4096, 4096, 4096, False)]
+    for name, n, k in LLAMA:
+        for m in ([4096] if quick else MS):
+            out.append((f"{name}_m{m}", m, n, k, True))
+    return out
+
+
+def tensor_ir(name, m, n, k, transposed):
+    x = f"tensor<{m}x{k}xbf16>"
+    y = f"tensor<{m}x{n}xbf16>"
+    if transposed:
+        w = f"tensor<{n}x{k}xbf16>"
+        body = f"%y = xtensor.linear %x, %w : ({x}, {w}) -> {y}"
+    else:
+        w = f"tensor<{k}x{n}xbf16>"
+        body = f"%y = xtensor.matmul %x, %w : {x}, {w} -> {y}"
+    return (f"func.func @{name}(%x: {x}, %w: {w}) -> {y} {{\n  {body}\n"
+            f"  return %y : {y}\n}}\n")
+
+
+# ---------------------------------------------------------------- SASS
+HGMMA = re.compile(r"HGMMA\.64x(\d+)x16")
+
+
+def flops(op):
+    """FLOPs one warp's instruction performs (0 for other instructions)."""
+    if op.startswith("HMMA.16816"):
+        return 4096
+    if op.startswith("HMMA.1688"):
+        return 2048
+    m = HGMMA.match(op)
+    if m:
+        return 64 * int(m.group(1)) * 16 * 2 // 4
+    if op.startswith("FFMA"):
+        return 64
+    if op.startswith("HFMA2"):
+        return 128
+    return 0
+
+
+def main_loop(instrs):
+    """(instructions, FLOPs) per iteration of the innermost loop with the
+    most FLOPs, or None."""
+    code = [i for i in instrs if i[2] != "NOP"]
+    index = {ins[0]: k for k, ins in enumerate(code)}
+    best = None
+    for k, (addr, _, op, ops) in enumerate(code):
+        if not op.startswith("BRA"):
+            continue
+        t = target(ops)
+        if t is None or t > addr or t not in index:
+            continue
+        body = code[index[t]:k + 1]
+        work = sum(flops(i[2]) for i in body)
+        if work and (best is None or len(body) < best[0] or
+                     (len(body) == best[0] and work > best[1])):
+            # The innermost of nested loops with work is the shortest.
+            best = (len(body), work)
+    return best
+
+
+def measure(cubin, cuobjdump, name=None):
+    rc, sass, err = run([cuobjdump, "-sass", str(cubin)])
+    if rc:
+        return f"cuobjdump failed: {first_line(err)}"
+    rc, res, _ = run([cuobjdump, "-res-usage", str(cubin)])
+    kernels = parse_sass(sass)
+    regs = res_usage(res) if rc == 0 else {}
+    if name is None:
+        name = max(kernels, key=lambda k: len(kernels[k]))
+    loop = main_loop(kernels.get(name, []))
+    if loop is None:
+        return "no main loop found"
+    return {"instrs": loop[0], "flops": loop[1],
+            "per_kflop": 1000 * loop[0] / loop[1], "regs": regs.get(name)}
+
+
+def xtile_case(name, m, n, k, transposed, args, tools, tmp):
+    src = pathlib.Path(tmp, f"{name}.mlir")
+    src.write_text(tensor_ir(name, m, n, k, transposed))
+    kir = src.with_suffix(".kernel.mlir")
+    rc, _, err = run([args.opt, f"--lower-to-kernel=target={args.arch}",
+                      str(src), "-o", str(kir)])
+    if rc:
+        return "lower-to-kernel failed: " + first_line(err)
+    text = kir.read_text()
+    sched = re.search(r"schedule = (#xtile\.dot_schedule<[^>]*>)",
+                      subprocess.run([args.opt,
+                                      f"--lower-to-tile=target={args.arch}",
+                                      str(src)], capture_output=True,
+                                     text=True).stdout)
+    ptx = src.with_suffix(".ptx")
+    rc, _, err = run([args.translate, "--mlir-to-ptx", str(kir), "-o",
+                      str(ptx)])
+    if rc:
+        return "mlir-to-ptx failed: " + first_line(err)
+    cubin = src.with_suffix(".cubin")
+    rc, _, err = run([tools["ptxas"], f"-arch={args.arch}", "-v", str(ptx),
+                      "-o", str(cubin)])
+    if rc:
+        return "ptxas failed: " + first_line(err)
+    spills = sum(int(s) for s in re.findall(r"(\d+) bytes spill stores", err))
+    kernels = re.findall(r"xkernel\.func @(\w+)", text)
+    # The contraction kernel: the one with tensor-core or FMA work.
+    r = None
+    for kname in kernels:
+        got = measure(cubin, tools["cuobjdump"], kname)
+        if isinstance(got, dict) and (r is None or got["flops"] > r["flops"]):
+            r = got
+    if r is None:
+        return "no main loop found"
+    shared = re.search(r"\] shared (\d+)", text)
+    r["shared"] = int(shared.group(1)) if shared else 0
+    r["spills"] = spills
+    r["schedule"] = sched.group(1) if sched else "?"
+    return r
+
+
+TRITON_KERNEL = None
+
+
+def triton_kernel():
+    global TRITON_KERNEL
+    if TRITON_KERNEL is None:
+        import triton.language as tl
+
+        @triton.jit
+        def matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                   BLOCK_K: tl.constexpr):
+            pid_m = tl.program_id(0)
+            pid_n = tl.program_id(1)
+            rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+            rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+            rk = tl.arange(0, BLOCK_K)
+            pa = a + rm[:, None] * sam + rk[None, :] * sak
+            pb = b + rk[:, None] * sbk + rn[None, :] * sbn
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for kk in range(0, tl.cdiv(K, BLOCK_K)):
+                x = tl.load(pa, mask=(rm[:, None] < M) &
+                            (rk[None, :] < K - kk * BLOCK_K), other=0.0)
+                y = tl.load(pb, mask=(rk[:, None] < K - kk * BLOCK_K) &
+                            (rn[None, :] < N), other=0.0)
+                acc = tl.dot(x, y, acc)
+                pa += BLOCK_K * sak
+                pb += BLOCK_K * sbk
+            pc = c + rm[:, None] * scm + rn[None, :] * scn
+            tl.store(pc, acc.to(tl.bfloat16),
+                     mask=(rm[:, None] < M) & (rn[None, :] < N))
+        TRITON_KERNEL = matmul
+    return TRITON_KERNEL
+
+
+def triton_case(name, m, n, k, transposed, arch, tools, tmp):
+    from triton.backends.compiler import GPUTarget
+    bm = 16 if m <= 16 else 32 if m <= 32 else 128
+    # Strides: x [M, K] row-major; W [K, N] or, transposed, [N, K].
+    sig = {"a": "*bf16", "b": "*bf16", "c": "*bf16", "M": "i32", "N": "i32",
+           "K": "i32", "sam": "i32", "sak": "constexpr", "sbk": "i32",
+           "sbn": "i32", "scm": "i32", "scn": "constexpr",
+           "BLOCK_M": "constexpr", "BLOCK_N": "constexpr",
+           "BLOCK_K": "constexpr"}
+    constexprs = {"sak": 1, "scn": 1, "BLOCK_M": bm, "BLOCK_N": 128,
+                  "BLOCK_K": 64}
+    if transposed:
+        sig["sbk"] = "constexpr"
+        constexprs["sbk"] = 1
+    else:
+        sig["sbn"] = "constexpr"
+        constexprs["sbn"] = 1
+    names = list(sig)
+    attrs = {(names.index(p),): [["tt.divisibility", 16]]
+             for p in ("a", "b", "c", "M", "N", "K", "sam", "sbk", "sbn",
+                       "scm") if sig[p] != "constexpr"}
+    cc = int(arch.removeprefix("sm_").rstrip("a"))
+    try:
+        kern = triton.compile(
+            triton.compiler.ASTSource(fn=triton_kernel(), signature=sig,
+                                      constexprs=constexprs, attrs=attrs),
+            target=GPUTarget("cuda", cc, 32),
+            options={"num_warps": 4, "num_stages": 4})
+    except Exception as e:  # noqa: BLE001 - reported, not fatal
+        return f"triton.compile failed: {first_line(str(e))}"
+    cubin = pathlib.Path(tmp, f"triton_{name}_{arch}.cubin")
+    cubin.write_bytes(kern.asm["cubin"])
+    r = measure(cubin, tools["cuobjdump"], kern.metadata.name)
+    if isinstance(r, dict):
+        r["shared"] = kern.metadata.shared
+    return r
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--triton-arch", default="sm_90,sm_80",
+                   help="comma-separated targets Triton compiles for")
+    p.add_argument("--opt", default=str(ROOT / "build/bin/xtile-opt"))
+    p.add_argument("--translate",
+                   default=str(ROOT / "build/bin/xtile-translate"))
+    p.add_argument("--keep", default="")
+    args = p.parse_args()
+    tools = {"ptxas": tool("ptxas", ["ptxas"]),
+             "cuobjdump": tool("cuobjdump", ["cuobjdump"])}
+    for t in ("ptxas", "cuobjdump"):
+        if not tools[t]:
+            print(f"skipped: no {t} (CUDA toolkit or Triton's bundled "
+                  f"copy) found")
+            return 0
+    tarchs = [a for a in args.triton_arch.split(",") if a]
+    if triton is None:
+        print("Triton columns skipped: triton does not import")
+        tarchs = []
+    tmp = args.keep or tempfile.mkdtemp(prefix="xtile-mm-")
+    pathlib.Path(tmp).mkdir(parents=True, exist_ok=True)
+    head = (f"{'case':<16} {'M':>5} {'N':>6} {'K':>6} | xtile {args.arch}: "
+            f"{'instr/kFLOP':>11} {'regs':>4} {'smem KiB':>8} ")
+    for a in tarchs:
+        head += f"| triton {a}: {'instr/kFLOP':>11} {'regs':>4} ratio "
+    print(head)
+    schedules = []
+    for name, m, n, k, transposed in cases(args.quick):
+        x = xtile_case(name, m, n, k, transposed, args, tools, tmp)
+        line = f"{name:<16} {m:>5} {n:>6} {k:>6} | "
+        if isinstance(x, dict):
+            line += (f"{'':>{len(args.arch) + 8}}{x['per_kflop']:>11.2f} "
+                     f"{x['regs'] or '-':>4} {x['shared'] / 1024:>8.1f} ")
+            if x["spills"]:
+                line += f"SPILLS {x['spills']} B "
+            schedules.append((name, x["schedule"]))
+        else:
+            line += f"{x:<40} "
+        for a in tarchs:
+            t = triton_case(name, m, n, k, transposed, a, tools, tmp)
+            if isinstance(t, dict):
+                ratio = (f"{x['per_kflop'] / t['per_kflop']:.2f}"
+                         if isinstance(x, dict) else "-")
+                line += (f"| {'':>{len(a) + 9}}{t['per_kflop']:>11.2f} "
+                         f"{t['regs'] or '-':>4} {ratio:>5} ")
+            else:
+                line += f"| {t[:40]} "
+        print(line, flush=True)
+    print("\nxtile's schedules (the cost model's choice):")
+    for name, s in schedules:
+        print(f"  {name:<16} {s}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

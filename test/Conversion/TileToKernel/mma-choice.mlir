@@ -1,0 +1,26 @@
+// RUN: xtile-opt %s --lower-to-kernel | FileCheck %s
+// RUN: xtile-opt %s --lower-to-kernel="target=sm_80" | FileCheck %s
+// RUN: not xtile-opt %s --lower-to-kernel="force-schedule='#xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 3, warps = 4, instruction = mma_sync, warps_m = 2>'" 2>&1 | FileCheck %s --check-prefix=FORCED
+
+// The cost model puts f16 and bf16 matmuls on tensor cores on sm_80 and
+// sm_90 (4096^3: 128 x 128 tiles, 4 warps of 64 x 64).
+// CHECK-LABEL: xkernel.func @bf16_matmul(
+// CHECK:         scf.for
+// CHECK:           xkernel.ldmatrix
+// CHECK:           xkernel.mma
+func.func @bf16(%x: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
+  %y = xtensor.matmul %x, %w : tensor<4096x4096xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
+  return %y : tensor<4096x4096xbf16>
+}
+
+// f32 matmuls stay on the FMA pipes (exact); tensor cores for them are an
+// error naming what they take.
+// CHECK-LABEL: xkernel.func @f32_matmul(
+// CHECK-NOT:     xkernel.mma
+// CHECK:         math.fma
+// CHECK:         xkernel.return
+// FORCED: mma-choice.mlir:[[@LINE+2]]:8: error: 'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32'
+func.func @f32(%x: tensor<128x64xf32>, %w: tensor<64x128xf32>) -> tensor<128x128xf32> {
+  %y = xtensor.matmul %x, %w : tensor<128x64xf32>, tensor<64x128xf32> -> tensor<128x128xf32>
+  return %y : tensor<128x128xf32>
+}
