@@ -10,16 +10,19 @@ Shapes (bf16 operands, f32 accumulation, bf16 output): the 4096^3 matmul
 (x @ W with W [K, N]) and the Llama-3-8B projections as nn.Linear computes
 them (x @ W^T with W [out, in]): QKV 6144 x 4096, O 4096 x 4096, gate+up
 28672 x 4096 and down 4096 x 14336, at M in {1, 16, 128, 4096}. --quick runs
-the 4096^3 matmul and the projections at M = 4096.
+the 4096^3 matmul and the projections at M = 4096. At M = 1 xtile makes a
+row kernel (a GEMV: one fold per output, bound by reading the weights), not
+a contraction: no instruction count is given for it.
 
 xtile: `xtile-opt --lower-to-kernel=target=ARCH` (the cost model's choice
-of schedule), `xtile-translate --mlir-to-ptx`, `ptxas -arch=ARCH`.
+of schedule: mma.sync on sm_80 and sm_90, wgmma for x W^T on sm_90a),
+`xtile-translate --mlir-to-ptx`, `ptxas -arch=ARCH`.
 Triton: the matmul of its tutorial (one program per 128 x 128 output tile,
 BLOCK_K 64, 4 warps, 4 stages; BLOCK_M 16 or 32 below M = 32, as its
 autotuner's small configurations), compiled by triton.compile for
 GPUTarget("cuda", ARCH, 32) without a GPU; by default for both sm_90 (where
-Triton uses wgmma) and sm_80 (mma.sync, the instruction xtile uses on every
-sm_80+ target today).
+Triton uses wgmma) and sm_80 (mma.sync). Compare `--arch sm_90a` (xtile's
+wgmma) with Triton's sm_90 column.
 
 Counting: `cuobjdump -sass` of each cubin (Triton's bundled cuobjdump where
 the toolkit has none). The main loop is the innermost SASS loop (a backward
@@ -141,6 +144,9 @@ def xtile_case(name, m, n, k, transposed, args, tools, tmp):
                                       f"--lower-to-tile=target={args.arch}",
                                       str(src)], capture_output=True,
                                      text=True).stdout)
+    if sched is None:
+        # M = 1: a row kernel (GEMV), bound by reading the weights once.
+        return "row kernel (GEMV): memory-bound"
     ptx = src.with_suffix(".ptx")
     rc, _, err = run([args.translate, "--mlir-to-ptx", str(kir), "-o",
                       str(ptx)])

@@ -34,6 +34,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <math.h>
 #include <mutex>
 #include <thread>
@@ -322,6 +323,13 @@ struct Worker {
   std::atomic<unsigned> self{0}; // the fiber running now
   unsigned threads = 0;
   std::vector<unsigned char> dynamicShared;
+  /// The block's dynamic shared memory: 1024-byte aligned, as the swizzle
+  /// atoms of wgmma operands need (and kernels using them declare).
+  unsigned char *sharedBase() {
+    return reinterpret_cast<unsigned char *>(
+        (reinterpret_cast<uintptr_t>(dynamicShared.data()) + 1023) &
+        ~uintptr_t(1023));
+  }
   // Warp shuffles and exchanges: per warp, two generations of kLaneWords
   // values per lane.
   static constexpr unsigned kLaneWords = 8;
@@ -562,7 +570,7 @@ inline cudaError_t run(const Launch &launch) {
     w.lanes.reset(new std::atomic<uint32_t>[((threads + 31) / 32) * 2 * 32 *
                                             Worker::kLaneWords]);
     w.shuffleGenerations.reset(new std::atomic<uint64_t>[(threads + 31) / 32]);
-    w.dynamicShared.assign(launch.shared + 16, 0);
+    w.dynamicShared.assign(launch.shared + 1024, 0);
     w.body = launch.body;
     w.blockDim = launch.block;
     w.gridDim = launch.grid;
@@ -621,9 +629,8 @@ template <typename T> inline T fromBits(uint32_t b) {
 #define blockDim (xt_emu::self().blockDim)
 #define gridDim (xt_emu::self().gridDim)
 #define XT_DYNAMIC_SHARED(name)                                                \
-  unsigned char *name = reinterpret_cast<unsigned char *>(                     \
-      (reinterpret_cast<uintptr_t>(xt_emu::self().dynamicShared.data()) + 15) & \
-      ~uintptr_t(15))
+  unsigned char *name = xt_emu::self().sharedBase()
+#define XT_DYNAMIC_SHARED_1024(name) XT_DYNAMIC_SHARED(name)
 
 inline void __syncthreads() { xt_emu::self().barrier(); }
 
@@ -726,7 +733,79 @@ inline void mma(const uint32_t *a, const uint32_t *b, float *d, Decode decode) {
   }
 }
 
+/// The shared-memory matrix descriptor of wgmma for a K-major operand in
+/// the 128-byte swizzle layout at `p` (dynamic shared memory): the shared
+/// address / 16 (bits 0-13), the leading-dimension byte offset / 16 (1:
+/// unused with this swizzle), the stride between 8-row core-matrix groups
+/// / 16 (1024 bytes: 64), the swizzle mode (bits 62-63: 1, 128 bytes).
+/// Shared addresses here are offsets from the block's dynamic shared
+/// memory, which is 1024-byte aligned as on the GPU.
+inline uint64_t wgmmaDescriptor(const void *p) {
+  std::ptrdiff_t offset =
+      static_cast<const unsigned char *>(p) - self().sharedBase();
+  if (offset < 0 || std::size_t(offset) >= self().dynamicShared.size())
+    fail("wgmma operand not in dynamic shared memory");
+  if (offset % 16)
+    fail("wgmma operand not 16-byte aligned");
+  return (uint64_t(offset) & 0x3ffff) >> 4 | uint64_t(1) << 16 |
+         uint64_t(64) << 32 | uint64_t(1) << 62;
+}
+
+/// Element (row, k) of a K-major operand described by `desc`, as the
+/// tensor cores address it: the core matrices' rows are 128 bytes apart,
+/// groups of 8 rows `stride` bytes apart, and the 128-byte swizzle XORs
+/// bits 4-6 of the shared address with bits 7-9.
+template <typename T>
+inline float wgmmaElement(uint64_t desc, unsigned row, unsigned k) {
+  if (desc >> 62 != 1)
+    fail("wgmma descriptor: only the 128-byte swizzle is emulated");
+  uint64_t start = (desc & 0x3fff) << 4;
+  uint64_t stride = ((desc >> 32) & 0x3fff) << 4;
+  uint64_t address = start + (row / 8) * stride + (row % 8) * 128 + 2 * k;
+  address ^= ((address >> 7) & 7) << 4;
+  if (address + sizeof(T) > self().dynamicShared.size() - 1024)
+    fail("wgmma reads past the dynamic shared memory");
+  T v;
+  std::memcpy(&v, self().sharedBase() + address, sizeof v);
+  if constexpr (std::is_same_v<T, __half>)
+    return __half2float(v);
+  else
+    return __bfloat162float(v);
+}
+
+/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}, both operands
+/// K-major from descriptors: thread 4g + t of warp w of its warpgroup
+/// holds d[4i + 2h + j] = D[16w + g + 8h][8i + 2t + j], D = d + A B with
+/// A 64x16 and B 16xN (B's element (k, n) is row n of its operand). As
+/// for mma.sync, the 16 products are added in k order with fused
+/// multiply-adds. Computed when issued: the commit and wait are no-ops.
+template <int N, typename T>
+inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
+  if (self().threads % 128)
+    fail("wgmma needs whole warpgroups (blocks of a multiple of 128 threads)");
+  unsigned tid = self().self, w = tid / 32 % 4, lane = tid % 32;
+  unsigned g = lane / 4, t = lane % 4;
+  for (unsigned i = 0; i < N / 8; ++i)
+    for (unsigned h = 0; h < 2; ++h)
+      for (unsigned j = 0; j < 2; ++j) {
+        unsigned row = 16 * w + g + 8 * h, n = 8 * i + 2 * t + j;
+        float acc = d[4 * i + 2 * h + j];
+        for (unsigned k = 0; k < 16; ++k)
+          acc = std::fma(wgmmaElement<T>(descA, row, k),
+                         wgmmaElement<T>(descB, n, k), acc);
+        d[4 * i + 2 * h + j] = acc;
+      }
+}
+
 } // namespace xt_emu
+
+inline uint64_t xt_wgmma_desc(const void *p) {
+  return xt_emu::wgmmaDescriptor(p);
+}
+inline void xt_wgmma_fence() {}
+inline void xt_wgmma_commit() {}
+template <int N> inline void xt_wgmma_wait() {}
+inline void xt_fence_proxy_async() {}
 
 template <int N, bool Trans>
 inline void xt_ldmatrix_b16(const void *row, uint32_t *r) {

@@ -69,7 +69,7 @@ static cl::opt<std::string>
     entry("entry", cl::desc("Run only this function (default: every one)"),
           cl::init(""));
 static cl::opt<std::string> target("target",
-                                   cl::desc("GPU to compile for (sm_90, sm_80)"),
+                                   cl::desc("GPU to compile for (sm_90, sm_90a, sm_80)"),
                                    cl::init("sm_90"));
 static cl::opt<std::string>
     forceSchedule("force-schedule",

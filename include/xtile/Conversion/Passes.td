@@ -54,7 +54,7 @@ def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "GPU to schedule for (sm_90 or sm_80)">,
+           "GPU to schedule for (sm_90, sm_90a or sm_80)">,
     Option<"costModel", "cost-model", "std::string", /*default=*/"\"analytic\"",
            "Cost model that prices the candidates (analytic)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
@@ -82,7 +82,7 @@ def XTileListSchedules : Pass<"xtile-list-schedules", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "GPU to schedule for (sm_90 or sm_80)">,
+           "GPU to schedule for (sm_90, sm_90a or sm_80)">,
     Option<"costModel", "cost-model", "std::string", /*default=*/"\"analytic\"",
            "Cost model that prices the candidates (analytic)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
@@ -162,7 +162,7 @@ def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "GPU the kernels are scheduled for (sm_90 or sm_80)">,
+           "GPU the kernels are scheduled for (sm_90, sm_90a or sm_80)">,
   ];
   let dependentDialects = [
     "::xtile::tile::XTileDialect", "::mlir::arith::ArithDialect",

@@ -33,7 +33,7 @@ struct LowerToLoopOptions : public LoopStageOptions<LowerToLoopOptions> {};
 template <typename Derived>
 struct TileStageOptions : public LoopStageOptions<Derived> {
   mlir::detail::PassOptions::Option<std::string> target{
-      *this, "target", llvm::cl::desc("GPU to schedule for (sm_90, sm_80)"),
+      *this, "target", llvm::cl::desc("GPU to schedule for (sm_90, sm_90a, sm_80)"),
       llvm::cl::init("sm_90")};
   mlir::detail::PassOptions::Option<std::string> scheduleSpec{
       *this, "schedule-spec",

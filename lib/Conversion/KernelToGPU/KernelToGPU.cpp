@@ -17,6 +17,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
@@ -282,6 +283,14 @@ struct DynamicSharedOpLowering : ConvertOpToLLVMPattern<xk::DynamicSharedOp> {
           /*isConstant=*/false, LLVM::Linkage::External, kDynamicSharedName,
           /*value=*/Attribute(), /*alignment=*/16, space);
     }
+    // wgmma's swizzle atoms are 1024-byte aligned.
+    bool wgmma = false;
+    op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()->walk(
+        [&](Operation *o) {
+          wgmma |= isa<xk::WgmmaOp, NVVM::WgmmaMmaAsyncOp>(o);
+        });
+    if (wgmma && global.getAlignment().value_or(0) < 1024)
+      global.setAlignment(1024);
     Value base = LLVM::AddressOfOp::create(rewriter, loc, global);
     int64_t offset = op.getOffset();
     if (offset == 0) {
@@ -564,6 +573,135 @@ struct MmaOpLowering : ConvertOpToLLVMPattern<xk::MmaOp> {
   }
 };
 
+/// The wgmma descriptor of a K-major operand in the 128-byte swizzle layout
+/// at `addr` (a shared pointer): address / 16, leading-dimension offset 1
+/// (unused), 1024 bytes between 8-row groups, swizzle mode 1.
+static Value wgmmaDescriptor(OpBuilder &b, Location loc, Value addr) {
+  Type i64 = b.getI64Type();
+  auto c = [&](uint64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, static_cast<int64_t>(v));
+  };
+  Value a = LLVM::PtrToIntOp::create(b, loc, i64, addr);
+  a = LLVM::LShrOp::create(b, loc, LLVM::AndOp::create(b, loc, a, c(0x3ffff)),
+                           c(4));
+  return LLVM::OrOp::create(
+      b, loc, a, c(uint64_t(1) << 16 | uint64_t(64) << 32 | uint64_t(1) << 62));
+}
+
+/// xkernel.wgmma -> wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}
+/// with both operands K-major from descriptors; the accumulators as the
+/// instruction's struct of registers.
+struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::WgmmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    const LLVMTypeConverter &converter = *getTypeConverter();
+    Value a = wgmmaDescriptor(
+        rewriter, loc,
+        elementAddress(rewriter, loc, converter, adaptor.getA(),
+                       op.getA().getType(), adaptor.getAOffset()));
+    Value b = wgmmaDescriptor(
+        rewriter, loc,
+        elementAddress(rewriter, loc, converter, adaptor.getB(),
+                       op.getB().getType(), adaptor.getBOffset()));
+    int64_t regs = op.getAcc().getType().getNumElements();
+    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, f32));
+    Value acc = LLVM::PoisonOp::create(rewriter, loc, structType);
+    for (int64_t i = 0; i < regs; ++i)
+      acc = LLVM::InsertValueOp::create(
+          rewriter, loc, acc,
+          LLVM::ExtractElementOp::create(
+              rewriter, loc, adaptor.getAcc(),
+              LLVM::ConstantOp::create(rewriter, loc, i32, i)),
+          i);
+    NVVM::WGMMATypes type =
+        op.getA().getType().getElementType().isBF16() ? NVVM::WGMMATypes::bf16
+                                                      : NVVM::WGMMATypes::f16;
+    Value d = NVVM::WgmmaMmaAsyncOp::create(
+        rewriter, loc, structType, acc, a, b,
+        NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16), type, type,
+        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+        NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+    rewriter.replaceOp(op, fromMembers(rewriter, loc, d, regs,
+                                       cast<VectorType>(converter.convertType(
+                                           op.getType()))));
+    return success();
+  }
+};
+
+template <typename SourceOp, typename TargetOp>
+struct WgmmaSyncLowering : ConvertOpToLLVMPattern<SourceOp> {
+  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    TargetOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// xkernel.wgmma_wait -> wgmma.wait_group.sync.aligned; each value read
+/// after it passes through an empty volatile asm, which keeps the reads
+/// after the wait.
+struct WgmmaWaitOpLowering : ConvertOpToLLVMPattern<xk::WgmmaWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::WgmmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
+    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    SmallVector<Value> results;
+    for (Value v : adaptor.getValues()) {
+      auto type = cast<VectorType>(v.getType());
+      Value out = LLVM::PoisonOp::create(rewriter, loc, type);
+      for (int64_t i = 0; i < type.getNumElements(); ++i) {
+        Value index = LLVM::ConstantOp::create(rewriter, loc, i32, i);
+        Value lane = LLVM::ExtractElementOp::create(rewriter, loc, v, index);
+        Value ready =
+            LLVM::InlineAsmOp::create(
+                rewriter, loc, f32, ValueRange{lane}, "", "=f,0",
+                /*has_side_effects=*/true, /*is_align_stack=*/false,
+                LLVM::TailCallKind::None, LLVM::AsmDialectAttr(),
+                ArrayAttr())
+                .getResult(0);
+        out = LLVM::InsertElementOp::create(rewriter, loc, out, ready, index);
+      }
+      results.push_back(out);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// xkernel.fence_proxy_async -> fence.proxy.async.shared::cta.
+struct FenceProxyAsyncOpLowering
+    : ConvertOpToLLVMPattern<xk::FenceProxyAsyncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::FenceProxyAsyncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = rewriter.getContext();
+    NVVM::FenceProxyOp::create(
+        rewriter, op.getLoc(),
+        NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Special-function instructions
 //===----------------------------------------------------------------------===//
@@ -799,6 +937,13 @@ ConvertXKernelToNVVMPass::lowerBodies(gpu::GPUModuleOp gpuModule) {
            << left.front().getOperandTypes() << " is used as "
            << left.front().getResultTypes() << " after the lowering";
 
+  // NVVM ops without an intrinsic (wgmma.mma_async) become their PTX, as
+  // inline assembly.
+  RewritePatternSet ptx(ctx);
+  populateNVVMToLLVMConversionPatterns(ptx);
+  if (failed(applyPatternsGreedily(gpuModule, std::move(ptx))))
+    return gpuModule.emitError("NVVM ops could not be lowered to PTX");
+
   // Libdevice patterns that were tried and rolled back leave their function
   // declarations behind.
   for (auto func :
@@ -892,5 +1037,9 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                StoreOpLowering, AtomicOpLowering, AsyncCopyOpLowering,
                AsyncCommitOpLowering, AsyncWaitOpLowering, BarrierOpLowering,
                ShuffleOpLowering, ApproxOpLowering, LdMatrixOpLowering,
-               MmaOpLowering>(converter);
+               MmaOpLowering, WgmmaOpLowering,
+               WgmmaSyncLowering<xk::WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>,
+               WgmmaSyncLowering<xk::WgmmaCommitOp,
+                                 NVVM::WgmmaGroupSyncAlignedOp>,
+               WgmmaWaitOpLowering, FenceProxyAsyncOpLowering>(converter);
 }

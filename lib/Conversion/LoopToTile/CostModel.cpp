@@ -165,6 +165,19 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
                         target.getClockMhz() * 1e-3 * target.getSms();
     peak = target.getMmaSyncGflops();
     efficiency *= std::min(1.0, sharedPeak / peak);
+  } else if (s.getInstruction() == xt::DotInstruction::wgmma) {
+    // wgmma reads its operands from shared memory: per step of 16 along K,
+    // each warpgroup reads 64 rows of A and all block_n columns of B, 32
+    // bytes each, and the copies write 32 bytes per row and column of the
+    // tile, for 2 x 16 FLOP per output element.
+    constexpr double kSharedBytesPerCycle = 128;
+    double flopsPerByte = 32.0 * bm * bn /
+                          (s.getWarps() / 4 * 32.0 * (64 + bn) +
+                           32.0 * (bm + bn));
+    double sharedPeak = flopsPerByte * kSharedBytesPerCycle *
+                        target.getClockMhz() * 1e-3 * target.getSms();
+    peak = target.getWgmmaGflops();
+    efficiency *= std::min(1.0, sharedPeak / peak);
   } else {
     // Larger tiles reuse each loaded element across more of the output and
     // keep the FMA pipes fed (full efficiency from 128 x 128 tiles). The
@@ -187,13 +200,19 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
       side * bm * f.k * f.inBytes + side * bn * f.k * f.inBytes * f.folds;
   double traffic = waves * perWave + f.otherBytes;
   double memory = traffic / (target.getBandwidth() * 1e3);
+  // An SM's pipes are shared by the programs resident on it: the busiest
+  // SM computes ceil(tiles / SMs) tiles, so fewer tiles than SMs (a small
+  // M) leave the rest idle.
+  double sms = target.getSms();
+  double busiest = std::ceil(tiles / sms) * sms / tiles;
   Estimate e;
-  e.micros = kLaunchMicros + std::max(compute, memory) * tail;
+  e.micros = kLaunchMicros + std::max(compute * busiest, memory * tail);
   e.memoryMicros = memory * tail;
-  e.computeMicros = compute * tail;
+  e.computeMicros = compute * busiest;
   llvm::raw_string_ostream os(e.why);
   os << tiles << " tile(s) in " << llvm::format("%.0f", waves) << " wave(s), "
-     << (compute >= memory ? "compute" : "memory") << "-bound, "
+     << (compute * busiest >= memory * tail ? "compute" : "memory")
+     << "-bound, "
      << needs.sharedMemory / 1024 << " KiB shared";
   return e;
 }
@@ -221,6 +240,8 @@ std::string xtile::scheduleName(xt::ScheduleAttrInterface schedule) {
     if (dot.getInstruction() == xt::DotInstruction::mma_sync)
       os << ":mma" << dot.getWarpsM() << "x"
          << dot.getWarps() / dot.getWarpsM();
+    else if (dot.getInstruction() == xt::DotInstruction::wgmma)
+      os << ":wgmma";
     return n;
   }
   auto row = cast<xt::RowScheduleAttr>(schedule);

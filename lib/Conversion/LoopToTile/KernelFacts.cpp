@@ -124,6 +124,11 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
     Type a = p.a.getType();
     return (a.isF16() || a.isBF16()) && p.b.getType() == a;
   });
+  f.rhsKMajor = llvm::all_of(c.products, [](const auto &p) {
+    auto load = p.b.template getDefiningOp<xl::LoadOp>();
+    return load && !load.getIndices().empty() &&
+           load.getIndices().back() == p.fold.getInductionVar();
+  });
   for (BlockArgument out :
        kernel.getBodyBlock().getArguments().drop_front(kernel.getNumInputs()))
     f.otherBytes += xl::getNumBytes(out.getType());

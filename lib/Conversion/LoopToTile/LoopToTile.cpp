@@ -48,7 +48,7 @@ xt::TargetAttr xtile::lookupTarget(ModuleOp module, StringRef arch) {
   xt::TargetAttr target = xt::TargetAttr::getBuiltin(module.getContext(), arch);
   if (!target)
     module.emitError() << "unknown target '" << arch
-                       << "' (expected sm_90 or sm_80)";
+                       << "' (expected sm_90, sm_90a or sm_80)";
   return target;
 }
 

@@ -112,11 +112,36 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f,
             }
 }
 
+/// Warpgroup schedules (sm_90a): 1 or 2 warpgroups of 64 rows, block_n up
+/// to 256, K steps of 64, 2 to 4 stages; only where B is K-major in memory
+/// (x W^T), which the copies can stage as wgmma reads it.
+static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f,
+                            SmallVector<xt::ScheduleAttrInterface> &out) {
+  if (!f.rhsKMajor)
+    return;
+  for (int64_t warps : {4, 8})
+    for (int64_t bn : {64, 128, 256})
+      for (int64_t stages : {2, 3, 4}) {
+        int64_t bm = 16 * warps;
+        if (bm > int64_t(llvm::PowerOf2Ceil(f.m)) && bm > 64)
+          continue;
+        if (bn > int64_t(llvm::PowerOf2Ceil(f.n)) && bn > 64)
+          continue;
+        if (stages > static_cast<int64_t>(llvm::divideCeil(f.k, 64)))
+          continue;
+        out.push_back(xt::DotScheduleAttr::get(ctx, bm, bn, 64, stages, warps,
+                                               xt::DotInstruction::wgmma,
+                                               warps));
+      }
+}
+
 static SmallVector<xt::ScheduleAttrInterface>
 dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target) {
   SmallVector<xt::ScheduleAttrInterface> out;
   if (f.tensorCoreOperands && xt::hasMmaSync(target))
     mmaSyncCandidates(ctx, f, out);
+  if (f.tensorCoreOperands && xt::hasWgmma(target))
+    wgmmaCandidates(ctx, f, out);
   for (int64_t bm : {32, 64, 128})
     for (int64_t bn : {32, 64, 128})
       for (int64_t bk : {32, 64})

@@ -89,10 +89,11 @@ Value KernelLowering::sharedArray(Type element, int64_t size) {
       size);
 }
 
-Value KernelLowering::dynamicShared(Type element, int64_t elements) {
+Value KernelLowering::dynamicShared(Type element, int64_t elements,
+                                    int64_t align) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(prelude);
-  int64_t offset = dynamicBytes;
+  int64_t offset = llvm::alignTo(dynamicBytes, align);
   int64_t bytes = elements * getElementBytes(element);
   dynamicBytes = llvm::alignTo(offset + bytes, 16);
   return xk::DynamicSharedOp::create(

@@ -140,8 +140,22 @@ private:
   LogicalResult lowerMmaSyncDot(xt::DotOp op);
   /// Stages a dot's operand tile in shared memory (unless the loop's copies
   /// do): the buffer and the offset of the tile in it.
-  FailureOr<std::pair<Value, Value>> stageOperand(Value operand,
-                                                  bool &stagedNow);
+  /// `orientation`: true to store it column by column (see sharedOffset);
+  /// none for either (row by row unless the loop's copies did otherwise).
+  FailureOr<std::pair<Value, Value>>
+  stageOperand(Value operand, bool &stagedNow,
+               std::optional<bool> orientation = std::nullopt);
+  LogicalResult lowerWgmmaDot(xt::DotOp op);
+  /// What the kernel's dots run on.
+  xt::DotInstruction instruction() const {
+    return dotSchedule ? dotSchedule.getInstruction()
+                       : xt::DotInstruction::fma;
+  }
+  /// The alignment of operand tiles in dynamic shared memory: wgmma's
+  /// 128-byte swizzle atoms are 1024 bytes, aligned.
+  int64_t sharedAlignment() const {
+    return instruction() == xt::DotInstruction::wgmma ? 1024 : 16;
+  }
   /// The offset of element (row, col) of a staged operand tile of `type`
   /// in its buffer: row-major, swizzled in 16-byte chunks for tensor cores.
   /// `reading`: for ldmatrix (the swizzle test mutation breaks writes
@@ -177,7 +191,7 @@ private:
   Value combine(xt::CombineKind kind, Value x, Value y);
   Value shuffleXor(Value v, int64_t offset);
   Value sharedArray(Type element, int64_t size);
-  Value dynamicShared(Type element, int64_t elements);
+  Value dynamicShared(Type element, int64_t elements, int64_t align = 16);
 
   xt::KernelOp src;
   OpBuilder b;

@@ -33,14 +33,13 @@ LogicalResult KernelLowering::parseSchedule() {
   if (xt::ScheduleAttrInterface schedule = src.getScheduleAttr())
     vecWidth = schedule.getVectorWidth();
   dotSchedule = dyn_cast_or_null<xt::DotScheduleAttr>(src.getScheduleAttr());
-  if (dotSchedule &&
-      dotSchedule.getInstruction() == xt::DotInstruction::mma_sync) {
+  if (instruction() != xt::DotInstruction::fma) {
     WalkResult bad = src.walk([&](xt::DotOp dot) {
       auto acc = cast<RankedTensorType>(dot.getAcc().getType());
       if (acc.getRank() != 2 ||
           (!accumulatorShape.empty() &&
            ArrayRef<int64_t>(accumulatorShape) != acc.getShape())) {
-        dot.emitOpError("the mma.sync lowering takes 2-d dots of one "
+        dot.emitOpError("the tensor-core lowering takes 2-d dots of one "
                         "accumulator shape");
         return WalkResult::interrupt();
       }

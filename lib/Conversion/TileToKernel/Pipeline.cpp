@@ -35,8 +35,7 @@ Value KernelLowering::sharedOffset(RankedTensorType type, Value row,
   }
   int64_t cols = type.getDimSize(1);
   Value linear = add(mul(row, cst(cols)), col);
-  if (!dotSchedule ||
-      dotSchedule.getInstruction() != xt::DotInstruction::mma_sync)
+  if (instruction() == xt::DotInstruction::fma)
     return linear;
   // ldmatrix reads 8 rows of 16 bytes at once; with rows stored plainly,
   // rows 128 bytes apart hit the same banks. Chunk c of row r is stored at
@@ -69,35 +68,49 @@ int KernelLowering::transposedCoords(ArrayRef<int64_t> shape) {
 }
 
 FailureOr<std::pair<Value, Value>>
-KernelLowering::stageOperand(Value operand, bool &stagedNow) {
+KernelLowering::stageOperand(Value operand, bool &stagedNow,
+                             std::optional<bool> orientation) {
   auto it = staged.find(operand);
-  if (it != staged.end())
+  if (it != staged.end()) {
+    if (orientation && stagedTransposed.contains(operand) != *orientation)
+      return emitError(loc, "an operand tile is staged in shared memory in "
+                            "the other orientation than its dot reads");
     return it->second;
+  }
+  bool transposed = orientation.value_or(false);
   auto type = cast<RankedTensorType>(operand.getType());
   int cs = baseCoords(type.getShape());
   FailureOr<SmallVector<Value>> values = tile(operand, cs);
   if (failed(values))
     return failure();
   Type element = type.getElementType();
-  Value buffer = dynamicShared(element, type.getNumElements());
+  Value buffer =
+      dynamicShared(element, type.getNumElements(), sharedAlignment());
   const Layout &l = layouts[coordSets[cs].layout];
   for (int64_t c = 0; c < l.chunks; ++c) {
-    int64_t s0 = c * l.vec;
-    ArrayRef<Value> coords = coordSets[cs].coords[s0];
-    Value offset = sharedOffset(type, coords[0], coords[1]);
-    Value lanes = l.vec == 1 ? (*values)[s0]
-                             : (Value)vector::FromElementsOp::create(
-                                   b, loc, VectorType::get({l.vec}, element),
-                                   ArrayRef<Value>(*values).slice(s0, l.vec));
-    predicated(
-        b, loc, owned(coordSets[cs].layout, c), {},
-        [&] {
-          xk::StoreOp::create(b, loc, lanes, buffer, offset);
-          return SmallVector<Value>{};
-        },
-        [&] { return SmallVector<Value>{}; });
+    // Column by column, a group's elements are apart: stored one by one.
+    int64_t group = transposed ? 1 : l.vec;
+    for (int64_t i = 0; i < l.vec; i += group) {
+      int64_t s0 = c * l.vec + i;
+      ArrayRef<Value> coords = coordSets[cs].coords[s0];
+      Value offset = sharedOffset(type, coords[0], coords[1],
+                                  /*reading=*/false, transposed);
+      Value lanes = group == 1 ? (*values)[s0]
+                               : (Value)vector::FromElementsOp::create(
+                                     b, loc, VectorType::get({group}, element),
+                                     ArrayRef<Value>(*values).slice(s0, group));
+      predicated(
+          b, loc, owned(coordSets[cs].layout, c), {},
+          [&] {
+            xk::StoreOp::create(b, loc, lanes, buffer, offset);
+            return SmallVector<Value>{};
+          },
+          [&] { return SmallVector<Value>{}; });
+    }
   }
   staged[operand] = {buffer, cst(0)};
+  if (transposed)
+    stagedTransposed.insert(operand);
   stagedNow = true;
   return staged[operand];
 }
@@ -146,6 +159,7 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
     for (Value operand : {dot.getLhs(), dot.getRhs()}) {
       if (seen.contains(operand))
         continue;
+      bool rhs = operand == dot.getRhs();
       // A load (masked with zeros), or a select of zeros where the load's
       // mask is false.
       xt::LoadOp load = operand.getDefiningOp<xt::LoadOp>();
@@ -189,14 +203,18 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
           group = g;
           break;
         }
-      // Tensor cores read either orientation (ldmatrix with or without
+      // mma.sync reads either orientation (ldmatrix with or without
       // .trans): a tile contiguous along its rows in memory, as PyTorch's
       // [out, in] weights are for x W^T, is copied and staged column by
-      // column.
+      // column. wgmma reads K-major tiles: B always column by column (from
+      // registers where copies cannot do it), A row by row.
       bool transposed = false;
-      if (dotSchedule &&
-          dotSchedule.getInstruction() == xt::DotInstruction::mma_sync &&
-          group * bytes < 16) {
+      bool wgmma = instruction() == xt::DotInstruction::wgmma;
+      if (wgmma && rhs)
+        group = 0;
+      if ((instruction() == xt::DotInstruction::mma_sync &&
+           group * bytes < 16) ||
+          (wgmma && rhs)) {
         const Layout &lt =
             layouts[coordSets[transposedCoords(type.getShape())].layout];
         for (int64_t g = std::min<int64_t>(lt.vec, 16 / bytes);
@@ -221,7 +239,7 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
       copiedLoads.insert(sel);
     p.buffer = dynamicShared(
         cast<RankedTensorType>(p.operand.getType()).getElementType(),
-        stages * p.elements);
+        stages * p.elements, sharedAlignment());
   }
   return out;
 }
@@ -384,6 +402,10 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
         return failure();
       xk::AsyncCommitOp::create(b, loc);
       xk::AsyncWaitOp::create(b, loc, stages - 1);
+      // wgmma reads shared memory through the async proxy: the copies this
+      // thread made are fenced before the block meets.
+      if (instruction() == xt::DotInstruction::wgmma)
+        xk::FenceProxyAsyncOp::create(b, loc);
       xk::BarrierOp::create(b, loc);
       Value current = rem(i, stages);
       for (const Pipelined &p : pipelined) {

@@ -52,11 +52,16 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   }
   if (auto fold = dyn_cast<xt::FoldOp>(op))
     return lowerFold(fold);
-  if (auto dot = dyn_cast<xt::DotOp>(op))
-    return dotSchedule && dotSchedule.getInstruction() ==
-                              xt::DotInstruction::mma_sync
-               ? lowerMmaSyncDot(dot)
-               : lowerFmaDot(dot);
+  if (auto dot = dyn_cast<xt::DotOp>(op)) {
+    switch (instruction()) {
+    case xt::DotInstruction::fma:
+      return lowerFmaDot(dot);
+    case xt::DotInstruction::mma_sync:
+      return lowerMmaSyncDot(dot);
+    case xt::DotInstruction::wgmma:
+      return lowerWgmmaDot(dot);
+    }
+  }
   if (auto store = dyn_cast<xt::StoreOp>(op))
     return lowerStore(store);
   if (auto loop = dyn_cast<scf::ForOp>(op))

@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include <set>
 
 using namespace mlir;
 namespace xk = xtile::kernel;
@@ -49,6 +50,12 @@ constexpr const char *kPrelude = R"cuda(#ifndef XTILE_EMULATION
 #define XTILE_CUDA_PRELUDE
 #ifndef XTILE_EMULATION
 #define XT_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
+// Kernels with wgmma operands: their swizzle atoms are 1024-byte aligned.
+// (Another name: every extern __shared__ array is the same memory, but one
+// name has one alignment in a translation unit.)
+#define XT_DYNAMIC_SHARED_1024(name)                                           \
+  extern __shared__ __align__(1024) unsigned char name##_1024[];              \
+  unsigned char *name = name##_1024
 template <typename Kernel, typename Tuple, size_t... I>
 static cudaError_t xt_launch_tuple(Kernel kernel, dim3 grid, dim3 block,
                                    size_t shared, cudaStream_t stream,
@@ -206,6 +213,46 @@ XT_APPROX(xt_sqrt, "sqrt.approx.f32")
 XT_APPROX(xt_sqrt_ftz, "sqrt.approx.ftz.f32")
 #undef XT_APPROX
 #endif
+#ifndef XTILE_EMULATION
+// Warpgroup tensor cores (xkernel.wgmma and its fences; sm_90a). A
+// K-major operand in the 128-byte swizzle layout is described by its
+// shared address / 16, a leading-dimension offset of 1 (unused), a stride
+// of 1024 bytes between 8-row groups and the swizzle mode 1.
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define XT_WGMMA_ASM(...) asm volatile(__VA_ARGS__)
+#elif defined(__CUDA_ARCH__)
+#define XT_WGMMA_ASM(...) __trap() // wgmma kernels are built for sm_90a
+#else
+#define XT_WGMMA_ASM(...)
+#endif
+__device__ __forceinline__ uint64_t xt_wgmma_desc(const void *p) {
+  uint64_t a = (uint32_t)__cvta_generic_to_shared(p);
+  return (a & 0x3ffff) >> 4 | uint64_t(1) << 16 | uint64_t(64) << 32 |
+         uint64_t(1) << 62;
+}
+__device__ __forceinline__ void xt_wgmma_fence() {
+  XT_WGMMA_ASM("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void xt_wgmma_commit() {
+  XT_WGMMA_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void xt_wgmma_wait() {
+  XT_WGMMA_ASM("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+__device__ __forceinline__ void xt_fence_proxy_async() {
+  XT_WGMMA_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+#endif
+// A value that a wgmma wrote, read only after xkernel.wgmma_wait: the empty
+// volatile asm keeps the reads after the wait.
+template <int N>
+__device__ __forceinline__ xt_vec<float, N> xt_wgmma_ready(xt_vec<float, N> v) {
+#ifndef XTILE_EMULATION
+  for (int i = 0; i < N; ++i)
+    asm volatile("" : "+f"(v.v[i])::"memory");
+#endif
+  return v;
+}
 // xkernel.ldmatrix and xkernel.mma on xt_vec fragments (two 16-bit lanes
 // per 32-bit register).
 template <int N, bool Trans, typename T>
@@ -230,6 +277,42 @@ XT_MMA_TYPED(__half, xt_mma_f16)
 #undef XT_MMA_TYPED
 #endif // XTILE_CUDA_PRELUDE
 )cuda";
+
+/// The name of the helper that issues wgmma m64nNk16 on `element`.
+static std::string wgmmaHelper(int64_t n, Type element) {
+  return "xt_wgmma_" + std::string(element.isBF16() ? "bf16" : "f16") +
+         "_n" + std::to_string(n);
+}
+
+/// One function per wgmma shape and type the module uses: the instruction
+/// takes its N / 2 accumulators as separate registers. Under the
+/// emulation, the header's model of the instruction.
+static void emitWgmmaHelper(raw_ostream &os, int64_t n, Type element) {
+  std::string type = element.isBF16() ? "__nv_bfloat16" : "__half";
+  std::string ptx = element.isBF16() ? "bf16" : "f16";
+  int64_t regs = n / 2;
+  os << "__device__ __forceinline__ xt_vec<float, " << regs << "> "
+     << wgmmaHelper(n, element) << "(const " << type << " *a, const " << type
+     << " *b, xt_vec<float, " << regs << "> d) {\n"
+     << "#ifdef XTILE_EMULATION\n"
+     << "  xt_emu::wgmma<" << n << ", " << type
+     << ">(xt_wgmma_desc(a), xt_wgmma_desc(b), d.v);\n"
+     << "#else\n"
+     << "  uint64_t da = xt_wgmma_desc(a), db = xt_wgmma_desc(b);\n"
+     << "  XT_WGMMA_ASM(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n\"\n"
+     << "      \"wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << ptx
+     << "." << ptx << " {";
+  for (int64_t i = 0; i < regs; ++i)
+    os << (i ? ", " : "") << "%" << i;
+  os << "}, %" << regs << ", %" << regs + 1
+     << ", p, 1, 1, 0, 0;\\n}\\n\"\n      : ";
+  for (int64_t i = 0; i < regs; ++i)
+    os << (i ? ", " : "") << "\"+f\"(d.v[" << i << "])";
+  os << "\n      : \"l\"(da), \"l\"(db) : \"memory\");\n"
+     << "#endif\n"
+     << "  return d;\n"
+     << "}\n";
+}
 
 class CUDAEmitter {
 public:
@@ -811,7 +894,11 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
         if (failed(element))
           return failure();
         if (!usesDynamicShared) {
-          os << "XT_DYNAMIC_SHARED(xt_dynamic_shared);\n";
+          bool wgmma = false;
+          op->getParentOfType<xk::FuncOp>().walk(
+              [&](xk::WgmmaOp) { wgmma = true; });
+          os << (wgmma ? "XT_DYNAMIC_SHARED_1024" : "XT_DYNAMIC_SHARED")
+             << "(xt_dynamic_shared);\n";
           usesDynamicShared = true;
         }
         return assign(s.getResult(), op,
@@ -903,6 +990,33 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
                       "xt_ldmatrix<" + std::to_string(l.getNumMatrices()) +
                           ", " + (l.getTrans() ? "true" : "false") + ">(" +
                           access(l.getPtr(), l.getOffset()) + ")");
+      })
+      .Case<xk::WgmmaOp>([&](xk::WgmmaOp w) {
+        return assign(w.getResult(), op,
+                      wgmmaHelper(w.getN(),
+                                  w.getA().getType().getElementType()) +
+                          "(" + access(w.getA(), w.getAOffset()) + ", " +
+                          access(w.getB(), w.getBOffset()) + ", " +
+                          name(w.getAcc()) + ")");
+      })
+      .Case<xk::WgmmaFenceOp>([&](auto) {
+        os << "xt_wgmma_fence();\n";
+        return success();
+      })
+      .Case<xk::WgmmaCommitOp>([&](auto) {
+        os << "xt_wgmma_commit();\n";
+        return success();
+      })
+      .Case<xk::WgmmaWaitOp>([&](xk::WgmmaWaitOp w) -> LogicalResult {
+        os << "xt_wgmma_wait<" << w.getPending() << ">();\n";
+        for (auto [from, to] : llvm::zip(w.getValues(), w.getResults()))
+          if (failed(assign(to, op, "xt_wgmma_ready(" + name(from) + ")")))
+            return failure();
+        return success();
+      })
+      .Case<xk::FenceProxyAsyncOp>([&](auto) {
+        os << "xt_fence_proxy_async();\n";
+        return success();
       })
       .Case<xk::MmaOp>([&](xk::MmaOp m) {
         return assign(m.getResult(), op,
@@ -1177,6 +1291,14 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
 LogicalResult CUDAEmitter::emitModule(Operation *module) {
   os << "// CUDA C emitted by xtile-translate --mlir-to-cuda.\n" << kPrelude
      << "\n";
+  std::set<std::pair<int64_t, bool>> wgmmas;
+  module->walk([&](xk::WgmmaOp w) {
+    Type element = w.getA().getType().getElementType();
+    if (wgmmas.insert({w.getN(), element.isBF16()}).second)
+      emitWgmmaHelper(os, w.getN(), element);
+  });
+  if (!wgmmas.empty())
+    os << "\n";
   for (Region &region : module->getRegions())
     for (Block &block : region)
       for (Operation &op : block) {

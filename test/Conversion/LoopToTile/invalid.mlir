@@ -4,7 +4,7 @@
 // RUN: not xtile-opt %s --split-input-file --lower-to-loop --xtile-select-schedule="cost-model=oracle" 2>&1 | FileCheck %s --check-prefix=MODEL
 // RUN: not xtile-opt %s --split-input-file --lower-to-loop --xtile-select-schedule="force=fast" 2>&1 | FileCheck %s --check-prefix=FORCE
 
-// TARGET: error: unknown target 'sm_75' (expected sm_90 or sm_80)
+// TARGET: error: unknown target 'sm_75' (expected sm_90, sm_90a or sm_80)
 // MODEL: error: unknown cost model 'oracle' (expected analytic)
 // FORCE: error: force 'fast' is not a schedule (#xtile.row_schedule<...> or #xtile.dot_schedule<...>)
 

@@ -267,3 +267,37 @@ func.func @f(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf16>) {
 xkernel.func @f() attributes {max_threads = 32 : i64, arch = "gfx90a"} {
   xkernel.return
 }
+
+// -----
+
+xkernel.func @f(%x: !xkernel.ptr<bf16, global>) attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
+  %z = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{reads its operands from shared memory, got '!xkernel.ptr<bf16, global>' and '!xkernel.ptr<bf16, shared>'}}
+  %d = xkernel.wgmma %x[%c0], %s[%c0], %z : !xkernel.ptr<bf16, global>, !xkernel.ptr<bf16, shared>, vector<32xf32>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
+  %h = xkernel.shared 64 : !xkernel.ptr<f16, shared>
+  %z = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{multiplies f16 or bf16 operands of one type, got 'bf16' and 'f16'}}
+  %d = xkernel.wgmma %s[%c0], %h[%c0], %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<f16, shared>, vector<32xf32>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
+  %z = arith.constant dense<0.0> : vector<6xf32>
+  // expected-error @+1 {{computes 64 x N with N a multiple of 8 up to 256 (an accumulator of N / 2 lanes), got 'vector<6xf32>'}}
+  %d = xkernel.wgmma %s[%c0], %s[%c0], %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<6xf32>
+  xkernel.return
+}

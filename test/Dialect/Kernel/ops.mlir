@@ -100,3 +100,28 @@ xkernel.func @tensor_cores(%y: !xkernel.ptr<f32, global>) attributes {max_thread
   xkernel.store %d, %y[%c0] : vector<4xf32>, !xkernel.ptr<f32, global>
   xkernel.return
 }
+
+// Warpgroup tensor cores: wgmma on two shared tiles, its fences, commit and
+// wait (which passes the accumulators through).
+// CHECK-LABEL: xkernel.func @warpgroup(
+// CHECK: xkernel.fence_proxy_async
+// CHECK: xkernel.wgmma_fence
+// CHECK: %[[D:.*]] = xkernel.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : <bf16, shared>, <bf16, shared>, vector<32xf32>
+// CHECK: xkernel.wgmma_commit
+// CHECK: %{{.*}} = xkernel.wgmma_wait 0, %[[D]] : vector<32xf32>
+// CHECK: xkernel.wgmma_wait 1
+xkernel.func @warpgroup(%y: !xkernel.ptr<f32, global>) attributes {max_threads = 128 : i64, dynamic_shared = 16384 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = xkernel.dynamic_shared 0 : !xkernel.ptr<bf16, shared>
+  %b = xkernel.dynamic_shared 8192 : !xkernel.ptr<bf16, shared>
+  %z = arith.constant dense<0.0> : vector<32xf32>
+  xkernel.fence_proxy_async
+  xkernel.wgmma_fence
+  %d = xkernel.wgmma %a[%c0], %b[%c0], %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<32xf32>
+  xkernel.wgmma_commit
+  %r = xkernel.wgmma_wait 0, %d : vector<32xf32>
+  xkernel.wgmma_wait 1
+  %v = vector.extract %r[0] : f32 from vector<32xf32>
+  xkernel.store %v, %y[%c0] : f32, !xkernel.ptr<f32, global>
+  xkernel.return
+}

@@ -1008,7 +1008,7 @@ xtile.kernel @mma_warps_m(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {
 
 // -----
 
-// expected-error @+1 {{warps_m applies to instruction = mma_sync only}}
+// expected-error @+1 {{warps_m applies to tensor-core instructions only}}
 xtile.kernel @fma_warps_m(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, warps_m = 2>} {
 }
 
@@ -1038,6 +1038,30 @@ xtile.kernel @mma_f32(%a: memref<64x32xf32>, %b: memref<32x64xf32>) -> (%c: memr
 
 // expected-error @+1 {{'xtile.kernel' op schedule #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2> runs on mma.sync, which sm_75 does not have (sm_80 and later)}}
 xtile.kernel @mma_sm75(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2>, target = #xtile.target<arch = "sm_75", sms = 40, max_threads = 1024, shared_memory = 65536, registers = 65536, bandwidth = 448, l2 = 4194304>} {
+}
+
+// -----
+
+// expected-error @+1 {{with instruction = wgmma, warps is a multiple of 4 (warpgroups of 64 rows), warps_m = warps and block_m = 16 * warps; got block_m = 128, warps = 4, warps_m = 4}}
+xtile.kernel @wgmma_rows(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 64, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
+}
+
+// -----
+
+// expected-error @+1 {{with instruction = wgmma, block_k is 64 and block_n at least 8; got block_k = 32, block_n = 64}}
+xtile.kernel @wgmma_k(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op schedule #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 64, stages = 2, warps = 4, instruction = wgmma, warps_m = 4> runs on wgmma, which sm_90 does not have (sm_90a)}}
+xtile.kernel @wgmma_sm90(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 64, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
+}
+
+// -----
+
+// expected-error @+1 {{wgmma_gflops is for sm_90a (wgmma), not sm_90}}
+xtile.kernel @wgmma_gflops(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, target = #xtile.target<arch = "sm_90", sms = 1, max_threads = 32, shared_memory = 1, registers = 1, bandwidth = 1, l2 = 1, wgmma_gflops = 1>} {
 }
 
 // -----

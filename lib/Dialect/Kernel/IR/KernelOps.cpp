@@ -227,6 +227,31 @@ LogicalResult MmaOp::verify() {
   return success();
 }
 
+LogicalResult WgmmaOp::verify() {
+  PtrType a = getA().getType(), b = getB().getType();
+  if (a.getMemorySpace() != MemorySpace::shared ||
+      b.getMemorySpace() != MemorySpace::shared)
+    return emitOpError("reads its operands from shared memory, got ")
+           << a << " and " << b;
+  Type element = a.getElementType();
+  if (element != b.getElementType() || !(element.isF16() || element.isBF16()))
+    return emitOpError("multiplies f16 or bf16 operands of one type, got ")
+           << element << " and " << b.getElementType();
+  int64_t n = getN();
+  if (n < 8 || n > 256 || n % 8)
+    return emitOpError("computes 64 x N with N a multiple of 8 up to 256 (an "
+                       "accumulator of N / 2 lanes), got ")
+           << getAcc().getType();
+  return success();
+}
+
+void WgmmaOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getAMutable());
+  effects.emplace_back(MemoryEffects::Read::get(), &getBMutable());
+}
+
 //===----------------------------------------------------------------------===//
 // ShuffleOp
 //===----------------------------------------------------------------------===//

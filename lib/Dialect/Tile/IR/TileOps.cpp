@@ -42,7 +42,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t maxRegistersPerThread,
                                  int64_t fp32Gflops, int64_t l2Bandwidth,
                                  int64_t memoryLatency, int64_t clockMhz,
-                                 int64_t mmaSyncGflops) {
+                                 int64_t mmaSyncGflops, int64_t wgmmaGflops) {
   if (!arch.starts_with("sm_"))
     return emitError() << "arch must name an NVIDIA architecture (sm_XY), got '"
                        << arch << "'";
@@ -62,13 +62,21 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         {"clock_mhz", clockMhz}})
     if (value <= 0)
       return emitError() << name << " must be positive, got " << value;
-  if (mmaSyncGflops < 0)
-    return emitError() << "mma_sync_gflops must not be negative, got "
-                       << mmaSyncGflops;
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"mma_sync_gflops", mmaSyncGflops},
+        {"wgmma_gflops", wgmmaGflops}})
+    if (value < 0)
+      return emitError() << name << " must not be negative, got " << value;
+  if (wgmmaGflops > 0 && arch != "sm_90a")
+    return emitError() << "wgmma_gflops is for sm_90a (wgmma), not " << arch;
   if (maxThreads > maxThreadsPerSm)
     return emitError() << "max_threads " << maxThreads
                        << " exceeds max_threads_per_sm " << maxThreadsPerSm;
   return success();
+}
+
+bool xtile::tile::hasWgmma(TargetAttr target) {
+  return target.getArch() == "sm_90a" && target.getWgmmaGflops() > 0;
 }
 
 bool xtile::tile::hasMmaSync(TargetAttr target) {
@@ -90,8 +98,9 @@ TargetAttr TargetAttr::getBuiltin(MLIRContext *ctx, StringRef arch) {
   // 1410 MHz (A100). Tensor cores through mma.sync: the A100's dense
   // f16/bf16 peak (312 TFLOP/s); on the H100 mma.sync issues at about two
   // thirds of the wgmma peak (989 TFLOP/s), an estimate to replace by a
-  // measurement.
-  if (arch == "sm_90")
+  // measurement. sm_90a (the same GPU, its architecture-specific
+  // instructions enabled) has wgmma, at the H100 SXM's dense peak.
+  if (arch == "sm_90" || arch == "sm_90a")
     return TargetAttr::get(ctx, arch, /*sms=*/132, /*max_threads=*/1024,
                            /*shared_memory=*/232448, /*registers=*/65536,
                            /*bandwidth=*/3350, /*l2=*/52428800,
@@ -100,7 +109,8 @@ TargetAttr TargetAttr::getBuiltin(MLIRContext *ctx, StringRef arch) {
                            /*max_registers_per_thread=*/255,
                            /*fp32_gflops=*/67000, /*l2_bandwidth=*/10050,
                            /*memory_latency=*/600, /*clock_mhz=*/1980,
-                           /*mma_sync_gflops=*/660000);
+                           /*mma_sync_gflops=*/660000,
+                           /*wgmma_gflops=*/arch == "sm_90a" ? 989000 : 0);
   if (arch == "sm_80")
     return TargetAttr::get(ctx, arch, /*sms=*/108, /*max_threads=*/1024,
                            /*shared_memory=*/166912, /*registers=*/65536,
@@ -110,7 +120,7 @@ TargetAttr TargetAttr::getBuiltin(MLIRContext *ctx, StringRef arch) {
                            /*max_registers_per_thread=*/255,
                            /*fp32_gflops=*/19500, /*l2_bandwidth=*/6117,
                            /*memory_latency=*/600, /*clock_mhz=*/1410,
-                           /*mma_sync_gflops=*/312000);
+                           /*mma_sync_gflops=*/312000, /*wgmma_gflops=*/0);
   return {};
 }
 
@@ -226,7 +236,23 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << warpsM;
   if (instruction == DotInstruction::fma) {
     if (warpsM != 1)
-      return emitError() << "warps_m applies to instruction = mma_sync only";
+      return emitError() << "warps_m applies to tensor-core instructions "
+                            "only";
+    return success();
+  }
+  if (instruction == DotInstruction::wgmma) {
+    // A warpgroup's 64 rows by the whole block_n, 16 rows per warp; one
+    // 128-byte swizzle atom of 16-bit K per row.
+    if (warps % 4 || warpsM != warps || blockM != 16 * warps)
+      return emitError() << "with instruction = wgmma, warps is a multiple "
+                            "of 4 (warpgroups of 64 rows), warps_m = warps "
+                            "and block_m = 16 * warps; got block_m = "
+                         << blockM << ", warps = " << warps
+                         << ", warps_m = " << warpsM;
+    if (blockK != 64 || blockN < 8)
+      return emitError() << "with instruction = wgmma, block_k is 64 and "
+                            "block_n at least 8; got block_k = "
+                         << blockK << ", block_n = " << blockN;
     return success();
   }
   // mma.sync m16n8k16: each warp's sub-tile is whole 16 x 16 blocks (B is
@@ -255,7 +281,7 @@ int64_t DotScheduleAttr::getWarpTileN() const {
 int64_t DotScheduleAttr::getNumWarps() const { return getWarps(); }
 int64_t DotScheduleAttr::getVectorWidth() const {
   // 16-byte copies of 16-bit operand tiles on tensor cores.
-  return getInstruction() == DotInstruction::mma_sync ? 8 : 4;
+  return getInstruction() == DotInstruction::fma ? 4 : 8;
 }
 int64_t DotScheduleAttr::getNumStages() const { return getStages(); }
 
@@ -271,13 +297,14 @@ ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
   int64_t accumulators = llvm::divideCeil(
       getBlockM() * getBlockN() * shape.contractions, needs.threads);
   needs.registersPerThread = kBaseRegisters + 2 * accumulators;
-  if (getInstruction() == DotInstruction::mma_sync) {
+  if (getInstruction() != DotInstruction::fma) {
     // The accumulators and one k16 step's fragments: 4 registers of A per
     // 16 rows and 2 of B per 8 columns of the warp's sub-tile.
     constexpr int64_t kMmaBaseRegisters = 40;
-    needs.registersPerThread = kMmaBaseRegisters + accumulators +
-                               4 * (getWarpTileM() / 16) +
-                               2 * (getWarpTileN() / 8);
+    needs.registersPerThread = kMmaBaseRegisters + accumulators;
+    if (getInstruction() == DotInstruction::mma_sync)
+      needs.registersPerThread +=
+          4 * (getWarpTileM() / 16) + 2 * (getWarpTileN() / 8);
   }
   needs.sharedMemory = getStages() * shape.contractions *
                        (getBlockM() * getBlockK() + getBlockK() * getBlockN()) *
@@ -346,16 +373,16 @@ LogicalResult KernelOp::verify() {
                          << " differs from the schedule's "
                          << schedule.getNumWarps();
   auto dotSchedule = dyn_cast<DotScheduleAttr>(schedule);
-  if (dotSchedule &&
-      dotSchedule.getInstruction() == DotInstruction::mma_sync) {
+  if (dotSchedule && dotSchedule.getInstruction() != DotInstruction::fma) {
     WalkResult bad = walk([&](DotOp dot) {
       Type lhs = getElementTypeOrSelf(dot.getLhs().getType());
       Type rhs = getElementTypeOrSelf(dot.getRhs().getType());
       if (lhs != rhs || !(lhs.isF16() || lhs.isBF16()) ||
           !getElementTypeOrSelf(dot.getAcc().getType()).isF32()) {
-        dot.emitOpError("runs on tensor cores (instruction = mma_sync), "
-                        "which take f16 or bf16 operands of one type and an "
-                        "f32 accumulator; got ")
+        dot.emitOpError("runs on tensor cores (instruction = ")
+            << stringifyDotInstruction(dotSchedule.getInstruction())
+            << "), which take f16 or bf16 operands of one type and an f32 "
+               "accumulator; got "
             << lhs << " x " << rhs << " -> "
             << getElementTypeOrSelf(dot.getAcc().getType());
         return WalkResult::interrupt();
@@ -374,6 +401,11 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "schedule " << schedule
                          << " runs on mma.sync, which " << target->getArch()
                          << " does not have (sm_80 and later)";
+  if (dotSchedule && dotSchedule.getInstruction() == DotInstruction::wgmma &&
+      !hasWgmma(*target))
+    return emitOpError() << "schedule " << schedule
+                         << " runs on wgmma, which " << target->getArch()
+                         << " does not have (sm_90a)";
   // What the body shows of the kernel's shape: its dots and their operands.
   ScheduleShape shape;
   shape.contractions = 0;

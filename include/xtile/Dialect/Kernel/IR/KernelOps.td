@@ -357,6 +357,98 @@ def XKernel_MmaOp : XKernel_Op<"mma", [Pure, AllTypesMatch<["c", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def XKernel_WgmmaOp : XKernel_Op<"wgmma", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "a warpgroup's 64xNx16 multiply-accumulate on tensor cores, operands in shared memory";
+  let description = [{
+    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}` (sm_90a): the
+    four warps of a warpgroup (threads `128 q` to `128 q + 127`) compute
+    `D = acc + A B`, `A` 64x16 and `B` 16xN with N = 2 x the accumulator's
+    lanes (8 to 256, a multiple of 8), both read from shared memory through
+    matrix descriptors made from `a[a_offset]` and `b[b_offset]`. Both are
+    K-major in the 128-byte swizzle layout: element `(r, k)` of A is at
+    byte `(r / 8) 1024 + (r % 8) 128 + 2 k` from `a[a_offset]`, element
+    `(k, n)` of B at `(n / 8) 1024 + (n % 8) 128 + 2 k` from `b[b_offset]`,
+    each address with its bits 4-6 XORed with its bits 7-9 (shared
+    addresses; swizzle atoms of 1024 bytes are 1024-byte aligned). Lane
+    `4 g + t` of warp `w` of the warpgroup holds `result[4 i + 2 h + j]`
+    = `D[16 w + g + 8 h][8 i + 2 t + j]`.
+
+    The instruction is asynchronous: `acc` must not have been written since
+    the last `xkernel.wgmma_fence`, the operand tiles must be visible to
+    the async proxy (`xkernel.fence_proxy_async` after generic writes), and
+    the result is read only through `xkernel.wgmma_wait` after
+    `xkernel.wgmma_commit`. The CPU emulation computes it at once, adding
+    the 16 products in k order with fused multiply-adds.
+
+    ```mlir
+    %d = xkernel.wgmma %sa[%oa], %sb[%ob], %acc
+        : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins XKernel_Ptr:$a, Index:$a_offset, XKernel_Ptr:$b,
+                   Index:$b_offset, VectorOfRankAndType<[1], [F32]>:$acc);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $a `[` $a_offset `]` `,` $b `[` $b_offset `]` `,` $acc attr-dict `:`
+    type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// N of m64nNk16.
+    int64_t getN() { return 2 * getAcc().getType().getNumElements(); }
+  }];
+}
+
+def XKernel_WgmmaFenceOp : XKernel_Op<"wgmma_fence"> {
+  let summary = "order a warpgroup's register and shared-memory accesses before wgmma";
+  let description = [{
+    `wgmma.fence.sync.aligned`: accumulators written, and shared memory
+    written by this warpgroup, before it are seen by the `xkernel.wgmma`
+    after it.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def XKernel_WgmmaCommitOp : XKernel_Op<"wgmma_commit"> {
+  let summary = "close a group of a warpgroup's wgmma operations";
+  let description = [{
+    `wgmma.commit_group.sync.aligned`: the `xkernel.wgmma` issued since
+    the last commit form one group, which `xkernel.wgmma_wait` waits for.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def XKernel_WgmmaWaitOp : XKernel_Op<"wgmma_wait", [AllTypesMatch<["values", "results"]>]> {
+  let summary = "wait for a warpgroup's wgmma groups; their results become readable";
+  let description = [{
+    `wgmma.wait_group.sync.aligned pending`: returns once at most `pending`
+    committed groups are still running. The accumulators the waited-for
+    groups wrote are passed through: only the results are read after it.
+
+    ```mlir
+    %r = xkernel.wgmma_wait 0, %d : vector<64xf32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending,
+                   Variadic<VectorOfRankAndType<[1], [F32]>>:$values);
+  let results = (outs Variadic<VectorOfRankAndType<[1], [F32]>>:$results);
+  let assemblyFormat = [{
+    $pending (`,` $values^ `:` type($values))? attr-dict
+  }];
+}
+
+def XKernel_FenceProxyAsyncOp : XKernel_Op<"fence_proxy_async"> {
+  let summary = "make this thread's shared-memory writes visible to tensor-core reads";
+  let description = [{
+    `fence.proxy.async.shared::cta`: shared memory written through ordinary
+    stores or cp.async before it is seen by asynchronous-proxy readers
+    (`xkernel.wgmma`) after it (with a barrier between the threads).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // The host side
 //===----------------------------------------------------------------------===//

@@ -25,8 +25,10 @@ def XTile_TargetAttr : AttrDef<XTile_Dialect, "Target"> {
     bytes in flight must cover, and the SM clock (MHz) at which each SM
     issues 128 thread-instructions and 16 special-function operations per
     cycle, and the dense f16/bf16 tensor-core throughput reached through
-    `mma.sync` (GFLOP/s, f32 accumulation). The last eight may be omitted;
-    they then take the sm_90 values. `TargetAttr::getBuiltin(ctx, "sm_90")` (H100/H200
+    `mma.sync` and through `wgmma` (GFLOP/s, f32 accumulation). The last
+    nine may be omitted; they then take the sm_90 values (sm_90 has no
+    wgmma: its architecture-specific form sm_90a has). Built in: sm_80,
+    sm_90 and sm_90a (sm_90 with wgmma). `TargetAttr::getBuiltin(ctx, "sm_90")` (H100/H200
     class) and `"sm_80"` (A100) are built in, from the vendors' published
     figures.
 
@@ -56,11 +58,14 @@ def XTile_TargetAttr : AttrDef<XTile_Dialect, "Target"> {
           "SM clock, MHz">:$clock_mhz,
       DefaultValuedParameter<"int64_t", "660000",
           "dense f16/bf16 tensor-core throughput through mma.sync (f32 "
-          "accumulation), GFLOP/s; 0 without tensor cores">:$mma_sync_gflops);
+          "accumulation), GFLOP/s; 0 without tensor cores">:$mma_sync_gflops,
+      DefaultValuedParameter<"int64_t", "0",
+          "dense f16/bf16 tensor-core throughput through wgmma (f32 "
+          "accumulation), GFLOP/s; 0 without wgmma">:$wgmma_gflops);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The built-in description of `arch` (sm_90, sm_80), or null.
+    /// The built-in description of `arch` (sm_90, sm_90a, sm_80), or null.
     static TargetAttr getBuiltin(::mlir::MLIRContext *ctx,
                                  ::llvm::StringRef arch);
   }];
@@ -148,11 +153,16 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
     (`warps` / `warps_m`) grid over the output tile; each warp owns a
     `block_m / warps_m` x `block_n / (warps / warps_m)` sub-tile, a multiple
     of 16 x 16, and `block_k` is a multiple of 16. Operand tiles are staged
-    in shared memory in a swizzled layout and read with `ldmatrix`.
+    in shared memory in a swizzled layout and read with `ldmatrix`. With
+    `wgmma` (sm_90a), each warpgroup of 4 warps computes 64 rows of the
+    output tile with `wgmma.mma_async.m64nNk16` (N = `block_n`), both
+    operands read from shared memory (K-major, 128-byte swizzle): `warps_m`
+    equals `warps`, `block_m` is 16 x `warps` and `block_k` is 64.
 
     ```mlir
     #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 32, stages = 3, warps = 4>
     #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = 32, stages = 3, warps = 8, instruction = mma_sync, warps_m = 2>
+    #xtile.dot_schedule<block_m = 128, block_n = 256, block_k = 64, stages = 4, warps = 8, instruction = wgmma, warps_m = 8>
     ```
   }];
   let parameters = (ins "int64_t":$block_m, "int64_t":$block_n,

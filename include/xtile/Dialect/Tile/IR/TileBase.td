@@ -70,7 +70,8 @@ def XTile_CombineKind : I32EnumAttr<"CombineKind", "fold combine operation", [
 
 def XTile_DotInstruction : I32EnumAttr<"DotInstruction",
     "the instructions a contraction's multiply-adds run on", [
-    I32EnumAttrCase<"fma", 0>, I32EnumAttrCase<"mma_sync", 1>]> {
+    I32EnumAttrCase<"fma", 0>, I32EnumAttrCase<"mma_sync", 1>,
+    I32EnumAttrCase<"wgmma", 2>]> {
   let cppNamespace = "::xtile::tile";
 }
 

@@ -52,6 +52,8 @@ namespace xtile::tile {
 /// Whether `target` has the warp-level tensor-core instruction mma.sync
 /// (sm_80 and later).
 bool hasMmaSync(TargetAttr target);
+/// Whether `target` has the warpgroup tensor-core instruction wgmma (sm_90a).
+bool hasWgmma(TargetAttr target);
 } // namespace xtile::tile
 
 #define GET_OP_CLASSES
