@@ -35,6 +35,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
 #include "xtile/Dialect/Kernel/Transforms/Passes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -127,6 +128,9 @@ struct FuncOpLowering : ConvertOpToLLVMPattern<xk::FuncOp> {
     auto maxThreads = static_cast<int32_t>(op.getMaxThreads());
     func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                   rewriter.getDenseI32ArrayAttr({maxThreads, 1, 1}));
+    if (std::optional<uint64_t> blocks = op.getMinBlocks())
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    rewriter.getI32IntegerAttr(static_cast<int32_t>(*blocks)));
     // Read-only arguments are the CUDA emitter's `const T* __restrict__`:
     // nothing writes their memory while the kernel runs, which lets NVPTX
     // load them through the non-coherent cache.
@@ -941,8 +945,7 @@ ConvertXKernelToNVVMPass::lowerBodies(gpu::GPUModuleOp gpuModule) {
   // inline assembly.
   RewritePatternSet ptx(ctx);
   populateNVVMToLLVMConversionPatterns(ptx);
-  if (failed(applyPatternsGreedily(gpuModule, std::move(ptx))))
-    return gpuModule.emitError("NVVM ops could not be lowered to PTX");
+  walkAndApplyPatterns(gpuModule, std::move(ptx));
 
   // Libdevice patterns that were tried and rolled back leave their function
   // declarations behind.

@@ -36,26 +36,12 @@ LogicalResult KernelLowering::lowerFmaDot(xt::DotOp op) {
     return op.emitOpError("the Kernel IR lowering accumulates dots in f32 "
                           "only, got ")
            << accElement;
-  bool stagedNow = false;
-  FailureOr<std::pair<Value, Value>> a = stageOperand(op.getLhs(), stagedNow);
-  if (failed(a))
+  FailureOr<DotOperands> staged = stageDot(op, std::nullopt, std::nullopt);
+  if (failed(staged))
     return failure();
-  FailureOr<std::pair<Value, Value>> bb = stageOperand(op.getRhs(), stagedNow);
-  if (failed(bb))
-    return failure();
-  if (stagedNow) {
-    xk::BarrierOp::create(b, loc);
-    stagedInBody = true;
-  }
-  if (dynamicBytes > src.getTarget().value().getSharedMemory())
-    return op.emitOpError("needs ")
-           << dynamicBytes << " bytes of shared memory for its operand tiles, "
-           << "more than the target's " << src.getTarget()->getSharedMemory();
-
-  int cs = baseCoords(accType.getShape());
-  FailureOr<SmallVector<Value>> acc = tile(op.getAcc(), cs);
-  if (failed(acc))
-    return failure();
+  std::pair<Value, Value> *a = &staged->lhs, *bb = &staged->rhs;
+  int cs = staged->accumulator;
+  SmallVector<Value> *acc = &staged->slots;
   const Layout &l = layouts[coordSets[cs].layout];
   const CoordSet &set = coordSets[cs];
   Value zero = cst(0), one = cst(1);

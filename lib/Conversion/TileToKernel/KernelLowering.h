@@ -146,6 +146,17 @@ private:
   stageOperand(Value operand, bool &stagedNow,
                std::optional<bool> orientation = std::nullopt);
   LogicalResult lowerWgmmaDot(xt::DotOp op);
+  /// What every dot lowering starts from: its operand tiles staged in
+  /// shared memory (buffer, offset of this iteration's tile), in the given
+  /// orientations, and the accumulator's slots at its base coordinates.
+  struct DotOperands {
+    std::pair<Value, Value> lhs, rhs;
+    int accumulator; // coordinate set
+    SmallVector<Value> slots;
+  };
+  FailureOr<DotOperands> stageDot(xt::DotOp op,
+                                  std::optional<bool> lhsOrientation,
+                                  std::optional<bool> rhsOrientation);
   /// What the kernel's dots run on.
   xt::DotInstruction instruction() const {
     return dotSchedule ? dotSchedule.getInstruction()

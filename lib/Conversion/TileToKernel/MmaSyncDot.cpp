@@ -27,7 +27,6 @@ using namespace xtile::tiletokernel;
 LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
   auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
-  auto accType = cast<RankedTensorType>(op.getAcc().getType());
   Type element = lhsType.getElementType();
   // The Tile IR kernel verifier guarantees the types, parseSchedule the
   // accumulator's shape; the K step is the tile's.
@@ -35,27 +34,12 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   if (k % 16)
     return op.emitOpError("mma.sync steps K by 16; the operand tile has ")
            << k << " columns";
-  bool stagedNow = false;
-  FailureOr<std::pair<Value, Value>> a = stageOperand(op.getLhs(), stagedNow);
-  if (failed(a))
+  FailureOr<DotOperands> staged = stageDot(op, std::nullopt, std::nullopt);
+  if (failed(staged))
     return failure();
-  FailureOr<std::pair<Value, Value>> bb = stageOperand(op.getRhs(), stagedNow);
-  if (failed(bb))
-    return failure();
-  if (stagedNow) {
-    xk::BarrierOp::create(b, loc);
-    stagedInBody = true;
-  }
-  if (dynamicBytes > src.getTarget().value().getSharedMemory())
-    return op.emitOpError("needs ")
-           << dynamicBytes << " bytes of shared memory for its operand tiles, "
-           << "more than the target's " << src.getTarget()->getSharedMemory();
-
-  int cs = baseCoords(accType.getShape());
-  FailureOr<SmallVector<Value>> acc = tile(op.getAcc(), cs);
-  if (failed(acc))
-    return failure();
-  SmallVector<Value> slots = *acc;
+  std::pair<Value, Value> *a = &staged->lhs, *bb = &staged->rhs;
+  int cs = staged->accumulator;
+  SmallVector<Value> &slots = staged->slots;
 
   int64_t warpsN = numWarps / dotSchedule.getWarpsM();
   int64_t wmSize = dotSchedule.getWarpTileM();

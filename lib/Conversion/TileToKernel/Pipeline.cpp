@@ -115,6 +115,42 @@ KernelLowering::stageOperand(Value operand, bool &stagedNow,
   return staged[operand];
 }
 
+FailureOr<KernelLowering::DotOperands>
+KernelLowering::stageDot(xt::DotOp op, std::optional<bool> lhsOrientation,
+                         std::optional<bool> rhsOrientation) {
+  DotOperands out;
+  bool stagedNow = false;
+  FailureOr<std::pair<Value, Value>> a =
+      stageOperand(op.getLhs(), stagedNow, lhsOrientation);
+  if (failed(a))
+    return failure();
+  FailureOr<std::pair<Value, Value>> rhs =
+      stageOperand(op.getRhs(), stagedNow, rhsOrientation);
+  if (failed(rhs))
+    return failure();
+  out.lhs = *a;
+  out.rhs = *rhs;
+  if (stagedNow) {
+    // wgmma reads shared memory through the async proxy: each thread
+    // fences its stores before the block meets.
+    if (instruction() == xt::DotInstruction::wgmma)
+      xk::FenceProxyAsyncOp::create(b, loc);
+    xk::BarrierOp::create(b, loc);
+    stagedInBody = true;
+  }
+  if (dynamicBytes > src.getTarget().value().getSharedMemory())
+    return op.emitOpError("needs ")
+           << dynamicBytes << " bytes of shared memory for its operand tiles, "
+           << "more than the target's " << src.getTarget()->getSharedMemory();
+  out.accumulator =
+      baseCoords(cast<RankedTensorType>(op.getAcc().getType()).getShape());
+  FailureOr<SmallVector<Value>> acc = tile(op.getAcc(), out.accumulator);
+  if (failed(acc))
+    return failure();
+  out.slots = std::move(*acc);
+  return out;
+}
+
 //===----------------------------------------------------------------------===//
 // Pipelined dot operands (cp.async)
 //===----------------------------------------------------------------------===//

@@ -150,7 +150,8 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
                             FunctionType::get(ctx, argTypes, {}),
                             ArrayAttr::get(ctx, argAttrs), ArrayAttr(),
                             numThreads, 0,
-                            b.getStringAttr(src.getTarget()->getArch()));
+                            b.getStringAttr(src.getTarget()->getArch()),
+                            IntegerAttr());
   Block *entry = b.createBlock(&func.getBody(), {}, argTypes,
                                SmallVector<Location>(argTypes.size(), loc));
   b.setInsertionPointToStart(entry);
@@ -168,6 +169,10 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   }
   xk::ReturnOp::create(b, loc);
   func.setDynamicShared(dynamicBytes);
+  // Contraction kernels run one or two blocks per SM by design: every
+  // register the assembler can use goes to the accumulators.
+  if (dotSchedule)
+    func.setMinBlocks(1);
   return func;
 }
 

@@ -37,29 +37,12 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
                           "(one 128-byte swizzle atom per row); the tile "
                           "has ")
            << k;
-  bool stagedNow = false;
-  FailureOr<std::pair<Value, Value>> a =
-      stageOperand(op.getLhs(), stagedNow, /*orientation=*/false);
-  if (failed(a))
+  FailureOr<DotOperands> staged =
+      stageDot(op, /*lhsOrientation=*/false, /*rhsOrientation=*/true);
+  if (failed(staged))
     return failure();
-  FailureOr<std::pair<Value, Value>> bb =
-      stageOperand(op.getRhs(), stagedNow, /*orientation=*/true);
-  if (failed(bb))
-    return failure();
-  if (stagedNow) {
-    xk::FenceProxyAsyncOp::create(b, loc);
-    xk::BarrierOp::create(b, loc);
-    stagedInBody = true;
-  }
-  if (dynamicBytes > src.getTarget().value().getSharedMemory())
-    return op.emitOpError("needs ")
-           << dynamicBytes << " bytes of shared memory for its operand tiles, "
-           << "more than the target's " << src.getTarget()->getSharedMemory();
-
-  int cs = baseCoords(accType.getShape());
-  FailureOr<SmallVector<Value>> acc = tile(op.getAcc(), cs);
-  if (failed(acc))
-    return failure();
+  std::pair<Value, Value> *a = &staged->lhs, *bb = &staged->rhs;
+  int cs = staged->accumulator;
   int64_t n = accType.getDimSize(1);
   auto accVector = VectorType::get({n / 2}, b.getF32Type());
 
@@ -78,7 +61,7 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
     }
   }
   xk::WgmmaFenceOp::create(b, loc);
-  Value d = vector::FromElementsOp::create(b, loc, accVector, *acc);
+  Value d = vector::FromElementsOp::create(b, loc, accVector, staged->slots);
   for (int64_t ks = 0; ks < k / 16; ++ks)
     d = xk::WgmmaOp::create(b, loc, accVector, a->first,
                             add(a->second, aOffsets[ks]), bb->first,

@@ -1156,8 +1156,10 @@ LogicalResult CUDAEmitter::emitKernel(xk::FuncOp func) {
   FailureOr<std::string> kernelName = cName(func.getSymName(), func);
   if (failed(kernelName))
     return failure();
-  os << "extern \"C\" __global__ void __launch_bounds__(" << func.getMaxThreads()
-     << ")\n" << *kernelName << "(";
+  os << "extern \"C\" __global__ void __launch_bounds__(" << func.getMaxThreads();
+  if (std::optional<uint64_t> blocks = func.getMinBlocks())
+    os << ", " << *blocks;
+  os << ")\n" << *kernelName << "(";
   unsigned inputs = 0, outputs = 0;
   for (BlockArgument arg : func.getArguments()) {
     FailureOr<std::string> type = typeName(arg.getType(), func);

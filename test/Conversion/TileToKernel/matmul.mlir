@@ -8,7 +8,7 @@
 // accumulates its 32 elements with FMAs, reading a row of A once per row
 // and 4 adjacent columns of B with one 16-byte shared-memory load.
 // CHECK-LABEL: xkernel.func @linear_add(
-// CHECK-SAME:    attributes {arch = "sm_90", dynamic_shared = 16384 : i64, max_threads = 128 : i64}
+// CHECK-SAME:    attributes {arch = "sm_90", dynamic_shared = 16384 : i64, max_threads = 128 : i64, min_blocks = 1 : i64}
 // CHECK-DAG:     %[[A:.*]] = xkernel.dynamic_shared 0 : <f32, shared>
 // CHECK-DAG:     %[[B:.*]] = xkernel.dynamic_shared 8192 : <f32, shared>
 // CHECK:         %[[ACC:.*]]:32 = scf.for %{{.*}} = %c0 to %c96 step %c32 iter_args(

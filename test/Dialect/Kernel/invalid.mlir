@@ -301,3 +301,10 @@ xkernel.func @f() attributes {max_threads = 128 : i64} {
   %d = xkernel.wgmma %s[%c0], %s[%c0], %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<6xf32>
   xkernel.return
 }
+
+// -----
+
+// expected-error @+1 {{'xkernel.func' op min_blocks must be positive, got 0}}
+xkernel.func @f() attributes {max_threads = 32 : i64, min_blocks = 0 : i64} {
+  xkernel.return
+}

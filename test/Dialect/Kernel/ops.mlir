@@ -104,13 +104,14 @@ xkernel.func @tensor_cores(%y: !xkernel.ptr<f32, global>) attributes {max_thread
 // Warpgroup tensor cores: wgmma on two shared tiles, its fences, commit and
 // wait (which passes the accumulators through).
 // CHECK-LABEL: xkernel.func @warpgroup(
+// CHECK-SAME: min_blocks = 1 : i64
 // CHECK: xkernel.fence_proxy_async
 // CHECK: xkernel.wgmma_fence
 // CHECK: %[[D:.*]] = xkernel.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : <bf16, shared>, <bf16, shared>, vector<32xf32>
 // CHECK: xkernel.wgmma_commit
 // CHECK: %{{.*}} = xkernel.wgmma_wait 0, %[[D]] : vector<32xf32>
 // CHECK: xkernel.wgmma_wait 1
-xkernel.func @warpgroup(%y: !xkernel.ptr<f32, global>) attributes {max_threads = 128 : i64, dynamic_shared = 16384 : i64} {
+xkernel.func @warpgroup(%y: !xkernel.ptr<f32, global>) attributes {max_threads = 128 : i64, dynamic_shared = 16384 : i64, min_blocks = 1 : i64} {
   %c0 = arith.constant 0 : index
   %a = xkernel.dynamic_shared 0 : !xkernel.ptr<bf16, shared>
   %b = xkernel.dynamic_shared 8192 : !xkernel.ptr<bf16, shared>

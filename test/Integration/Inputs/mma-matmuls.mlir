@@ -1,7 +1,8 @@
 // Matmuls for test/Integration/tensor-core-matmuls.test: ragged M, N and K,
 // f16 and bf16, x W^T (PyTorch weights) and A B, K not a multiple of 8
-// (narrower copies) or of 2 (staged from registers), batched, decode (M = 1,
-// a row kernel), a transposed A, and SwiGLU (two dots in one kernel).
+// (narrower copies) or of 2 (staged from registers), batched, decode shapes
+// (M = 1, a row kernel; M = 8 and 32), a transposed A, and SwiGLU (two dots
+// in one kernel).
 func.func @ragged_linear(%x: tensor<100x96xbf16>, %w: tensor<200x96xbf16>, %b: tensor<200xbf16>) -> tensor<100x200xbf16> {
   %y = xtensor.linear %x, %w, %b : (tensor<100x96xbf16>, tensor<200x96xbf16>, tensor<200xbf16>) -> tensor<100x200xbf16>
   return %y : tensor<100x200xbf16>
@@ -38,4 +39,12 @@ func.func @swiglu(%x: tensor<70x64xbf16>, %wg: tensor<96x64xbf16>, %wu: tensor<9
   %s = xtensor.silu %g : tensor<70x96xbf16>
   %y = xtensor.mul %s, %u : tensor<70x96xbf16>
   return %y : tensor<70x96xbf16>
+}
+func.func @decode8(%x: tensor<8x256xbf16>, %w: tensor<96x256xbf16>) -> tensor<8x96xbf16> {
+  %y = xtensor.linear %x, %w : (tensor<8x256xbf16>, tensor<96x256xbf16>) -> tensor<8x96xbf16>
+  return %y : tensor<8x96xbf16>
+}
+func.func @decode32(%x: tensor<32x256xbf16>, %w: tensor<96x256xbf16>) -> tensor<32x96xbf16> {
+  %y = xtensor.linear %x, %w : (tensor<32x256xbf16>, tensor<96x256xbf16>) -> tensor<32x96xbf16>
+  return %y : tensor<32x96xbf16>
 }

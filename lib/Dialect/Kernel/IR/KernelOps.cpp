@@ -75,6 +75,8 @@ LogicalResult FuncOp::verify() {
   if (static_cast<int64_t>(getDynamicShared()) < 0)
     return emitOpError("dynamic_shared must not be negative, got ")
            << getDynamicShared();
+  if (std::optional<uint64_t> blocks = getMinBlocks(); blocks && *blocks < 1)
+    return emitOpError("min_blocks must be positive, got ") << *blocks;
   if (std::optional<StringRef> arch = getArch();
       arch && !arch->starts_with("sm_"))
     return emitOpError("arch must name an NVIDIA GPU (sm_80, sm_90, ...), "

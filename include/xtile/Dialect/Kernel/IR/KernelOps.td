@@ -30,7 +30,11 @@ def XKernel_FuncOp : XKernel_Op<"func", [
     is its block size bound (`__launch_bounds__`); `dynamic_shared` the bytes
     of dynamic shared memory each block needs; `arch`, when present, the GPU
     its schedule was chosen for (`sm_80`, `sm_90`, ...: the Tile IR target),
-    which `xtile-translate --mlir-to-ptx` targets unless told otherwise.
+    which `xtile-translate --mlir-to-ptx` targets unless told otherwise;
+    `min_blocks`, when present, the blocks per SM its schedule needs
+    resident (`__launch_bounds__`' second bound, `.minnctapersm`): 1 for
+    contraction kernels, which leaves the assembler every register it can
+    use rather than ones it would keep back for occupancy.
 
     ```mlir
     xkernel.func @copy(%x: !xkernel.ptr<f32, global> {xkernel.readonly},
@@ -49,7 +53,8 @@ def XKernel_FuncOp : XKernel_Op<"func", [
                    OptionalAttr<DictArrayAttr>:$res_attrs,
                    I64Attr:$max_threads,
                    DefaultValuedAttr<I64Attr, "0">:$dynamic_shared,
-                   OptionalAttr<StrAttr>:$arch);
+                   OptionalAttr<StrAttr>:$arch,
+                   OptionalAttr<I64Attr>:$min_blocks);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
