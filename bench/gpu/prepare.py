@@ -5,6 +5,8 @@ NVIDIA GPU, where LLVM/MLIR are not needed.
 
     python3 bench/gpu/prepare.py [--out bench/gpu/build] [--target sm_90]
 
+--target sm_90a schedules the x W^T matmuls on wgmma (an H100/H200 only).
+
 Needs build/bin/xtile-opt and xtile-translate.
 """
 import argparse
@@ -45,7 +47,8 @@ def main():
         kernels = kernel.count("xkernel.launch")
         manifest.append({k: case[k] for k in ("name", "op", "dtype", "shape",
                                               "inputs", "outputs", "bytes",
-                                              "flops")} | {"launches": kernels})
+                                              "flops")} |
+                        {"launches": kernels, "target": args.target})
         print(f"{case['name']}: {kernels} launch(es)")
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
 

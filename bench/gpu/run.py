@@ -33,6 +33,13 @@ HERE = pathlib.Path(__file__).resolve().parent
 DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
 
 
+def arch_for(case, device):
+    """nvcc's -arch for a case: the device's, or its architecture-specific
+    form (sm_90a: wgmma) when the case was prepared for that."""
+    target = case.get("target", device)
+    return target if target == device + "a" else device
+
+
 def build(cu, so, arch):
     if so.exists() and so.stat().st_mtime > cu.stat().st_mtime:
         return None
@@ -109,7 +116,8 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 4) as pool:
         errors = dict(zip([c["name"] for c in cases],
                           pool.map(lambda c: build(d / f"{c['name']}.cu",
-                                                   d / f"{c['name']}.so", arch),
+                                                   d / f"{c['name']}.so",
+                                                   arch_for(c, arch)),
                                    cases)))
     bw = copy_bandwidth(args.runs)
     print(f"# device-to-device copy: {bw:.0f} GB/s (read + write)")
