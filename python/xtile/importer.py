@@ -821,14 +821,22 @@ class Importer:
         return self.reshape(y, val.shape)
 
     def _matmul(self, a, b, shape, dtype):
+        # A vector operand is a matrix of one row (a) or one column (b),
+        # whose unit dimension the result then drops (torch.matmul).
         shape = tuple(shape)
-        if len(a.shape) == 1 or len(b.shape) == 1:
-            raise UnsupportedError("matmul with a vector operand is not supported")
-        batch = shape[:-2]
+        full = shape
+        if len(b.shape) == 1:
+            b = self.reshape(b, (b.shape[0], 1))
+            full = full + (1,)
+        if len(a.shape) == 1:
+            a = self.reshape(a, (1, a.shape[0]))
+            full = full[:-1] + (1,) + full[-1:]
+        batch = full[:-2]
         a = self.broadcast(a, batch + a.shape[-2:])
         b = self.broadcast(b, batch + b.shape[-2:])
-        return self.emit(f"xtensor.matmul {a.name}, {b.name} : {a.type}, {b.type} -> "
-                         f"{tensor_type(shape, dtype)}", shape, dtype)
+        m = self.emit(f"xtensor.matmul {a.name}, {b.name} : {a.type}, {b.type} -> "
+                      f"{tensor_type(full, dtype)}", full, dtype)
+        return m if full == shape else self.reshape(m, shape)
 
     def op_matmul(self, val, input, other):
         return self._matmul(input, other, val.shape, val.dtype)
@@ -852,6 +860,19 @@ class Importer:
                 bias = self.binary("mul", bias, beta, val.shape, acc)
             m = self.binary("add", m, bias, val.shape, acc)
         return self.cast(m, val.dtype)
+
+    def op_addmv(self, val, input, mat, vec, beta=1, alpha=1):
+        # beta * input + alpha * (mat @ vec).
+        return self.op_addmm(val, input, mat, vec, beta, alpha)
+
+    def op_addbmm(self, val, input, batch1, batch2, beta=1, alpha=1):
+        # beta * input + alpha * sum over b of batch1[b] @ batch2[b]: one
+        # matmul over K = batches x k, [n, b k] @ [b k, p].
+        nb, n, k = batch1.shape
+        p = batch2.shape[-1]
+        a = self.reshape(self.transpose(batch1, [1, 0, 2]), (n, nb * k))
+        b = self.reshape(batch2, (nb * k, p))
+        return self.op_addmm(val, input, a, b, beta, alpha)
 
     def _repeat_heads(self, t, heads):
         kv = t.shape[-3]

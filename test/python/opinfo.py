@@ -36,7 +36,8 @@ ELEMENTWISE_OPS = ["abs", "neg", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
 DEFAULT_OPS = ["addmm", "var", "std", "nn.functional.gelu", "softmax",
                "log_softmax", "nn.functional.softmin", "sum", "mean", "amax", "amin",
                "prod", "nn.functional.layer_norm", "nn.functional.rms_norm",
-               "split_with_sizes", "index_select", "nn.functional.linear"]
+               "split_with_sizes", "index_select", "nn.functional.linear",
+               "addmv", "addbmm", "matmul"]
 
 
 class Fn(torch.nn.Module):
