@@ -640,18 +640,11 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
   }
 };
 
-template <typename SourceOp, typename TargetOp>
-struct WgmmaSyncLowering : ConvertOpToLLVMPattern<SourceOp> {
-  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    TargetOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+using WgmmaFenceOpLowering =
+    OneToOneConvertToLLVMPattern<xk::WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>;
+using WgmmaCommitOpLowering =
+    OneToOneConvertToLLVMPattern<xk::WgmmaCommitOp,
+                                 NVVM::WgmmaGroupSyncAlignedOp>;
 
 /// xkernel.wgmma_wait -> wgmma.wait_group.sync.aligned; each value read
 /// after it passes through an empty volatile asm, which keeps the reads
@@ -1041,8 +1034,6 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                AsyncCommitOpLowering, AsyncWaitOpLowering, BarrierOpLowering,
                ShuffleOpLowering, ApproxOpLowering, LdMatrixOpLowering,
                MmaOpLowering, WgmmaOpLowering,
-               WgmmaSyncLowering<xk::WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>,
-               WgmmaSyncLowering<xk::WgmmaCommitOp,
-                                 NVVM::WgmmaGroupSyncAlignedOp>,
+               WgmmaFenceOpLowering, WgmmaCommitOpLowering,
                WgmmaWaitOpLowering, FenceProxyAsyncOpLowering>(converter);
 }

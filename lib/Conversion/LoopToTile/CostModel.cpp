@@ -150,33 +150,28 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
   // stages).
   double efficiency = std::min(1.0, 0.4 + 0.2 * s.getStages());
   double peak; // GFLOP/s of the instructions the schedule runs on
-  if (s.getInstruction() == xt::DotInstruction::mma_sync) {
-    // Tensor cores are fed from shared memory: per step of 16 along K a
-    // warp reads 512 bytes of A per 16 rows and 256 bytes of B per 8
-    // columns of its sub-tile (ldmatrix), and the program's copies write
-    // 32 bytes per row and column of its tile, for 2 x 16 FLOP per output
-    // element; an SM moves 128 bytes of shared memory per cycle.
+  if (s.getInstruction() != xt::DotInstruction::fma) {
+    // Tensor cores are fed from shared memory. Per step of 16 along K the
+    // program's copies write 32 bytes per row and column of its tile, for
+    // 2 x 16 FLOP per output element, and the instructions read:
+    // - mma.sync: per warp, 512 bytes of A per 16 rows and 256 bytes of B
+    //   per 8 columns of its sub-tile (ldmatrix);
+    // - wgmma: per warpgroup, its 64 rows of A and all block_n columns of
+    //   B, 32 bytes each.
+    // An SM moves 128 bytes of shared memory per cycle.
     constexpr double kSharedBytesPerCycle = 128;
-    double tm = s.getWarpTileM() / 16.0, tn = s.getWarpTileN() / 8.0;
-    double flopsPerByte =
-        32.0 * bm * bn /
-        (s.getWarps() * (512 * tm + 256 * tn) + 32.0 * (bm + bn));
+    double reads;
+    if (s.getInstruction() == xt::DotInstruction::mma_sync) {
+      double tm = s.getWarpTileM() / 16.0, tn = s.getWarpTileN() / 8.0;
+      reads = s.getWarps() * (512 * tm + 256 * tn);
+      peak = target.getMmaSyncGflops();
+    } else {
+      reads = s.getWarps() / 4 * 32.0 * (64 + bn);
+      peak = target.getWgmmaGflops();
+    }
+    double flopsPerByte = 32.0 * bm * bn / (reads + 32.0 * (bm + bn));
     double sharedPeak = flopsPerByte * kSharedBytesPerCycle *
                         target.getClockMhz() * 1e-3 * target.getSms();
-    peak = target.getMmaSyncGflops();
-    efficiency *= std::min(1.0, sharedPeak / peak);
-  } else if (s.getInstruction() == xt::DotInstruction::wgmma) {
-    // wgmma reads its operands from shared memory: per step of 16 along K,
-    // each warpgroup reads 64 rows of A and all block_n columns of B, 32
-    // bytes each, and the copies write 32 bytes per row and column of the
-    // tile, for 2 x 16 FLOP per output element.
-    constexpr double kSharedBytesPerCycle = 128;
-    double flopsPerByte = 32.0 * bm * bn /
-                          (s.getWarps() / 4 * 32.0 * (64 + bn) +
-                           32.0 * (bm + bn));
-    double sharedPeak = flopsPerByte * kSharedBytesPerCycle *
-                        target.getClockMhz() * 1e-3 * target.getSms();
-    peak = target.getWgmmaGflops();
     efficiency *= std::min(1.0, sharedPeak / peak);
   } else {
     // Larger tiles reuse each loaded element across more of the output and

@@ -78,6 +78,20 @@ rowCandidates(MLIRContext *ctx, const RowFacts &k, xt::TargetAttr target) {
   return out;
 }
 
+/// Whether a dot schedule's tiles suit the problem: no block larger than
+/// the padded problem, beyond the smallest block of each kind of schedule
+/// (`smallestMN`, `smallestK`), and no pipeline deeper than the K loop.
+static bool fitsProblem(const DotFacts &f, int64_t bm, int64_t bn,
+                        int64_t bk, int64_t stages, int64_t smallestMN,
+                        int64_t smallestK) {
+  auto within = [](int64_t block, int64_t extent, int64_t smallest) {
+    return block <= smallest || block <= int64_t(llvm::PowerOf2Ceil(extent));
+  };
+  return within(bm, f.m, smallestMN) && within(bn, f.n, smallestMN) &&
+         within(bk, f.k, smallestK) &&
+         stages <= static_cast<int64_t>(llvm::divideCeil(f.k, bk));
+}
+
 /// Tensor-core schedules: warp sub-tiles of 16 to 64 rows and columns,
 /// output tiles up to 256 x 256, K steps of 32 or 64, 2 to 4 stages.
 static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f,
@@ -94,13 +108,7 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f,
               if (wm < 16 || wm > 64 || wn < 16 || wn > 64 || wm % 16 ||
                   wn % 16)
                 continue;
-              if (bm > int64_t(llvm::PowerOf2Ceil(f.m)) && bm > 16)
-                continue;
-              if (bn > int64_t(llvm::PowerOf2Ceil(f.n)) && bn > 16)
-                continue;
-              if (bk > int64_t(llvm::PowerOf2Ceil(f.k)) && bk > 32)
-                continue;
-              if (stages > static_cast<int64_t>(llvm::divideCeil(f.k, bk)))
+              if (!fitsProblem(f, bm, bn, bk, stages, 16, 32))
                 continue;
               // An operand tile of the accumulator's shape would share its
               // fragment layout (narrow copies): not a candidate.
@@ -123,11 +131,7 @@ static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f,
     for (int64_t bn : {64, 128, 256})
       for (int64_t stages : {2, 3, 4}) {
         int64_t bm = 16 * warps;
-        if (bm > int64_t(llvm::PowerOf2Ceil(f.m)) && bm > 64)
-          continue;
-        if (bn > int64_t(llvm::PowerOf2Ceil(f.n)) && bn > 64)
-          continue;
-        if (stages > static_cast<int64_t>(llvm::divideCeil(f.k, 64)))
+        if (!fitsProblem(f, bm, bn, 64, stages, 64, 64))
           continue;
         out.push_back(xt::DotScheduleAttr::get(ctx, bm, bn, 64, stages, warps,
                                                xt::DotInstruction::wgmma,
@@ -147,15 +151,7 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target) {
       for (int64_t bk : {32, 64})
         for (int64_t stages : {1, 2, 3, 4})
           for (int64_t warps : {4, 8}) {
-            // No tile larger than the padded problem, no pipeline deeper
-            // than the K loop.
-            if (bm > int64_t(llvm::PowerOf2Ceil(f.m)) && bm > 32)
-              continue;
-            if (bn > int64_t(llvm::PowerOf2Ceil(f.n)) && bn > 32)
-              continue;
-            if (bk > int64_t(llvm::PowerOf2Ceil(f.k)) && bk > 32)
-              continue;
-            if (stages > static_cast<int64_t>(llvm::divideCeil(f.k, bk)))
+            if (!fitsProblem(f, bm, bn, bk, stages, 32, 32))
               continue;
             // At least four accumulators per thread.
             if (bm * bn / (32 * warps) < 4)

@@ -376,6 +376,19 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     llvm::append_range(inits, *t);
     spans.push_back({(int64_t)t->size(), cs});
   }
+  // The loop's values (iteration arguments, results) stand for their slots:
+  // a scalar each, or a tile's at its coordinate set.
+  auto bind = [&](ValueRange values, ValueRange slots) {
+    int64_t pos = 0;
+    for (auto [v, span] : llvm::zip(values, spans)) {
+      ValueRange own = slots.slice(pos, span.first);
+      if (span.second < 0)
+        scalars[v] = own[0];
+      else
+        remember(v, span.second, SmallVector<Value>(own));
+      pos += span.first;
+    }
+  };
   // Pipelining: the operand tiles of the loop's dots are copied into
   // shared memory asynchronously, stages - 1 iterations ahead.
   int64_t stages = 1;
@@ -405,15 +418,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     b.setInsertionPointToStart(loop.getBody());
     scalars[op.getInductionVar()] = loop.getInductionVar();
     scopes.emplace_back();
-    int64_t pos = 0;
-    for (auto [arg, span] : llvm::zip(op.getRegionIterArgs(), spans)) {
-      ValueRange slots = loop.getRegionIterArgs().slice(pos, span.first);
-      if (span.second < 0)
-        scalars[arg] = slots[0];
-      else
-        remember(arg, span.second, SmallVector<Value>(slots));
-      pos += span.first;
-    }
+    bind(op.getRegionIterArgs(), loop.getRegionIterArgs());
     if (!pipelined.empty()) {
       // Iteration i starts the copies of iteration i + stages - 1, then waits
       // for its own (committed stages - 1 groups earlier).
@@ -485,14 +490,6 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     xk::AsyncWaitOp::create(b, loc, 0);
   if (auto stagesAttr = op->getAttrOfType<IntegerAttr>("xtile.num_stages"))
     loop->setAttr("xkernel.num_stages", stagesAttr);
-  int64_t pos = 0;
-  for (auto [result, span] : llvm::zip(op.getResults(), spans)) {
-    ValueRange slots = loop.getResults().slice(pos, span.first);
-    if (span.second < 0)
-      scalars[result] = slots[0];
-    else
-      remember(result, span.second, SmallVector<Value>(slots));
-    pos += span.first;
-  }
+  bind(op.getResults(), loop.getResults());
   return success();
 }

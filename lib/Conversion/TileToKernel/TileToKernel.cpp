@@ -191,12 +191,12 @@ struct ConvertXTileToXKernelPass
     bool failedAny = false;
     SmallVector<xt::KernelOp> kernels(module.getOps<xt::KernelOp>());
     llvm::StringMap<LoweredKernel> lowered;
+    if (!testMutate.empty() && testMutate != "fragment" &&
+        testMutate != "swizzle") {
+      module.emitError("unknown test-mutate '") << testMutate << "'";
+      return signalPassFailure();
+    }
     for (xt::KernelOp kernel : kernels) {
-      if (!testMutate.empty() && testMutate != "fragment" &&
-          testMutate != "swizzle") {
-        module.emitError("unknown test-mutate '") << testMutate << "'";
-        return signalPassFailure();
-      }
       FailureOr<xk::FuncOp> func = lowerTileKernel(kernel, testMutate);
       if (failed(func)) {
         failedAny = true;
