@@ -733,6 +733,53 @@ inline void mma(const uint32_t *a, const uint32_t *b, float *d, Decode decode) {
   }
 }
 
+/// cvt.rna.tf32.f32: the nearest value with 10 mantissa bits, ties away
+/// from zero (half of the dropped 13 bits added to the magnitude, then
+/// truncated); infinities stay, a NaN becomes the canonical one.
+inline float roundTf32(float x) {
+  uint32_t u = toBits(x);
+  if ((u & 0x7f800000u) == 0x7f800000u)
+    return (u & 0x7fffffu) ? __int_as_float(0x7fffffff) : x;
+  return __int_as_float(int32_t((u + 0x1000u) & 0xffffe000u));
+}
+
+/// A tf32 operand of mma.sync: an f32 whose low 13 mantissa bits are zero
+/// (what cvt.rna.tf32.f32 gives). The instruction's result on other bits
+/// is not something to rely on: the emulation stops.
+inline float tf32Bits(uint32_t r, unsigned) {
+  float v = __int_as_float(int32_t(r));
+  if ((r & 0x1fffu) && !std::isnan(v))
+    fail("mma.sync tf32 operand not rounded to tf32 (cvt.rna.tf32.f32)");
+  return v;
+}
+
+/// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: D = C + A B with A
+/// 16x8 (a0..a3: row g + 8(i%2), column t + 4(i/2)), B 8x8 (b0, b1: row
+/// t + 4i, column g), C and D as for m16n8k16. Products of tf32 values are
+/// exact in f32; added in k order with fused multiply-adds.
+inline void mmaTf32(const uint32_t *a, const uint32_t *b, float *d) {
+  requireFullWarp("mma.sync needs all 32 lanes of a warp");
+  uint32_t words[6] = {a[0], a[1], a[2], a[3], b[0], b[1]};
+  const std::atomic<uint32_t> *slots = self().exchange(words, 6);
+  unsigned lane = self().self % 32, g = lane / 4, t = lane % 4;
+  auto A = [&](unsigned row, unsigned k) {
+    unsigned src = 4 * (row % 8) + k % 4;
+    unsigned reg = (row >= 8) + 2 * (k >= 4);
+    return tf32Bits(slots[src * Worker::kLaneWords + reg], 0);
+  };
+  auto B = [&](unsigned k, unsigned n) {
+    unsigned src = 4 * n + k % 4;
+    return tf32Bits(slots[src * Worker::kLaneWords + 4 + (k >= 4)], 0);
+  };
+  for (unsigned i = 0; i < 4; ++i) {
+    unsigned row = g + 8 * (i / 2), n = 2 * t + i % 2;
+    float acc = d[i];
+    for (unsigned k = 0; k < 8; ++k)
+      acc = std::fma(A(row, k), B(k, n), acc);
+    d[i] = acc;
+  }
+}
+
 /// The shared-memory matrix descriptor of wgmma for a K-major operand in
 /// the 128-byte swizzle layout at `p` (dynamic shared memory): the shared
 /// address / 16 (bits 0-13), the leading-dimension byte offset / 16 (1:
@@ -817,6 +864,10 @@ inline void xt_mma_bf16(const uint32_t *a, const uint32_t *b, float *d) {
 inline void xt_mma_f16(const uint32_t *a, const uint32_t *b, float *d) {
   xt_emu::mma(a, b, d, xt_emu::f16Bits);
 }
+inline void xt_mma_tf32(const uint32_t *a, const uint32_t *b, float *d) {
+  xt_emu::mmaTf32(a, b, d);
+}
+inline float xt_round_tf32(float x) { return xt_emu::roundTf32(x); }
 
 //===----------------------------------------------------------------------===//
 // The special-function instructions of xkernel.approx, each with the full

@@ -49,6 +49,7 @@ static void addTileStages(OpPassManager &pm,
   select.report = options.scheduleReport;
   select.force = options.forceSchedule;
   select.fastMath = options.fastMath;
+  select.allowTf32 = options.allowTf32;
   pm.addPass(xtile::createXTileSelectSchedule(select));
   xtile::ConvertXLoopToXTileOptions tile;
   tile.target = options.target;

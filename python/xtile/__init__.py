@@ -52,7 +52,7 @@ class Compiled:
     """`module` compiled by xtile: call it like the module."""
 
     def __init__(self, module, example_inputs, backend=None, target="sm_90",
-                 params_as_constants=False):
+                 params_as_constants=False, allow_tf32=None):
         exported = _export(module, example_inputs)
         self.mlir, imp = import_exported(exported, _name(module),
                                          params_as_constants)
@@ -66,7 +66,10 @@ class Compiled:
             if kind not in ("USER_OUTPUT", "USER_INPUT_MUTATION", "BUFFER_MUTATION"):
                 raise UnsupportedError(f"a graph result of kind {kind} ({what}) is "
                                        "not supported by xtile")
-        self.program = Program(self.mlir, imp.name, self.backend, target)
+        if allow_tf32 is None:
+            allow_tf32 = torch.backends.cuda.matmul.allow_tf32
+        self.program = Program(self.mlir, imp.name, self.backend, target,
+                               allow_tf32=allow_tf32)
 
     def __call__(self, *inputs):
         buffers, user = [], iter(inputs)
@@ -91,11 +94,18 @@ class Compiled:
 
 
 def compile(module, example_inputs, backend=None, target="sm_90",
-            params_as_constants=False):
+            params_as_constants=False, allow_tf32=None):
     """`module` compiled through xtile's pipeline for `example_inputs`'
     shapes and types; runs on the GPU when there is one (backend="cuda"),
-    else on the CPU through CUDA emulation (backend="emu")."""
-    return Compiled(module, example_inputs, backend, target, params_as_constants)
+    else on the CPU through CUDA emulation (backend="emu").
+
+    allow_tf32: let f32 matmuls run on tensor cores with TensorFloat-32
+    operands (sm_80 and later; about f16's precision on the operands, f32
+    accumulation). None follows torch.backends.cuda.matmul.allow_tf32
+    (torch.set_float32_matmul_precision("high") sets it), as PyTorch's own
+    matmuls do; f32 matmuls are exact (FMA) otherwise."""
+    return Compiled(module, example_inputs, backend, target, params_as_constants,
+                    allow_tf32)
 
 
 from .backend import xtile_backend  # noqa: E402,F401  (registers "xtile")

@@ -56,34 +56,38 @@ def default_backend():
 class Program:
     """A compiled Tensor IR function, callable on torch tensors."""
 
-    def __init__(self, mlir, name, backend=None, target="sm_90", cache=None):
+    def __init__(self, mlir, name, backend=None, target="sm_90", cache=None,
+                 allow_tf32=False):
         self.name = name
         self.backend = backend or default_backend()
         if self.backend not in ("cuda", "emu"):
             raise ValueError(f"xtile: unknown backend {self.backend!r} (cuda or emu)")
         spec = _tuned_spec(target)
-        # The key covers the compiler (its binary) and the tuned schedules.
+        options = f"target={target}"
+        if allow_tf32:
+            options += " allow-tf32=true"
+        if spec:
+            options += f" schedule-spec={spec}"
+        # The key covers the compiler (its binary), its options and the
+        # tuned schedules.
         key = hashlib.sha256("\0".join([
-            mlir, self.backend, target, _compiler_key(),
+            mlir, self.backend, options, _compiler_key(),
             spec.read_text() if spec else ""]).encode()).hexdigest()[:16]
         cache = pathlib.Path(cache or os.environ.get("XTILE_CACHE_DIR") or
                              pathlib.Path(tempfile.gettempdir()) / "xtile-cache")
         cache.mkdir(parents=True, exist_ok=True)
         lib = cache / f"{name}-{key}.so"
         if not lib.exists():
-            self._build(mlir, lib, target, spec)
+            self._build(mlir, lib, options)
         self.lib = ctypes.CDLL(str(lib))
         self.fn = getattr(self.lib, f"{name}_packed")
         self.fn.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
         self.fn.restype = ctypes.c_int
 
-    def _build(self, mlir, lib, target, spec):
+    def _build(self, mlir, lib, options):
         with tempfile.TemporaryDirectory() as tmp:
             src = pathlib.Path(tmp, "program.mlir")
             src.write_text(mlir)
-            options = f"target={target}"
-            if spec:
-                options += f" schedule-spec={spec}"
             kernel = subprocess.run(
                 [_tool("xtile-opt"), f"--lower-to-kernel={options}", str(src)],
                 capture_output=True, text=True)

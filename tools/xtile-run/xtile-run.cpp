@@ -86,6 +86,12 @@ static cl::opt<std::string> testMutate(
     cl::desc("For tests only: break the tensor-core lowering on purpose "
              "(fragment, swizzle), to show the comparison catches it"),
     cl::init(""));
+static cl::opt<bool>
+    allowTf32("allow-tf32",
+              cl::desc("Let f32 matmuls run on tensor cores with TF32 "
+                       "operands; f32 results that did are compared at the "
+                       "tolerance of 16-bit types (tf32 has f16's mantissa)"),
+              cl::init(false));
 static cl::opt<bool> fastMath("fast-math",
                               cl::desc("Allow value-changing rewrites"),
                               cl::init(false));
@@ -99,9 +105,10 @@ static cl::opt<std::string>
 
 namespace {
 
-/// Normwise tolerance of an output of element type `t`.
-double toleranceOf(Type t) {
-  if (t.isF16() || t.isBF16())
+/// Normwise tolerance of an output of element type `t`; `tf32`: the
+/// module's f32 matmuls ran on TF32 operands (10 mantissa bits, as f16).
+double toleranceOf(Type t, bool tf32 = false) {
+  if (t.isF16() || t.isBF16() || (tf32 && t.isF32()))
     return 1e-2;
   if (t.isF32())
     return 1e-5;
@@ -357,6 +364,7 @@ int main(int argc, char **argv) {
   }
 
   std::vector<std::vector<RefTensor>> results;
+  bool tf32 = false; // some kernel rounds matmul operands to tf32
   if (backend == "ref") {
     results = expected;
   } else {
@@ -372,11 +380,16 @@ int main(int argc, char **argv) {
     options.forceSchedule = forceSchedule;
     options.scheduleSpec = scheduleSpec;
     options.fastMath = fastMath;
+    options.allowTf32 = allowTf32;
     options.testMutate = testMutate;
     buildLowerToKernelPipeline(pm, options);
     auto start = std::chrono::steady_clock::now();
     if (failed(pm.run(*lowered)))
       return 1;
+    lowered->walk([&](kernel::RoundTf32Op) { tf32 = true; });
+    if (tf32)
+      llvm::outs() << "f32 matmuls run on tf32 tensor cores: f32 outputs "
+                      "are checked at the tolerance of 16-bit types\n";
     std::string code;
     llvm::raw_string_ostream codeStream(code);
     if (backend == "emu") {
@@ -499,8 +512,8 @@ int main(int argc, char **argv) {
       auto [err, bad] = compare(out, ref);
       // A program that amplifies rounding gets up to 10x its dtype's
       // tolerance: 4x the error of evaluating it op by op in its types.
-      double tol = std::max(toleranceOf(e),
-                            std::min(4 * rounding, 10 * toleranceOf(e)));
+      double tol = std::max(toleranceOf(e, tf32),
+                            std::min(4 * rounding, 10 * toleranceOf(e, tf32)));
       bool pass = bad == 0 && err <= tol;
       llvm::outs() << "@" << fn.getSymName() << " output #" << i << " "
                    << ref.type << ": normwise relative error "
@@ -510,9 +523,9 @@ int main(int argc, char **argv) {
       // A program that its own element types cannot evaluate (overflow, or
       // rounding amplified past 10x the tolerance) is compared with the
       // op-by-op evaluation in those types instead, and said so.
-      if (!pass && rounding > 10 * toleranceOf(e)) {
+      if (!pass && rounding > 10 * toleranceOf(e, tf32)) {
         auto [err2, bad2] = compare(out, roundedRef);
-        pass = bad2 == 0 && err2 <= 10 * toleranceOf(e);
+        pass = bad2 == 0 && err2 <= 10 * toleranceOf(e, tf32);
         llvm::outs() << "; ill-conditioned in " << e
                      << " (op-by-op evaluation in " << e << " is off by "
                      << llvm::format("%.3g", rounding)

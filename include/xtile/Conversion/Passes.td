@@ -65,6 +65,9 @@ def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
            "Use this schedule (attribute syntax) for every kernel of its kind">,
     Option<"fastMath", "fast-math", "bool", /*default=*/"false",
            "Price math as --xkernel-expand-math=fast-math=true builds it">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Let f32 contractions run on tensor cores with TF32 operands "
+           "(changes results, as torch.backends.cuda.matmul.allow_tf32)">,
   ];
   let dependentDialects = ["::xtile::tile::XTileDialect"];
 }
@@ -91,6 +94,9 @@ def XTileListSchedules : Pass<"xtile-list-schedules", "::mlir::ModuleOp"> {
            "Lower every candidate to Kernel IR and report those that fail">,
     Option<"fastMath", "fast-math", "bool", /*default=*/"false",
            "Price math as --xkernel-expand-math=fast-math=true builds it">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Let f32 contractions run on tensor cores with TF32 operands "
+           "(changes results, as torch.backends.cuda.matmul.allow_tf32)">,
   ];
   let dependentDialects = ["::xtile::tile::XTileDialect"];
 }

@@ -45,6 +45,12 @@ struct TileStageOptions : public LoopStageOptions<Derived> {
       llvm::cl::desc("Write every kernel's candidate schedules, estimates "
                      "and choice as JSON to this file (- for stdout)"),
       llvm::cl::init("")};
+  mlir::detail::PassOptions::Option<bool> allowTf32{
+      *this, "allow-tf32",
+      llvm::cl::desc("Let f32 matmuls run on tensor cores with TF32 "
+                     "operands (changes results; "
+                     "torch.backends.cuda.matmul.allow_tf32)"),
+      llvm::cl::init(false)};
   mlir::detail::PassOptions::Option<std::string> forceSchedule{
       *this, "force-schedule",
       llvm::cl::desc("Use this schedule (attribute syntax) for every kernel "

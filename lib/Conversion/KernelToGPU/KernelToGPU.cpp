@@ -535,9 +535,10 @@ struct LdMatrixOpLowering : ConvertOpToLLVMPattern<xk::LdMatrixOp> {
   }
 };
 
-/// xkernel.mma -> mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}: the
-/// fragments as the instruction's registers (i32 for bf16, vector<2xf16>
-/// for f16), the result struct as a vector again.
+/// xkernel.mma -> mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16} or
+/// m16n8k8.row.col.f32.tf32.tf32.f32: the fragments as the instruction's
+/// registers (vector<2xf16> for f16, i32 for bf16 and tf32), the result
+/// struct as a vector again.
 struct MmaOpLowering : ConvertOpToLLVMPattern<xk::MmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -546,10 +547,10 @@ struct MmaOpLowering : ConvertOpToLLVMPattern<xk::MmaOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    bool bf16 = op.getA().getType().getElementType().isBF16();
+    Type element = op.getA().getType().getElementType();
     auto operand = [&](Value v, int64_t count) {
       SmallVector<Value> regs = registers(rewriter, loc, v, count);
-      if (!bf16)
+      if (element.isF16())
         for (Value &r : regs)
           r = LLVM::BitcastOp::create(
               rewriter, loc, VectorType::get({2}, rewriter.getF16Type()), r);
@@ -563,16 +564,35 @@ struct MmaOpLowering : ConvertOpToLLVMPattern<xk::MmaOp> {
       c.push_back(LLVM::ExtractElementOp::create(
           rewriter, loc, adaptor.getC(),
           LLVM::ConstantOp::create(rewriter, loc, i32, i)));
-    NVVM::MMATypes type = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    NVVM::MMATypes type = element.isBF16()  ? NVVM::MMATypes::bf16
+                          : element.isF16() ? NVVM::MMATypes::f16
+                                            : NVVM::MMATypes::tf32;
     Value d = NVVM::MmaOp::create(
         rewriter, loc,
         LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, f32)), a,
-        b, c, ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+        b, c, ArrayRef<int64_t>{16, 8, op.getK()}, std::nullopt, std::nullopt,
         std::array<NVVM::MMATypes, 2>{type, type},
         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                        NVVM::MMALayout::col});
     rewriter.replaceOp(op,
                        fromMembers(rewriter, loc, d, 4, op.getType()));
+    return success();
+  }
+};
+
+/// xkernel.round_tf32 -> cvt.rna.tf32.f32, its b32 result an f32 again.
+struct RoundTf32OpLowering : ConvertOpToLLVMPattern<xk::RoundTf32Op> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::RoundTf32Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value bits = NVVM::ConvertFloatToTF32Op::create(
+        rewriter, op.getLoc(), rewriter.getI32Type(), adaptor.getValue(),
+        NVVM::FPRoundingMode::RNA, NVVM::SaturationMode::NONE,
+        /*relu=*/false);
+    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, rewriter.getF32Type(),
+                                                 bits);
     return success();
   }
 };
@@ -1033,7 +1053,7 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                StoreOpLowering, AtomicOpLowering, AsyncCopyOpLowering,
                AsyncCommitOpLowering, AsyncWaitOpLowering, BarrierOpLowering,
                ShuffleOpLowering, ApproxOpLowering, LdMatrixOpLowering,
-               MmaOpLowering, WgmmaOpLowering,
+               MmaOpLowering, RoundTf32OpLowering, WgmmaOpLowering,
                WgmmaFenceOpLowering, WgmmaCommitOpLowering,
                WgmmaWaitOpLowering, FenceProxyAsyncOpLowering>(converter);
 }

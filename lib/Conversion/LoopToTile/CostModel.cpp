@@ -158,18 +158,20 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
     //   per 8 columns of its sub-tile (ldmatrix);
     // - wgmma: per warpgroup, its 64 rows of A and all block_n columns of
     //   B, 32 bytes each.
-    // An SM moves 128 bytes of shared memory per cycle.
+    // (Twice the bytes for f32 operands with tf32, at half the peak of
+    // 16-bit operands.) An SM moves 128 bytes of shared memory per cycle.
     constexpr double kSharedBytesPerCycle = 128;
     double reads;
     if (s.getInstruction() == xt::DotInstruction::mma_sync) {
       double tm = s.getWarpTileM() / 16.0, tn = s.getWarpTileN() / 8.0;
       reads = s.getWarps() * (512 * tm + 256 * tn);
-      peak = target.getMmaSyncGflops();
+      peak = target.getMmaSyncGflops() / (s.getTf32() ? 2 : 1);
     } else {
       reads = s.getWarps() / 4 * 32.0 * (64 + bn);
       peak = target.getWgmmaGflops();
     }
-    double flopsPerByte = 32.0 * bm * bn / (reads + 32.0 * (bm + bn));
+    double flopsPerByte = 32.0 * bm * bn /
+                          ((reads + 32.0 * (bm + bn)) * f.inBytes / 2);
     double sharedPeak = flopsPerByte * kSharedBytesPerCycle *
                         target.getClockMhz() * 1e-3 * target.getSms();
     efficiency *= std::min(1.0, sharedPeak / peak);
@@ -234,7 +236,7 @@ std::string xtile::scheduleName(xt::ScheduleAttrInterface schedule) {
        << dot.getBlockK() << ":" << dot.getStages() << ":" << dot.getWarps();
     if (dot.getInstruction() == xt::DotInstruction::mma_sync)
       os << ":mma" << dot.getWarpsM() << "x"
-         << dot.getWarps() / dot.getWarpsM();
+         << dot.getWarps() / dot.getWarpsM() << (dot.getTf32() ? ":tf32" : "");
     else if (dot.getInstruction() == xt::DotInstruction::wgmma)
       os << ":wgmma";
     return n;

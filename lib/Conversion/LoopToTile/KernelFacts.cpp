@@ -124,6 +124,9 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
     Type a = p.a.getType();
     return (a.isF16() || a.isBF16()) && p.b.getType() == a;
   });
+  f.f32Operands = llvm::all_of(c.products, [](const auto &p) {
+    return p.a.getType().isF32() && p.b.getType().isF32();
+  });
   f.rhsKMajor = llvm::all_of(c.products, [](const auto &p) {
     auto load = p.b.template getDefiningOp<xl::LoadOp>();
     return load && !load.getIndices().empty() &&

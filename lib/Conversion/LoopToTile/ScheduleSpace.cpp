@@ -93,8 +93,9 @@ static bool fitsProblem(const DotFacts &f, int64_t bm, int64_t bn,
 }
 
 /// Tensor-core schedules: warp sub-tiles of 16 to 64 rows and columns,
-/// output tiles up to 256 x 256, K steps of 32 or 64, 2 to 4 stages.
-static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f,
+/// output tiles up to 256 x 256, K steps of 32 or 64, 2 to 4 stages; on
+/// f32 operands with `tf32`.
+static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
                               SmallVector<xt::ScheduleAttrInterface> &out) {
   for (int64_t bm : {16, 32, 64, 128, 256})
     for (int64_t bn : {16, 32, 64, 128, 256})
@@ -116,7 +117,7 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f,
                 continue;
               out.push_back(xt::DotScheduleAttr::get(
                   ctx, bm, bn, bk, stages, warps,
-                  xt::DotInstruction::mma_sync, warpsM));
+                  xt::DotInstruction::mma_sync, warpsM, tf32));
             }
 }
 
@@ -135,15 +136,18 @@ static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f,
           continue;
         out.push_back(xt::DotScheduleAttr::get(ctx, bm, bn, 64, stages, warps,
                                                xt::DotInstruction::wgmma,
-                                               warps));
+                                               warps, /*tf32=*/false));
       }
 }
 
 static SmallVector<xt::ScheduleAttrInterface>
-dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target) {
+dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
+              bool allowTf32) {
   SmallVector<xt::ScheduleAttrInterface> out;
   if (f.tensorCoreOperands && xt::hasMmaSync(target))
-    mmaSyncCandidates(ctx, f, out);
+    mmaSyncCandidates(ctx, f, /*tf32=*/false, out);
+  if (allowTf32 && f.f32Operands && xt::hasMmaSync(target))
+    mmaSyncCandidates(ctx, f, /*tf32=*/true, out);
   if (f.tensorCoreOperands && xt::hasWgmma(target))
     wgmmaCandidates(ctx, f, out);
   for (int64_t bm : {32, 64, 128})
@@ -158,16 +162,17 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target) {
               continue;
             out.push_back(
                 xt::DotScheduleAttr::get(ctx, bm, bn, bk, stages, warps,
-                                         xt::DotInstruction::fma, 1));
+                                         xt::DotInstruction::fma, 1,
+                                         /*tf32=*/false));
           }
   return out;
 }
 
 SmallVector<xt::ScheduleAttrInterface>
 xtile::enumerateSchedules(MLIRContext *ctx, const KernelFacts &facts,
-                          xt::TargetAttr target) {
+                          xt::TargetAttr target, bool allowTf32) {
   SmallVector<xt::ScheduleAttrInterface> all =
-      facts.contraction ? dotCandidates(ctx, facts.dot, target)
+      facts.contraction ? dotCandidates(ctx, facts.dot, target, allowTf32)
                         : rowCandidates(ctx, facts.row, target);
   xt::ScheduleShape shape = facts.shape();
   SmallVector<xt::ScheduleAttrInterface> fit, spill;

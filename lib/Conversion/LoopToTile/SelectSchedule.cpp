@@ -51,13 +51,14 @@ std::string printed(Attribute attr) {
 }
 
 FailureOr<KernelCandidates> price(xl::KernelOp kernel, const CostModel &model,
-                                  xt::TargetAttr target, bool fastMath) {
+                                  xt::TargetAttr target, bool fastMath,
+                                  bool allowTf32) {
   FailureOr<KernelFacts> facts = computeKernelFacts(kernel, fastMath);
   if (failed(facts))
     return failure();
   KernelCandidates out{kernel, *facts, {}};
   for (xt::ScheduleAttrInterface s :
-       enumerateSchedules(kernel.getContext(), *facts, target))
+       enumerateSchedules(kernel.getContext(), *facts, target, allowTf32))
     out.candidates.push_back({s, model.estimate(*facts, s, target)});
   if (out.candidates.empty())
     return kernel.emitOpError() << "has no schedule that fits "
@@ -147,7 +148,8 @@ struct XTileSelectSchedulePass
       xt::ScheduleAttrInterface preset = getKernelSchedule(kernel);
       if (preset && report.empty() && !remarks)
         continue;
-      FailureOr<KernelCandidates> priced = price(kernel, *model, targetAttr, fastMath);
+      FailureOr<KernelCandidates> priced = price(kernel, *model, targetAttr, fastMath,
+                                                 allowTf32);
       if (failed(priced))
         return signalPassFailure();
       xt::ScheduleAttrInterface chosen = priced->candidates.front().schedule;
@@ -197,7 +199,8 @@ struct XTileListSchedulesPass
     for (xl::KernelOp kernel : module.getOps<xl::KernelOp>()) {
       if (!seen.insert(getKernelIdentity(kernel)).second)
         continue;
-      FailureOr<KernelCandidates> priced = price(kernel, *model, targetAttr, fastMath);
+      FailureOr<KernelCandidates> priced = price(kernel, *model, targetAttr, fastMath,
+                                                 allowTf32);
       if (failed(priced))
         return signalPassFailure();
       kernels.push_back(toJSON(*priced, targetAttr, *model));

@@ -174,26 +174,40 @@ __device__ __forceinline__ void xt_ldmatrix_b16(const void *row, uint32_t *r) {
   __trap(); // tensor-core kernels are built for sm_80 and later
 #endif
 }
-#define XT_MMA(name, types)                                                    \
+#define XT_MMA(name, shape_types)                                              \
   __device__ __forceinline__ void name(const uint32_t *a, const uint32_t *b,  \
                                        float *d) {                             \
-    XT_MMA_ASM(types)                                                          \
+    XT_MMA_ASM(shape_types)                                                    \
   }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define XT_MMA_ASM(types)                                                      \
-  asm("mma.sync.aligned.m16n8k16.row.col.f32." types ".f32 {%0, %1, %2, %3}, " \
+#define XT_MMA_ASM(shape_types)                                                \
+  asm("mma.sync.aligned." shape_types ".f32 {%0, %1, %2, %3}, "                \
       "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"                       \
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                         \
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 #elif defined(__CUDA_ARCH__)
-#define XT_MMA_ASM(types) __trap();
+#define XT_MMA_ASM(shape_types) __trap();
 #else
-#define XT_MMA_ASM(types)
+#define XT_MMA_ASM(shape_types)
 #endif
-XT_MMA(xt_mma_bf16, "bf16.bf16")
-XT_MMA(xt_mma_f16, "f16.f16")
+XT_MMA(xt_mma_bf16, "m16n8k16.row.col.f32.bf16.bf16")
+XT_MMA(xt_mma_f16, "m16n8k16.row.col.f32.f16.f16")
+XT_MMA(xt_mma_tf32, "m16n8k8.row.col.f32.tf32.tf32")
 #undef XT_MMA
 #undef XT_MMA_ASM
+// xkernel.round_tf32: cvt.rna.tf32.f32 (sm_80 on).
+__device__ __forceinline__ float xt_round_tf32(float x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return __uint_as_float(r);
+#elif defined(__CUDA_ARCH__)
+  __trap();
+  return x;
+#else
+  return x;
+#endif
+}
 // The special-function instructions of xkernel.approx (the emulation
 // header models them with their documented error).
 #define XT_APPROX(name, ptx)                                                  \
@@ -253,19 +267,20 @@ __device__ __forceinline__ xt_vec<float, N> xt_wgmma_ready(xt_vec<float, N> v) {
 #endif
   return v;
 }
-// xkernel.ldmatrix and xkernel.mma on xt_vec fragments (two 16-bit lanes
-// per 32-bit register).
+// xkernel.ldmatrix and xkernel.mma on xt_vec fragments (two 16-bit lanes,
+// or one f32, per 32-bit register).
 template <int N, bool Trans, typename T>
-__device__ __forceinline__ xt_vec<T, 2 * N> xt_ldmatrix(const T *row) {
+__device__ __forceinline__ xt_vec<T, N * 4 / sizeof(T)> xt_ldmatrix(const T *row) {
   uint32_t r[N];
   xt_ldmatrix_b16<N, Trans>(row, r);
-  xt_vec<T, 2 * N> v;
+  xt_vec<T, N * 4 / sizeof(T)> v;
   memcpy(v.v, r, sizeof r);
   return v;
 }
 #define XT_MMA_TYPED(T, name)                                                  \
-  __device__ __forceinline__ xt_vec<float, 4> xt_mma_m16n8k16(                 \
-      xt_vec<T, 8> a, xt_vec<T, 4> b, xt_vec<float, 4> c) {                    \
+  __device__ __forceinline__ xt_vec<float, 4> xt_mma(                          \
+      xt_vec<T, 16 / sizeof(T)> a, xt_vec<T, 8 / sizeof(T)> b,                 \
+      xt_vec<float, 4> c) {                                                    \
     uint32_t A[4], B[2];                                                       \
     memcpy(A, a.v, sizeof A);                                                  \
     memcpy(B, b.v, sizeof B);                                                  \
@@ -274,6 +289,7 @@ __device__ __forceinline__ xt_vec<T, 2 * N> xt_ldmatrix(const T *row) {
   }
 XT_MMA_TYPED(__nv_bfloat16, xt_mma_bf16)
 XT_MMA_TYPED(__half, xt_mma_f16)
+XT_MMA_TYPED(float, xt_mma_tf32)
 #undef XT_MMA_TYPED
 #endif // XTILE_CUDA_PRELUDE
 )cuda";
@@ -1018,9 +1034,13 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
         os << "xt_fence_proxy_async();\n";
         return success();
       })
+      .Case<xk::RoundTf32Op>([&](xk::RoundTf32Op r) {
+        return assign(r.getResult(), op,
+                      "xt_round_tf32(" + name(r.getValue()) + ")");
+      })
       .Case<xk::MmaOp>([&](xk::MmaOp m) {
         return assign(m.getResult(), op,
-                      "xt_mma_m16n8k16(" + name(m.getA()) + ", " +
+                      "xt_mma(" + name(m.getA()) + ", " +
                           name(m.getB()) + ", " + name(m.getC()) + ")");
       })
       .Case<xk::ShuffleOp>([&](xk::ShuffleOp s) {

@@ -1,5 +1,6 @@
 // RUN: xtile-opt %s --lower-to-kernel | FileCheck %s
 // RUN: xtile-opt %s --lower-to-kernel="target=sm_80" | FileCheck %s
+// RUN: xtile-opt %s --lower-to-kernel="target=sm_80 allow-tf32=true" | FileCheck %s --check-prefix=TF32
 // RUN: not xtile-opt %s --lower-to-kernel="force-schedule='#xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 3, warps = 4, instruction = mma_sync, warps_m = 2>'" 2>&1 | FileCheck %s --check-prefix=FORCED
 
 // The cost model puts f16 and bf16 matmuls on tensor cores on sm_80 and
@@ -14,12 +15,17 @@ func.func @bf16(%x: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tenso
 }
 
 // f32 matmuls stay on the FMA pipes (exact); tensor cores for them are an
-// error naming what they take.
+// error naming what they take. With allow-tf32 they go to tensor cores on
+// tf32 (mma.sync m16n8k8, operands rounded first).
+// TF32-LABEL: xkernel.func @f32_matmul(
+// TF32:         xkernel.ldmatrix {{.*}} -> vector<4xf32>
+// TF32:         xkernel.round_tf32
+// TF32:         xkernel.mma {{.*}} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
 // CHECK-LABEL: xkernel.func @f32_matmul(
 // CHECK-NOT:     xkernel.mma
 // CHECK:         math.fma
 // CHECK:         xkernel.return
-// FORCED: mma-choice.mlir:[[@LINE+2]]:8: error: 'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32'
+// FORCED: mma-choice.mlir:[[@LINE+2]]:8: error: 'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32' (f32 operands need tf32 = true)
 func.func @f32(%x: tensor<128x64xf32>, %w: tensor<64x128xf32>) -> tensor<128x128xf32> {
   %y = xtensor.matmul %x, %w : tensor<128x64xf32>, tensor<64x128xf32> -> tensor<128x128xf32>
   return %y : tensor<128x128xf32>

@@ -230,7 +230,7 @@ xkernel.func @f(%x: !xkernel.ptr<bf16, global>) attributes {max_threads = 32 : i
 xkernel.func @f() attributes {max_threads = 32 : i64} {
   %c0 = arith.constant 0 : index
   %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
-  // expected-error @+1 {{loads 1, 2 or 4 matrices: a result of 2, 4 or 8 lanes, got 'vector<6xbf16>'}}
+  // expected-error @+1 {{loads 1, 2 or 4 matrices: a result of 1, 2 or 4 32-bit registers, got 'vector<6xbf16>'}}
   %a = xkernel.ldmatrix %s[%c0] : !xkernel.ptr<bf16, shared> -> vector<6xbf16>
   xkernel.return
 }
@@ -243,6 +243,24 @@ xkernel.func @f() attributes {max_threads = 32 : i64} {
   // expected-error @+1 {{loads 'f16' through a pointer to 'bf16'}}
   %a = xkernel.ldmatrix %s[%c0] : !xkernel.ptr<bf16, shared> -> vector<8xf16>
   xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<f32, shared>
+  // expected-error @+1 {{transposes 16-bit elements only, got 'f32'}}
+  %a = xkernel.ldmatrix %s[%c0] trans : !xkernel.ptr<f32, shared> -> vector<4xf32>
+  xkernel.return
+}
+
+// -----
+
+func.func @f(%a: vector<8xf32>, %b: vector<4xf32>, %c: vector<4xf32>) {
+  // expected-error @+1 {{takes fragments of 4 registers of A and 2 of B (4 and 2 lanes of 'f32'), got 'vector<8xf32>' and 'vector<4xf32>'}}
+  %d = xkernel.mma %a, %b, %c : vector<8xf32>, vector<4xf32> -> vector<4xf32>
+  return
 }
 
 // -----

@@ -101,6 +101,27 @@ xkernel.func @tensor_cores(%y: !xkernel.ptr<f32, global>) attributes {max_thread
   xkernel.return
 }
 
+// TF32: ldmatrix of f32 (one register per matrix), the rounding, and the
+// m16n8k8 mma on 4 + 2 f32 lanes.
+// CHECK-LABEL: xkernel.func @tf32(
+// CHECK: xkernel.ldmatrix %{{.*}}[%{{.*}}] : <f32, shared> -> vector<4xf32>
+// CHECK: xkernel.ldmatrix %{{.*}}[%{{.*}}] : <f32, shared> -> vector<2xf32>
+// CHECK: xkernel.round_tf32 %{{.*}}
+// CHECK: xkernel.mma %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>, vector<2xf32> -> vector<4xf32>
+xkernel.func @tf32(%y: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 256 : !xkernel.ptr<f32, shared>
+  %a = xkernel.ldmatrix %s[%c0] : !xkernel.ptr<f32, shared> -> vector<4xf32>
+  %b = xkernel.ldmatrix %s[%c0] : !xkernel.ptr<f32, shared> -> vector<2xf32>
+  %e = vector.extract %a[0] : f32 from vector<4xf32>
+  %r = xkernel.round_tf32 %e
+  %ar = vector.insert %r, %a [0] : f32 into vector<4xf32>
+  %z = arith.constant dense<0.0> : vector<4xf32>
+  %d = xkernel.mma %ar, %b, %z : vector<4xf32>, vector<2xf32> -> vector<4xf32>
+  xkernel.store %d, %y[%c0] : vector<4xf32>, !xkernel.ptr<f32, global>
+  xkernel.return
+}
+
 // Warpgroup tensor cores: wgmma on two shared tiles, its fences, commit and
 // wait (which passes the accumulators through).
 // CHECK-LABEL: xkernel.func @warpgroup(

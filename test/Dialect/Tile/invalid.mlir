@@ -1030,8 +1030,24 @@ xtile.kernel @mma_f32(%a: memref<64x32xf32>, %b: memref<32x64xf32>) -> (%c: memr
   %x = arith.constant dense<1.0> : tensor<64x32xf32>
   %y = arith.constant dense<1.0> : tensor<32x64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32'}}
+  // expected-error @+1 {{'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32' (f32 operands need tf32 = true)}}
   %d = xtile.dot %x, %y, %z : tensor<64x32xf32>, tensor<32x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+xtile.kernel @tf32_bf16(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>) -> (%c: memref<64x64xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2, tf32 = true>} {
+  %x = arith.constant dense<1.0> : tensor<64x32xbf16>
+  %y = arith.constant dense<1.0> : tensor<32x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'xtile.dot' op runs on tensor cores (instruction = mma_sync, tf32 = true), which take f32 operands of one type and an f32 accumulator; got 'bf16' x 'bf16' -> 'f32'}}
+  %d = xtile.dot %x, %y, %z : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{tf32 runs on instruction = mma_sync only, got fma}}
+xtile.kernel @tf32_fma(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, tf32 = true>} {
 }
 
 // -----

@@ -119,6 +119,17 @@ xtile.kernel @tensor_cores(%a: memref<128x32xbf16>, %b: memref<32x128xbf16>) -> 
   %d = xtile.dot %x, %y, %z : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
 }
 
+// f32 operands on tensor cores with TF32.
+// CHECK-LABEL: xtile.kernel @tf32(
+// CHECK-SAME:      schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 3, warps = 4, instruction = mma_sync, warps_m = 2, tf32 = true>
+xtile.kernel @tf32(%a: memref<64x32xf32>, %b: memref<32x64xf32>) -> (%c: memref<64x64xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 3, warps = 4, instruction = mma_sync, warps_m = 2, tf32 = true>} {
+  %x = arith.constant dense<1.0> : tensor<64x32xf32>
+  %y = arith.constant dense<1.0> : tensor<32x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = xtile.dot %x, %y, %z : tensor<64x32xf32>, tensor<32x64xf32>, tensor<64x64xf32>
+}
+
 // A target that is not built in (any sm_* with positive fields), no schedule,
 // 16 warps filling its 512 threads; an empty body.
 // CHECK-LABEL: xtile.kernel @target_only(

@@ -52,10 +52,11 @@ std::unique_ptr<CostModel> createCostModel(llvm::StringRef name);
 /// Every schedule worth considering for `facts` on `target`, none of which
 /// exceeds the target's limits (threads, registers, shared memory); when
 /// every candidate would exceed the estimated registers per thread, those
-/// that only spill are kept.
+/// that only spill are kept. `allowTf32`: f32 contractions may run on
+/// tensor cores with TF32 operands (`tf32 = true`), which changes results.
 llvm::SmallVector<tile::ScheduleAttrInterface>
 enumerateSchedules(mlir::MLIRContext *ctx, const KernelFacts &facts,
-                   tile::TargetAttr target);
+                   tile::TargetAttr target, bool allowTf32 = false);
 
 /// A short name of a schedule for tables: `block:8:4`, `split:8:4:x16`,
 /// `dot:64x64x32:3:4`.

@@ -66,6 +66,7 @@ struct DotFacts {
   int64_t batch = 1, m = 1, n = 1, k = 1, folds = 1;
   int64_t inBytes = 4;    // operand element size
   bool tensorCoreOperands = false; // f16 x f16 or bf16 x bf16
+  bool f32Operands = false;        // f32 x f32 (tensor cores with tf32)
   bool rhsKMajor = false; // every b(k, j) contiguous along k in memory
   int64_t otherBytes = 0; // output and epilogue buffers
 };

@@ -202,15 +202,18 @@ LogicalResult LdMatrixOp::verify() {
   if (ptr.getMemorySpace() != MemorySpace::shared)
     return emitOpError("loads from shared memory, got ") << ptr;
   VectorType result = getResult().getType();
-  int64_t lanes = result.getNumElements();
-  if (lanes != 2 && lanes != 4 && lanes != 8)
-    return emitOpError("loads 1, 2 or 4 matrices: a result of 2, 4 or 8 "
-                       "lanes, got ")
+  int64_t bits = result.getNumElements() * result.getElementTypeBitWidth();
+  if (bits != 32 && bits != 64 && bits != 128)
+    return emitOpError("loads 1, 2 or 4 matrices: a result of 1, 2 or 4 "
+                       "32-bit registers, got ")
            << result;
   if (result.getElementType() != ptr.getElementType())
     return emitOpError("loads ")
            << result.getElementType() << " through a pointer to "
            << ptr.getElementType();
+  if (getTrans() && result.getElementTypeBitWidth() != 16)
+    return emitOpError("transposes 16-bit elements only, got ")
+           << result.getElementType();
   return success();
 }
 
@@ -221,11 +224,19 @@ void LdMatrixOp::getEffects(
 }
 
 LogicalResult MmaOp::verify() {
-  if (getA().getType().getElementType() != getB().getType().getElementType())
+  VectorType a = getA().getType(), b = getB().getType();
+  if (a.getElementType() != b.getElementType())
     return emitOpError("multiplies ")
-           << getA().getType().getElementType() << " by "
-           << getB().getType().getElementType()
+           << a.getElementType() << " by " << b.getElementType()
            << ": both operands have one type";
+  // m16n8k16 on 16-bit operands, m16n8k8 on tf32: 4 registers of A and 2
+  // of B per lane.
+  int64_t perRegister = 32 / a.getElementTypeBitWidth();
+  if (a.getNumElements() != 4 * perRegister ||
+      b.getNumElements() != 2 * perRegister)
+    return emitOpError("takes fragments of 4 registers of A and 2 of B (")
+           << 4 * perRegister << " and " << 2 * perRegister << " lanes of "
+           << a.getElementType() << "), got " << a << " and " << b;
   return success();
 }
 

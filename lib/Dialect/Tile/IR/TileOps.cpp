@@ -219,7 +219,8 @@ LogicalResult
 DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t blockM, int64_t blockN, int64_t blockK,
                         int64_t stages, int64_t warps,
-                        DotInstruction instruction, int64_t warpsM) {
+                        DotInstruction instruction, int64_t warpsM,
+                        bool tf32) {
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"block_m", blockM},
                              {"block_n", blockN},
                              {"block_k", blockK}})
@@ -234,6 +235,9 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (warpsM < 1 || warps % warpsM)
     return emitError() << "warps_m must divide warps (" << warps << "), got "
                        << warpsM;
+  if (tf32 && instruction != DotInstruction::mma_sync)
+    return emitError() << "tf32 runs on instruction = mma_sync only, got "
+                       << stringifyDotInstruction(instruction);
   if (instruction == DotInstruction::fma) {
     if (warpsM != 1)
       return emitError() << "warps_m applies to tensor-core instructions "
@@ -280,8 +284,8 @@ int64_t DotScheduleAttr::getWarpTileN() const {
 
 int64_t DotScheduleAttr::getNumWarps() const { return getWarps(); }
 int64_t DotScheduleAttr::getVectorWidth() const {
-  // 16-byte copies of 16-bit operand tiles on tensor cores.
-  return getInstruction() == DotInstruction::fma ? 4 : 8;
+  // 16-byte copies of operand tiles on tensor cores (f32 with tf32).
+  return getInstruction() == DotInstruction::fma || getTf32() ? 4 : 8;
 }
 int64_t DotScheduleAttr::getNumStages() const { return getStages(); }
 
@@ -374,17 +378,22 @@ LogicalResult KernelOp::verify() {
                          << schedule.getNumWarps();
   auto dotSchedule = dyn_cast<DotScheduleAttr>(schedule);
   if (dotSchedule && dotSchedule.getInstruction() != DotInstruction::fma) {
+    bool tf32 = dotSchedule.getTf32();
     WalkResult bad = walk([&](DotOp dot) {
       Type lhs = getElementTypeOrSelf(dot.getLhs().getType());
       Type rhs = getElementTypeOrSelf(dot.getRhs().getType());
-      if (lhs != rhs || !(lhs.isF16() || lhs.isBF16()) ||
+      bool operands = tf32 ? lhs.isF32() : (lhs.isF16() || lhs.isBF16());
+      if (lhs != rhs || !operands ||
           !getElementTypeOrSelf(dot.getAcc().getType()).isF32()) {
-        dot.emitOpError("runs on tensor cores (instruction = ")
+        InFlightDiagnostic d = dot.emitOpError("runs on tensor cores (instruction = ")
             << stringifyDotInstruction(dotSchedule.getInstruction())
-            << "), which take f16 or bf16 operands of one type and an f32 "
-               "accumulator; got "
-            << lhs << " x " << rhs << " -> "
+            << (tf32 ? ", tf32 = true" : "") << "), which take "
+            << (tf32 ? "f32" : "f16 or bf16")
+            << " operands of one type and an f32 accumulator; got " << lhs
+            << " x " << rhs << " -> "
             << getElementTypeOrSelf(dot.getAcc().getType());
+        if (!tf32 && lhs.isF32() && rhs.isF32())
+          d << " (f32 operands need tf32 = true)";
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

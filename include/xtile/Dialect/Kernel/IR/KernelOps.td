@@ -305,61 +305,96 @@ def XKernel_LdMatrixOp : XKernel_Op<"ldmatrix", [
   let summary = "load 8x8 matrices of 16-bit elements into a warp's fragments";
   let description = [{
     `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`: every lane of
-    the warp takes part. With a result of 2, 4 or 8 lanes it loads 1, 2 or
-    4 matrices; lane `8 q + j` gives `ptr[offset]`, the address of row `j`
-    of matrix `q` (8 elements, 16 bytes, 16-byte aligned; lanes past
-    `8 * matrices` give none). Lanes `2 q` and `2 q + 1` of the result of
-    lane `l` are row `l / 4`, columns `2 (l % 4)` and `2 (l % 4) + 1` of
-    matrix `q`; with `trans`, rows `2 (l % 4)` and `2 (l % 4) + 1` of
-    column `l / 4`. That is the fragment layout `xkernel.mma` takes.
+    the warp takes part. Each matrix has 8 rows of 16 bytes; the result
+    holds one 32-bit register per matrix (2 lanes of a 16-bit type, or 1 of
+    f32), so it loads 1, 2 or 4 matrices. Lane `8 q + j` gives
+    `ptr[offset]`, the address of row `j` of matrix `q` (16-byte aligned;
+    lanes past `8 * matrices` give none). Register `q` of lane `l` holds
+    row `l / 4`, bytes `4 (l % 4)` to `4 (l % 4) + 3` of matrix `q`: for
+    16-bit elements columns `2 (l % 4)` and `2 (l % 4) + 1`, for f32
+    column `l % 4`. With `trans` (16-bit elements only), rows
+    `2 (l % 4)` and `2 (l % 4) + 1` of column `l / 4`. These are the
+    fragment layouts `xkernel.mma` takes.
 
     ```mlir
     %a = xkernel.ldmatrix %s[%o] : !xkernel.ptr<bf16, shared> -> vector<8xbf16>
     %b = xkernel.ldmatrix %s[%p] trans : !xkernel.ptr<bf16, shared> -> vector<4xbf16>
+    %t = xkernel.ldmatrix %f[%q] : !xkernel.ptr<f32, shared> -> vector<4xf32>
     ```
   }];
   let arguments = (ins XKernel_Ptr:$ptr, Index:$offset, UnitAttr:$trans);
-  let results = (outs VectorOfRankAndType<[1], [F16, BF16]>:$result);
+  let results = (outs VectorOfRankAndType<[1], [F16, BF16, F32]>:$result);
   let assemblyFormat = [{
     $ptr `[` $offset `]` (`trans` $trans^)? attr-dict `:` type($ptr) `->` type($result)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The number of 8x8 matrices loaded: 1, 2 or 4.
+    /// The number of 8x8 matrices loaded (32-bit registers per lane): 1,
+    /// 2 or 4.
     int64_t getNumMatrices() {
-      return getResult().getType().getNumElements() / 2;
+      ::mlir::VectorType type = getResult().getType();
+      return type.getNumElements() * type.getElementTypeBitWidth() / 32;
     }
   }];
 }
 
 def XKernel_MmaOp : XKernel_Op<"mma", [Pure, AllTypesMatch<["c", "result"]>]> {
-  let summary = "a warp's 16x8x16 matrix multiply-accumulate on tensor cores";
+  let summary = "a warp's 16x8xK matrix multiply-accumulate on tensor cores";
   let description = [{
-    `mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}`: every lane of the
-    warp takes part, and together they compute `D = C + A B` with `A`
-    16x16, `B` 16x8 and `C`, `D` 16x8 in f32. With `g = lane / 4` and
-    `t = lane % 4`, a lane holds (in lane pairs, one 32-bit register each):
+    Every lane of the warp takes part, and together they compute
+    `D = C + A B` with `A` 16xK, `B` Kx8 and `C`, `D` 16x8 in f32. With
+    `g = lane / 4` and `t = lane % 4`, a lane holds:
 
-    - `a[i]`: `A[g + 8 ((i / 2) % 2)][2 t + i % 2 + 8 (i / 4)]`, i < 8;
-    - `b[i]`: `B[2 t + i % 2 + 8 (i / 2)][g]`, i < 4;
+    - 16-bit operands, `mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}`
+      (K = 16, lanes in pairs, one 32-bit register each):
+      `a[i]` = `A[g + 8 ((i / 2) % 2)][2 t + i % 2 + 8 (i / 4)]`, i < 8;
+      `b[i]` = `B[2 t + i % 2 + 8 (i / 2)][g]`, i < 4.
+    - f32 operands, `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32`
+      (K = 8, TensorFloat-32): `a[i]` = `A[g + 8 (i % 2)][t + 4 (i / 2)]`,
+      i < 4; `b[i]` = `B[t + 4 i][g]`, i < 2. The instruction reads the
+      sign, exponent and top 10 mantissa bits of each operand: round them
+      first with `xkernel.round_tf32`.
     - `c[i]`, `result[i]`: row `g + 8 (i / 2)`, column `2 t + i % 2`.
 
-    Products of 16-bit values are exact in f32; the order of the sum over
-    k is the hardware's (the CPU emulation adds k = 0..15 in sequence with
-    fused multiply-adds).
+    Products of 16-bit and of tf32 values are exact in f32; the order of
+    the sum over k is the hardware's (the CPU emulation adds k in sequence
+    with fused multiply-adds).
 
     ```mlir
     %d = xkernel.mma %a, %b, %c : vector<8xbf16>, vector<4xbf16> -> vector<4xf32>
+    %e = xkernel.mma %x, %y, %c : vector<4xf32>, vector<2xf32> -> vector<4xf32>
     ```
   }];
-  let arguments = (ins VectorOfLengthAndType<[8], [F16, BF16]>:$a,
-                   VectorOfLengthAndType<[4], [F16, BF16]>:$b,
+  let arguments = (ins VectorOfLengthAndType<[4, 8], [F16, BF16, F32]>:$a,
+                   VectorOfLengthAndType<[2, 4], [F16, BF16, F32]>:$b,
                    VectorOfLengthAndType<[4], [F32]>:$c);
   let results = (outs VectorOfLengthAndType<[4], [F32]>:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The K of the instruction: 16 for 16-bit operands, 8 for tf32.
+    int64_t getK() {
+      return getA().getType().getElementType().isF32() ? 8 : 16;
+    }
+  }];
+}
+
+def XKernel_RoundTf32Op : XKernel_Op<"round_tf32", [Pure]> {
+  let summary = "round an f32 to TensorFloat-32 (10 mantissa bits)";
+  let description = [{
+    `cvt.rna.tf32.f32`: the nearest value with 10 mantissa bits (ties away
+    from zero), as an f32 whose low 13 mantissa bits are zero; a NaN stays
+    a NaN. This is the rounding of the operands of tf32 `xkernel.mma`.
+
+    ```mlir
+    %r = xkernel.round_tf32 %x
+    ```
+  }];
+  let arguments = (ins F32:$value);
+  let results = (outs F32:$result);
+  let assemblyFormat = "$value attr-dict";
 }
 
 def XKernel_WgmmaOp : XKernel_Op<"wgmma", [

@@ -159,10 +159,19 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
     operands read from shared memory (K-major, 128-byte swizzle): `warps_m`
     equals `warps`, `block_m` is 16 x `warps` and `block_k` is 64.
 
+    `tf32 = true` runs a dot on f32 operands on tensor cores with
+    `mma_sync` (`mma.sync.m16n8k8` on TensorFloat-32): each operand is
+    rounded to 10 mantissa bits (to nearest, ties away from zero), the
+    products are exact and accumulated in f32. It changes results (about
+    f16's precision on the operands), so the schedule space proposes it
+    only when asked (`allow-tf32`, as `torch.backends.cuda.matmul.
+    allow_tf32` asks PyTorch); without it f32 dots stay exact on FMA.
+
     ```mlir
     #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 32, stages = 3, warps = 4>
     #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = 32, stages = 3, warps = 8, instruction = mma_sync, warps_m = 2>
     #xtile.dot_schedule<block_m = 128, block_n = 256, block_k = 64, stages = 4, warps = 8, instruction = wgmma, warps_m = 8>
+    #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 3, warps = 4, instruction = mma_sync, warps_m = 2, tf32 = true>
     ```
   }];
   let parameters = (ins "int64_t":$block_m, "int64_t":$block_n,
@@ -170,7 +179,8 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
                         "int64_t":$warps,
                         DefaultValuedParameter<"::xtile::tile::DotInstruction",
                             "::xtile::tile::DotInstruction::fma">:$instruction,
-                        DefaultValuedParameter<"int64_t", "1">:$warps_m);
+                        DefaultValuedParameter<"int64_t", "1">:$warps_m,
+                        DefaultValuedParameter<"bool", "false">:$tf32);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
