@@ -4,9 +4,12 @@ kernels beside Triton's for the same shapes, from the SASS of both. Compiles
 only; no GPU needed.
 
     build/venv/bin/python bench/matmul_instructions.py [--quick] [--arch sm_90]
-        [--triton-arch sm_80] [--keep DIR] [--opt ...] [--translate ...]
+        [--triton-arch sm_80] [--dtype bf16|f32] [--keep DIR] [--opt ...]
+        [--translate ...]
 
-Shapes (bf16 operands, f32 accumulation, bf16 output): the 4096^3 matmul
+Shapes (bf16 operands, f32 accumulation, bf16 output; with --dtype f32,
+f32 throughout, xtile compiled with allow-tf32 and Triton's tl.dot on its
+default TF32 precision): the 4096^3 matmul
 (x @ W with W [K, N]) and the Llama-3-8B projections as nn.Linear computes
 them (x @ W^T with W [out, in]): QKV 6144 x 4096, O 4096 x 4096, gate+up
 28672 x 4096 and down 4096 x 14336, at M in {1, 16, 128, 4096}. --quick runs
@@ -28,8 +31,9 @@ Counting: `cuobjdump -sass` of each cubin (Triton's bundled cuobjdump where
 the toolkit has none). The main loop is the innermost SASS loop (a backward
 branch) holding the kernel's tensor-core instructions (FMAs for FMA
 kernels); every instruction in it counts except NOP. FLOPs per warp and
-instruction: HMMA.16816 4096, HGMMA.64xNx16 64 * N * 16 * 2 / 4 (a
-warpgroup's instruction, issued by its 4 warps), FFMA 64 (HFMA2 128).
+instruction: HMMA.16816 4096, HMMA.1688 (tf32) 2048, HGMMA.64xNxK
+64 * N * K * 2 / 4 (a warpgroup's instruction, issued by its 4 warps),
+FFMA 64 (HFMA2 128).
 "instr/kFLOP" is the loop's instructions per 1000 FLOPs of a warp; the
 ratio column divides xtile's by Triton's. Registers from `cuobjdump
 -res-usage`, shared memory from ptxas -v (xtile's is dynamic: from the
@@ -60,21 +64,21 @@ def cases(quick):
     return out
 
 
-def tensor_ir(name, m, n, k, transposed):
-    x = f"tensor<{m}x{k}xbf16>"
-    y = f"tensor<{m}x{n}xbf16>"
+def tensor_ir(name, m, n, k, transposed, dtype="bf16"):
+    x = f"tensor<{m}x{k}x{dtype}>"
+    y = f"tensor<{m}x{n}x{dtype}>"
     if transposed:
-        w = f"tensor<{n}x{k}xbf16>"
+        w = f"tensor<{n}x{k}x{dtype}>"
         body = f"%y = xtensor.linear %x, %w : ({x}, {w}) -> {y}"
     else:
-        w = f"tensor<{k}x{n}xbf16>"
+        w = f"tensor<{k}x{n}x{dtype}>"
         body = f"%y = xtensor.matmul %x, %w : {x}, {w} -> {y}"
     return (f"func.func @{name}(%x: {x}, %w: {w}) -> {y} {{\n  {body}\n"
             f"  return %y : {y}\n}}\n")
 
 
 # ---------------------------------------------------------------- SASS
-HGMMA = re.compile(r"HGMMA\.64x(\d+)x16")
+HGMMA = re.compile(r"HGMMA\.64x(\d+)x(\d+)")
 
 
 def flops(op):
@@ -85,7 +89,7 @@ def flops(op):
         return 2048
     m = HGMMA.match(op)
     if m:
-        return 64 * int(m.group(1)) * 16 * 2 // 4
+        return 64 * int(m.group(1)) * int(m.group(2)) * 2 // 4
     if op.startswith("FFMA"):
         return 64
     if op.startswith("HFMA2"):
@@ -132,16 +136,19 @@ def measure(cubin, cuobjdump, name=None):
 
 def xtile_case(name, m, n, k, transposed, args, tools, tmp):
     src = pathlib.Path(tmp, f"{name}.mlir")
-    src.write_text(tensor_ir(name, m, n, k, transposed))
+    src.write_text(tensor_ir(name, m, n, k, transposed, args.dtype))
     kir = src.with_suffix(".kernel.mlir")
-    rc, _, err = run([args.opt, f"--lower-to-kernel=target={args.arch}",
+    options = f"target={args.arch}"
+    if args.dtype == "f32":
+        options += " allow-tf32=true"
+    rc, _, err = run([args.opt, f"--lower-to-kernel={options}",
                       str(src), "-o", str(kir)])
     if rc:
         return "lower-to-kernel failed: " + first_line(err)
     text = kir.read_text()
     sched = re.search(r"schedule = (#xtile\.dot_schedule<[^>]*>)",
                       subprocess.run([args.opt,
-                                      f"--lower-to-tile=target={args.arch}",
+                                      f"--lower-to-tile={options}",
                                       str(src)], capture_output=True,
                                      text=True).stdout)
     if sched is None:
@@ -203,23 +210,27 @@ def triton_kernel():
                 pa += BLOCK_K * sak
                 pb += BLOCK_K * sbk
             pc = c + rm[:, None] * scm + rn[None, :] * scn
-            tl.store(pc, acc.to(tl.bfloat16),
+            tl.store(pc, acc.to(c.dtype.element_ty),
                      mask=(rm[:, None] < M) & (rn[None, :] < N))
         TRITON_KERNEL = matmul
     return TRITON_KERNEL
 
 
-def triton_case(name, m, n, k, transposed, arch, tools, tmp):
+def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
     from triton.backends.compiler import GPUTarget
     bm = 16 if m <= 16 else 32 if m <= 32 else 128
     # Strides: x [M, K] row-major; W [K, N] or, transposed, [N, K].
-    sig = {"a": "*bf16", "b": "*bf16", "c": "*bf16", "M": "i32", "N": "i32",
+    ptr = "*bf16" if dtype == "bf16" else "*fp32"
+    # f32 tiles are twice the bytes: BLOCK_K 32 keeps Triton's 4 stages
+    # within shared memory.
+    bk = 64 if dtype == "bf16" else 32
+    sig = {"a": ptr, "b": ptr, "c": ptr, "M": "i32", "N": "i32",
            "K": "i32", "sam": "i32", "sak": "constexpr", "sbk": "i32",
            "sbn": "i32", "scm": "i32", "scn": "constexpr",
            "BLOCK_M": "constexpr", "BLOCK_N": "constexpr",
            "BLOCK_K": "constexpr"}
     constexprs = {"sak": 1, "scn": 1, "BLOCK_M": bm, "BLOCK_N": 128,
-                  "BLOCK_K": 64}
+                  "BLOCK_K": bk}
     if transposed:
         sig["sbk"] = "constexpr"
         constexprs["sbk"] = 1
@@ -239,7 +250,7 @@ def triton_case(name, m, n, k, transposed, arch, tools, tmp):
             options={"num_warps": 4, "num_stages": 4})
     except Exception as e:  # noqa: BLE001 - reported, not fatal
         return f"triton.compile failed: {first_line(str(e))}"
-    cubin = pathlib.Path(tmp, f"triton_{name}_{arch}.cubin")
+    cubin = pathlib.Path(tmp, f"triton_{name}_{arch}_{dtype}.cubin")
     cubin.write_bytes(kern.asm["cubin"])
     r = measure(cubin, tools["cuobjdump"], kern.metadata.name)
     if isinstance(r, dict):
@@ -256,6 +267,8 @@ def main():
     p.add_argument("--opt", default=str(ROOT / "build/bin/xtile-opt"))
     p.add_argument("--translate",
                    default=str(ROOT / "build/bin/xtile-translate"))
+    p.add_argument("--dtype", default="bf16", choices=["bf16", "f32"],
+                   help="operand type (f32: TF32 tensor cores on both sides)")
     p.add_argument("--keep", default="")
     args = p.parse_args()
     tools = {"ptxas": tool("ptxas", ["ptxas"]),
@@ -289,7 +302,8 @@ def main():
         else:
             line += f"{x:<40} "
         for a in tarchs:
-            t = triton_case(name, m, n, k, transposed, a, tools, tmp)
+            t = triton_case(name, m, n, k, transposed, a, tools, tmp,
+                            args.dtype)
             if isinstance(t, dict):
                 ratio = (f"{x['per_kflop'] / t['per_kflop']:.2f}"
                          if isinstance(x, dict) else "-")

@@ -30,7 +30,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.xtile_tools_dir, config.llvm_tools_dir]
 tools = ["xtile-opt", "xtile-translate", "xtile-loop-check", "xtile-run",
-         "xtile-lsp-server"]
+         "xtile-lsp-server", "xtile-reduce"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.xtile_tools_dir, append_path=True)

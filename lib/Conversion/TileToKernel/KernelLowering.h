@@ -93,6 +93,12 @@ private:
   LogicalResult parseSchedule();
   int layoutFor(ArrayRef<int64_t> shape);
   int baseCoords(ArrayRef<int64_t> shape);
+  /// The coordinates of a tile of `shape` dealt out in groups of `vec`
+  /// adjacent elements of its last dimension, consecutive groups to
+  /// consecutive threads (the layout of every tile but the accumulator of
+  /// tensor cores, with the schedule's vector width).
+  int rowMajorCoords(ArrayRef<int64_t> shape, int64_t vec);
+  void fillRowMajorCoords(CoordSet &cs);
   int mappedCoords(int from, ArrayRef<int64_t> shape, bool broadcast);
   Value owned(int layout, int64_t chunk);
 
@@ -193,6 +199,12 @@ private:
   /// the last) are adjacent and aligned in memory, and masked alike.
   bool vectorizable(ValueRange indices, Value mask, const Access &access,
                     int64_t vec, int64_t dim = -1);
+  /// Stores a tensor-core accumulator tile (slots `values`) through shared
+  /// memory: written in its fragment layout, read back in 16-byte groups
+  /// of a row, stored so. Returns false (nothing emitted) where it does not
+  /// apply.
+  FailureOr<bool> storeThroughShared(xt::StoreOp op, const Access &access,
+                                     ArrayRef<Value> values, int cs);
   /// How an integer tile changes along dimension `dim` (-1: the last).
   Progression progression(Value v, int64_t vec, int64_t dim = -1);
   int64_t scalarDivisor(Value v);
@@ -235,6 +247,7 @@ private:
   // Staged operand tiles stored column by column (see sharedOffset).
   DenseSet<Value> stagedTransposed;
   std::map<SmallVector<int64_t>, int> transposedIds;
+  std::map<std::pair<SmallVector<int64_t>, int64_t>, int> rowMajorIds;
   bool stagedInBody = false;
   // Loads that asynchronous copies bring into shared memory instead.
   DenseSet<Operation *> copiedLoads;

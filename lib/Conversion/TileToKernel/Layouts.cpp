@@ -177,6 +177,36 @@ int KernelLowering::baseCoords(ArrayRef<int64_t> shape) {
     coordSets.push_back(std::move(cs));
     return baseIds[key] = coordSets.size() - 1;
   }
+  fillRowMajorCoords(cs);
+  coordSets.push_back(std::move(cs));
+  return baseIds[key] = coordSets.size() - 1;
+}
+
+int KernelLowering::rowMajorCoords(ArrayRef<int64_t> shape, int64_t vec) {
+  auto key = std::make_pair(SmallVector<int64_t>(shape), vec);
+  auto it = rowMajorIds.find(key);
+  if (it != rowMajorIds.end())
+    return it->second;
+  Layout l;
+  l.shape = key.first;
+  for (int64_t d : shape)
+    l.elements *= d;
+  l.vec = vec;
+  int64_t groups = l.elements / vec;
+  l.threads = std::min(layoutThreads, groups);
+  l.chunks = llvm::divideCeil(groups, l.threads);
+  layouts.push_back(l);
+  CoordSet cs{int(layouts.size() - 1), key.first, {}};
+  fillRowMajorCoords(cs);
+  coordSets.push_back(std::move(cs));
+  return rowMajorIds[key] = coordSets.size() - 1;
+}
+
+void KernelLowering::fillRowMajorCoords(CoordSet &cs) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(prelude);
+  const Layout &l = layouts[cs.layout];
+  ArrayRef<int64_t> shape = l.shape;
   int64_t rank = shape.size();
   int64_t per = l.threads * l.vec, last = l.lastDim();
   Value tv = mul(tid, cst(l.vec));
@@ -209,8 +239,6 @@ int KernelLowering::baseCoords(ArrayRef<int64_t> shape) {
       cs.coords.push_back(coords);
     }
   }
-  coordSets.push_back(std::move(cs));
-  return baseIds[key] = coordSets.size() - 1;
 }
 
 /// The coordinates in a tile of `shape` that an operand of a broadcast (or

@@ -426,6 +426,11 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
   FailureOr<SmallVector<Value>> values = tile(value, cs);
   if (failed(values))
     return failure();
+  FailureOr<bool> throughShared = storeThroughShared(op, access, *values, cs);
+  if (failed(throughShared))
+    return failure();
+  if (*throughShared)
+    return success();
   FailureOr<SmallVector<Value>> offs = offsets(access, op.getIndices(), cs, op);
   if (failed(offs))
     return failure();
@@ -467,4 +472,87 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
     }
   }
   return success();
+}
+
+FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
+                                                   const Access &access,
+                                                   ArrayRef<Value> values,
+                                                   int cs) {
+  // A tensor-core accumulator lane holds pairs of adjacent elements: 4 or
+  // 8 bytes per store. Through shared memory each thread stores 16 bytes
+  // of a row instead. Only at the kernel's top level (after the K loop,
+  // whose tiles are dead by then: the buffer reuses their space) and to
+  // device memory, where 16-byte groups are adjacent, aligned and masked
+  // alike.
+  const Layout &l = layouts[coordSets[cs].layout];
+  auto ptr = cast<xk::PtrType>(access.ptr.getType());
+  Type memType = ptr.getElementType();
+  int64_t bytes = getElementBytes(memType);
+  int64_t vec = 16 / bytes;
+  if (!l.mmaAccumulator || loopDepth != 0 || l.shape.size() != 2 ||
+      !isa<FloatType>(memType) ||
+      ptr.getMemorySpace() != xk::MemorySpace::global || vec <= l.vec ||
+      l.shape[1] % vec ||
+      !vectorizable(op.getIndices(), op.getMask(), access, vec))
+    return false;
+  // Rows padded by 16 bytes: the 8 rows of a fragment store fall in
+  // distinct banks.
+  int64_t rows = l.shape[0], pitch = l.shape[1] + vec;
+  int64_t needed = rows * pitch * bytes;
+  if (needed > src.getTarget().value().getSharedMemory())
+    return false;
+  Value buffer;
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(prelude);
+    buffer = xk::DynamicSharedOp::create(
+        b, loc,
+        xk::PtrType::get(b.getContext(), memType, xk::MemorySpace::shared),
+        0);
+  }
+  dynamicBytes =
+      std::max<int64_t>(dynamicBytes, llvm::alignTo(needed, 16));
+  // Every thread has finished with the operand tiles (and the previous
+  // such store) before the buffer is written.
+  xk::BarrierOp::create(b, loc);
+  const CoordSet &from = coordSets[cs];
+  for (int64_t s = 0; s < l.slots(); s += l.vec) {
+    SmallVector<Value> lanes;
+    for (int64_t i = 0; i < l.vec; ++i)
+      lanes.push_back(values[s + i]);
+    Value offset = add(mul(from.coords[s][0], cst(pitch)), from.coords[s][1]);
+    xk::StoreOp::create(
+        b, loc,
+        vector::FromElementsOp::create(
+            b, loc, VectorType::get({l.vec}, memType), lanes),
+        buffer, offset);
+  }
+  xk::BarrierOp::create(b, loc);
+  int rowMajor = rowMajorCoords(l.shape, vec);
+  FailureOr<SmallVector<Value>> offs =
+      offsets(access, op.getIndices(), rowMajor, op);
+  if (failed(offs))
+    return failure();
+  FailureOr<SmallVector<Value>> masks =
+      maskSlots(op.getMask(), rowMajor, op);
+  if (failed(masks))
+    return failure();
+  const CoordSet &to = coordSets[rowMajor];
+  const Layout &rl = layouts[to.layout];
+  auto type = VectorType::get({vec}, memType);
+  for (int64_t c = 0; c < rl.chunks; ++c) {
+    int64_t s0 = c * vec;
+    Value pred = andPred(owned(to.layout, c),
+                         masks->empty() ? Value() : (*masks)[s0]);
+    Value offset = add(mul(to.coords[s0][0], cst(pitch)), to.coords[s0][1]);
+    predicated(
+        b, loc, pred, {},
+        [&] {
+          Value v = xk::LoadOp::create(b, loc, type, buffer, offset);
+          xk::StoreOp::create(b, loc, v, access.ptr, (*offs)[s0]);
+          return SmallVector<Value>{};
+        },
+        [&] { return SmallVector<Value>{}; });
+  }
+  return true;
 }

@@ -9,7 +9,9 @@
 // per step of 16 along K each warp loads 2 fragments of A and 2 pairs of B
 // fragments with ldmatrix (no .trans for either: both are staged K-major)
 // and issues 2 x 4 mma. The accumulator is the mma's C fragments: the
-// epilogue (bias, rounding to bf16) stores 2 adjacent elements at a time.
+// epilogue (bias, rounding to bf16) runs on 2 adjacent elements at a time,
+// written so into shared memory (rows padded by 16 bytes, the operand
+// tiles' space reused), and read back and stored 16 bytes at a time.
 // CHECK-LABEL: xkernel.func @linear_cast_0(
 // CHECK-SAME:    dynamic_shared = 24576 : i64, max_threads = 128 : i64
 // CHECK-DAG:     %[[A:.*]] = xkernel.dynamic_shared 0 : <bf16, shared>
@@ -33,7 +35,12 @@
 // CHECK-NEXT:      scf.yield
 // CHECK:         xkernel.async_wait 0
 // CHECK:         xkernel.load %arg1[%{{.*}}] : <f32, global> -> vector<2xf32>
-// CHECK:         xkernel.store %{{.*}}, %arg3[%{{.*}}] : vector<2xbf16>, <bf16, global>
+// CHECK:         xkernel.barrier
+// CHECK-COUNT-16: xkernel.store %{{.*}}, %[[A]][%{{.*}}] : vector<2xbf16>, <bf16, shared>
+// CHECK-NEXT:    xkernel.barrier
+// CHECK-COUNT-4: xkernel.store %{{.*}}, %arg3[%{{.*}}] : vector<8xbf16>, <bf16, global>
+// CHECK-NOT:     xkernel.store
+// CHECK:         xkernel.return
 // Without pipelining, the tiles are staged from registers: 16-byte loads
 // of x's rows, single elements of the weight's columns, stored swizzled.
 // STAGED-LABEL: xkernel.func @linear_cast_0(
