@@ -44,3 +44,14 @@ function(xtile_add_dialect_tablegen prefix dialect)
   add_mlir_doc(${prefix}Ops X${prefix}Dialect Dialects/ -gen-dialect-doc
                -dialect=${dialect})
 endfunction()
+
+# xtile_install_tool(<target>)
+#
+# Installs a tool in bin/. Installed, it finds libMLIR.so and libLLVM.so
+# where the MLIR package has them, which is not under the install prefix
+# (LLVM's own rule gives installed tools $ORIGIN/../lib only).
+function(xtile_install_tool name)
+  set_property(TARGET ${name} APPEND PROPERTY INSTALL_RPATH
+               "${LLVM_LIBRARY_DIR}")
+  install(TARGETS ${name} RUNTIME DESTINATION bin)
+endfunction()

@@ -69,6 +69,8 @@ for candidate in [os.path.join(config.xtile_obj_root, "venv", "bin", "python"),
                           capture_output=True).returncode == 0:
             config.available_features.add("transformers")
         config.substitutions.append(
+            ("%torch_python_bare", candidate))
+        config.substitutions.append(
             ("%torch_python", "env PYTHONPATH=%s %s" % (
                 os.path.join(config.xtile_src_root, "python"), candidate)))
         break

@@ -15,22 +15,89 @@ import torch
 _REPO = pathlib.Path(__file__).resolve().parent.parent.parent
 
 
-def _tool(name):
+def _tool_dirs():
+    """Where xtile's tools are looked for, in order: $XTILE_BUILD_DIR/bin (a
+    build tree), the checkout's build/bin when this package is the
+    checkout's, $XTILE_PREFIX/bin (an install tree, `cmake --install`), and
+    the directories of PATH."""
+    dirs = []
     env = os.environ.get("XTILE_BUILD_DIR")
-    for d in ([pathlib.Path(env) / "bin"] if env else []) + [_REPO / "build" / "bin"]:
+    if env:
+        dirs.append(pathlib.Path(env) / "bin")
+    dirs.append(_REPO / "build" / "bin")
+    prefix = os.environ.get("XTILE_PREFIX")
+    if prefix:
+        dirs.append(pathlib.Path(prefix) / "bin")
+    return dirs
+
+
+def _tool(name):
+    for d in _tool_dirs():
         if (d / name).exists():
             return str(d / name)
     found = shutil.which(name)
     if not found:
-        raise RuntimeError(f"xtile: cannot find {name}: build xtile "
-                           "(scripts/setup.sh) or set XTILE_BUILD_DIR")
+        tried = ", ".join(str(d) for d in _tool_dirs())
+        raise RuntimeError(f"xtile: cannot find {name} (looked in {tried} and "
+                           "PATH): build xtile (scripts/setup.sh), or set "
+                           "XTILE_BUILD_DIR to a build tree or XTILE_PREFIX "
+                           "to an install tree")
     return found
 
 
-def _compiler_key():
-    """Identifies the compiler build: the xtile-opt binary's size and time."""
-    stat = pathlib.Path(_tool("xtile-opt")).stat()
-    return f"{stat.st_size}:{stat.st_mtime_ns}"
+def _runtime_dir():
+    """The directory of xtile_emulation.h: $XTILE_RUNTIME_DIR, else where an
+    install tree keeps it (<prefix>/share/xtile/runtime, beside the tools'
+    bin), else the source tree of the build tree the tools come from (its
+    CMakeCache.txt names it), else this checkout's runtime/."""
+    env = os.environ.get("XTILE_RUNTIME_DIR")
+    if env:
+        return pathlib.Path(env)
+    root = pathlib.Path(_tool("xtile-opt")).resolve().parent.parent
+    installed = root / "share" / "xtile" / "runtime"
+    if (installed / "xtile_emulation.h").exists():
+        return installed
+    cache = root / "CMakeCache.txt"
+    if cache.exists():
+        for line in cache.read_text(errors="replace").splitlines():
+            if line.startswith("xtile_SOURCE_DIR:"):
+                source = pathlib.Path(line.split("=", 1)[1]) / "runtime"
+                if (source / "xtile_emulation.h").exists():
+                    return source
+    if (_REPO / "runtime" / "xtile_emulation.h").exists():
+        return _REPO / "runtime"
+    raise RuntimeError("xtile: cannot find xtile_emulation.h: set "
+                       "XTILE_RUNTIME_DIR, or install xtile (cmake --install)")
+
+
+_KEYS = {}
+
+
+def _digest(path):
+    """sha256 of a file, remembered per path, size and modification time."""
+    st = path.stat()
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _KEYS:
+        _KEYS[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return _KEYS[key]
+
+
+def _compiler_key(backend):
+    """Identifies the compiler: its version (`xtile-opt --version`) and the
+    contents of the tools and, for the emulation, of xtile_emulation.h. A
+    rebuilt or reinstalled xtile never reuses another's kernels."""
+    opt = pathlib.Path(_tool("xtile-opt"))
+    parts = [_digest(opt), _digest(pathlib.Path(_tool("xtile-translate")))]
+    if ("version", str(opt)) not in _KEYS:
+        out = subprocess.run([str(opt), "--version"], capture_output=True,
+                             text=True).stdout
+        _KEYS[("version", str(opt))] = next(
+            (line.strip() for line in out.splitlines()
+             if line.strip().startswith("xtile ")), "xtile ?")
+    parts.insert(0, _KEYS[("version", str(opt))])
+    if backend == "emu":
+        parts.append(_digest(_runtime_dir() / "xtile_emulation.h"))
+    return ":".join(parts)
 
 
 def _tuned_spec(target):
@@ -42,11 +109,6 @@ def _tuned_spec(target):
         return None
     spec = pathlib.Path(root, f"{target}.json")
     return spec if spec.exists() else None
-
-
-def _runtime_dir():
-    env = os.environ.get("XTILE_RUNTIME_DIR")
-    return pathlib.Path(env) if env else _REPO / "runtime"
 
 
 def default_backend():
@@ -71,7 +133,7 @@ class Program:
         # The key covers the compiler (its binary), its options and the
         # tuned schedules.
         key = hashlib.sha256("\0".join([
-            mlir, self.backend, options, _compiler_key(),
+            mlir, self.backend, options, _compiler_key(self.backend),
             spec.read_text() if spec else ""]).encode()).hexdigest()[:16]
         cache = pathlib.Path(cache or os.environ.get("XTILE_CACHE_DIR") or
                              pathlib.Path(tempfile.gettempdir()) / "xtile-cache")

@@ -3,6 +3,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "xtile/Conversion/LoopToTile/LoopToTile.h"
 #include "xtile/InitAllDialects.h"
 #include "xtile/InitAllPasses.h"
 
@@ -12,6 +13,11 @@ int main(int argc, char **argv) {
   xtile::registerAllPasses();
   // Upstream's generic passes (canonicalize, cse, ...) for pipelines and tests.
   mlir::registerTransformsPasses();
+  // `--version` names this compiler too (the PyTorch frontend keys its
+  // build cache on it).
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << xtile::getCompilerVersion() << "\n";
+  });
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "xtile optimizer: Tensor, Loop, Tile and Kernel IR\n",
       registry));

@@ -33,6 +33,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -207,9 +208,23 @@ std::pair<double, int64_t> compare(const RefTensor &y, const RefTensor &r) {
   return {den > 0 ? std::sqrt(num / den) : std::sqrt(num), bad};
 }
 
+/// Where xtile_emulation.h is: $XTILE_RUNTIME_DIR, else next to an
+/// installed xtile-run (<prefix>/share/xtile/runtime), else the source
+/// tree this one was built from.
+const char *argv0 = "xtile-run"; // set by main
+
 std::string findRuntimeDir() {
   if (const char *env = std::getenv("XTILE_RUNTIME_DIR"))
     return env;
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&findRuntimeDir));
+  SmallString<256> installed(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(installed, "share", "xtile", "runtime");
+  SmallString<256> header(installed);
+  llvm::sys::path::append(header, "xtile_emulation.h");
+  if (llvm::sys::fs::exists(header))
+    return std::string(installed);
   return XTILE_RUNTIME_DIR;
 }
 
@@ -260,6 +275,7 @@ FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  argv0 = argv[0];
   cl::ParseCommandLineOptions(
       argc, argv,
       "xtile-run: compile a Tensor IR module, run it on a GPU or on the CPU "
