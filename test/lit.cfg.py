@@ -24,13 +24,15 @@ config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cxx_launcher", config.cxx_launcher))
 config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%mlir_include", config.mlir_include_dir))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "CCACHE_DIR"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.xtile_tools_dir, config.llvm_tools_dir]
 tools = ["xtile-opt", "xtile-translate", "xtile-loop-check", "xtile-run",
-         "xtile-lsp-server", "xtile-reduce"]
+         "xtile-lsp-server", "xtile-reduce", "xtile-capi-test"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.xtile_tools_dir, append_path=True)
