@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "xtile/Conversion/LinalgToTensor/LinalgToTensor.h"
 #include "xtile/Dialect/Kernel/IR/KernelDialect.h"
 #include "xtile/Dialect/Loop/IR/LoopDialect.h"
 #include "xtile/Dialect/Tensor/IR/TensorDialect.h"
@@ -31,7 +32,9 @@ inline void registerXTileDialects(mlir::DialectRegistry &registry) {
 
 /// Registers the xtile dialects and the upstream dialects that xtile
 /// programs contain (functions, scalar arithmetic and math, structured
-/// control flow) or are lowered to (gpu modules of LLVM and NVVM code).
+/// control flow), come from (linalg on tensors and the tensor ops around
+/// it, for --convert-linalg-to-xtensor) or are lowered to (gpu modules of
+/// LLVM and NVVM code).
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registerXTileDialects(registry);
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
@@ -39,6 +42,7 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::affine::AffineDialect, mlir::vector::VectorDialect,
                   mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
                   mlir::NVVM::NVVMDialect>();
+  registerLinalgInputDialects(registry);
 }
 
 } // namespace xtile

@@ -4,6 +4,7 @@
 #define XTILE_CONVERSION_PASSES_H
 
 #include "xtile/Conversion/KernelToGPU/KernelToGPU.h"
+#include "xtile/Conversion/LinalgToTensor/LinalgToTensor.h"
 #include "xtile/Conversion/LoopToTile/LoopToTile.h"
 #include "xtile/Conversion/TensorToLoop/TensorToLoop.h"
 #include "xtile/Conversion/TileToKernel/TileToKernel.h"

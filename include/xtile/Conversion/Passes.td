@@ -5,6 +5,40 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertLinalgToXTensor : Pass<"convert-linalg-to-xtensor", "::mlir::ModuleOp"> {
+  let summary = "Convert linalg-on-tensors (and the tensor ops around it) to Tensor IR";
+  let description = [{
+    Brings programs from other front ends (torch-mlir, IREE's input, JAX
+    through StableHLO) into xtile: every linalg op on static tensors becomes
+    Tensor IR, which then decomposes, normalizes, fuses and is scheduled
+    like our importer's output. See docs/TensorIR.md for the rules; in
+    short:
+
+    - contractions (`linalg.matmul`, `batch_matmul`, `matvec`, and any
+      `linalg.generic` that is one: a product summed over its reduction
+      dims) become one `xtensor.matmul` with the transposes and reshapes
+      that bring their batch, M, N and K dims in order;
+    - every other structured op (`linalg.generic`, `map`, `reduce`,
+      `fill`, `transpose`, `broadcast`, `copy` and the elementwise named
+      ops) with projected-permutation indexing maps is evaluated on whole
+      tensors: each input is transposed, reshaped and broadcast onto the
+      iteration space, its payload's `arith`/`math` ops become the
+      matching `xtensor` ops, and a payload that combines an output with
+      `addf`, `mulf`, `maximumf`, `minimumf` (or their integer forms) is a
+      reduction over the reduction dims;
+    - `tensor.empty` (an undefined tensor) becomes zeros, which only a
+      reduction's init could read: that init is then the identity;
+      `expand_shape`/`collapse_shape` reshape, `extract_slice` slices,
+      `pad` with a constant pads, `concat` concatenates, a static
+      `tensor.cast` disappears.
+
+    What it cannot take (dynamic shapes, non-permutation maps, a payload
+    op without an `xtensor` twin such as the NaN-ignoring `maxnumf`, other
+    ops of linalg and tensor) is an error at the op that names it.
+  }];
+  let dependentDialects = ["::xtile::tensor::XTensorDialect"];
+}
+
 def ConvertXTensorToXLoop : Pass<"convert-xtensor-to-xloop", "::mlir::ModuleOp"> {
   let summary = "Lower Tensor IR to Loop IR, one kernel per op";
   let description = [{

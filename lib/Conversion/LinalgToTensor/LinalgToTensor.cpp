@@ -1,0 +1,685 @@
+//===- LinalgToTensor.cpp - linalg-on-tensors to Tensor IR ----------------===//
+//
+// --convert-linalg-to-xtensor: linalg structured ops on static tensors, and
+// the tensor ops front ends put around them, become Tensor IR. Contractions
+// become xtensor.matmul; every other structured op is evaluated on whole
+// tensors over its iteration space (inputs transposed, reshaped and
+// broadcast onto it, the payload's scalar ops as xtensor ops, reductions as
+// xtensor.reduce). Ops are converted in program order, so the operands of
+// each are already Tensor IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Conversion/LinalgToTensor/LinalgToTensor.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace xtile {
+#define GEN_PASS_DEF_CONVERTLINALGTOXTENSOR
+#include "xtile/Conversion/Passes.h.inc"
+} // namespace xtile
+
+using namespace mlir;
+namespace xt = xtile::tensor;
+
+namespace {
+
+/// Builds Tensor IR for the linalg and tensor ops of a function.
+struct Converter {
+  OpBuilder &b;
+  Location loc;
+
+  RankedTensorType typeOf(ArrayRef<int64_t> shape, Type element) {
+    return RankedTensorType::get(shape, element);
+  }
+
+  /// A splat constant of `type` holding the scalar `value`.
+  Value splat(RankedTensorType type, TypedAttr value) {
+    return xt::ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
+  }
+
+  Value reshape(Value v, ArrayRef<int64_t> shape) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getShape() == shape)
+      return v;
+    return xt::ReshapeOp::create(b, loc, typeOf(shape, type.getElementType()),
+                                 v);
+  }
+
+  Value transpose(Value v, ArrayRef<int64_t> perm) {
+    if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+      return v;
+    return xt::TransposeOp::create(b, loc, v, perm);
+  }
+
+  /// `v`, an operand whose dims are the loop dims `map` selects, laid out
+  /// over the whole iteration space `loops` (transposed into loop order,
+  /// unit dims for the loops it does not use, broadcast).
+  Value onLoops(Value v, AffineMap map, ArrayRef<int64_t> loops) {
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> dims; // loop dim of each operand dim
+    for (unsigned i = 0; i < map.getNumResults(); ++i)
+      dims.push_back(map.getDimPosition(i));
+    SmallVector<int64_t> perm(dims.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    llvm::sort(perm, [&](int64_t x, int64_t y) { return dims[x] < dims[y]; });
+    v = transpose(v, perm);
+    SmallVector<int64_t> unit(loops.size(), 1);
+    for (int64_t d : dims)
+      unit[d] = loops[d];
+    v = reshape(v, unit);
+    if (ArrayRef<int64_t>(unit) != loops)
+      v = xt::BroadcastOp::create(b, loc, typeOf(loops, type.getElementType()),
+                                  v);
+    return v;
+  }
+
+  /// `v`, laid out over the loop dims `kept` (in increasing order), in the
+  /// order `map` gives its result's dims.
+  Value toResult(Value v, AffineMap map, ArrayRef<int64_t> kept) {
+    SmallVector<int64_t> perm;
+    for (unsigned i = 0; i < map.getNumResults(); ++i)
+      perm.push_back(llvm::find(kept, map.getDimPosition(i)) - kept.begin());
+    return transpose(v, perm);
+  }
+};
+
+/// Whether `v` is a tensor whose contents do not matter or all equal
+/// `identity`: a tensor.empty (converted: any constant zero splat of an
+/// empty's), or a splat of `identity`.
+bool isIdentityInit(Value v, Attribute identity, const DenseSet<Value> &undefined) {
+  if (undefined.contains(v))
+    return true;
+  auto constant = v.getDefiningOp<xt::ConstantOp>();
+  if (!constant)
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  return dense && dense.isSplat() &&
+         dense.getSplatValue<Attribute>() == identity;
+}
+
+/// The reduction kind of a payload op combining an output, and its
+/// identity as an attribute of `type`; failure for other ops.
+FailureOr<std::pair<xt::ReduceKind, TypedAttr>> reductionOf(Operation *op,
+                                                           Type type,
+                                                           Builder &b) {
+  auto floatAttr = [&](double v) -> TypedAttr { return b.getFloatAttr(type, v); };
+  auto intAttr = [&](int64_t v) -> TypedAttr { return b.getIntegerAttr(type, v); };
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return llvm::TypeSwitch<Operation *,
+                          FailureOr<std::pair<xt::ReduceKind, TypedAttr>>>(op)
+      .Case<arith::AddFOp>([&](auto) {
+        return std::make_pair(xt::ReduceKind::sum, floatAttr(0.0));
+      })
+      .Case<arith::AddIOp>([&](auto) {
+        return std::make_pair(xt::ReduceKind::sum, intAttr(0));
+      })
+      .Case<arith::MulFOp>([&](auto) {
+        return std::make_pair(xt::ReduceKind::prod, floatAttr(1.0));
+      })
+      .Case<arith::MulIOp>([&](auto) {
+        return std::make_pair(xt::ReduceKind::prod, intAttr(1));
+      })
+      .Case<arith::MaximumFOp>([&](auto) {
+        return std::make_pair(
+            xt::ReduceKind::max,
+            (TypedAttr)b.getFloatAttr(
+                type, APFloat::getInf(cast<FloatType>(type).getFloatSemantics(),
+                                      /*Negative=*/true)));
+      })
+      .Case<arith::MinimumFOp>([&](auto) {
+        return std::make_pair(
+            xt::ReduceKind::min,
+            (TypedAttr)b.getFloatAttr(
+                type, APFloat::getInf(cast<FloatType>(type).getFloatSemantics(),
+                                      /*Negative=*/false)));
+      })
+      .Case<arith::MaxSIOp>([&](auto) {
+        return std::make_pair(
+            xt::ReduceKind::max,
+            (TypedAttr)b.getIntegerAttr(type, APInt::getSignedMinValue(bits)));
+      })
+      .Case<arith::MinSIOp>([&](auto) {
+        return std::make_pair(
+            xt::ReduceKind::min,
+            (TypedAttr)b.getIntegerAttr(type, APInt::getSignedMaxValue(bits)));
+      })
+      .Default([](Operation *) { return failure(); });
+}
+
+/// A payload op as the xtensor op on whole tensors `operands` (of the
+/// iteration space's shape); failure (with an error) for ops without a
+/// twin.
+FailureOr<Value> payloadOp(Operation *op, ArrayRef<Value> operands,
+                           ArrayRef<int64_t> shape, Converter &c,
+                           Operation *owner) {
+  OpBuilder &b = c.b;
+  Location loc = c.loc;
+  auto resultType = [&]() {
+    return c.typeOf(shape, op->getResult(0).getType());
+  };
+  auto binary = [&](auto tag) -> Value {
+    using OpTy = decltype(tag);
+    return OpTy::create(b, loc, operands[0], operands[1]);
+  };
+  auto unary = [&](auto tag) -> Value {
+    using OpTy = decltype(tag);
+    return OpTy::create(b, loc, operands[0]);
+  };
+  auto cmp = [&](xt::CmpPredicate p) -> Value {
+    return xt::CmpOp::create(b, loc, p, operands[0], operands[1]);
+  };
+  auto unsupported = [&](StringRef why) -> FailureOr<Value> {
+    InFlightDiagnostic d = owner->emitOpError("has '")
+                           << op->getName() << "' in its payload";
+    if (!why.empty())
+      d << " (" << why << ")";
+    d << ", which --convert-linalg-to-xtensor does not support";
+    return failure();
+  };
+  using P = xt::CmpPredicate;
+  return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case<arith::AddFOp, arith::AddIOp>(
+          [&](auto) { return binary(xt::AddOp()); })
+      .Case<arith::SubFOp, arith::SubIOp>(
+          [&](auto) { return binary(xt::SubOp()); })
+      .Case<arith::MulFOp, arith::MulIOp>(
+          [&](auto) { return binary(xt::MulOp()); })
+      .Case<arith::DivFOp, arith::DivSIOp>(
+          [&](auto) { return binary(xt::DivOp()); })
+      .Case<arith::RemFOp, arith::RemSIOp>(
+          [&](auto) { return binary(xt::RemOp()); })
+      .Case<arith::MaximumFOp, arith::MaxSIOp>(
+          [&](auto) { return binary(xt::MaxOp()); })
+      .Case<arith::MinimumFOp, arith::MinSIOp>(
+          [&](auto) { return binary(xt::MinOp()); })
+      .Case<arith::AndIOp>([&](auto) { return binary(xt::AndOp()); })
+      .Case<arith::OrIOp>([&](auto) { return binary(xt::OrOp()); })
+      .Case<arith::XOrIOp>([&](auto) { return binary(xt::XorOp()); })
+      .Case<math::PowFOp>([&](auto) { return binary(xt::PowOp()); })
+      .Case<arith::NegFOp>([&](auto) { return unary(xt::NegOp()); })
+      .Case<math::AbsFOp, math::AbsIOp>(
+          [&](auto) { return unary(xt::AbsOp()); })
+      .Case<math::ExpOp>([&](auto) { return unary(xt::ExpOp()); })
+      .Case<math::LogOp>([&](auto) { return unary(xt::LogOp()); })
+      .Case<math::SqrtOp>([&](auto) { return unary(xt::SqrtOp()); })
+      .Case<math::RsqrtOp>([&](auto) { return unary(xt::RsqrtOp()); })
+      .Case<math::TanhOp>([&](auto) { return unary(xt::TanhOp()); })
+      .Case<math::ErfOp>([&](auto) { return unary(xt::ErfOp()); })
+      .Case<math::SinOp>([&](auto) { return unary(xt::SinOp()); })
+      .Case<math::CosOp>([&](auto) { return unary(xt::CosOp()); })
+      .Case<math::FloorOp>([&](auto) { return unary(xt::FloorOp()); })
+      .Case<math::CeilOp>([&](auto) { return unary(xt::CeilOp()); })
+      .Case<arith::SelectOp>([&](auto) -> FailureOr<Value> {
+        return (Value)xt::SelectOp::create(b, loc, operands[0], operands[1],
+                                           operands[2]);
+      })
+      .Case<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::FPToSIOp,
+            arith::ExtSIOp, arith::TruncIOp>([&](auto) -> FailureOr<Value> {
+        return (Value)xt::CastOp::create(b, loc, resultType(), operands[0]);
+      })
+      .Case<arith::CmpFOp>([&](arith::CmpFOp f) -> FailureOr<Value> {
+        switch (f.getPredicate()) {
+        case arith::CmpFPredicate::OEQ: return cmp(P::eq);
+        case arith::CmpFPredicate::UNE: return cmp(P::ne);
+        case arith::CmpFPredicate::OLT: return cmp(P::lt);
+        case arith::CmpFPredicate::OLE: return cmp(P::le);
+        case arith::CmpFPredicate::OGT: return cmp(P::gt);
+        case arith::CmpFPredicate::OGE: return cmp(P::ge);
+        default:
+          return unsupported("xtensor.cmp compares ordered, and ne unordered");
+        }
+      })
+      .Case<arith::CmpIOp>([&](arith::CmpIOp i) -> FailureOr<Value> {
+        switch (i.getPredicate()) {
+        case arith::CmpIPredicate::eq: return cmp(P::eq);
+        case arith::CmpIPredicate::ne: return cmp(P::ne);
+        case arith::CmpIPredicate::slt: return cmp(P::lt);
+        case arith::CmpIPredicate::sle: return cmp(P::le);
+        case arith::CmpIPredicate::sgt: return cmp(P::gt);
+        case arith::CmpIPredicate::sge: return cmp(P::ge);
+        default:
+          return unsupported("integers are signed in Tensor IR");
+        }
+      })
+      .Case<arith::MaxNumFOp, arith::MinNumFOp>([&](auto) {
+        return unsupported("Tensor IR's max and min propagate NaN");
+      })
+      .Default([&](Operation *) { return unsupported(""); });
+}
+
+/// A contraction (a LinalgOp summing products over its K dims) as one
+/// xtensor.matmul: A to [batch, M, K] and B to [batch, K, N] by transposes
+/// and reshapes, the product back to the init's dims, plus the init unless
+/// it is zero or undefined.
+FailureOr<Value> convertContraction(linalg::LinalgOp op, Converter &c,
+                                    const DenseSet<Value> &undefined) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims))
+    return op.emitOpError("is a contraction whose dims are not batch, M, N "
+                          "and K ones; --convert-linalg-to-xtensor does not "
+                          "support it");
+  SmallVector<int64_t> loops = op.getStaticLoopRanges();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Value a = op.getDpsInputOperand(0)->get(), bv = op.getDpsInputOperand(1)->get();
+  Value init = op.getDpsInitOperand(0)->get();
+  auto outType = cast<RankedTensorType>(init.getType());
+  // Bring an operand's dims into the order `want` (loop dims), then group
+  // them into `groups` (sizes of consecutive runs).
+  auto arrange = [&](Value v, AffineMap map, ArrayRef<unsigned> want,
+                     ArrayRef<int64_t> shape) -> Value {
+    SmallVector<int64_t> perm;
+    for (unsigned d : want)
+      for (unsigned i = 0; i < map.getNumResults(); ++i)
+        if (map.getDimPosition(i) == d)
+          perm.push_back(i);
+    return c.reshape(c.transpose(v, perm), shape);
+  };
+  auto product = [&](ArrayRef<unsigned> ds) {
+    int64_t p = 1;
+    for (unsigned d : ds)
+      p *= loops[d];
+    return p;
+  };
+  int64_t batch = product(dims->batch), m = product(dims->m),
+          n = product(dims->n), k = product(dims->k);
+  SmallVector<unsigned> aOrder(dims->batch.begin(), dims->batch.end());
+  SmallVector<unsigned> bOrder = aOrder, cOrder = aOrder;
+  llvm::append_range(aOrder, dims->m);
+  llvm::append_range(aOrder, dims->k);
+  llvm::append_range(bOrder, dims->k);
+  llvm::append_range(bOrder, dims->n);
+  llvm::append_range(cOrder, dims->m);
+  llvm::append_range(cOrder, dims->n);
+  Type outElement = outType.getElementType();
+  auto elementOf = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getElementType();
+  };
+  // Operands of one type; 16-bit floats may accumulate into an f32 result.
+  Type inElement = elementOf(a);
+  bool widening = inElement == elementOf(bv) &&
+                  (inElement.isF16() || inElement.isBF16()) &&
+                  outElement.isF32();
+  if (!widening && (elementOf(a) != outElement || elementOf(bv) != outElement)) {
+    inElement = outElement;
+    for (Value *v : {&a, &bv})
+      if (elementOf(*v) != outElement)
+        *v = xt::CastOp::create(
+            c.b, c.loc,
+            RankedTensorType::get(cast<RankedTensorType>(v->getType()).getShape(),
+                                  outElement),
+            *v);
+  }
+  // Without batch dims, a 2-d product.
+  auto shape = [&](int64_t x, int64_t y) {
+    return dims->batch.empty() ? SmallVector<int64_t>{x, y}
+                               : SmallVector<int64_t>{batch, x, y};
+  };
+  Value lhs = arrange(a, maps[0], aOrder, shape(m, k));
+  Value rhs = arrange(bv, maps[1], bOrder, shape(k, n));
+  Value prod = xt::MatmulOp::create(c.b, c.loc,
+                                    c.typeOf(shape(m, n), outElement), lhs,
+                                    rhs);
+  // [batch..., m..., n...] in loop order of each group, then the init's.
+  SmallVector<int64_t> grouped;
+  for (unsigned d : cOrder)
+    grouped.push_back(loops[d]);
+  prod = c.reshape(prod, grouped);
+  AffineMap outMap = maps[2];
+  SmallVector<int64_t> perm;
+  for (unsigned i = 0; i < outMap.getNumResults(); ++i)
+    perm.push_back(llvm::find(cOrder, outMap.getDimPosition(i)) -
+                   cOrder.begin());
+  prod = c.transpose(prod, perm);
+  TypedAttr zero = isa<FloatType>(outElement)
+                       ? (TypedAttr)c.b.getFloatAttr(outElement, 0.0)
+                       : (TypedAttr)c.b.getIntegerAttr(outElement, 0);
+  if (!isIdentityInit(init, zero, undefined))
+    prod = xt::AddOp::create(c.b, c.loc, init, prod);
+  return prod;
+}
+
+/// Any other structured op, on whole tensors over its iteration space.
+FailureOr<SmallVector<Value>> convertStructured(linalg::LinalgOp op,
+                                                Converter &c,
+                                                const DenseSet<Value> &undefined) {
+  SmallVector<int64_t> loops = op.getStaticLoopRanges();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Block *body = op.getBlock();
+  DenseMap<Value, Value> values;
+  // Inputs: tensors laid out over the loops; scalars (fill's value) as
+  // splats when constant.
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(in);
+    Value v = in->get();
+    if (isa<RankedTensorType>(v.getType())) {
+      values[arg] = c.onLoops(v, op.getMatchingIndexingMap(in), loops);
+      continue;
+    }
+    Attribute constant;
+    if (!matchPattern(v, m_Constant(&constant)))
+      return op.emitOpError("takes the scalar operand #")
+             << in->getOperandNumber()
+             << " that is not a constant; --convert-linalg-to-xtensor "
+                "takes constant scalars only";
+    values[arg] = c.splat(c.typeOf(loops, v.getType()), cast<TypedAttr>(constant));
+  }
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  SmallVector<int64_t> kept;
+  for (unsigned d = 0; d < loops.size(); ++d)
+    if (!llvm::is_contained(reductionDims, d))
+      kept.push_back(d);
+  // An output the payload reads without reducing: its init over the loops.
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  SmallVector<Operation *> combines(op.getNumDpsInits(), nullptr);
+  for (OpOperand &out : op.getDpsInitsMutable()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&out);
+    if (arg.use_empty())
+      continue;
+    unsigned i = out.getOperandNumber() - op.getNumDpsInputs();
+    Operation *combine = yield.getOperand(i).getDefiningOp();
+    bool reduces = !reductionDims.empty();
+    if (reduces) {
+      // out = combine(f(inputs), out), out used by the combine only.
+      if (!combine || combine->getNumOperands() != 2 ||
+          !arg.hasOneUse() || *arg.getUsers().begin() != combine ||
+          failed(reductionOf(combine, arg.getType(), c.b)))
+        return op.emitOpError("reduces output #")
+               << i << " with a payload that is not combine(f(inputs), out) "
+                  "for an add, mul, max or min; --convert-linalg-to-xtensor "
+                  "does not support it";
+      combines[i] = combine;
+      continue;
+    }
+    values[arg] = c.onLoops(out.get(), op.getMatchingIndexingMap(&out), loops);
+  }
+  // The payload, op by op; values from outside it are constants.
+  for (Operation &inner : body->without_terminator()) {
+    if (llvm::is_contained(combines, &inner))
+      continue;
+    if (inner.getNumResults() != 1)
+      return inner.emitOpError("in the payload of '")
+             << op->getName() << "' has " << inner.getNumResults()
+             << " results; --convert-linalg-to-xtensor does not support it";
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      if (!isa<IndexType>(index.getType()))
+        return failure();
+      values[index] = xt::IotaOp::create(
+          c.b, c.loc, c.typeOf(loops, c.b.getI64Type()), index.getDim());
+      continue;
+    }
+    Attribute constant;
+    if (matchPattern(&inner, m_Constant(&constant))) {
+      values[inner.getResult(0)] =
+          c.splat(c.typeOf(loops, inner.getResult(0).getType()),
+                  cast<TypedAttr>(constant));
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value v : inner.getOperands()) {
+      auto it = values.find(v);
+      if (it != values.end()) {
+        operands.push_back(it->second);
+        continue;
+      }
+      if (matchPattern(v, m_Constant(&constant))) {
+        operands.push_back(c.splat(c.typeOf(loops, v.getType()),
+                                   cast<TypedAttr>(constant)));
+        continue;
+      }
+      return op.emitOpError("uses a value defined outside it in its payload "
+                            "that is not a constant; "
+                            "--convert-linalg-to-xtensor does not support it");
+    }
+    FailureOr<Value> v = payloadOp(&inner, operands, loops, c, op);
+    if (failed(v))
+      return failure();
+    values[inner.getResult(0)] = *v;
+  }
+  // Each result: the yielded tensor, reduced where the payload reduces,
+  // in the order of its indexing map.
+  SmallVector<Value> results;
+  for (OpOperand &out : op.getDpsInitsMutable()) {
+    unsigned i = out.getOperandNumber() - op.getNumDpsInputs();
+    AffineMap map = op.getMatchingIndexingMap(&out);
+    Value yielded = yield.getOperand(i);
+    Value result;
+    if (Operation *combine = combines[i]) {
+      BlockArgument arg = op.getMatchingBlockArgument(&out);
+      Value f = combine->getOperand(0) == arg ? combine->getOperand(1)
+                                              : combine->getOperand(0);
+      auto [kind, identity] = *reductionOf(combine, arg.getType(), c.b);
+      SmallVector<int64_t> rdims(reductionDims.begin(), reductionDims.end());
+      llvm::sort(rdims);
+      Value reduced = xt::ReduceOp::create(c.b, c.loc, kind, values.lookup(f),
+                                           rdims, /*keepdim=*/false);
+      result = c.toResult(reduced, map, kept);
+      if (!isIdentityInit(out.get(), identity, undefined)) {
+        SmallVector<Value> both = {out.get(), result};
+        FailureOr<Value> joined = payloadOp(
+            combine, both,
+            cast<RankedTensorType>(out.get().getType()).getShape(), c, op);
+        if (failed(joined))
+          return failure();
+        result = *joined;
+      }
+    } else {
+      auto it = values.find(yielded);
+      if (it == values.end()) {
+        Attribute constant;
+        if (!matchPattern(yielded, m_Constant(&constant)))
+          return op.emitOpError("yields a value defined outside it; "
+                                "--convert-linalg-to-xtensor does not "
+                                "support it");
+        result = c.splat(c.typeOf(loops, yielded.getType()),
+                         cast<TypedAttr>(constant));
+      } else {
+        result = it->second;
+      }
+      if (!reductionDims.empty())
+        return op.emitOpError("has reduction dims but output #")
+               << i << " does not combine with its init; "
+                  "--convert-linalg-to-xtensor does not support it";
+      result = c.toResult(result, map, kept);
+    }
+    results.push_back(result);
+  }
+  return results;
+}
+
+/// The tensor ops front ends put around linalg.
+FailureOr<Value> convertTensorOp(Operation *op, Converter &c,
+                                 DenseSet<Value> &undefined) {
+  auto resultType = [&]() {
+    return cast<RankedTensorType>(op->getResult(0).getType());
+  };
+  return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case<tensor::EmptyOp>([&](tensor::EmptyOp e) -> FailureOr<Value> {
+        Type element = resultType().getElementType();
+        TypedAttr zero = isa<FloatType>(element)
+                             ? (TypedAttr)c.b.getFloatAttr(element, 0.0)
+                             : (TypedAttr)c.b.getIntegerAttr(element, 0);
+        Value v = c.splat(resultType(), zero);
+        undefined.insert(v);
+        return v;
+      })
+      .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+          [&](auto r) -> FailureOr<Value> {
+            return c.reshape(r.getSrc(), resultType().getShape());
+          })
+      .Case<tensor::CastOp>([&](tensor::CastOp cast) -> FailureOr<Value> {
+        if (cast.getSource().getType() != cast.getType())
+          return cast.emitOpError("changes static to dynamic shapes; "
+                                  "--convert-linalg-to-xtensor takes static "
+                                  "shapes only");
+        return cast.getSource();
+      })
+      .Case<tensor::ExtractSliceOp>(
+          [&](tensor::ExtractSliceOp s) -> FailureOr<Value> {
+            if (!s.hasUnitStride() && !s.getStaticStrides().size())
+              return failure();
+            SmallVector<int64_t> starts, limits, strides;
+            for (auto [o, z, t] : llvm::zip(s.getStaticOffsets(),
+                                            s.getStaticSizes(),
+                                            s.getStaticStrides())) {
+              if (ShapedType::isDynamic(o) || ShapedType::isDynamic(z) ||
+                  ShapedType::isDynamic(t))
+                return s.emitOpError("has dynamic offsets, sizes or strides; "
+                                     "--convert-linalg-to-xtensor takes "
+                                     "static ones only");
+              starts.push_back(o);
+              limits.push_back(o + (z - 1) * t + 1);
+              strides.push_back(t);
+            }
+            if (s.getSourceType().getRank() != s.getType().getRank()) {
+              // A rank-reducing slice: the full-rank slice, then a reshape.
+              auto full = RankedTensorType::get(s.getStaticSizes(),
+                                                s.getType().getElementType());
+              Value v = xt::SliceOp::create(c.b, c.loc, full, s.getSource(),
+                                            starts, limits, strides);
+              return c.reshape(v, s.getType().getShape());
+            }
+            return (Value)xt::SliceOp::create(c.b, c.loc, s.getType(),
+                                              s.getSource(), starts, limits,
+                                              strides);
+          })
+      .Case<tensor::PadOp>([&](tensor::PadOp p) -> FailureOr<Value> {
+        Value pad = p.getConstantPaddingValue();
+        Attribute constant;
+        if (!pad || !matchPattern(pad, m_Constant(&constant)))
+          return p.emitOpError("pads with a value that is not a constant; "
+                               "--convert-linalg-to-xtensor does not support "
+                               "it");
+        if (llvm::any_of(p.getStaticLow(), ShapedType::isDynamic) ||
+            llvm::any_of(p.getStaticHigh(), ShapedType::isDynamic))
+          return p.emitOpError("has dynamic padding; "
+                               "--convert-linalg-to-xtensor takes static "
+                               "padding only");
+        return (Value)xt::PadOp::create(c.b, c.loc, p.getSource(),
+                                        p.getStaticLow(), p.getStaticHigh(),
+                                        cast<TypedAttr>(constant));
+      })
+      .Case<tensor::ConcatOp>([&](tensor::ConcatOp cc) -> FailureOr<Value> {
+        return (Value)xt::ConcatOp::create(c.b, c.loc, cc.getType(),
+                                           cc.getInputs(), cc.getDim());
+      })
+      .Default([&](Operation *) -> FailureOr<Value> {
+        return op->emitOpError("is not supported by "
+                               "--convert-linalg-to-xtensor");
+      });
+}
+
+} // namespace
+
+void xtile::registerLinalgInputDialects(DialectRegistry &registry) {
+  registry.insert<mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect>();
+}
+
+namespace {
+
+struct ConvertLinalgToXTensorPass
+    : xtile::impl::ConvertLinalgToXTensorBase<ConvertLinalgToXTensorPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      // Not the ops of payloads and pad bodies: they go with their owner.
+      auto ours = [](Operation *o) {
+        return o && isa<linalg::LinalgDialect, tensor::TensorDialect>(
+                        o->getDialect());
+      };
+      if (ours(op) && !ours(op->getParentOp()) &&
+          !op->getParentOfType<linalg::LinalgOp>())
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    DenseSet<Value> undefined; // converted tensor.empty results
+    bool failedAny = false;
+    for (Operation *op : ops) {
+      rewriter.setInsertionPoint(op);
+      Converter c{rewriter, op->getLoc()};
+      for (Value result : op->getResults()) {
+        auto type = dyn_cast<RankedTensorType>(result.getType());
+        if (!type || !type.hasStaticShape()) {
+          op->emitOpError("has a result of type ")
+              << result.getType()
+              << "; --convert-linalg-to-xtensor takes static tensors only";
+          failedAny = true;
+          break;
+        }
+      }
+      if (failedAny)
+        break;
+      SmallVector<Value> replacement;
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+        if (!linalgOp.hasPureTensorSemantics() ||
+            llvm::any_of(linalgOp.getStaticLoopRanges(),
+                         ShapedType::isDynamic)) {
+          op->emitOpError("is not on static tensors; "
+                          "--convert-linalg-to-xtensor takes static tensors "
+                          "only");
+          failedAny = true;
+          break;
+        }
+        if (!linalgOp.hasOnlyProjectedPermutations()) {
+          op->emitOpError("has indexing maps that are not projected "
+                          "permutations; --convert-linalg-to-xtensor does "
+                          "not support them");
+          failedAny = true;
+          break;
+        }
+        if (linalg::isaContractionOpInterface(linalgOp)) {
+          FailureOr<Value> v = convertContraction(linalgOp, c, undefined);
+          if (failed(v)) {
+            failedAny = true;
+            break;
+          }
+          replacement.push_back(*v);
+        } else {
+          FailureOr<SmallVector<Value>> vs =
+              convertStructured(linalgOp, c, undefined);
+          if (failed(vs)) {
+            failedAny = true;
+            break;
+          }
+          replacement = *vs;
+        }
+      } else {
+        FailureOr<Value> v = convertTensorOp(op, c, undefined);
+        if (failed(v)) {
+          failedAny = true;
+          break;
+        }
+        replacement.push_back(*v);
+      }
+      rewriter.replaceOp(op, replacement);
+    }
+    if (failedAny)
+      return signalPassFailure();
+    // What the converted ops no longer use (undefined tensors, fill
+    // values) goes.
+    for (bool erased = true; erased;) {
+      SmallVector<Operation *> dead;
+      module.walk([&](Operation *op) {
+        if (op != module && isOpTriviallyDead(op))
+          dead.push_back(op);
+      });
+      for (Operation *op : dead)
+        rewriter.eraseOp(op);
+      erased = !dead.empty();
+    }
+  }
+};
+
+} // namespace

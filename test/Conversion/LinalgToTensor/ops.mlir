@@ -1,0 +1,134 @@
+// RUN: xtile-opt %s --convert-linalg-to-xtensor --split-input-file | FileCheck %s
+
+// A matmul into a zero fill is one xtensor.matmul (the zero init is not
+// added); the bias generic broadcasts the bias over the rows.
+// CHECK-LABEL: func.func @linear(
+// CHECK-NOT:     linalg.
+// CHECK:         %[[M:.*]] = xtensor.matmul %arg0, %arg1 : tensor<16x64xf32>, tensor<64x32xf32> -> tensor<16x32xf32>
+// CHECK:         %[[B:.*]] = xtensor.reshape %arg2 : tensor<32xf32> -> tensor<1x32xf32>
+// CHECK:         %[[BB:.*]] = xtensor.broadcast %[[B]] : tensor<1x32xf32> -> tensor<16x32xf32>
+// CHECK:         %[[S:.*]] = xtensor.add %[[M]], %[[BB]] : tensor<16x32xf32>
+// CHECK:         %[[T:.*]] = xtensor.tanh %[[S]] : tensor<16x32xf32>
+// CHECK:         return %[[T]]
+func.func @linear(%x: tensor<16x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<16x64xf32>, tensor<64x32xf32>) outs(%z : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %b : tensor<16x32xf32>, tensor<32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// A contraction written as a generic (x W^T: W [n, k]): W is transposed
+// into [k, n]; an init that is not zero is added.
+// CHECK-LABEL: func.func @xwt(
+// CHECK:         %[[T:.*]] = xtensor.transpose %arg1 perm [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+// CHECK:         %[[M:.*]] = xtensor.matmul %arg0, %[[T]] : tensor<16x64xbf16>, tensor<64x32xbf16> -> tensor<16x32xf32>
+// CHECK:         xtensor.add %arg2, %[[M]] : tensor<16x32xf32>
+func.func @xwt(%x: tensor<16x64xbf16>, %w: tensor<32x64xbf16>, %acc: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<16x64xbf16>, tensor<32x64xbf16>) outs(%acc : tensor<16x32xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %o: f32):
+    %ae = arith.extf %a : bf16 to f32
+    %be = arith.extf %b : bf16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// Batched: one batched matmul.
+// CHECK-LABEL: func.func @bmm(
+// CHECK:         xtensor.matmul %arg0, %arg1 : tensor<4x8x16xf32>, tensor<4x16x8xf32> -> tensor<4x8x8xf32>
+func.func @bmm(%a: tensor<4x8x16xf32>, %b: tensor<4x16x8xf32>) -> tensor<4x8x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %m = linalg.batch_matmul ins(%a, %b : tensor<4x8x16xf32>, tensor<4x16x8xf32>) outs(%z : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  return %m : tensor<4x8x8xf32>
+}
+
+// -----
+
+// Reductions: a max over the last dim into a -inf fill is a bare reduce;
+// a sum into another tensor adds it.
+// CHECK-LABEL: func.func @reductions(
+// CHECK:         %[[MAX:.*]] = xtensor.reduce max %arg0 dims [1] : tensor<8x32xf32> -> tensor<8xf32>
+// CHECK:         %[[SUM:.*]] = xtensor.reduce sum %arg0 dims [0] : tensor<8x32xf32> -> tensor<32xf32>
+// CHECK:         %[[ACC:.*]] = xtensor.add %arg1, %[[SUM]] : tensor<32xf32>
+// CHECK:         return %[[MAX]], %[[ACC]]
+func.func @reductions(%x: tensor<8x32xf32>, %acc: tensor<32xf32>) -> (tensor<8xf32>, tensor<32xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.reduce ins(%x : tensor<8x32xf32>) outs(%f : tensor<8xf32>) dimensions = [1]
+    (%in: f32, %init: f32) {
+      %r = arith.maximumf %in, %init : f32
+      linalg.yield %r : f32
+    }
+  %s = linalg.reduce ins(%x : tensor<8x32xf32>) outs(%acc : tensor<32xf32>) dimensions = [0]
+    (%in: f32, %init: f32) {
+      %r = arith.addf %in, %init : f32
+      linalg.yield %r : f32
+    }
+  return %m, %s : tensor<8xf32>, tensor<32xf32>
+}
+
+// -----
+
+// Named elementwise ops, transpose, broadcast, and a generic whose output
+// is transposed.
+// CHECK-LABEL: func.func @movement(
+// CHECK:         %[[A:.*]] = xtensor.add %arg0, %arg0 : tensor<4x8xf32>
+// CHECK:         %[[E:.*]] = xtensor.exp %[[A]] : tensor<4x8xf32>
+// CHECK:         %[[T:.*]] = xtensor.transpose %[[E]] perm [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+// CHECK:         %[[R:.*]] = xtensor.reshape %arg1 : tensor<8xf32> -> tensor<1x8xf32>
+// CHECK:         %[[B:.*]] = xtensor.broadcast %[[R]] : tensor<1x8xf32> -> tensor<4x8xf32>
+// CHECK:         %[[N:.*]] = xtensor.neg %[[B]] : tensor<4x8xf32>
+// CHECK:         %[[NT:.*]] = xtensor.transpose %[[N]] perm [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+// CHECK:         return %[[T]], %[[NT]]
+func.func @movement(%x: tensor<4x8xf32>, %v: tensor<8xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %a = linalg.add ins(%x, %x : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %x2 = linalg.exp ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %et = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x2 : tensor<4x8xf32>) outs(%et : tensor<8x4xf32>) permutation = [1, 0]
+  %b = linalg.broadcast ins(%v : tensor<8xf32>) outs(%e : tensor<4x8xf32>) dimensions = [0]
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x8xf32>) outs(%et : tensor<8x4xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.negf %i : f32
+    linalg.yield %r : f32
+  } -> tensor<8x4xf32>
+  return %t, %n : tensor<8x4xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// The tensor ops around linalg.
+// CHECK-LABEL: func.func @tensor_ops(
+// CHECK:         %[[R:.*]] = xtensor.reshape %arg0 : tensor<4x8xf32> -> tensor<2x2x8xf32>
+// CHECK:         %[[C:.*]] = xtensor.reshape %[[R]] : tensor<2x2x8xf32> -> tensor<32xf32>
+// CHECK:         %[[S:.*]] = xtensor.slice %arg0 starts [1, 2] limits [3, 7] strides [1, 2] : tensor<4x8xf32> -> tensor<2x3xf32>
+// CHECK:         %[[P:.*]] = xtensor.pad %arg0 low [0, 1] high [2, 0] value 0.000000e+00 : f32 : tensor<4x8xf32> -> tensor<6x9xf32>
+// CHECK:         %[[K:.*]] = xtensor.concat %arg0, %arg0 dim 0 : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<8x8xf32>
+func.func @tensor_ops(%x: tensor<4x8xf32>) -> (tensor<32xf32>, tensor<2x3xf32>, tensor<6x9xf32>, tensor<8x8xf32>) {
+  %r = tensor.expand_shape %x [[0, 1], [2]] output_shape [2, 2, 8] : tensor<4x8xf32> into tensor<2x2x8xf32>
+  %c = tensor.collapse_shape %r [[0, 1, 2]] : tensor<2x2x8xf32> into tensor<32xf32>
+  %s = tensor.extract_slice %x[1, 2] [2, 3] [1, 2] : tensor<4x8xf32> to tensor<2x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1] high[2, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<4x8xf32> to tensor<6x9xf32>
+  %k = tensor.concat dim(0) %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  return %c, %s, %p, %k : tensor<32xf32>, tensor<2x3xf32>, tensor<6x9xf32>, tensor<8x8xf32>
+}
