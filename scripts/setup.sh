@@ -69,6 +69,13 @@ if [ "${XTILE_SKIP_TORCH:-0}" != 1 ]; then
     echo "setup.sh: installing torch, numpy, expecttest (OpInfo) and transformers (model tests) from PyPI into $venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check torch numpy expecttest transformers
   fi
+  # torch-mlir, a linalg front end the --convert-linalg-to-xtensor tests
+  # run (without its pinned torch: ours serves it).
+  if ! "$venv/bin/python" -c "import torch_mlir" 2>/dev/null; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+      --no-deps torch-mlir ||
+      echo "setup.sh: torch-mlir not installed; its tests report themselves unsupported"
+  fi
   if ! "$venv/bin/python" -c "import xtile" 2>/dev/null; then
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
       --no-build-isolation --no-deps -e "$root/python"

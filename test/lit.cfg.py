@@ -70,6 +70,9 @@ for candidate in [os.path.join(config.xtile_obj_root, "venv", "bin", "python"),
         if subprocess.run([candidate, "-c", "import transformers"],
                           capture_output=True).returncode == 0:
             config.available_features.add("transformers")
+        if subprocess.run([candidate, "-c", "import torch_mlir"],
+                          capture_output=True).returncode == 0:
+            config.available_features.add("torch_mlir")
         config.substitutions.append(
             ("%torch_python_bare", candidate))
         config.substitutions.append(

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -61,14 +63,19 @@ struct Converter {
     return xt::TransposeOp::create(b, loc, v, perm);
   }
 
-  /// `v`, an operand whose dims are the loop dims `map` selects, laid out
-  /// over the whole iteration space `loops` (transposed into loop order,
-  /// unit dims for the loops it does not use, broadcast).
+  /// `v`, an operand whose dims are the loop dims `map` selects (or unit
+  /// dims, `0` in the map), laid out over the whole iteration space
+  /// `loops` (transposed into loop order, unit dims for the loops it does
+  /// not use, broadcast).
   Value onLoops(Value v, AffineMap map, ArrayRef<int64_t> loops) {
     auto type = cast<RankedTensorType>(v.getType());
-    SmallVector<int64_t> dims; // loop dim of each operand dim
+    SmallVector<int64_t> dims, shape; // loop dim and size of each dim kept
     for (unsigned i = 0; i < map.getNumResults(); ++i)
-      dims.push_back(map.getDimPosition(i));
+      if (auto d = dyn_cast<AffineDimExpr>(map.getResult(i))) {
+        dims.push_back(d.getPosition());
+        shape.push_back(type.getDimSize(i));
+      }
+    v = reshape(v, shape);
     SmallVector<int64_t> perm(dims.size());
     std::iota(perm.begin(), perm.end(), 0);
     llvm::sort(perm, [&](int64_t x, int64_t y) { return dims[x] < dims[y]; });
@@ -84,12 +91,15 @@ struct Converter {
   }
 
   /// `v`, laid out over the loop dims `kept` (in increasing order), in the
-  /// order `map` gives its result's dims.
-  Value toResult(Value v, AffineMap map, ArrayRef<int64_t> kept) {
+  /// order `map` gives its result's dims, of shape `shape` (unit dims where
+  /// the map has `0`).
+  Value toResult(Value v, AffineMap map, ArrayRef<int64_t> kept,
+                 ArrayRef<int64_t> shape) {
     SmallVector<int64_t> perm;
-    for (unsigned i = 0; i < map.getNumResults(); ++i)
-      perm.push_back(llvm::find(kept, map.getDimPosition(i)) - kept.begin());
-    return transpose(v, perm);
+    for (AffineExpr e : map.getResults())
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        perm.push_back(llvm::find(kept, d.getPosition()) - kept.begin());
+    return reshape(transpose(v, perm), shape);
   }
 };
 
@@ -206,6 +216,31 @@ FailureOr<Value> payloadOp(Operation *op, ArrayRef<Value> operands,
       .Case<arith::OrIOp>([&](auto) { return binary(xt::OrOp()); })
       .Case<arith::XOrIOp>([&](auto) { return binary(xt::XorOp()); })
       .Case<math::PowFOp>([&](auto) { return binary(xt::PowOp()); })
+      .Case<math::FPowIOp>([&](math::FPowIOp p) -> FailureOr<Value> {
+        // x^n for a constant n by repeated squaring, as compiler-rt's
+        // __powisf2 computes it (pow would be NaN for a negative x).
+        APInt n;
+        if (!matchPattern(p.getRhs(), m_ConstantInt(&n)))
+          return unsupported("a non-constant integer exponent");
+        int64_t e = n.getSExtValue();
+        auto type = cast<RankedTensorType>(operands[0].getType());
+        Value one = c.splat(type, b.getFloatAttr(type.getElementType(), 1.0));
+        if (e < -64 || e > 64)
+          return unsupported("an exponent beyond 64 in magnitude");
+        Value result, square = operands[0];
+        for (int64_t k = e < 0 ? -e : e; k; k >>= 1) {
+          if (k & 1)
+            result = result ? (Value)xt::MulOp::create(b, loc, result, square)
+                            : square;
+          if (k > 1)
+            square = xt::MulOp::create(b, loc, square, square);
+        }
+        if (!result)
+          return one;
+        if (e < 0)
+          result = xt::DivOp::create(b, loc, one, result);
+        return result;
+      })
       .Case<arith::NegFOp>([&](auto) { return unary(xt::NegOp()); })
       .Case<math::AbsFOp, math::AbsIOp>(
           [&](auto) { return unary(xt::AbsOp()); })
@@ -263,6 +298,12 @@ FailureOr<Value> payloadOp(Operation *op, ArrayRef<Value> operands,
 /// it is zero or undefined.
 FailureOr<Value> convertContraction(linalg::LinalgOp op, Converter &c,
                                     const DenseSet<Value> &undefined) {
+  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+        return map.isProjectedPermutation(/*allowZeroInResults=*/false);
+      }))
+    return op.emitOpError("is a contraction with unit dims in its indexing "
+                          "maps; --convert-linalg-to-xtensor does not "
+                          "support it");
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims))
@@ -350,17 +391,84 @@ FailureOr<Value> convertContraction(linalg::LinalgOp op, Converter &c,
 }
 
 /// Any other structured op, on whole tensors over its iteration space.
+/// Only the outputs something uses are computed (front ends leave some
+/// unused: the index of torch.max next to the max softmax needs).
 FailureOr<SmallVector<Value>> convertStructured(linalg::LinalgOp op,
                                                 Converter &c,
                                                 const DenseSet<Value> &undefined) {
   SmallVector<int64_t> loops = op.getStaticLoopRanges();
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  SmallVector<int64_t> kept;
+  for (unsigned d = 0; d < loops.size(); ++d)
+    if (!llvm::is_contained(reductionDims, d))
+      kept.push_back(d);
+  int64_t numInits = op.getNumDpsInits();
+  auto initArg = [&](int64_t i) {
+    return op.getMatchingBlockArgument(op.getDpsInitOperand(i));
+  };
+
+  // Each live output: what it yields, and for a reduction the combine op.
+  SmallVector<bool> live(numInits);
+  SmallVector<Operation *> combines(numInits, nullptr);
+  SmallVector<Value> roots;
+  for (int64_t i = 0; i < numInits; ++i) {
+    live[i] = !op->getResult(i).use_empty();
+    if (!live[i])
+      continue;
+    BlockArgument arg = initArg(i);
+    Value yielded = yield.getOperand(i);
+    if (reductionDims.empty() || arg.use_empty()) {
+      if (!reductionDims.empty())
+        return op.emitOpError("has reduction dims but output #")
+               << i << " does not combine with its init; "
+                  "--convert-linalg-to-xtensor does not support it";
+      roots.push_back(yielded);
+      continue;
+    }
+    // out = combine(f(inputs), out), out used by the combine only.
+    Operation *combine = yielded.getDefiningOp();
+    if (!combine || combine->getBlock() != body ||
+        combine->getNumOperands() != 2 ||
+        !llvm::is_contained(combine->getOperands(), arg) ||
+        failed(reductionOf(combine, arg.getType(), c.b)))
+      return op.emitOpError("reduces output #")
+             << i << " with a payload that is not combine(f(inputs), out) "
+                "for an add, mul, max or min; --convert-linalg-to-xtensor "
+                "does not support it";
+    combines[i] = combine;
+    roots.push_back(combine->getOperand(0) == arg ? combine->getOperand(1)
+                                                  : combine->getOperand(0));
+  }
+  // The payload ops the live outputs need.
+  DenseSet<Operation *> needed;
+  SmallVector<Value> work(roots);
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != body || !needed.insert(def).second)
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+
+  // What a reduction computes may not read a reduction's accumulator
+  // (only dead outputs may, as the index of an argmax does).
+  if (!reductionDims.empty())
+    for (int64_t i = 0; i < numInits; ++i)
+      for (Operation *user : initArg(i).getUsers())
+        if (needed.contains(user))
+          return op.emitOpError("reads output #")
+                 << i << "'s accumulator in what it reduces; "
+                    "--convert-linalg-to-xtensor does not support it";
   DenseMap<Value, Value> values;
   // Inputs: tensors laid out over the loops; scalars (fill's value) as
   // splats when constant.
   for (OpOperand *in : op.getDpsInputOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(in);
+    if (arg.use_empty())
+      continue;
     Value v = in->get();
     if (isa<RankedTensorType>(v.getType())) {
       values[arg] = c.onLoops(v, op.getMatchingIndexingMap(in), loops);
@@ -372,130 +480,123 @@ FailureOr<SmallVector<Value>> convertStructured(linalg::LinalgOp op,
              << in->getOperandNumber()
              << " that is not a constant; --convert-linalg-to-xtensor "
                 "takes constant scalars only";
-    values[arg] = c.splat(c.typeOf(loops, v.getType()), cast<TypedAttr>(constant));
+    values[arg] =
+        c.splat(c.typeOf(loops, v.getType()), cast<TypedAttr>(constant));
   }
-  SmallVector<unsigned> reductionDims;
-  op.getReductionDims(reductionDims);
-  SmallVector<int64_t> kept;
-  for (unsigned d = 0; d < loops.size(); ++d)
-    if (!llvm::is_contained(reductionDims, d))
-      kept.push_back(d);
   // An output the payload reads without reducing: its init over the loops.
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  SmallVector<Operation *> combines(op.getNumDpsInits(), nullptr);
-  for (OpOperand &out : op.getDpsInitsMutable()) {
-    BlockArgument arg = op.getMatchingBlockArgument(&out);
-    if (arg.use_empty())
-      continue;
-    unsigned i = out.getOperandNumber() - op.getNumDpsInputs();
-    Operation *combine = yield.getOperand(i).getDefiningOp();
-    bool reduces = !reductionDims.empty();
-    if (reduces) {
-      // out = combine(f(inputs), out), out used by the combine only.
-      if (!combine || combine->getNumOperands() != 2 ||
-          !arg.hasOneUse() || *arg.getUsers().begin() != combine ||
-          failed(reductionOf(combine, arg.getType(), c.b)))
-        return op.emitOpError("reduces output #")
-               << i << " with a payload that is not combine(f(inputs), out) "
-                  "for an add, mul, max or min; --convert-linalg-to-xtensor "
-                  "does not support it";
-      combines[i] = combine;
-      continue;
-    }
-    values[arg] = c.onLoops(out.get(), op.getMatchingIndexingMap(&out), loops);
-  }
+  if (reductionDims.empty())
+    for (int64_t i = 0; i < numInits; ++i)
+      if (!initArg(i).use_empty()) {
+        OpOperand *out = op.getDpsInitOperand(i);
+        values[initArg(i)] =
+            c.onLoops(out->get(), op.getMatchingIndexingMap(out), loops);
+      }
   // The payload, op by op; values from outside it are constants.
+  auto valueOf = [&](Value v) -> FailureOr<Value> {
+    auto it = values.find(v);
+    if (it != values.end())
+      return it->second;
+    Attribute constant;
+    if (matchPattern(v, m_Constant(&constant)))
+      return c.splat(c.typeOf(loops, v.getType()), cast<TypedAttr>(constant));
+    return op.emitOpError("uses a value defined outside it in its payload "
+                          "that is not a constant; "
+                          "--convert-linalg-to-xtensor does not support it");
+  };
   for (Operation &inner : body->without_terminator()) {
-    if (llvm::is_contained(combines, &inner))
+    if (!needed.contains(&inner))
       continue;
     if (inner.getNumResults() != 1)
       return inner.emitOpError("in the payload of '")
              << op->getName() << "' has " << inner.getNumResults()
              << " results; --convert-linalg-to-xtensor does not support it";
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      if (!isa<IndexType>(index.getType()))
-        return failure();
       values[index] = xt::IotaOp::create(
           c.b, c.loc, c.typeOf(loops, c.b.getI64Type()), index.getDim());
       continue;
     }
-    Attribute constant;
-    if (matchPattern(&inner, m_Constant(&constant))) {
-      values[inner.getResult(0)] =
-          c.splat(c.typeOf(loops, inner.getResult(0).getType()),
-                  cast<TypedAttr>(constant));
-      continue;
-    }
     SmallVector<Value> operands;
     for (Value v : inner.getOperands()) {
-      auto it = values.find(v);
-      if (it != values.end()) {
-        operands.push_back(it->second);
-        continue;
-      }
-      if (matchPattern(v, m_Constant(&constant))) {
-        operands.push_back(c.splat(c.typeOf(loops, v.getType()),
-                                   cast<TypedAttr>(constant)));
-        continue;
-      }
-      return op.emitOpError("uses a value defined outside it in its payload "
-                            "that is not a constant; "
-                            "--convert-linalg-to-xtensor does not support it");
+      FailureOr<Value> t = valueOf(v);
+      if (failed(t))
+        return failure();
+      operands.push_back(*t);
     }
-    FailureOr<Value> v = payloadOp(&inner, operands, loops, c, op);
+    FailureOr<Value> v =
+        inner.getNumOperands() == 0
+            ? valueOf(inner.getResult(0))
+            : payloadOp(&inner, operands, loops, c, op);
     if (failed(v))
       return failure();
     values[inner.getResult(0)] = *v;
   }
   // Each result: the yielded tensor, reduced where the payload reduces,
-  // in the order of its indexing map.
+  // in the order and shape of its indexing map; a dead one, zeros.
   SmallVector<Value> results;
-  for (OpOperand &out : op.getDpsInitsMutable()) {
-    unsigned i = out.getOperandNumber() - op.getNumDpsInputs();
-    AffineMap map = op.getMatchingIndexingMap(&out);
-    Value yielded = yield.getOperand(i);
+  for (int64_t i = 0; i < numInits; ++i) {
+    OpOperand *out = op.getDpsInitOperand(i);
+    auto outType = cast<RankedTensorType>(out->get().getType());
+    if (!live[i]) {
+      Type element = outType.getElementType();
+      results.push_back(c.splat(
+          outType, isa<FloatType>(element)
+                       ? (TypedAttr)c.b.getFloatAttr(element, 0.0)
+                       : (TypedAttr)c.b.getIntegerAttr(element, 0)));
+      continue;
+    }
+    AffineMap map = op.getMatchingIndexingMap(out);
     Value result;
     if (Operation *combine = combines[i]) {
-      BlockArgument arg = op.getMatchingBlockArgument(&out);
+      BlockArgument arg = initArg(i);
       Value f = combine->getOperand(0) == arg ? combine->getOperand(1)
                                               : combine->getOperand(0);
       auto [kind, identity] = *reductionOf(combine, arg.getType(), c.b);
+      FailureOr<Value> full = valueOf(f);
+      if (failed(full))
+        return failure();
       SmallVector<int64_t> rdims(reductionDims.begin(), reductionDims.end());
       llvm::sort(rdims);
-      Value reduced = xt::ReduceOp::create(c.b, c.loc, kind, values.lookup(f),
-                                           rdims, /*keepdim=*/false);
-      result = c.toResult(reduced, map, kept);
-      if (!isIdentityInit(out.get(), identity, undefined)) {
-        SmallVector<Value> both = {out.get(), result};
-        FailureOr<Value> joined = payloadOp(
-            combine, both,
-            cast<RankedTensorType>(out.get().getType()).getShape(), c, op);
+      Value reduced = xt::ReduceOp::create(c.b, c.loc, kind, *full, rdims,
+                                           /*keepdim=*/false);
+      result = c.toResult(reduced, map, kept, outType.getShape());
+      if (!isIdentityInit(out->get(), identity, undefined)) {
+        SmallVector<Value> both = {out->get(), result};
+        FailureOr<Value> joined =
+            payloadOp(combine, both, outType.getShape(), c, op);
         if (failed(joined))
           return failure();
         result = *joined;
       }
     } else {
-      auto it = values.find(yielded);
-      if (it == values.end()) {
-        Attribute constant;
-        if (!matchPattern(yielded, m_Constant(&constant)))
-          return op.emitOpError("yields a value defined outside it; "
-                                "--convert-linalg-to-xtensor does not "
-                                "support it");
-        result = c.splat(c.typeOf(loops, yielded.getType()),
-                         cast<TypedAttr>(constant));
-      } else {
-        result = it->second;
-      }
-      if (!reductionDims.empty())
-        return op.emitOpError("has reduction dims but output #")
-               << i << " does not combine with its init; "
-                  "--convert-linalg-to-xtensor does not support it";
-      result = c.toResult(result, map, kept);
+      FailureOr<Value> full = valueOf(yield.getOperand(i));
+      if (failed(full))
+        return failure();
+      result = c.toResult(*full, map, kept, outType.getShape());
     }
     results.push_back(result);
   }
   return results;
+}
+
+/// Whether every indexing map of `op` selects distinct loop dims, or `0`
+/// for an operand dim of size 1 (how front ends broadcast unit dims).
+bool mapsAreSupported(linalg::LinalgOp op) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    llvm::SmallDenseSet<unsigned> seen;
+    for (auto [i, e] : llvm::enumerate(map.getResults())) {
+      if (auto d = dyn_cast<AffineDimExpr>(e)) {
+        if (!seen.insert(d.getPosition()).second)
+          return false;
+        continue;
+      }
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!c || c.getValue() != 0 || !type || type.getDimSize(i) != 1)
+        return false;
+    }
+  }
+  return true;
 }
 
 /// The tensor ops front ends put around linalg.
@@ -513,6 +614,24 @@ FailureOr<Value> convertTensorOp(Operation *op, Converter &c,
         Value v = c.splat(resultType(), zero);
         undefined.insert(v);
         return v;
+      })
+      .Case<arith::ConstantOp>([&](arith::ConstantOp k) -> FailureOr<Value> {
+        // Blobs (dense_resource, as torch-mlir stores parameters) as dense
+        // elements: Tensor IR's constants carry their data.
+        Attribute value = k.getValue();
+        if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+          AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+          if (!blob)
+            return k.emitOpError("has a dense_resource without data");
+          value = DenseElementsAttr::getFromRawBuffer(resultType(),
+                                                      blob->getData());
+        }
+        auto elements = dyn_cast<DenseElementsAttr>(value);
+        if (!elements)
+          return k.emitOpError("holds ")
+                 << value << ", which --convert-linalg-to-xtensor does not "
+                             "support (dense elements only)";
+        return (Value)xt::ConstantOp::create(c.b, c.loc, elements);
       })
       .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
           [&](auto r) -> FailureOr<Value> {
@@ -602,6 +721,11 @@ struct ConvertLinalgToXTensorPass
       if (ours(op) && !ours(op->getParentOp()) &&
           !op->getParentOfType<linalg::LinalgOp>())
         ops.push_back(op);
+      // Tensor constants (front ends' weights) become Tensor IR's.
+      if (auto constant = dyn_cast<arith::ConstantOp>(op))
+        if (isa<RankedTensorType>(constant.getType()) &&
+            !ours(op->getParentOp()))
+          ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     DenseSet<Value> undefined; // converted tensor.empty results
@@ -632,10 +756,11 @@ struct ConvertLinalgToXTensorPass
           failedAny = true;
           break;
         }
-        if (!linalgOp.hasOnlyProjectedPermutations()) {
+        if (!mapsAreSupported(linalgOp)) {
           op->emitOpError("has indexing maps that are not projected "
-                          "permutations; --convert-linalg-to-xtensor does "
-                          "not support them");
+                          "permutations (with 0 for unit dims); "
+                          "--convert-linalg-to-xtensor does not support "
+                          "them");
           failedAny = true;
           break;
         }

@@ -132,3 +132,58 @@ func.func @tensor_ops(%x: tensor<4x8xf32>) -> (tensor<32xf32>, tensor<2x3xf32>, 
   %k = tensor.concat dim(0) %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
   return %c, %s, %p, %k : tensor<32xf32>, tensor<2x3xf32>, tensor<6x9xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+// As torch-mlir writes them: unit dims as 0 in the indexing maps, the max
+// of a softmax next to its (unused) argmax, x^3 as math.fpowi (by
+// squaring), and weights as dense_resource constants.
+// CHECK-LABEL: func.func @torch_mlir_style(
+// CHECK:         %[[W:.*]] = xtensor.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00]> : tensor<8xf32>
+// CHECK:         %[[MAX:.*]] = xtensor.reduce max %arg0 dims [1] : tensor<4x8xf32> -> tensor<4xf32>
+// CHECK:         %[[M1:.*]] = xtensor.reshape %[[MAX]] : tensor<4xf32> -> tensor<4x1xf32>
+// CHECK:         %[[R:.*]] = xtensor.reshape %[[M1]] : tensor<4x1xf32> -> tensor<4xf32>
+// CHECK:         %[[R2:.*]] = xtensor.reshape %[[R]] : tensor<4xf32> -> tensor<4x1xf32>
+// CHECK:         %[[B:.*]] = xtensor.broadcast %[[R2]] : tensor<4x1xf32> -> tensor<4x8xf32>
+// CHECK:         %[[D:.*]] = xtensor.sub %arg0, %[[B]] : tensor<4x8xf32>
+// CHECK:         %[[SQ:.*]] = xtensor.mul %[[D]], %[[D]] : tensor<4x8xf32>
+// CHECK:         %[[CUBE:.*]] = xtensor.mul %[[D]], %[[SQ]] : tensor<4x8xf32>
+// CHECK-NOT:     xtensor.iota
+// CHECK:         return
+func.func @torch_mlir_style(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i64
+  %c3 = arith.constant 3 : i64
+  %w = arith.constant dense_resource<weights> : tensor<8xf32>
+  %ei = tensor.empty() : tensor<4xi64>
+  %fi = linalg.fill ins(%c0 : i64) outs(%ei : tensor<4xi64>) -> tensor<4xi64>
+  %ef = tensor.empty() : tensor<4xf32>
+  %ff = linalg.fill ins(%ninf : f32) outs(%ef : tensor<4xf32>) -> tensor<4xf32>
+  %m:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%ff, %fi : tensor<4xf32>, tensor<4xi64>) {
+  ^bb0(%in: f32, %out: f32, %idx: i64):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i64
+    %mx = arith.maximumf %in, %out : f32
+    %gt = arith.cmpf ogt, %in, %out : f32
+    %sel = arith.select %gt, %ii, %idx : i64
+    linalg.yield %mx, %sel : f32, i64
+  } -> (tensor<4xf32>, tensor<4xi64>)
+  %m1 = tensor.expand_shape %m#0 [[0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m1, %w : tensor<4x8xf32>, tensor<4x1xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %p = math.fpowi %d, %c3 : f32, i64
+    %s = arith.addf %p, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weights: "0x040000000000803F0000004000004040000080400000A0400000C0400000E04000000041"
+    }
+  }
+#-}
