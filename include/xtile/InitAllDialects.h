@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "xtile/Conversion/LinalgToTensor/LinalgToTensor.h"
+#include "xtile/Conversion/TosaToTensor/TosaToTensor.h"
 #include "xtile/Dialect/Kernel/IR/KernelDialect.h"
 #include "xtile/Dialect/Loop/IR/LoopDialect.h"
 #include "xtile/Dialect/Tensor/IR/TensorDialect.h"
@@ -33,8 +34,8 @@ inline void registerXTileDialects(mlir::DialectRegistry &registry) {
 /// Registers the xtile dialects and the upstream dialects that xtile
 /// programs contain (functions, scalar arithmetic and math, structured
 /// control flow), come from (linalg on tensors and the tensor ops around
-/// it, for --convert-linalg-to-xtensor) or are lowered to (gpu modules of
-/// LLVM and NVVM code).
+/// it, TOSA: for --convert-linalg-to-xtensor and --convert-tosa-to-xtensor)
+/// or are lowered to (gpu modules of LLVM and NVVM code).
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registerXTileDialects(registry);
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
@@ -43,6 +44,7 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
                   mlir::NVVM::NVVMDialect>();
   registerLinalgInputDialects(registry);
+  registerTosaInputDialects(registry);
 }
 
 } // namespace xtile

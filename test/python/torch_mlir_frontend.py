@@ -1,10 +1,11 @@
-# A real linalg front end: torch-mlir (from PyPI) imports PyTorch modules
-# as linalg-on-tensors; --convert-linalg-to-xtensor brings that into xtile.
+# A real front end: torch-mlir (from PyPI) imports PyTorch modules as
+# linalg-on-tensors or TOSA; xtile's conversions bring either into xtile.
 # For each module: the kernels its output fuses into beside the kernels of
 # xtile's own importer on the same module, and the result under the CPU
 # emulation against eager. Parameters are passed as arguments (the module
 # is called through torch.func.functional_call), as xtile.compile passes
-# them. torch-mlir's TOSA output is not taken: there is no TOSA conversion.
+# them. Both of torch-mlir's outputs: linalg-on-tensors
+# (--convert-linalg-to-xtensor) and TOSA (--convert-tosa-to-xtensor).
 import pathlib
 import re
 import subprocess
@@ -80,27 +81,29 @@ def main():
         args = (x, *params)
         with torch.no_grad():
             eager = model(x)
-        ours = xtile.import_module(wrapper, args)
-        linalg = str(fx.export_and_import(wrapper, *args,
-                                          output_type="linalg-on-tensors"))
-        conv = subprocess.run([runtime._tool("xtile-opt"),
-                               "--convert-linalg-to-xtensor"], input=linalg,
-                              capture_output=True, text=True)
-        if conv.returncode:
-            print(f"{name}: FAILED to convert:\n{conv.stderr}")
-            failed += 1
-            continue
-        prog = runtime.Program(conv.stdout, "main", backend="emu")
-        out = torch.empty_like(eager)
-        prog([a.contiguous() for a in args] + [out])
-        # Normwise: torch-mlir's own decompositions differ from eager's
-        # (its tanh-GELU takes 0.797724 for sqrt(2/pi) = 0.797885: 3e-5).
-        err = ((out.double() - eager.double()).norm() / eager.double().norm()).item()
-        ok = err <= 1e-4
-        failed += not ok
-        print(f"{name}: kernels {kernels(conv.stdout)} (torch-mlir) "
-              f"{kernels(ours)} (xtile importer), matches eager: {ok} "
-              f"(normwise error {err:.1e})")
+        ours = kernels(xtile.import_module(wrapper, args))
+        for output, flag in (("linalg-on-tensors", "--convert-linalg-to-xtensor"),
+                             ("tosa", "--convert-tosa-to-xtensor")):
+            text = str(fx.export_and_import(wrapper, *args, output_type=output))
+            conv = subprocess.run([runtime._tool("xtile-opt"), flag], input=text,
+                                  capture_output=True, text=True)
+            label = f"{name} ({output})"
+            if conv.returncode:
+                print(f"{label}: FAILED to convert:\n{conv.stderr}")
+                failed += 1
+                continue
+            prog = runtime.Program(conv.stdout, "main", backend="emu")
+            out = torch.empty_like(eager)
+            prog([a.contiguous() for a in args] + [out])
+            # Normwise: torch-mlir's own decompositions differ from eager's
+            # (its tanh-GELU takes 0.797724 for sqrt(2/pi) = 0.797885: 3e-5).
+            err = ((out.double() - eager.double()).norm() /
+                   eager.double().norm()).item()
+            ok = err <= 1e-4
+            failed += not ok
+            print(f"{label}: kernels {kernels(conv.stdout)} (torch-mlir) "
+                  f"{ours} (xtile importer), matches eager: {ok} "
+                  f"(normwise error {err:.1e})")
     print(f"torch-mlir: {failed} failed")
     return 1 if failed else 0
 

@@ -5,6 +5,7 @@
 
 #include "xtile/Conversion/KernelToGPU/KernelToGPU.h"
 #include "xtile/Conversion/LinalgToTensor/LinalgToTensor.h"
+#include "xtile/Conversion/TosaToTensor/TosaToTensor.h"
 #include "xtile/Conversion/LoopToTile/LoopToTile.h"
 #include "xtile/Conversion/TensorToLoop/TensorToLoop.h"
 #include "xtile/Conversion/TileToKernel/TileToKernel.h"

@@ -39,6 +39,25 @@ def ConvertLinalgToXTensor : Pass<"convert-linalg-to-xtensor", "::mlir::ModuleOp
   let dependentDialects = ["::xtile::tensor::XTensorDialect"];
 }
 
+def ConvertTosaToXTensor : Pass<"convert-tosa-to-xtensor", "::mlir::ModuleOp"> {
+  let summary = "Convert the TOSA ops of inference graphs to Tensor IR";
+  let description = [{
+    TOSA ops are atomic, as Tensor IR's are: each becomes its twin.
+    Elementwise ops (`add`, `sub`, `mul` without shift, `maximum`,
+    `minimum`, `pow`, `exp`, `log`, `tanh`, `sigmoid`, `rsqrt`,
+    `reciprocal`, `abs`, `negate`, `erf`, `sin`, `cos`, `floor`, `ceil`,
+    `clamp`, the logical ops, `equal`, `greater`, `greater_equal`, `select`,
+    `cast`) with TOSA's implicit broadcasting of unit dims made explicit;
+    `reduce_sum`, `reduce_max`, `reduce_min`, `reduce_product`,
+    `reduce_any`, `reduce_all` (keeping the dim, as TOSA does); `reshape`,
+    `transpose`, `slice`, `pad`, `concat` (shapes read from their
+    `tosa.const_shape`); `matmul` (batched, zero points zero); `const`;
+    `identity`. Anything else (integer quantized arithmetic, `gather`,
+    convolutions, `table`) is an error at the op naming it.
+  }];
+  let dependentDialects = ["::xtile::tensor::XTensorDialect"];
+}
+
 def ConvertXTensorToXLoop : Pass<"convert-xtensor-to-xloop", "::mlir::ModuleOp"> {
   let summary = "Lower Tensor IR to Loop IR, one kernel per op";
   let description = [{

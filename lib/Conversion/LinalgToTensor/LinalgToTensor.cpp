@@ -673,6 +673,54 @@ FailureOr<Value> convertTensorOp(Operation *op, Converter &c,
                                               s.getSource(), starts, limits,
                                               strides);
           })
+      .Case<tensor::InsertSliceOp>(
+          [&](tensor::InsertSliceOp s) -> FailureOr<Value> {
+            // dest where the slice is not, src (padded to dest's shape)
+            // where it is.
+            if (!s.hasUnitStride() ||
+                llvm::any_of(s.getStaticOffsets(), ShapedType::isDynamic) ||
+                llvm::any_of(s.getStaticSizes(), ShapedType::isDynamic))
+              return s.emitOpError("is not a static unit-stride insertion; "
+                                   "--convert-linalg-to-xtensor takes those "
+                                   "only");
+            RankedTensorType dest = s.getDestType();
+            Type element = dest.getElementType();
+            Value src = c.reshape(s.getSource(), s.getStaticSizes());
+            SmallVector<int64_t> low, high;
+            for (auto [o, z, d] : llvm::zip(s.getStaticOffsets(),
+                                            s.getStaticSizes(),
+                                            dest.getShape())) {
+              low.push_back(o);
+              high.push_back(d - o - z);
+            }
+            TypedAttr zero = isa<FloatType>(element)
+                                 ? (TypedAttr)c.b.getFloatAttr(element, 0.0)
+                                 : (TypedAttr)c.b.getIntegerAttr(element, 0);
+            Value padded =
+                xt::PadOp::create(c.b, c.loc, src, low, high, zero);
+            auto indexType = c.typeOf(dest.getShape(), c.b.getI64Type());
+            Value inside;
+            for (int64_t d = 0; d < dest.getRank(); ++d) {
+              if (low[d] == 0 && high[d] == 0)
+                continue;
+              Value iota = xt::IotaOp::create(c.b, c.loc, indexType, d);
+              auto bound = [&](int64_t v) {
+                return c.splat(indexType, c.b.getI64IntegerAttr(v));
+              };
+              Value in = xt::AndOp::create(
+                  c.b, c.loc,
+                  xt::CmpOp::create(c.b, c.loc, xt::CmpPredicate::ge, iota,
+                                    bound(low[d])),
+                  xt::CmpOp::create(c.b, c.loc, xt::CmpPredicate::lt, iota,
+                                    bound(dest.getDimSize(d) - high[d])));
+              inside = inside ? (Value)xt::AndOp::create(c.b, c.loc, inside, in)
+                              : in;
+            }
+            if (!inside)
+              return padded;
+            return (Value)xt::SelectOp::create(c.b, c.loc, inside, padded,
+                                               s.getDest());
+          })
       .Case<tensor::PadOp>([&](tensor::PadOp p) -> FailureOr<Value> {
         Value pad = p.getConstantPaddingValue();
         Attribute constant;

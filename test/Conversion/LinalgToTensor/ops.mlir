@@ -187,3 +187,18 @@ func.func @torch_mlir_style(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
     }
   }
 #-}
+
+// -----
+
+// An insertion: the source padded to the destination's shape, chosen
+// where the iotas fall inside the slice.
+// CHECK-LABEL: func.func @insert(
+// CHECK:         %[[P:.*]] = xtensor.pad %arg0 low [1, 0] high [1, 2] value 0.000000e+00 : f32 : tensor<2x2xf32> -> tensor<4x4xf32>
+// CHECK:         %[[I0:.*]] = xtensor.iota dim 0 : tensor<4x4xi64>
+// CHECK:         %[[I1:.*]] = xtensor.iota dim 1 : tensor<4x4xi64>
+// CHECK:         xtensor.and
+// CHECK:         xtensor.select %{{.*}}, %[[P]], %arg1 : tensor<4x4xf32>
+func.func @insert(%x: tensor<2x2xf32>, %y: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = tensor.insert_slice %x into %y[1, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}

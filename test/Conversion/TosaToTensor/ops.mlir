@@ -1,0 +1,61 @@
+// RUN: xtile-opt %s --convert-tosa-to-xtensor --split-input-file | FileCheck %s
+
+// A softmax as torch-mlir writes it in TOSA: reductions keep their dim,
+// unit dims broadcast explicitly, mul's zero shift and the constant go.
+// CHECK-LABEL: func.func @softmax(
+// CHECK-NOT:     tosa.
+// CHECK:         %[[MAX:.*]] = xtensor.reduce max %arg0 dims [1] keepdim : tensor<4x64xf32> -> tensor<4x1xf32>
+// CHECK:         %[[B:.*]] = xtensor.broadcast %[[MAX]] : tensor<4x1xf32> -> tensor<4x64xf32>
+// CHECK:         %[[D:.*]] = xtensor.sub %arg0, %[[B]] : tensor<4x64xf32>
+// CHECK:         %[[E:.*]] = xtensor.exp %[[D]] : tensor<4x64xf32>
+// CHECK:         %[[S:.*]] = xtensor.reduce sum %[[E]] dims [1] keepdim : tensor<4x64xf32> -> tensor<4x1xf32>
+// CHECK:         %[[R:.*]] = xtensor.reciprocal %[[S]] : tensor<4x1xf32>
+// CHECK:         %[[RB:.*]] = xtensor.broadcast %[[R]] : tensor<4x1xf32> -> tensor<4x64xf32>
+// CHECK:         %[[Y:.*]] = xtensor.mul %[[E]], %[[RB]] : tensor<4x64xf32>
+// CHECK:         return %[[Y]]
+func.func @softmax(%arg0: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %0 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %1 = tosa.reduce_max %arg0 {axis = 1 : i32} : (tensor<4x64xf32>) -> tensor<4x1xf32>
+  %2 = tosa.sub %arg0, %1 : (tensor<4x64xf32>, tensor<4x1xf32>) -> tensor<4x64xf32>
+  %3 = tosa.exp %2 : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %4 = tosa.reduce_sum %3 {axis = 1 : i32} : (tensor<4x64xf32>) -> tensor<4x1xf32>
+  %5 = tosa.reciprocal %4 : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %6 = tosa.mul %3, %5, %0 : (tensor<4x64xf32>, tensor<4x1xf32>, tensor<1xi8>) -> tensor<4x64xf32>
+  return %6 : tensor<4x64xf32>
+}
+
+// -----
+
+// A linear layer: transpose, reshapes through tosa.const_shape, a batched
+// matmul with zero points, a broadcast bias; clamp, slice, pad, concat.
+// CHECK-LABEL: func.func @linear(
+// CHECK:         %[[T:.*]] = xtensor.transpose %arg1 perm [1, 0] : tensor<16x32xf32> -> tensor<32x16xf32>
+// CHECK:         %[[X3:.*]] = xtensor.reshape %arg0 : tensor<8x32xf32> -> tensor<1x8x32xf32>
+// CHECK:         %[[W3:.*]] = xtensor.reshape %[[T]] : tensor<32x16xf32> -> tensor<1x32x16xf32>
+// CHECK:         %[[M:.*]] = xtensor.matmul %[[X3]], %[[W3]] : tensor<1x8x32xf32>, tensor<1x32x16xf32> -> tensor<1x8x16xf32>
+// CHECK:         %[[M2:.*]] = xtensor.reshape %[[M]] : tensor<1x8x16xf32> -> tensor<8x16xf32>
+// CHECK:         %[[C:.*]] = xtensor.max %[[M2]], %{{.*}} : tensor<8x16xf32>
+// CHECK:         %[[C2:.*]] = xtensor.min %[[C]], %{{.*}} : tensor<8x16xf32>
+// CHECK:         %[[S:.*]] = xtensor.slice %[[C2]] starts [0, 4] limits [8, 12] strides [1, 1] : tensor<8x16xf32> -> tensor<8x8xf32>
+// CHECK:         %[[P:.*]] = xtensor.pad %[[S]] low [1, 0] high [0, 2] value 0.000000e+00 : f32 : tensor<8x8xf32> -> tensor<9x10xf32>
+// CHECK:         xtensor.concat %[[P]], %[[P]] dim 0 : tensor<9x10xf32>, tensor<9x10xf32> -> tensor<18x10xf32>
+func.func @linear(%x: tensor<8x32xf32>, %w: tensor<16x32xf32>) -> tensor<18x10xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %s3x = tosa.const_shape {values = dense<[1, 8, 32]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s3w = tosa.const_shape {values = dense<[1, 32, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s2 = tosa.const_shape {values = dense<[8, 16]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %t = tosa.transpose %w {perms = array<i32: 1, 0>} : (tensor<16x32xf32>) -> tensor<32x16xf32>
+  %x3 = tosa.reshape %x, %s3x : (tensor<8x32xf32>, !tosa.shape<3>) -> tensor<1x8x32xf32>
+  %w3 = tosa.reshape %t, %s3w : (tensor<32x16xf32>, !tosa.shape<3>) -> tensor<1x32x16xf32>
+  %m = tosa.matmul %x3, %w3, %zp, %zp : (tensor<1x8x32xf32>, tensor<1x32x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x16xf32>
+  %m2 = tosa.reshape %m, %s2 : (tensor<1x8x16xf32>, !tosa.shape<2>) -> tensor<8x16xf32>
+  %c = tosa.clamp %m2 {min_val = -1.0 : f32, max_val = 1.0 : f32} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %start = tosa.const_shape {values = dense<[0, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[8, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s = tosa.slice %c, %start, %size : (tensor<8x16xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<8x8xf32>
+  %pads = tosa.const_shape {values = dense<[1, 0, 0, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %pv = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.pad %s, %pads, %pv : (tensor<8x8xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<9x10xf32>
+  %k = tosa.concat %p, %p {axis = 0 : i32} : (tensor<9x10xf32>, tensor<9x10xf32>) -> tensor<18x10xf32>
+  return %k : tensor<18x10xf32>
+}
