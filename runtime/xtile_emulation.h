@@ -702,6 +702,20 @@ template <int N, bool Trans> inline void ldmatrix(const void *row, uint32_t *r) 
   }
 }
 
+/// The C/D fragment of a 16x8 mma.sync for lane 4 g + t: d[i] (row
+/// g + 8 (i / 2), column 2 t + i % 2) plus the products A(row, k) B(k, n)
+/// for k = 0 .. K-1 in sequence, each one fused multiply-add.
+template <unsigned K, typename AF, typename BF>
+inline void accumulate16x8(AF A, BF B, float *d, unsigned g, unsigned t) {
+  for (unsigned i = 0; i < 4; ++i) {
+    unsigned row = g + 8 * (i / 2), n = 2 * t + i % 2;
+    float acc = d[i];
+    for (unsigned k = 0; k < K; ++k)
+      acc = std::fma(A(row, k), B(k, n), acc);
+    d[i] = acc;
+  }
+}
+
 /// mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}: D = C + A B with A
 /// 16x16 (a0..a7: row g + 8((i/2)%2), column 2t + i%2 + 8(i/4)), B 16x8
 /// (b0..b3: row 2t + i%2 + 8(i/2), column g) and C, D 16x8 (c0..c3: row
@@ -724,13 +738,7 @@ inline void mma(const uint32_t *a, const uint32_t *b, float *d, Decode decode) {
     unsigned src = 4 * n + (k % 8) / 2;
     return decode(slots[src * Worker::kLaneWords + 4 + (k >= 8)], k % 2);
   };
-  for (unsigned i = 0; i < 4; ++i) {
-    unsigned row = g + 8 * (i / 2), n = 2 * t + i % 2;
-    float acc = d[i];
-    for (unsigned k = 0; k < 16; ++k)
-      acc = std::fma(A(row, k), B(k, n), acc);
-    d[i] = acc;
-  }
+  accumulate16x8<16>(A, B, d, g, t);
 }
 
 /// cvt.rna.tf32.f32: the nearest value with 10 mantissa bits, ties away
@@ -771,13 +779,7 @@ inline void mmaTf32(const uint32_t *a, const uint32_t *b, float *d) {
     unsigned src = 4 * n + k % 4;
     return tf32Bits(slots[src * Worker::kLaneWords + 4 + (k >= 4)], 0);
   };
-  for (unsigned i = 0; i < 4; ++i) {
-    unsigned row = g + 8 * (i / 2), n = 2 * t + i % 2;
-    float acc = d[i];
-    for (unsigned k = 0; k < 8; ++k)
-      acc = std::fma(A(row, k), B(k, n), acc);
-    d[i] = acc;
-  }
+  accumulate16x8<8>(A, B, d, g, t);
 }
 
 /// The shared-memory matrix descriptor of wgmma for a K-major operand in

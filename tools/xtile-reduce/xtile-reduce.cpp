@@ -18,7 +18,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Reducer/Tester.h"
 #include "mlir/Tools/mlir-reduce/MlirReduceMain.h"
@@ -26,6 +25,7 @@
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
 #include "xtile/InitAllDialects.h"
 #include "xtile/InitAllPasses.h"
+#include "xtile/Support/DeadCode.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 
@@ -58,23 +58,6 @@ Value zeroOf(OpBuilder &b, Location loc, RankedTensorType type) {
   else
     return nullptr;
   return xten::ConstantOp::create(b, loc, DenseElementsAttr::get(type, zero));
-}
-
-/// Erases the ops of `module` that nothing uses and that have no effects.
-void eraseDead(ModuleOp module) {
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    SmallVector<Operation *> dead;
-    module.walk([&](Operation *op) {
-      if (op != module && isOpTriviallyDead(op))
-        dead.push_back(op);
-    });
-    for (Operation *op : llvm::reverse(dead)) {
-      op->erase();
-      erased = true;
-    }
-  }
 }
 
 struct ReduceOpsPass
@@ -140,7 +123,8 @@ struct ReduceOpsPass
           }
           result.replaceAllUsesWith(by);
           op->erase();
-          eraseDead(*copy);
+          IRRewriter rewriter(copy->getContext());
+          xtile::eraseDeadOps(*copy, rewriter);
           if (tester.isInteresting(*copy).first !=
               Tester::Interestingness::True)
             continue;

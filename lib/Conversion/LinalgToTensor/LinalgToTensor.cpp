@@ -23,6 +23,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Support/DeadCode.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace xtile {
@@ -842,16 +843,7 @@ struct ConvertLinalgToXTensorPass
       return signalPassFailure();
     // What the converted ops no longer use (undefined tensors, fill
     // values) goes.
-    for (bool erased = true; erased;) {
-      SmallVector<Operation *> dead;
-      module.walk([&](Operation *op) {
-        if (op != module && isOpTriviallyDead(op))
-          dead.push_back(op);
-      });
-      for (Operation *op : dead)
-        rewriter.eraseOp(op);
-      erased = !dead.empty();
-    }
+    xtile::eraseDeadOps(module, rewriter);
   }
 };
 

@@ -17,6 +17,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Support/DeadCode.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace xtile {
@@ -256,16 +257,7 @@ struct ConvertTosaToXTensorPass
       rewriter.replaceOp(op, *v);
     }
     // The shapes and constants only the converted ops used go.
-    for (bool erased = true; erased;) {
-      SmallVector<Operation *> dead;
-      module.walk([&](Operation *op) {
-        if (op != module && isOpTriviallyDead(op))
-          dead.push_back(op);
-      });
-      for (Operation *op : dead)
-        rewriter.eraseOp(op);
-      erased = !dead.empty();
-    }
+    xtile::eraseDeadOps(module, rewriter);
     WalkResult left = module.walk([&](Operation *op) {
       if (isa<tosa::TosaDialect>(op->getDialect())) {
         op->emitOpError("is left after --convert-tosa-to-xtensor (a shape "
