@@ -97,19 +97,6 @@ def check(name, model, x, dtype=torch.float32):
     print(f"{name} {str(dtype).split('.')[-1]}: ok (normwise error {err:.1e})")
 
 
-check("layernorm", nn.LayerNorm(384), torch.randn(32, 384))
-check("layernorm", nn.LayerNorm(384), torch.randn(32, 384), torch.bfloat16)
-check("rmsnorm", RMSNorm(512), torch.randn(4, 16, 512))
-check("rmsnorm", RMSNorm(512), torch.randn(4, 16, 512), torch.float16)
-check("rmsnorm", RMSNorm(512), torch.randn(4, 16, 512), torch.bfloat16)
-check("softmax", Softmax(), torch.randn(8, 16, 100))
-check("softmax", Softmax(), torch.randn(8, 16, 100), torch.float16)
-check("gelu_mlp", GeluMLP(64, 256), torch.randn(2, 24, 64))
-check("gelu_mlp", GeluMLP(64, 256), torch.randn(2, 24, 64), torch.bfloat16)
-check("swiglu_mlp", SwiGLU(64, 176), torch.randn(2, 24, 64))
-check("attention", Attention(64, 4), torch.randn(2, 16, 64))
-check("decoder_layer", DecoderLayer(64, 4, 176), torch.randn(2, 16, 64))
-check("decoder_layer", DecoderLayer(64, 4, 176), torch.randn(2, 16, 64), torch.bfloat16)
 
 
 # An embedding lookup (gather) with a linear layer and log_softmax, and
@@ -130,10 +117,29 @@ class Movement(nn.Module):
         return torch.where(a > 0, a, b * 0.5) + z[:, 1:9].relu()
 
 
-with torch.no_grad():
-    m, ids = Embedding().eval(), torch.randint(0, 100, (4, 8))
-    torch.testing.assert_close(xtile.compile(m, (ids,))(ids), m(ids))
-    print("embedding int64: ok")
-    m, x, y = Movement(), torch.randn(5, 8), torch.randn(5, 8)
-    torch.testing.assert_close(xtile.compile(m, (x, y))(x, y), m(x, y))
-    print("movement float32: ok")
+def main():
+    check("layernorm", nn.LayerNorm(384), torch.randn(32, 384))
+    check("layernorm", nn.LayerNorm(384), torch.randn(32, 384), torch.bfloat16)
+    check("rmsnorm", RMSNorm(512), torch.randn(4, 16, 512))
+    check("rmsnorm", RMSNorm(512), torch.randn(4, 16, 512), torch.float16)
+    check("rmsnorm", RMSNorm(512), torch.randn(4, 16, 512), torch.bfloat16)
+    check("softmax", Softmax(), torch.randn(8, 16, 100))
+    check("softmax", Softmax(), torch.randn(8, 16, 100), torch.float16)
+    check("gelu_mlp", GeluMLP(64, 256), torch.randn(2, 24, 64))
+    check("gelu_mlp", GeluMLP(64, 256), torch.randn(2, 24, 64), torch.bfloat16)
+    check("swiglu_mlp", SwiGLU(64, 176), torch.randn(2, 24, 64))
+    check("attention", Attention(64, 4), torch.randn(2, 16, 64))
+    check("decoder_layer", DecoderLayer(64, 4, 176), torch.randn(2, 16, 64))
+    check("decoder_layer", DecoderLayer(64, 4, 176), torch.randn(2, 16, 64), torch.bfloat16)
+    with torch.no_grad():
+        m, ids = Embedding().eval(), torch.randint(0, 100, (4, 8))
+        torch.testing.assert_close(xtile.compile(m, (ids,))(ids), m(ids))
+        print("embedding int64: ok")
+        m, x, y = Movement(), torch.randn(5, 8), torch.randn(5, 8)
+        torch.testing.assert_close(xtile.compile(m, (x, y))(x, y), m(x, y))
+        print("movement float32: ok")
+
+
+# The model classes are shared with bench/model_compile_latency.py.
+if __name__ == "__main__":
+    main()
