@@ -45,6 +45,12 @@ struct Converter {
     return RankedTensorType::get(shape, element);
   }
 
+  /// The zero of a float or integer element type.
+  TypedAttr zeroOf(Type element) {
+    return isa<FloatType>(element) ? (TypedAttr)b.getFloatAttr(element, 0.0)
+                                   : (TypedAttr)b.getIntegerAttr(element, 0);
+  }
+
   /// A splat constant of `type` holding the scalar `value`.
   Value splat(RankedTensorType type, TypedAttr value) {
     return xt::ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
@@ -383,10 +389,7 @@ FailureOr<Value> convertContraction(linalg::LinalgOp op, Converter &c,
     perm.push_back(llvm::find(cOrder, outMap.getDimPosition(i)) -
                    cOrder.begin());
   prod = c.transpose(prod, perm);
-  TypedAttr zero = isa<FloatType>(outElement)
-                       ? (TypedAttr)c.b.getFloatAttr(outElement, 0.0)
-                       : (TypedAttr)c.b.getIntegerAttr(outElement, 0);
-  if (!isIdentityInit(init, zero, undefined))
+  if (!isIdentityInit(init, c.zeroOf(outElement), undefined))
     prod = xt::AddOp::create(c.b, c.loc, init, prod);
   return prod;
 }
@@ -538,11 +541,8 @@ FailureOr<SmallVector<Value>> convertStructured(linalg::LinalgOp op,
     OpOperand *out = op.getDpsInitOperand(i);
     auto outType = cast<RankedTensorType>(out->get().getType());
     if (!live[i]) {
-      Type element = outType.getElementType();
-      results.push_back(c.splat(
-          outType, isa<FloatType>(element)
-                       ? (TypedAttr)c.b.getFloatAttr(element, 0.0)
-                       : (TypedAttr)c.b.getIntegerAttr(element, 0)));
+      results.push_back(
+          c.splat(outType, c.zeroOf(outType.getElementType())));
       continue;
     }
     AffineMap map = op.getMatchingIndexingMap(out);
@@ -608,11 +608,8 @@ FailureOr<Value> convertTensorOp(Operation *op, Converter &c,
   };
   return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
       .Case<tensor::EmptyOp>([&](tensor::EmptyOp e) -> FailureOr<Value> {
-        Type element = resultType().getElementType();
-        TypedAttr zero = isa<FloatType>(element)
-                             ? (TypedAttr)c.b.getFloatAttr(element, 0.0)
-                             : (TypedAttr)c.b.getIntegerAttr(element, 0);
-        Value v = c.splat(resultType(), zero);
+        Value v = c.splat(resultType(),
+                          c.zeroOf(resultType().getElementType()));
         undefined.insert(v);
         return v;
       })
@@ -647,8 +644,6 @@ FailureOr<Value> convertTensorOp(Operation *op, Converter &c,
       })
       .Case<tensor::ExtractSliceOp>(
           [&](tensor::ExtractSliceOp s) -> FailureOr<Value> {
-            if (!s.hasUnitStride() && !s.getStaticStrides().size())
-              return failure();
             SmallVector<int64_t> starts, limits, strides;
             for (auto [o, z, t] : llvm::zip(s.getStaticOffsets(),
                                             s.getStaticSizes(),
@@ -694,11 +689,8 @@ FailureOr<Value> convertTensorOp(Operation *op, Converter &c,
               low.push_back(o);
               high.push_back(d - o - z);
             }
-            TypedAttr zero = isa<FloatType>(element)
-                                 ? (TypedAttr)c.b.getFloatAttr(element, 0.0)
-                                 : (TypedAttr)c.b.getIntegerAttr(element, 0);
-            Value padded =
-                xt::PadOp::create(c.b, c.loc, src, low, high, zero);
+            Value padded = xt::PadOp::create(c.b, c.loc, src, low, high,
+                                             c.zeroOf(element));
             auto indexType = c.typeOf(dest.getShape(), c.b.getI64Type());
             Value inside;
             for (int64_t d = 0; d < dest.getRank(); ++d) {
