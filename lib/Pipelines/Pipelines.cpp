@@ -24,6 +24,7 @@ static void addLoopStages(OpPassManager &pm,
   pm.addPass(xtile::createConvertXTensorToXLoop());
   xtile::loop::XLoopFuseOptions fuse;
   fuse.flopsPerByte = options.flopsPerByte;
+  fuse.onlineSoftmax = options.onlineSoftmax;
   pm.addPass(xtile::loop::createXLoopFuse(fuse));
   pm.addPass(xtile::loop::createXLoopComputeF32());
   pm.addPass(xtile::loop::createXLoopDedupe());

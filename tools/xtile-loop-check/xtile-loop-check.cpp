@@ -37,6 +37,12 @@ static llvm::cl::opt<double>
                  llvm::cl::desc("Fusion's cost parameter (--lower-to-loop)"),
                  llvm::cl::init(4.0));
 
+static llvm::cl::opt<bool>
+    onlineSoftmax("online-softmax",
+                  llvm::cl::desc("Online folds and softmax fusion "
+                                 "(--lower-to-loop)"),
+                  llvm::cl::init(true));
+
 static loop::HostTensor randomTensor(Type type, std::mt19937 &rng) {
   auto shaped = cast<ShapedType>(type);
   loop::HostTensor t;
@@ -81,6 +87,7 @@ int main(int argc, char **argv) {
   PassManager full(&context);
   LowerToLoopOptions options;
   options.flopsPerByte = flopsPerByte;
+  options.onlineSoftmax = onlineSoftmax;
   buildLowerToLoopPipeline(full, options);
   if (failed(plain.run(*unfused)) || failed(full.run(*fused)))
     return 1;

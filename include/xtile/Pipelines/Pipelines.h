@@ -25,6 +25,12 @@ struct LoopStageOptions : public mlir::PassPipelineOptions<Derived> {
       *this, "flops-per-byte",
       llvm::cl::desc("Work fusion may add per byte of traffic it removes"),
       llvm::cl::init(4.0)};
+  mlir::detail::PassOptions::Option<bool> onlineSoftmax{
+      *this, "online-softmax",
+      llvm::cl::desc("Sums of exponentials shifted by their maximum as "
+                     "online folds, softmax fused into the weighted sum "
+                     "that consumes it (--xloop-fuse)"),
+      llvm::cl::init(true)};
 };
 
 struct LowerToLoopOptions : public LoopStageOptions<LowerToLoopOptions> {};

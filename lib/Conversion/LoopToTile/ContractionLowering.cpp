@@ -9,6 +9,8 @@
 
 #include "Lowering.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace xtile;
 using namespace xtile::detail;
@@ -280,6 +282,222 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
     }
     Value tile = cctx.isTile(*value) ? *value : cctx.splat(*value);
     xt::StoreOp::create(b, loc, tile, scalars.lookup(store.getBuffer()),
+                        indices, cMask);
+  }
+  kernel.erase();
+  return success();
+}
+
+LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
+                                           const RowNest &nest,
+                                           const Contraction &c,
+                                           const DotFacts &f,
+                                           xt::DotScheduleAttr schedule,
+                                           xt::TargetAttr target) {
+  int64_t bd = schedule.getBlockN(), bk = schedule.getBlockK();
+  if (schedule.getBlockM() != 1 || bd < f.n ||
+      schedule.getInstruction() != xt::DotInstruction::fma)
+    return kernel.emitOpError()
+           << "is attention; its schedule has block_m = 1, block_n at least "
+              "the head dimension ("
+           << f.n << ") and instruction = fma, got " << schedule;
+  OpBuilder b(kernel);
+  Location loc = kernel.getLoc();
+  auto tk = xt::KernelOp::create(b, loc, kernel.getSymName(),
+                                 kernel.getNumInputs(),
+                                 ArrayRef<int64_t>{f.batch * f.m},
+                                 schedule.getWarps(), target, schedule);
+  Block *block = b.createBlock(&tk.getBody());
+  b.setInsertionPointToStart(block);
+  IRMapping scalars;
+  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+    scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  for (Operation &op : kernel.getBodyBlock())
+    if (!op.getNumRegions())
+      cloneScalar(b, op, scalars);
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto fail = [&]() {
+    tk.erase();
+    return failure();
+  };
+
+  // Program -> (batch..., query row), the query row fastest.
+  Value pid = xt::ProgramIdOp::create(b, loc, 0);
+  scalars.map(c.i.getInductionVar(),
+              arith::RemUIOp::create(b, loc, pid, constant(f.m)));
+  Value rest = arith::DivUIOp::create(b, loc, pid, constant(f.m));
+  for (xl::ParallelOp row : llvm::reverse(ArrayRef(nest.rows).drop_back(2))) {
+    Value extent = constant(row.getUpper() - row.getLower());
+    scalars.map(row.getInductionVar(),
+                arith::RemUIOp::create(b, loc, rest, extent));
+    rest = arith::DivUIOp::create(b, loc, rest, extent);
+  }
+
+  Type f32 = b.getF32Type();
+  auto splatF = [&](ArrayRef<int64_t> shape, double v) -> Value {
+    return xt::SplatOp::create(
+        b, loc, RankedTensorType::get(shape, f32),
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)));
+  };
+  auto zeroed = [&](Value tile, Value mask) -> Value {
+    if (!mask)
+      return tile;
+    auto type = cast<ShapedType>(tile.getType());
+    Value zero = xt::SplatOp::create(
+        b, loc, type,
+        arith::ConstantOp::create(b, loc,
+                                  b.getZeroAttr(type.getElementType())));
+    return arith::SelectOp::create(b, loc, mask, tile, zero);
+  };
+  auto asTile = [&](TileContext &ctx, FailureOr<Value> v) -> FailureOr<Value> {
+    if (failed(v))
+      return failure();
+    return ctx.isTile(*v) ? *v : ctx.splat(*v);
+  };
+  auto foldAll = [&](xt::CombineKind kind, Value tile, double identity) {
+    return xt::FoldOp::create(b, loc, f32, kind, tile, ArrayRef<int64_t>{0, 1},
+                              b.getF32FloatAttr(identity),
+                              /*associative=*/true, /*commutative=*/true,
+                              xt::FoldStrategy::block)
+        .getResult();
+  };
+
+  // The query's operand of the scores' contraction: loaded once.
+  Value query;
+  int64_t dk = 0, dkTile = 0;
+  if (c.score) {
+    dk = c.score.getUpper() - c.score.getLower();
+    dkTile = int64_t(llvm::PowerOf2Ceil(dk));
+    SmallVector<int64_t, 2> shape{1, dkTile};
+    Value kk = indexTile(b, loc, constant(0), dkTile, shape, 1);
+    Value mask = dk % dkTile ? below(b, loc, kk, dk) : Value();
+    TileContext ctx(b, loc, scalars, shape, mask);
+    ctx.ivs[c.score.getInductionVar()] = kk;
+    FailureOr<Value> q = asTile(ctx, ctx.get(c.scoreProduct.a));
+    if (failed(q))
+      return fail();
+    query = zeroed(*q, mask);
+  }
+
+  // The key loop, carrying the running maximum, sum and accumulator.
+  SmallVector<int64_t, 2> accShape{1, bd};
+  Value negInf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  auto loop = scf::ForOp::create(
+      b, loc, constant(0), constant(f.k), constant(bk),
+      ValueRange{negInf, zeroF, splatF(accShape, 0)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value key0 = loop.getInductionVar();
+    Value m = loop.getRegionIterArgs()[0], l = loop.getRegionIterArgs()[1],
+          acc = loop.getRegionIterArgs()[2];
+    bool raggedKeys = f.k % bk != 0;
+
+    // Scores of this block of keys.
+    SmallVector<int64_t, 2> sShape{1, bk};
+    Value keys = indexTile(b, loc, key0, bk, sShape, 1);
+    Value keyMask = raggedKeys ? below(b, loc, keys, f.k) : Value();
+    TileContext sctx(b, loc, scalars, sShape, keyMask);
+    sctx.ivs[c.online.getInductionVar()] = keys;
+    if (c.score) {
+      SmallVector<int64_t, 2> kShape{dkTile, bk};
+      Value kk = indexTile(b, loc, constant(0), dkTile, kShape, 0);
+      Value kj = indexTile(b, loc, key0, bk, kShape, 1);
+      Value mask;
+      if (dk % dkTile)
+        mask = below(b, loc, kk, dk);
+      if (raggedKeys)
+        mask = mask ? Value(arith::AndIOp::create(b, loc, mask,
+                                                  below(b, loc, kj, f.k)))
+                    : below(b, loc, kj, f.k);
+      TileContext kctx(b, loc, scalars, kShape, mask);
+      kctx.ivs[c.score.getInductionVar()] = kk;
+      kctx.ivs[c.online.getInductionVar()] = kj;
+      FailureOr<Value> kt = asTile(kctx, kctx.get(c.scoreProduct.b));
+      if (failed(kt))
+        return fail();
+      sctx.ivs[c.score.getResult()] = xt::DotOp::create(
+          b, loc, query, zeroed(*kt, mask), splatF(sShape, 0));
+    }
+    FailureOr<Value> x = asTile(sctx, sctx.get(c.online.getYieldedScore()));
+    if (failed(x))
+      return fail();
+    Value scores = *x;
+    if (keyMask)
+      scores = arith::SelectOp::create(
+          b, loc, keyMask, scores,
+          splatF(sShape, -std::numeric_limits<double>::infinity()));
+
+    // The online update: the shift is the new maximum (0 while every
+    // score so far is -inf, so that exponentials of -inf are 0, not NaN).
+    Value blockMax = foldAll(xt::CombineKind::max, scores,
+                             -std::numeric_limits<double>::infinity());
+    Value mNew = arith::MaximumFOp::create(b, loc, m, blockMax);
+    Value allInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         mNew, negInf);
+    Value shift = arith::SelectOp::create(b, loc, allInf, zeroF, mNew);
+    Value alpha = math::ExpOp::create(
+        b, loc, arith::SubFOp::create(b, loc, m, shift));
+    Value p = math::ExpOp::create(
+        b, loc,
+        arith::SubFOp::create(
+            b, loc, scores,
+            xt::SplatOp::create(b, loc, scores.getType(), shift)));
+    Value lNew = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, l, alpha),
+        foldAll(xt::CombineKind::add, p, 0));
+
+    // Weights of this block of keys, over the head-dimension columns.
+    SmallVector<int64_t, 2> gShape{bk, bd};
+    Value gk = indexTile(b, loc, key0, bk, gShape, 0);
+    Value gj = indexTile(b, loc, constant(0), bd, gShape, 1);
+    Value gMask;
+    if (raggedKeys)
+      gMask = below(b, loc, gk, f.k);
+    if (f.n % bd)
+      gMask = gMask ? Value(arith::AndIOp::create(b, loc, gMask,
+                                                  below(b, loc, gj, f.n)))
+                    : below(b, loc, gj, f.n);
+    TileContext gctx(b, loc, scalars, gShape, gMask);
+    gctx.ivs[c.online.getInductionVar()] = gk;
+    gctx.ivs[c.j.getInductionVar()] = gj;
+    FailureOr<Value> g =
+        asTile(gctx, gctx.get(c.online.getYieldedWeights().front()));
+    if (failed(g))
+      return fail();
+    Value scaled = arith::MulFOp::create(
+        b, loc, acc, xt::SplatOp::create(b, loc, acc.getType(), alpha));
+    Value accNew = xt::DotOp::create(b, loc, p, zeroed(*g, gMask), scaled);
+    scf::YieldOp::create(b, loc, ValueRange{mNew, lNew, accNew});
+  }
+
+  // The epilogue over the head-dimension columns.
+  scalars.map(c.online.getMax(), loop.getResult(0));
+  scalars.map(c.online.getSum(), loop.getResult(1));
+  Value cj = indexTile(b, loc, constant(0), bd, accShape, 1);
+  Value cMask = f.n % bd ? below(b, loc, cj, f.n) : Value();
+  TileContext cctx(b, loc, scalars, accShape, cMask);
+  cctx.ivs[c.j.getInductionVar()] = cj;
+  cctx.ivs[c.online.getAccumulators().front()] = loop.getResult(2);
+  for (Operation &op : *nest.body) {
+    auto store = dyn_cast<xl::StoreOp>(op);
+    if (!store)
+      continue;
+    FailureOr<Value> value = asTile(cctx, cctx.get(store.getValue()));
+    if (failed(value))
+      return fail();
+    SmallVector<Value> indices;
+    for (Value i : store.getIndices()) {
+      FailureOr<Value> t = cctx.get(i);
+      if (failed(t))
+        return fail();
+      indices.push_back(*t);
+    }
+    xt::StoreOp::create(b, loc, *value, scalars.lookup(store.getBuffer()),
                         indices, cMask);
   }
   kernel.erase();

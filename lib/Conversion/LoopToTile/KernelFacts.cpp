@@ -43,7 +43,12 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
     if (!op.getNumRegions())
       continue;
     int64_t extent;
-    if (auto fold = dyn_cast<xl::FoldOp>(op)) {
+    if (auto online = dyn_cast<xl::OnlineFoldOp>(op)) {
+      if (!online.getAccumulators().empty())
+        nest.contraction = nest.attention = true;
+      extent = online.getUpper() - online.getLower();
+      ++nest.folds;
+    } else if (auto fold = dyn_cast<xl::FoldOp>(op)) {
       if (xl::isContractionFold(fold, rowIvs))
         nest.contraction = true;
       extent = fold.getUpper() - fold.getLower();
@@ -106,6 +111,52 @@ FailureOr<Contraction> xtile::analyzeContraction(xl::KernelOp kernel,
       return kernel.emitOpError(
           "has contractions over different lengths; not lowered to Tile IR "
           "yet");
+  return c;
+}
+
+/// The attention form of a kernel whose innermost row body holds a
+/// weighted online fold (findTileProblem has checked its structure).
+static FailureOr<Contraction> analyzeAttention(xl::KernelOp kernel,
+                                               const RowNest &nest) {
+  Contraction c;
+  c.i = nest.rows[nest.rows.size() - 2];
+  c.j = nest.rows.back();
+  for (Operation &op : *nest.body)
+    if (auto online = dyn_cast<xl::OnlineFoldOp>(op))
+      c.online = online;
+  auto depends = [](Value v, Value iv) {
+    DenseSet<Value> ivs;
+    xl::collectInductionVars(v, ivs);
+    return ivs.contains(iv);
+  };
+  Value jIv = c.j.getInductionVar(), iIv = c.i.getInductionVar();
+  if (depends(c.online.getYieldedScore(), jIv))
+    return c.online.emitOpError(
+        "has scores that depend on the output column; not lowered to Tile "
+        "IR");
+  if (depends(c.online.getYieldedWeights().front(), iIv))
+    return c.online.emitOpError(
+        "has weights that depend on the output row; not lowered to Tile IR");
+  Value key = c.online.getInductionVar();
+  for (Operation &op : c.online.getBodyBlock()) {
+    auto fold = dyn_cast<xl::FoldOp>(op);
+    if (!fold)
+      continue;
+    Operation *mul = fold.getYieldedValue().getDefiningOp();
+    Value x = mul->getOperand(0), y = mul->getOperand(1);
+    if (depends(x, key))
+      std::swap(x, y);
+    if (depends(x, key) || depends(y, iIv) || depends(fold, jIv))
+      return fold.emitOpError("is a contraction in attention scores whose "
+                              "operands mix the query and key indices; not "
+                              "lowered to Tile IR");
+    c.score = fold;
+    c.scoreProduct = {fold, x, y};
+  }
+  if (c.j.getUpper() - c.j.getLower() > 256 ||
+      (c.score && c.score.getUpper() - c.score.getLower() > 256))
+    return kernel.emitOpError("has an attention head dimension above 256; "
+                              "not lowered to Tile IR yet");
   return c;
 }
 
@@ -204,6 +255,8 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
   for (Operation &op : *nest.body) {
     if (auto fold = dyn_cast<xl::FoldOp>(op))
       columnIvs.insert(fold.getInductionVar());
+    if (auto fold = dyn_cast<xl::OnlineFoldOp>(op))
+      columnIvs.insert(fold.getInductionVar());
     if (auto loop = dyn_cast<xl::ParallelOp>(op))
       columnIvs.insert(loop.getInductionVar());
   }
@@ -239,6 +292,10 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
   for (Operation &op : *nest.body) {
     if (isa<xl::ParallelOp>(op))
       ++loops;
+    // An online fold's partial carriers are combined by rescaling, which
+    // the split's combining kernel does not do (yet).
+    if (isa<xl::OnlineFoldOp>(op))
+      independent = false;
     auto fold = dyn_cast<xl::FoldOp>(op);
     if (!fold)
       continue;
@@ -254,8 +311,13 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
 
   // What runs for each element of a row: the bodies of the column loops.
   for (Operation &op : *nest.body) {
-    if (!isa<xl::FoldOp, xl::ParallelOp>(op))
+    if (!isa<xl::FoldOp, xl::OnlineFoldOp, xl::ParallelOp>(op))
       continue;
+    // An online fold also shifts, exponentiates and sums each score.
+    if (isa<xl::OnlineFoldOp>(op)) {
+      facts.instructions += 15;
+      facts.specialFunctions += 1;
+    }
     op.walk([&](Operation *inner) {
       InstructionCost c = instructionCost(inner, fastMath);
       facts.instructions += c.instructions;
@@ -273,6 +335,28 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
   facts.contraction = nest.contraction;
   if (!nest.contraction) {
     facts.row = rowFacts(kernel, nest, fastMath);
+    return facts;
+  }
+  if (nest.attention) {
+    FailureOr<Contraction> c = analyzeAttention(kernel, nest);
+    if (failed(c))
+      return failure();
+    DotFacts &f = facts.dot;
+    f.attention = true;
+    f.m = c->i.getUpper() - c->i.getLower();
+    f.n = c->j.getUpper() - c->j.getLower();
+    f.k = c->online.getUpper() - c->online.getLower();
+    f.scoreK = c->score ? c->score.getUpper() - c->score.getLower() : 0;
+    for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
+      f.batch *= row.getUpper() - row.getLower();
+    // Scores and weighted sums: two contractions, in f32.
+    f.folds = 2;
+    f.inBytes = 4;
+    for (BlockArgument out : kernel.getBodyBlock().getArguments().drop_front(
+             kernel.getNumInputs()))
+      f.otherBytes += xl::getNumBytes(out.getType());
+    if (contraction)
+      *contraction = std::move(*c);
     return facts;
   }
   FailureOr<Contraction> c = analyzeContraction(kernel, nest);
@@ -310,6 +394,11 @@ xt::ScheduleShape KernelFacts::shape() const {
 }
 
 llvm::json::Object KernelFacts::toJSON() const {
+  if (contraction && dot.attention)
+    return llvm::json::Object{{"kind", "attention"},  {"batch", dot.batch},
+                              {"queries", dot.m},     {"head_dim", dot.n},
+                              {"keys", dot.k},        {"score_k", dot.scoreK},
+                              {"other_bytes", dot.otherBytes}};
   if (contraction)
     return llvm::json::Object{{"kind", "contraction"}, {"batch", dot.batch},
                               {"m", dot.m},           {"n", dot.n},

@@ -99,6 +99,9 @@ struct ConvertXLoopToXTilePass
         return kernel.emitOpError()
                << "is a contraction; it needs a #xtile.dot_schedule, got "
                << schedule;
+      if (facts->dot.attention)
+        return lowerAttentionKernel(kernel, *nest, contraction, facts->dot,
+                                    dot, target);
       return lowerContractionKernel(kernel, *nest, contraction, facts->dot,
                                     dot, target);
     }

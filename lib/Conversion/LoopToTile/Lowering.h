@@ -20,6 +20,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
 #include <functional>
+#include <limits>
 
 namespace xtile {
 namespace detail {
@@ -106,16 +107,20 @@ public:
       return success();
     }
     if (chunk)
-      if (isa<xl::FoldOp, xl::ParallelOp>(op))
+      if (isa<xl::FoldOp, xl::OnlineFoldOp, xl::ParallelOp>(op))
         return emitChunked(op);
     if (perLoopTiles) {
       if (auto fold = dyn_cast<xl::FoldOp>(op))
+        return emitWithOwnTile(op, fold.getUpper() - fold.getLower());
+      if (auto fold = dyn_cast<xl::OnlineFoldOp>(op))
         return emitWithOwnTile(op, fold.getUpper() - fold.getLower());
       if (auto loop = dyn_cast<xl::ParallelOp>(op))
         return emitWithOwnTile(op, loop.getUpper() - loop.getLower());
     }
     if (auto fold = dyn_cast<xl::FoldOp>(op))
       return emitFold(fold);
+    if (auto fold = dyn_cast<xl::OnlineFoldOp>(op))
+      return emitOnline(fold, Value(), Value());
     if (auto loop = dyn_cast<xl::ParallelOp>(op)) {
       tiles[loop.getInductionVar()] = range;
       return emitBlock(loop.getBodyBlock());
@@ -151,8 +156,10 @@ private:
   /// combines each chunk's partial result into the loop-carried one.
   LogicalResult emitChunked(Operation *op) {
     auto fold = dyn_cast<xl::FoldOp>(op);
-    int64_t columns = fold ? int64_t(fold.getUpper())
-                           : int64_t(cast<xl::ParallelOp>(op).getUpper());
+    auto online = dyn_cast<xl::OnlineFoldOp>(op);
+    int64_t columns = fold     ? int64_t(fold.getUpper())
+                      : online ? int64_t(online.getUpper())
+                               : int64_t(cast<xl::ParallelOp>(op).getUpper());
     Value lower = arith::ConstantIndexOp::create(b, loc, 0);
     Value upper = arith::ConstantIndexOp::create(b, loc, columns);
     Value step = arith::ConstantIndexOp::create(b, loc, chunk);
@@ -164,6 +171,13 @@ private:
         return failure();
       identity = *init;
       inits.push_back(arith::ConstantOp::create(b, loc, identity));
+    }
+    if (online) {
+      Type type = online.getMax().getType();
+      inits.push_back(arith::ConstantOp::create(
+          b, loc,
+          b.getFloatAttr(type, -std::numeric_limits<double>::infinity())));
+      inits.push_back(arith::ConstantOp::create(b, loc, b.getZeroAttr(type)));
     }
     auto loop = scf::ForOp::create(b, loc, lower, upper, step, inits);
     setNumStages(loop, 2);
@@ -190,6 +204,19 @@ private:
       range = outerRange;
       mask = outerMask;
     });
+    if (online) {
+      // The chunk's (max, sum) combined into the carried one, rescaled.
+      if (failed(emitOnline(online, loop.getRegionIterArgs()[0],
+                            loop.getRegionIterArgs()[1])))
+        return failure();
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{scalars.lookup(online.getMax()),
+                     scalars.lookup(online.getSum())});
+      scalars.map(online.getMax(), loop.getResult(0));
+      scalars.map(online.getSum(), loop.getResult(1));
+      return success();
+    }
     if (!fold) {
       auto parallel = cast<xl::ParallelOp>(op);
       tiles[parallel.getInductionVar()] = range;
@@ -247,6 +274,58 @@ private:
                values, ArrayRef<int64_t>{0}, identity, /*associative=*/true,
                /*commutative=*/true, strategy)
         .getResult();
+  }
+
+  /// An unweighted online fold over the current tile of columns: the
+  /// tile's maximum, then the sum of its exponentials shifted by it. With
+  /// `carriedMax` and `carriedSum` (a chunk of a longer row), the shift is
+  /// the maximum so far and the carried sum is rescaled to it.
+  LogicalResult emitOnline(xl::OnlineFoldOp fold, Value carriedMax,
+                           Value carriedSum) {
+    if (!fold.getAccumulators().empty())
+      return fold.emitOpError("with weights is not lowered in a row kernel");
+    tiles[fold.getInductionVar()] = range;
+    if (failed(emitBlock(fold.getBodyBlock())))
+      return failure();
+    Type type = fold.getMax().getType();
+    auto constant = [&](double v) -> Value {
+      return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
+    };
+    double inf = std::numeric_limits<double>::infinity();
+    Value scores = asTile(fold.getYieldedScore());
+    if (mask)
+      scores = arith::SelectOp::create(
+          b, loc, mask, scores,
+          xt::SplatOp::create(b, loc, tileOf(type), constant(-inf)));
+    auto foldTo = [&](xt::CombineKind kind, Value tileValue, double identity) {
+      return xt::FoldOp::create(b, loc, type, kind, tileValue,
+                                ArrayRef<int64_t>{0},
+                                b.getFloatAttr(type, identity),
+                                /*associative=*/true, /*commutative=*/true,
+                                strategy)
+          .getResult();
+    };
+    Value max = foldTo(xt::CombineKind::max, scores, -inf);
+    if (carriedMax)
+      max = arith::MaximumFOp::create(b, loc, carriedMax, max);
+    // Shifted by 0 while every score is -inf: exponentials of -inf are 0.
+    Value allInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         max, constant(-inf));
+    Value shift = arith::SelectOp::create(b, loc, allInf, constant(0), max);
+    Value e = math::ExpOp::create(
+        b, loc,
+        arith::SubFOp::create(b, loc, scores,
+                              xt::SplatOp::create(b, loc, tileOf(type), shift)));
+    Value sum = foldTo(xt::CombineKind::add, e, 0);
+    if (carriedSum) {
+      Value alpha = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, carriedMax, shift));
+      sum = arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, carriedSum, alpha), sum);
+    }
+    scalars.map(fold.getMax(), max);
+    scalars.map(fold.getSum(), sum);
+    return success();
   }
 
   LogicalResult emitFold(xl::FoldOp fold) {
@@ -361,6 +440,8 @@ private:
     });
     if (auto fold = dyn_cast<xl::FoldOp>(op))
       return emitFold(fold);
+    if (auto fold = dyn_cast<xl::OnlineFoldOp>(op))
+      return emitOnline(fold, Value(), Value());
     auto loop = cast<xl::ParallelOp>(op);
     tiles[loop.getInductionVar()] = range;
     return emitBlock(loop.getBodyBlock());
@@ -388,6 +469,17 @@ LogicalResult lowerContractionKernel(xl::KernelOp kernel, const RowNest &nest,
                                      const DotFacts &facts,
                                      xt::DotScheduleAttr schedule,
                                      xt::TargetAttr target);
+
+/// The attention kernel `kernel` (a weighted online fold over keys) as one
+/// program per query row: the keys in blocks of `block_k`, each block's
+/// scores a dot (when they are a contraction), its softmax weights folded
+/// into the running (max, sum) and its weighted sum into the accumulator
+/// of the `block_n` head-dimension columns, rescaled as the maximum grows.
+LogicalResult lowerAttentionKernel(xl::KernelOp kernel, const RowNest &nest,
+                                   const Contraction &attention,
+                                   const DotFacts &facts,
+                                   xt::DotScheduleAttr schedule,
+                                   xt::TargetAttr target);
 
 } // namespace detail
 } // namespace xtile

@@ -144,6 +144,20 @@ static SmallVector<xt::ScheduleAttrInterface>
 dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
               bool allowTf32) {
   SmallVector<xt::ScheduleAttrInterface> out;
+  if (f.attention) {
+    // One program per query row: the head dimension in one tile, keys in
+    // blocks of 32 to 128 (FMA pipes).
+    int64_t bn = int64_t(llvm::PowerOf2Ceil(f.n));
+    for (int64_t bk : {32, 64, 128})
+      for (int64_t warps : {1, 2, 4}) {
+        if (!fitsProblem(f, 1, bn, bk, 1, 1, 32) || bk < 32 * warps / 2)
+          continue;
+        out.push_back(xt::DotScheduleAttr::get(ctx, 1, bn, bk, 1, warps,
+                                               xt::DotInstruction::fma, 1,
+                                               /*tf32=*/false));
+      }
+    return out;
+  }
   if (f.tensorCoreOperands && xt::hasMmaSync(target))
     mmaSyncCandidates(ctx, f, /*tf32=*/false, out);
   if (allowTf32 && f.f32Operands && xt::hasMmaSync(target))

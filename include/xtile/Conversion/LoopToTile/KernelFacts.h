@@ -27,6 +27,7 @@ struct RowNest {
   int64_t columns = 0;
   int64_t folds = 0;
   bool contraction = false;
+  bool attention = false; // a weighted online fold (see Contraction)
   bool uniform = true; // all column loops have the same length
 };
 
@@ -69,6 +70,10 @@ struct DotFacts {
   bool f32Operands = false;        // f32 x f32 (tensor cores with tf32)
   bool rhsKMajor = false; // every b(k, j) contiguous along k in memory
   int64_t otherBytes = 0; // output and epilogue buffers
+  /// Attention: m queries, n the head dimension of the values, k keys;
+  /// `scoreK` the head dimension of the scores' contraction (0: none).
+  bool attention = false;
+  int64_t scoreK = 0;
 };
 
 /// A contraction's structure: the output loops i and j (the innermost two
@@ -81,6 +86,12 @@ struct Contraction {
     mlir::Value a, b;
   };
   llvm::SmallVector<Product> products;
+  /// Attention: out(i, j) from an online fold over keys of scores s(i, key)
+  /// and weights g(key, j); `score` the contraction in the scores, if any
+  /// (its product a(i, kk) * b(key, kk) in `scoreProduct`).
+  mutable loop::OnlineFoldOp online;
+  mutable loop::FoldOp score;
+  Product scoreProduct;
 };
 
 /// The contraction of a kernel whose nest is one; an error at what Tile IR

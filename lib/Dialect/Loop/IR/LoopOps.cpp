@@ -247,6 +247,83 @@ LogicalResult FoldOp::verify() {
   return success();
 }
 
+void OnlineFoldOp::build(OpBuilder &builder, OperationState &result,
+                         int64_t lower, int64_t upper, Type type,
+                         unsigned numAccumulators) {
+  result.addAttribute(getLowerAttrName(result.name),
+                      builder.getI64IntegerAttr(lower));
+  result.addAttribute(getUpperAttrName(result.name),
+                      builder.getI64IntegerAttr(upper));
+  result.addTypes(SmallVector<Type>(2 + numAccumulators, type));
+  Region *body = result.addRegion();
+  body->emplaceBlock().addArgument(builder.getIndexType(), result.location);
+}
+
+// %m, %l, %a... = xloop.online_fold %iv = <lower> to <upper> : type
+//     [weights <n>] { }
+ParseResult OnlineFoldOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::Argument iv;
+  Type type;
+  int64_t weights = 0;
+  if (parseLoopHeader(parser, result, iv, getLowerAttrName(result.name),
+                      getUpperAttrName(result.name)) ||
+      parser.parseColonType(type))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("weights"))) {
+    llvm::SMLoc at = parser.getCurrentLocation();
+    if (parser.parseInteger(weights))
+      return failure();
+    if (weights < 0 || weights > 64)
+      return parser.emitError(at, "expected 0 to 64 weights");
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  result.addTypes(SmallVector<Type>(2 + weights, type));
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, {iv});
+}
+
+void OnlineFoldOp::print(OpAsmPrinter &p) {
+  p << ' ' << getInductionVar() << " = " << getLower() << " to " << getUpper()
+    << " : " << getMax().getType();
+  if (!getAccumulators().empty())
+    p << " weights " << getAccumulators().size();
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getLowerAttrName(), getUpperAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+Value OnlineFoldOp::getYieldedScore() {
+  return cast<YieldOp>(getBodyBlock().getTerminator()).getValues().front();
+}
+
+ValueRange OnlineFoldOp::getYieldedWeights() {
+  return cast<YieldOp>(getBodyBlock().getTerminator())
+      .getValues()
+      .drop_front();
+}
+
+LogicalResult OnlineFoldOp::verify() {
+  if (failed(verifyLoop(*this, getBody(), getLower(), getUpper())))
+    return failure();
+  Type type = getMax().getType();
+  for (Value r : getResults())
+    if (r.getType() != type)
+      return emitOpError() << "results must all be " << type << ", got "
+                           << r.getType();
+  Block &block = getBodyBlock();
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
+  size_t expected = 1 + getAccumulators().size();
+  if (!yield || yield.getValues().size() != expected ||
+      llvm::any_of(yield.getValues().getTypes(),
+                   [&](Type t) { return t != type; }))
+    return emitOpError() << "body must yield a score and "
+                         << getAccumulators().size() << " weights, all "
+                         << type << ", per iteration";
+  return success();
+}
+
 static SmallVector<Region *> loopRegions(Region &body) { return {&body}; }
 
 #define XLOOP_LOOP_LIKE(Op)                                                    \
@@ -269,6 +346,7 @@ static SmallVector<Region *> loopRegions(Region &body) { return {&body}; }
   }
 XLOOP_LOOP_LIKE(ParallelOp)
 XLOOP_LOOP_LIKE(FoldOp)
+XLOOP_LOOP_LIKE(OnlineFoldOp)
 #undef XLOOP_LOOP_LIKE
 
 //===----------------------------------------------------------------------===//

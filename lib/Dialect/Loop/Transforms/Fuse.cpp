@@ -78,20 +78,33 @@ static std::optional<PointwiseNest> getPointwiseNest(KernelOp kernel) {
 
 /// Estimated dynamic work of a kernel: every arithmetic op and load,
 /// weighted (math functions are several flops), times the trip counts of
-/// the loops around it.
+/// the loops around it. In an online fold's body, what does not depend on
+/// an enclosing parallel loop counts once for it: the Tile IR lowering
+/// computes a score once for a whole tile of columns (attention's head
+/// dimension).
 static double estimateWork(Operation *kernel) {
   double work = 0;
   kernel->walk([&](Operation *op) {
     if (isa<arith::ConstantOp, affine::AffineApplyOp, YieldOp, ParallelOp,
-            FoldOp, KernelOp>(op))
+            FoldOp, OnlineFoldOp, KernelOp>(op))
       return;
     double weight = isa<math::MathDialect>(op->getDialect()) ? 4 : 1;
+    auto online = op->getParentOfType<OnlineFoldOp>();
+    DenseSet<Value> ivs;
+    if (online)
+      for (Value v : op->getOperands())
+        collectInductionVars(v, ivs);
     for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
          p = p->getParentOp()) {
-      if (auto loop = dyn_cast<ParallelOp>(p))
-        weight *= loop.getUpper() - loop.getLower();
-      else if (auto fold = dyn_cast<FoldOp>(p))
+      if (auto loop = dyn_cast<ParallelOp>(p)) {
+        if (!online || !loop->isAncestor(online) ||
+            ivs.contains(loop.getInductionVar()))
+          weight *= loop.getUpper() - loop.getLower();
+      } else if (auto fold = dyn_cast<FoldOp>(p)) {
         weight *= fold.getUpper() - fold.getLower();
+      } else if (auto fold = dyn_cast<OnlineFoldOp>(p)) {
+        weight *= fold.getUpper() - fold.getLower();
+      }
     }
     work += weight;
   });
@@ -112,7 +125,8 @@ static DenseMap<StringAttr, unsigned> countLaunches(ModuleOp module) {
 
 class KernelCleaner {
 public:
-  explicit KernelCleaner(MLIRContext *ctx) : ctx(ctx), patterns(collect(ctx)) {
+  KernelCleaner(MLIRContext *ctx, bool onlineFolds)
+      : ctx(ctx), patterns(collect(ctx)), onlineFolds(onlineFolds) {
     // Region simplification would drop the induction variable of a loop
     // whose body no longer uses it; loops keep theirs.
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
@@ -125,7 +139,18 @@ public:
     DominanceInfo dominance(kernel);
     eliminateCommonSubExpressions(rewriter, dominance, kernel);
     kernel.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    // Sums of exponentials shifted by their maximum become online folds;
+    // what they replaced (the maximum, a normalizing sum) is then dead.
+    if (onlineFolds && formOnlineFolds(kernel)) {
+      (void)applyPatternsGreedily(kernel, patterns, config);
+      DominanceInfo after(kernel);
+      eliminateCommonSubExpressions(rewriter, after, kernel);
+      kernel.walk(
+          [](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    }
   }
+
+  bool formsOnlineFolds() const { return onlineFolds; }
 
 private:
   /// Canonicalization of the scalar and index code kernels contain; built
@@ -146,6 +171,7 @@ private:
   MLIRContext *ctx;
   FrozenRewritePatternSet patterns;
   GreedyRewriteConfig config;
+  bool onlineFolds;
 };
 
 class Fuser {
@@ -169,6 +195,8 @@ public:
       if (!ck || !launchedOnce(ck))
         continue;
       clean(ck);
+      if (clean.formsOnlineFolds())
+        tryOnlineFusion(consumer, ck);
       // A producer rejected once is not tried again for this consumer (each
       // trial copies and cleans the whole consumer) until its number of
       // users changes, which changes the bytes its fusion saves.
@@ -215,6 +243,141 @@ private:
     it->second = estimateWork(copy);
     copy->erase();
     return it->second;
+  }
+
+  /// Whether `kernel` contains a contraction (a sum of products).
+  static bool hasContraction(KernelOp kernel) {
+    bool found = false;
+    kernel.walk([&](FoldOp fold) { found |= isSumOfProducts(fold); });
+    return found;
+  }
+
+  /// Whether a producer the online-softmax fusion could take (through
+  /// producers that are not contractions) folds a maximum: a cheap test
+  /// before trying it.
+  bool reachesMaximum(LaunchOp consumer) {
+    SmallVector<LaunchOp> work{consumer};
+    DenseSet<Operation *> seen;
+    while (!work.empty() && seen.size() < 64) {
+      LaunchOp launch = work.pop_back_val();
+      for (Value input : launch.getInputs()) {
+        auto producer = input.getDefiningOp<LaunchOp>();
+        if (!producer || !seen.insert(producer).second)
+          continue;
+        KernelOp pk = kernelOf(producer);
+        if (!pk || hasContraction(pk))
+          continue;
+        bool max = false;
+        pk.walk([&](FoldOp fold) {
+          max |= fold.getCombine() == CombineKind::max;
+        });
+        if (max)
+          return true;
+        work.push_back(producer);
+      }
+    }
+    return false;
+  }
+
+  /// Online-softmax fusion: a consumer that sums `p_j * g_j`, where `p` is
+  /// computed from scores by exponentials shifted by their row maximum and
+  /// normalized by their sum (softmax, under any masking or scaling), takes
+  /// in the whole computation of `p` from the scores (the producers that
+  /// are not contractions, nearest first) when that turns its sum into an
+  /// online fold (OnlineFold.cpp) and every producer it took disappears.
+  /// Fusing these one at a time never pays (each step alone would recompute
+  /// exponentials for every column); together they read each score once.
+  /// The producer of the scores (a contraction) is left to the cost rule.
+  void tryOnlineFusion(LaunchOp consumer, KernelOp ck) {
+    bool sums = false;
+    ck.walk([&](FoldOp fold) {
+      sums |= fold.getCombine() == CombineKind::add &&
+              isa<FloatType>(fold.getType());
+    });
+    if (!sums || !reachesMaximum(consumer))
+      return;
+    auto trial = cast<KernelOp>(ck->clone());
+    SmallVector<Value> inputs(consumer.getInputs());
+    SmallVector<LaunchOp> taken;
+    bool formed = false;
+    // Until no producer is left to take (a bounded number of copies).
+    for (int round = 0; round < 32; ++round) {
+      LaunchOp next;
+      unsigned pos = 0;
+      for (auto [k, input] : llvm::enumerate(inputs)) {
+        auto producer = input.getDefiningOp<LaunchOp>();
+        KernelOp pk = producer ? kernelOf(producer) : KernelOp();
+        if (!pk || pk == ck || producer->getNumResults() != 1 ||
+            !launchedOnce(pk) || hasContraction(pk) ||
+            !getPointwiseNest(pk) ||
+            !llvm::all_of(trial.getInputs()[k].getUsers(),
+                          [](Operation *u) { return isa<LoadOp>(u); }))
+          continue;
+        next = producer;
+        pos = k;
+        break;
+      }
+      if (!next)
+        break;
+      KernelOp pk = kernelOf(next);
+      std::optional<PointwiseNest> nest = getPointwiseNest(pk);
+      inputs = inlineInto(trial, inputs, pos, next, pk, *nest);
+      if (!llvm::is_contained(taken, next))
+        taken.push_back(next);
+      clean(trial);
+      // Formed: a weighted online fold, and no maximum left over.
+      bool weighted = false, maxLeft = false;
+      trial.walk([&](OnlineFoldOp op) {
+        weighted |= !op.getAccumulators().empty();
+      });
+      trial.walk([&](FoldOp op) {
+        maxLeft |= op.getCombine() == CombineKind::max;
+      });
+      formed = weighted && !maxLeft;
+    }
+    // Every producer taken must disappear: its users are the consumer and
+    // the other producers taken.
+    DenseSet<Operation *> absorbed(taken.begin(), taken.end());
+    absorbed.insert(consumer);
+    bool allDie = llvm::all_of(taken, [&](LaunchOp p) {
+      return llvm::all_of(p->getUsers(), [&](Operation *u) {
+        return absorbed.contains(u);
+      });
+    });
+    if (!formed || !allDie || findTileProblem(trial)) {
+      trial->erase();
+      return;
+    }
+    // What the producers computed is now computed in the consumer: it may
+    // cost more there (a producer of the weights is recomputed per query)
+    // only as far as the traffic saved pays for it.
+    double savedBytes = 0, producersWork = 0;
+    for (LaunchOp p : taken) {
+      savedBytes += 2 * getNumBytes(p.getOutputs()[0].getType());
+      producersWork += cleanedWork(kernelOf(p));
+    }
+    if (estimateWork(trial) - estimateWork(ck) - producersWork >
+        flopsPerByte * savedBytes) {
+      trial->erase();
+      return;
+    }
+    ck.getBody().takeBody(trial.getBody());
+    ck.setNumInputs(trial.getNumInputs());
+    trial->erase();
+    consumer.getInputsMutable().assign(inputs);
+    // Later producers use earlier ones: erased last first.
+    llvm::sort(taken, [](LaunchOp a, LaunchOp b) {
+      return b->isBeforeInBlock(a);
+    });
+    for (LaunchOp p : taken) {
+      KernelOp pk = kernelOf(p);
+      erased.insert(p);
+      p.erase();
+      if (--launches[pk.getSymNameAttr()] == 0) {
+        producerWork.erase(pk);
+        symbols.erase(pk);
+      }
+    }
   }
 
   /// Inlines `producer` (kernel `pk` in pointwise form `nest`) into
@@ -512,7 +675,7 @@ struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    KernelCleaner clean(&getContext());
+    KernelCleaner clean(&getContext(), onlineSoftmax);
     Fuser fuser(module, clean, flopsPerByte);
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       fuser.run(func);

@@ -10,6 +10,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <vector>
 
 using namespace mlir;
 using namespace xtile::loop;
@@ -108,6 +109,36 @@ private:
             acc = combine(fold.getCombine(), acc, get(fold.getYieldedValue()));
           }
           env[fold.getResult()] = acc;
+          return success();
+        })
+        .Case([&](OnlineFoldOp fold) {
+          // By the definition: the maximum first, then the sums.
+          std::vector<double> scores;
+          std::vector<std::vector<double>> weights;
+          double max = -INFINITY;
+          for (int64_t i = fold.getLower(); i < int64_t(fold.getUpper()); ++i) {
+            env[fold.getInductionVar()] = static_cast<double>(i);
+            if (failed(run(fold.getBodyBlock())))
+              return failure();
+            scores.push_back(get(fold.getYieldedScore()));
+            max = combine(CombineKind::max, max, scores.back());
+            weights.emplace_back();
+            for (Value w : fold.getYieldedWeights())
+              weights.back().push_back(get(w));
+          }
+          double sum = 0;
+          std::vector<double> acc(fold.getAccumulators().size(), 0.0);
+          if (max != -INFINITY)
+            for (size_t j = 0; j < scores.size(); ++j) {
+              double e = std::exp(scores[j] - max);
+              sum += e;
+              for (size_t k = 0; k < acc.size(); ++k)
+                acc[k] += e * weights[j][k];
+            }
+          env[fold.getMax()] = max;
+          env[fold.getSum()] = sum;
+          for (auto [r, v] : llvm::zip(fold.getAccumulators(), acc))
+            env[r] = v;
           return success();
         })
         .Case([&](YieldOp) { return success(); })

@@ -13,7 +13,7 @@ static void inductionVars(Value v, DenseSet<Value> &ivs,
   if (!seen.insert(v).second)
     return;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
-    if (isa<ParallelOp, FoldOp>(arg.getOwner()->getParentOp()))
+    if (isa<ParallelOp, FoldOp, OnlineFoldOp>(arg.getOwner()->getParentOp()))
       ivs.insert(arg);
     return;
   }
@@ -115,6 +115,34 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
     return TileProblem{other, "beside a contraction is not lowered to Tile "
                               "IR yet"};
   for (Operation &op : *block) {
+    if (auto online = dyn_cast<OnlineFoldOp>(op)) {
+      // Unweighted: a row's log-sum-exp. Weighted: attention, one weighted
+      // sum per output element over the innermost two rows (query and
+      // head dimension), its scores possibly a contraction of their own.
+      SmallVector<Operation *> inner;
+      for (Operation &o : online.getBodyBlock())
+        if (o.getNumRegions())
+          inner.push_back(&o);
+      if (online.getAccumulators().empty()) {
+        if (!inner.empty())
+          return TileProblem{&op, "with loops in its body is not lowered "
+                                  "to Tile IR"};
+        continue;
+      }
+      if (online.getAccumulators().size() > 1 || nest.rows.size() < 2)
+        return TileProblem{&op, "with more than one weighted sum, or "
+                                "without two output dimensions, is not "
+                                "lowered to Tile IR yet"};
+      if (inner.size() > 1 ||
+          (inner.size() == 1 &&
+           (!isa<FoldOp>(inner[0]) ||
+            !isSumOfProducts(cast<FoldOp>(inner[0])) ||
+            hasRegionOps(cast<FoldOp>(inner[0]).getBodyBlock()))))
+        return TileProblem{&op, "has scores other than one contraction and "
+                                "elementwise work on it; not lowered to "
+                                "Tile IR yet"};
+      continue;
+    }
     if (auto fold = dyn_cast<FoldOp>(op)) {
       if (hasRegionOps(fold.getBodyBlock()))
         return TileProblem{kernel, "has nested folds, which are not lowered "

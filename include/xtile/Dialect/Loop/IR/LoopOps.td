@@ -137,12 +137,80 @@ def XLoop_FoldOp : XLoop_Op<"fold", [
   }];
 }
 
+def XLoop_OnlineFoldOp : XLoop_Op<"online_fold", [
+    RecursiveMemoryEffects, RecursivelySpeculatable,
+    DeclareOpInterfaceMethods<LoopLikeOpInterface,
+        ["getLoopInductionVars", "getLoopLowerBounds", "getLoopUpperBounds",
+         "getLoopSteps"]>]> {
+  let summary = "a softmax-weighted fold: maximum, sum of exponentials and "
+                "exponential-weighted sums in one pass";
+  let description = [{
+    The body yields a score `x` and weights `g_1 ... g_n` per iteration
+    (all of one float type); the results are
+
+    ```
+    max   = max_j x_j
+    sum   = Σ_j exp(x_j - max)
+    acc_k = Σ_j exp(x_j - max) · g_k,j
+    ```
+
+    with every exponential taken as 0 when `max` is -inf (every score is
+    -inf, or there are no iterations): then `sum` and every `acc` are 0.
+    `acc_k / sum` is the softmax-weighted average of `g_k` (attention's
+    `softmax(s) · v`), `max + log(sum)` the log-sum-exp.
+
+    It is a fold whose carrier is `(max, sum, acc...)` and whose combine
+    rescales the partial sums of the side with the smaller maximum:
+
+    ```
+    (m1, l1, a1) ⊕ (m2, l2, a2) = (m, l1·e1 + l2·e2, a1·e1 + a2·e2)
+        with m = max(m1, m2), e1 = exp(m1 - m), e2 = exp(m2 - m)
+    ```
+
+    from the identity `(-inf, 0, 0)`. The combine is associative and
+    commutative, so every schedule of a fold applies: the iterations can be
+    visited in blocks (flash attention's online softmax), split over
+    programs and the partial carriers combined (flash-decoding), or folded
+    in two passes where the scores are at hand (a row in registers).
+    `--xloop-fuse` forms it (docs/LoopIR.md).
+
+    ```mlir
+    %m, %l, %o = xloop.online_fold %j = 0 to 1024 : f32 {
+      %s = xloop.load %scores[%i, %j] : memref<64x1024xf32>
+      %v = xloop.load %values[%j, %d] : memref<1024x64xf32>
+      xloop.yield %s, %v : f32, f32
+    }
+    ```
+  }];
+  let arguments = (ins I64Attr:$lower, I64Attr:$upper);
+  let results = (outs AnyFloat:$max, AnyFloat:$sum,
+                 Variadic<AnyFloat>:$accumulators);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "int64_t":$lower, "int64_t":$upper,
+                                 "::mlir::Type":$type,
+                                 "unsigned":$numAccumulators)>];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    ::mlir::BlockArgument getInductionVar() {
+      return getBodyBlock().getArgument(0);
+    }
+    /// The score yielded by the body for one iteration.
+    ::mlir::Value getYieldedScore();
+    /// The weights yielded by the body for one iteration.
+    ::mlir::ValueRange getYieldedWeights();
+  }];
+}
+
 def XLoop_YieldOp : XLoop_Op<"yield", [
-    Pure, ReturnLike, Terminator, ParentOneOf<["ParallelOp", "FoldOp"]>]> {
+    Pure, ReturnLike, Terminator, ParentOneOf<["ParallelOp", "FoldOp", "OnlineFoldOp"]>]> {
   let summary = "ends a loop body";
   let description = [{
     Ends the body of `xloop.parallel` (no operands, implicit in the custom
-    form) or of `xloop.fold` (the iteration's element).
+    form), of `xloop.fold` (the iteration's element) or of
+    `xloop.online_fold` (the iteration's score and weights).
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* nothing to do */ }]>];

@@ -20,6 +20,10 @@ using ::xtile::getNumBytes;
 /// locations, stable across runs.
 uint64_t computeKernelIdentity(KernelOp kernel);
 
+/// Rewrites the sums of `kernel` whose terms carry exp(x - max(x)) as
+/// online folds (OnlineFold.cpp); returns whether it changed anything.
+bool formOnlineFolds(KernelOp kernel);
+
 #define GEN_PASS_REGISTRATION
 #include "xtile/Dialect/Loop/Transforms/Passes.h.inc"
 

@@ -42,8 +42,30 @@ def XLoopFuse : Pass<"xloop-fuse", "::mlir::ModuleOp"> {
     Option<"flopsPerByte", "flops-per-byte", "double", /*default=*/"4.0",
            "Work (in flops) that fusion may add per byte of device-memory "
            "traffic it removes">,
+    Option<"onlineSoftmax", "online-softmax", "bool", /*default=*/"true",
+           "Rewrite sums of exponentials shifted by their maximum as online "
+           "folds, and fuse softmax into the weighted sum that consumes it "
+           "(attention) (--xloop-online-fold)">,
   ];
   let dependentDialects = ["::xtile::loop::XLoopDialect"];
+}
+
+def XLoopOnlineFold : Pass<"xloop-online-fold", "::mlir::ModuleOp"> {
+  let summary = "Compute sums of exponentials shifted by their maximum in one pass";
+  let description = [{
+    Rewrites every sum over `j` whose terms carry the factor
+    `exp(x_j - M)`, where `M` is the maximum of the same `x_j` over the
+    same `j`, as an `xloop.online_fold` over `(x_j, g_j)` (`g_j` the
+    product of the term's other factors that depend on `j`); factors
+    independent of `j` move out of the sum, and a division by the sum of
+    the same exponentials becomes a division by the online fold's own
+    sum. A maximum used after an online fold of the same scores becomes
+    that fold's `max`. Softmax, log-softmax and log-sum-exp rows then read
+    their scores once, and attention's `softmax(s) · v` becomes one fold
+    (`--xloop-fuse` applies this rewrite to the kernels it builds).
+  }];
+  let dependentDialects = ["::xtile::loop::XLoopDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def XLoopComputeF32 : Pass<"xloop-compute-f32", "::mlir::ModuleOp"> {
