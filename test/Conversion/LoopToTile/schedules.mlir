@@ -66,24 +66,25 @@ func.func @strided(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
   return %y : tensor<48x64xf32>
 }
 
-// A row too long to hold at once (65536 f32): each fold and the elementwise
-// loop become a loop over chunks of the row (the next chunk's loads
-// pipelined, xtile.num_stages = 2), each fold combining its chunks' partial
-// results in the loop-carried value.
+// A row too long to hold at once (65536 f32): the online fold (maximum and
+// sum of exponentials) and the elementwise loop become loops over chunks
+// of the row (the next chunk's loads pipelined, xtile.num_stages = 2); the
+// fold carries (max, sum), rescaling the sum as the maximum grows: two
+// passes over the row, not three.
 // CHECK-LABEL: xtile.kernel @long_
 // CHECK-SAME:    schedule = #xtile.row_schedule<block, warps = {{[0-9]+}}, vector = {{[0-9]+}}, chunk = [[CHUNK:[0-9]+]]>
-// CHECK:         %[[MAX:.*]] = scf.for %{{.*}} iter_args(%[[M:.*]] = %{{.*}}) -> (f32) {
+// CHECK:         %[[R:.*]]:2 = scf.for %{{.*}} iter_args(%[[M:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}}) -> (f32, f32) {
 // CHECK:           xtile.load %{{.*}} -> tensor<[[CHUNK]]xf32>
 // CHECK:           %[[PM:.*]] = xtile.fold max
 // CHECK:           %[[NM:.*]] = arith.maximumf %[[M]], %[[PM]] : f32
-// CHECK:           scf.yield %[[NM]] : f32
-// CHECK:         } {xtile.num_stages = 2 : i64}
-// CHECK:         %[[SUM:.*]] = scf.for %{{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (f32) {
-// CHECK:           xtile.splat %[[MAX]]
+// CHECK:           math.exp %{{.*}} : tensor<[[CHUNK]]xf32>
 // CHECK:           %[[PS:.*]] = xtile.fold add
-// CHECK:           arith.addf %[[S]], %[[PS]] : f32
+// CHECK:           %[[A:.*]] = math.exp %{{.*}} : f32
+// CHECK:           arith.mulf %[[S]], %[[A]] : f32
+// CHECK:           scf.yield %[[NM]], %{{.*}} : f32, f32
+// CHECK:         } {xtile.num_stages = 2 : i64}
 // CHECK:         scf.for
-// CHECK:           xtile.splat %[[SUM]]
+// CHECK:           xtile.splat %[[R]]#0
 // CHECK:           xtile.store
 func.func @long(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
   %y = xtensor.softmax %x dim 1 : tensor<16x65536xf32>

@@ -86,7 +86,7 @@ func.func @strided(%x: tensor<64x48xf32>) -> tensor<48x64xf32> {
 // A row of 65536 in chunks: each fold is a loop over chunks; the shared
 // memory of a fold in a loop is guarded by a barrier on both sides.
 // CHECK-LABEL: xkernel.func @long_div(
-// CHECK:         scf.for %{{.*}} = %c0 to %c65536 step %c{{[0-9]+}} iter_args(%{{.*}} = %{{.*}}) -> (f32) {
+// CHECK:         scf.for %{{.*}} = %c0 to %c65536 step %c{{[0-9]+}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32) {
 // CHECK:           xkernel.load {{.*}} -> vector<4xf32>
 // CHECK:           xkernel.barrier
 // CHECK:           scf.if

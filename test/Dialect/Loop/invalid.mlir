@@ -401,14 +401,14 @@ xloop.kernel @fold_no_region(%a: memref<4xf32>) -> (%b: memref<f32>) {
 //===----------------------------------------------------------------------===//
 
 func.func @yield_in_function() {
-  // expected-error @+1 {{'xloop.yield' op expects parent op to be one of 'xloop.parallel, xloop.fold'}}
+  // expected-error @+1 {{'xloop.yield' op expects parent op to be one of 'xloop.parallel, xloop.fold, xloop.online_fold'}}
   xloop.yield
 }
 
 // -----
 
 xloop.kernel @yield_in_kernel(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
-  // expected-error @+1 {{'xloop.yield' op expects parent op to be one of 'xloop.parallel, xloop.fold'}}
+  // expected-error @+1 {{'xloop.yield' op expects parent op to be one of 'xloop.parallel, xloop.fold, xloop.online_fold'}}
   xloop.yield
 }
 
@@ -594,4 +594,27 @@ xloop.kernel @load_output(%x: memref<4xf32>) -> (%y: memref<4xf32>) {
     // expected-error @+1 {{'xloop.load' op must load from an input buffer of its kernel (outputs are write-only)}}
     %w = xloop.load %y[%i] : memref<4xf32>
   }
+}
+
+// -----
+
+// An online fold yields a score and one value per weight.
+xloop.kernel @online_yield(%x: memref<4xf32>) -> (%y: memref<f32>) {
+  // expected-error @+1 {{'xloop.online_fold' op body must yield a score and 1 weights, all 'f32', per iteration}}
+  %m, %l, %a = xloop.online_fold %j = 0 to 4 : f32 weights 1 {
+    %v = xloop.load %x[%j] : memref<4xf32>
+    xloop.yield %v : f32
+  }
+  xloop.store %a, %y[] : memref<f32>
+}
+
+// -----
+
+xloop.kernel @online_weights(%x: memref<4xf32>) -> (%y: memref<f32>) {
+  // expected-error @+1 {{expected 0 to 64 weights}}
+  %m, %l = xloop.online_fold %j = 0 to 4 : f32 weights -1 {
+    %v = xloop.load %x[%j] : memref<4xf32>
+    xloop.yield %v : f32
+  }
+  xloop.store %l, %y[] : memref<f32>
 }

@@ -560,3 +560,30 @@ func.func @launch_twice(%x: tensor<4x8xf32>, %s: tensor<f32>)
   %z:2 = xloop.launch @no_inputs() : () -> (tensor<6xi32>, tensor<i1>)
   return %y1, %t, %z#0, %z#1 : tensor<4x8xf32>, tensor<f32>, tensor<6xi32>, tensor<i1>
 }
+
+// An online fold: with weights, and without.
+// CHECK-LABEL: xloop.kernel @online
+// CHECK:         %{{.*}}, %{{.*}}, %{{.*}} = xloop.online_fold %{{.*}} = 0 to 7 : f32 weights 1 {
+// CHECK:           xloop.yield %{{.*}}, %{{.*}} : f32, f32
+// CHECK:         %{{.*}}, %{{.*}} = xloop.online_fold %{{.*}} = 0 to 7 : f32 {
+// CHECK:           xloop.yield %{{.*}} : f32
+xloop.kernel @online(%s: memref<5x7xf32>, %v: memref<7x8xf32>) -> (%o: memref<5x8xf32>, %l: memref<5xf32>) {
+  xloop.parallel %i = 0 to 5 {
+    xloop.parallel %d = 0 to 8 {
+      %m, %sum, %acc = xloop.online_fold %j = 0 to 7 : f32 weights 1 {
+        %x = xloop.load %s[%i, %j] : memref<5x7xf32>
+        %w = xloop.load %v[%j, %d] : memref<7x8xf32>
+        xloop.yield %x, %w : f32, f32
+      }
+      %r = arith.divf %acc, %sum : f32
+      xloop.store %r, %o[%i, %d] : memref<5x8xf32>
+    }
+    %m2, %sum2 = xloop.online_fold %j = 0 to 7 : f32 {
+      %x = xloop.load %s[%i, %j] : memref<5x7xf32>
+      xloop.yield %x : f32
+    }
+    %lse = math.log %sum2 : f32
+    %r2 = arith.addf %m2, %lse : f32
+    xloop.store %r2, %l[%i] : memref<5xf32>
+  }
+}

@@ -10,10 +10,10 @@
 // MLP-DAG: fma.rn.f32
 // MLP-DAG: bar.sync 0;
 
-// ATTENTION-DAG: .visible .entry attention_matmul(
-// ATTENTION-DAG: .visible .entry attention_div(
-// ATTENTION-DAG: .visible .entry attention_matmul_2(
+// ATTENTION: .visible .entry attention_matmul_2(
 // ATTENTION-DAG: shfl.sync.bfly.b32
-// ATTENTION-DAG: cp.async.c{{[ag]}}.shared.global
+// ATTENTION-DAG: ex2.approx.f32
+// ATTENTION-DAG: fma.rn.f32
+// ATTENTION-NOT: .visible .entry
 
-// DECODER-COUNT-8: .visible .entry
+// DECODER-COUNT-6: .visible .entry

@@ -15,6 +15,8 @@
 // CHECK: func @movement: {{.*}} (same)
 // CHECK: func @columns: {{.*}} (same)
 // CHECK: func @integers: {{.*}} (same)
+// CHECK: func @attention: {{[0-9]+}} unfused launches, 1 fused, {{.*}} (same)
+// CHECK: func @log_sum_exp: {{.*}} (same)
 // CHECK-NOT: MISMATCH
 
 func.func @norms(%x: tensor<6x33xf32>, %w: tensor<33xf32>, %b: tensor<33xf32>) -> (tensor<6x33xf32>, tensor<6x33xf32>) {
@@ -106,4 +108,33 @@ func.func @integers(%a: tensor<6x4xi32>, %b: tensor<6x4xi32>, %f: tensor<6x4xf32
   %s = xtensor.add %a, %io : tensor<6x4xi32>
   %m = xtensor.max %s, %b : tensor<6x4xi32>
   return %any, %sel, %m : tensor<6xi1>, tensor<6x4xf32>, tensor<6x4xi32>
+}
+
+// Causal grouped-query attention (4 query heads over 2 key/value heads):
+// one kernel, an online fold over the keys.
+func.func @attention(%q: tensor<4x6x8xf32>, %k: tensor<2x9x8xf32>, %v: tensor<2x9x8xf32>) -> tensor<4x6x8xf32> {
+  %k4 = xtensor.reshape %k : tensor<2x9x8xf32> -> tensor<2x1x9x8xf32>
+  %kb = xtensor.broadcast %k4 : tensor<2x1x9x8xf32> -> tensor<2x2x9x8xf32>
+  %kr = xtensor.reshape %kb : tensor<2x2x9x8xf32> -> tensor<4x9x8xf32>
+  %v4 = xtensor.reshape %v : tensor<2x9x8xf32> -> tensor<2x1x9x8xf32>
+  %vb = xtensor.broadcast %v4 : tensor<2x1x9x8xf32> -> tensor<2x2x9x8xf32>
+  %vr = xtensor.reshape %vb : tensor<2x2x9x8xf32> -> tensor<4x9x8xf32>
+  %kt = xtensor.transpose %kr perm [0, 2, 1] : tensor<4x9x8xf32> -> tensor<4x8x9xf32>
+  %s = xtensor.matmul %q, %kt : tensor<4x6x8xf32>, tensor<4x8x9xf32> -> tensor<4x6x9xf32>
+  %c = xtensor.constant dense<0.35> : tensor<4x6x9xf32>
+  %ss = xtensor.mul %s, %c : tensor<4x6x9xf32>
+  %i = xtensor.iota dim 1 : tensor<4x6x9xi32>
+  %j = xtensor.iota dim 2 : tensor<4x6x9xi32>
+  %seen = xtensor.cmp le, %j, %i : tensor<4x6x9xi32>
+  %ninf = xtensor.constant dense<0xFF800000> : tensor<4x6x9xf32>
+  %masked = xtensor.select %seen, %ss, %ninf : tensor<4x6x9xf32>
+  %p = xtensor.softmax %masked dim 2 : tensor<4x6x9xf32>
+  %o = xtensor.matmul %p, %vr : tensor<4x6x9xf32>, tensor<4x9x8xf32> -> tensor<4x6x8xf32>
+  return %o : tensor<4x6x8xf32>
+}
+
+// log(sum(exp(x))) over rows: the max-shifted sum as an online fold.
+func.func @log_sum_exp(%x: tensor<5x40xf32>) -> tensor<5x40xf32> {
+  %y = xtensor.log_softmax %x dim 1 : tensor<5x40xf32>
+  return %y : tensor<5x40xf32>
 }

@@ -79,9 +79,9 @@ static std::optional<PointwiseNest> getPointwiseNest(KernelOp kernel) {
 /// Estimated dynamic work of a kernel: every arithmetic op and load,
 /// weighted (math functions are several flops), times the trip counts of
 /// the loops around it. In an online fold's body, what does not depend on
-/// an enclosing parallel loop counts once for it: the Tile IR lowering
-/// computes a score once for a whole tile of columns (attention's head
-/// dimension).
+/// the parallel loop right around the fold counts once for it: the Tile IR
+/// lowering computes a score once for the whole tile of those columns
+/// (attention's head dimension).
 static double estimateWork(Operation *kernel) {
   double work = 0;
   kernel->walk([&](Operation *op) {
@@ -97,7 +97,7 @@ static double estimateWork(Operation *kernel) {
     for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
          p = p->getParentOp()) {
       if (auto loop = dyn_cast<ParallelOp>(p)) {
-        if (!online || !loop->isAncestor(online) ||
+        if (!online || online->getParentOp() != loop ||
             ivs.contains(loop.getInductionVar()))
           weight *= loop.getUpper() - loop.getLower();
       } else if (auto fold = dyn_cast<FoldOp>(p)) {

@@ -8,6 +8,9 @@
 //   Σ_j exp(x_j - M) · g_j · c  =  c · acc    (c independent of j)
 //   Σ_j exp(x_j - M) / L · g_j  =  acc / sum  when L is Σ_j exp(x_j - M)
 //
+// (a rounding of a term to a narrower type and back, as 16-bit
+// probabilities fed to a matmul are, is looked through: the fold keeps
+// them in f32)
 // with (max, sum, acc) = online_fold_j (x_j, g_j); and M itself, where an
 // online fold of the same scores is computed before it is used, is that
 // fold's max. Softmax rows, log-sum-exp and attention's softmax(s) · v all
@@ -50,6 +53,11 @@ public:
       return it->second == b;
     if (a == b)
       return true;
+    // An index known to be one value (a constant, the index of a loop of
+    // one iteration) is that value.
+    std::optional<int64_t> ca = knownIndex(a), cb = knownIndex(b);
+    if (ca && cb)
+      return *ca == *cb;
     Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
     if (!da || !db || da->getName() != db->getName() ||
         da->getAttrDictionary() != db->getAttrDictionary() ||
@@ -82,6 +90,21 @@ public:
   }
 
 private:
+  static std::optional<int64_t> knownIndex(Value v) {
+    if (!v.getType().isIndex())
+      return std::nullopt;
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      return value.getSExtValue();
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg)
+      return std::nullopt;
+    if (auto loop = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
+      if (loop.getUpper() - loop.getLower() == 1)
+        return loop.getLower();
+    return std::nullopt;
+  }
+
   DenseMap<Value, Value> map;
 };
 
@@ -136,6 +159,15 @@ void collectFactors(Value v, Operation *loop, Value iv, Term &term) {
     collectFactors(mul.getRhs(), loop, iv, term);
     return;
   }
+  // A round trip through a narrower type (16-bit probabilities fed to a
+  // matmul) is looked through: the online fold keeps them in f32.
+  if (auto ext = dyn_cast<arith::ExtFOp>(def))
+    if (auto trunc = ext.getIn().getDefiningOp<arith::TruncFOp>();
+        trunc && trunc.getIn().getType() == ext.getType() &&
+        loop->isProperAncestor(trunc)) {
+      collectFactors(trunc.getIn(), loop, iv, term);
+      return;
+    }
   if (auto div = dyn_cast<arith::DivFOp>(def)) {
     Operation *d = div.getRhs().getDefiningOp();
     if (!d || !loop->isProperAncestor(d)) {

@@ -133,6 +133,21 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
         return TileProblem{&op, "with more than one weighted sum, or "
                                 "without two output dimensions, is not "
                                 "lowered to Tile IR yet"};
+      // Only the scores may hold a loop (their contraction): the weights
+      // are read per key and column.
+      SmallVector<Value> pending(online.getYieldedWeights());
+      DenseSet<Value> seen;
+      while (!pending.empty()) {
+        Operation *def = pending.pop_back_val().getDefiningOp();
+        if (!def || !online->isAncestor(def))
+          continue;
+        if (def->getNumRegions())
+          return TileProblem{&op, "has weights computed by a loop; not "
+                                  "lowered to Tile IR"};
+        for (Value v : def->getOperands())
+          if (seen.insert(v).second)
+            pending.push_back(v);
+      }
       if (inner.size() > 1 ||
           (inner.size() == 1 &&
            (!isa<FoldOp>(inner[0]) ||

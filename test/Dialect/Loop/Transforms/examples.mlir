@@ -36,14 +36,14 @@
 // RMS:          xloop.launch @[[K]](%arg0, %arg1)
 // RMS-REPORT:   func @rmsnorm: 1 launch, 134234112 B moved, ideal 134234112 B (1.00x)
 
-// Softmax: both folds (max, then the sum of exponentials) in one program.
+// Softmax: the maximum and the sum of exponentials in one online fold
+// (one pass), then the elementwise loop, in one program.
 // SOFTMAX:      xloop.kernel
 // SOFTMAX:        xloop.parallel %{{.*}} = 0 to 4096 {
-// SOFTMAX-NEXT:     %[[M:.*]] = xloop.fold %{{.*}} combine max
-// SOFTMAX:          %[[S:.*]] = xloop.fold %{{.*}} combine add
+// SOFTMAX-NEXT:     %[[M:.*]], %[[S:.*]] = xloop.online_fold %{{.*}} = 0 to 4096 : f32 {
+// SOFTMAX:          xloop.parallel
 // SOFTMAX:            arith.subf %{{.*}}, %[[M]]
 // SOFTMAX:            math.exp
-// SOFTMAX:          xloop.parallel
 // SOFTMAX:            arith.divf %{{.*}}, %[[S]]
 // SOFTMAX-NOT:  xloop.kernel
 // SOFTMAX-REPORT: func @softmax: 1 launch, 134217728 B moved, ideal 134217728 B (1.00x)
@@ -71,12 +71,19 @@
 // MLP-COUNT-2:    xloop.launch
 // MLP-NOT:        xloop.launch
 
-// Attention: q @ k^T; scale and softmax; p @ v.
-// ATTN-COUNT-3: xloop.kernel
+// Attention: one online fold over the keys per output element, its scores
+// the q @ k^T contraction, scaled; its weights v.
+// ATTN:         xloop.kernel
+// ATTN:           xloop.parallel %{{.*}} = 0 to 64 {
+// ATTN:             xloop.parallel %{{.*}} = 0 to 64 {
+// ATTN:               %{{.*}}, %[[S:.*]], %[[A:.*]] = xloop.online_fold %{{.*}} = 0 to 1024 : f32 weights 1 {
+// ATTN:                 xloop.fold %{{.*}} = 0 to 64 combine add
+// ATTN:               arith.divf %[[A]], %[[S]]
 // ATTN-NOT:     xloop.kernel
-// ATTN-REPORT:  func @attention: 3 launches, 1140850688 B moved, ideal 67108864 B (17.00x)
+// ATTN-REPORT:  func @attention: 1 launch, 67108864 B moved, ideal 67108864 B (1.00x)
 
-// The decoder layer: 9 launches of 8 kernels (both RMSNorms are one kernel).
-// DECODER-COUNT-8: kernel @
+// The decoder layer: 7 launches of 6 kernels (both RMSNorms are one kernel;
+// Q, K and V projections one; attention one).
+// DECODER-COUNT-6: kernel @
 // DECODER-NOT:     kernel @
-// DECODER:         func @decoder_layer: 9 launches, 167780352 B moved, ideal 55582720 B (3.02x)
+// DECODER:         func @decoder_layer: 7 launches, 100671488 B moved, ideal 55582720 B (1.81x)

@@ -131,13 +131,13 @@ func.func @outputs(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
 // -----
 
 // log_softmax and x - mean(x) over rows: each fuses into one kernel, folds
-// in the row loop, and as both read x over the same rows they are one
+// in the row loop (log_softmax's maximum and sum of exponentials one online
+// fold), and as both read x over the same rows they are one
 // kernel with two outputs, one row loop and one column loop.
 // CHECK-LABEL: xloop.kernel @rows_
 // CHECK-SAME:    -> (%[[Y:.*]]: memref<32x100xf32>, %[[C:.*]]: memref<32x100xf32>)
 // CHECK:         xloop.parallel %{{.*}} = 0 to 32 {
-// CHECK-NEXT:      xloop.fold {{.*}} combine max
-// CHECK:           xloop.fold {{.*}} combine add
+// CHECK-NEXT:      xloop.online_fold
 // CHECK:           math.log
 // CHECK:           xloop.fold {{.*}} combine add
 // CHECK:           arith.divf

@@ -1,0 +1,97 @@
+// Attention graphs that become one kernel (an online fold over the keys),
+// at ragged sizes: keys not a multiple of the key block, head dimensions
+// that are not powers of two, causal and padding masks, grouped-query
+// attention, 16-bit inputs; and log-softmax rows as the second user of the
+// online fold. test/Integration/attention.test runs them under emulation.
+
+// Keys (100) past one block and ragged; head dimension 80 of a 128 tile.
+func.func @ragged(%q: tensor<3x37x80xf32>, %k: tensor<3x100x80xf32>,
+                  %v: tensor<3x100x80xf32>) -> tensor<3x37x80xf32> {
+  %kt = xtensor.transpose %k perm [0, 2, 1] : tensor<3x100x80xf32> -> tensor<3x80x100xf32>
+  %s = xtensor.matmul %q, %kt : tensor<3x37x80xf32>, tensor<3x80x100xf32> -> tensor<3x37x100xf32>
+  %c = xtensor.constant dense<0.1118034> : tensor<3x37x100xf32>
+  %ss = xtensor.mul %s, %c : tensor<3x37x100xf32>
+  %p = xtensor.softmax %ss dim 2 : tensor<3x37x100xf32>
+  %o = xtensor.matmul %p, %v : tensor<3x37x100xf32>, tensor<3x100x80xf32> -> tensor<3x37x80xf32>
+  return %o : tensor<3x37x80xf32>
+}
+
+// Causal: key j is seen by query i when j <= i (an iota comparison).
+func.func @causal(%q: tensor<2x70x64xf32>, %k: tensor<2x70x64xf32>,
+                  %v: tensor<2x70x64xf32>) -> tensor<2x70x64xf32> {
+  %kt = xtensor.transpose %k perm [0, 2, 1] : tensor<2x70x64xf32> -> tensor<2x64x70xf32>
+  %s = xtensor.matmul %q, %kt : tensor<2x70x64xf32>, tensor<2x64x70xf32> -> tensor<2x70x70xf32>
+  %c = xtensor.constant dense<0.125> : tensor<2x70x70xf32>
+  %ss = xtensor.mul %s, %c : tensor<2x70x70xf32>
+  %i = xtensor.iota dim 1 : tensor<2x70x70xi32>
+  %j = xtensor.iota dim 2 : tensor<2x70x70xi32>
+  %seen = xtensor.cmp le, %j, %i : tensor<2x70x70xi32>
+  %ninf = xtensor.constant dense<0xFF800000> : tensor<2x70x70xf32>
+  %masked = xtensor.select %seen, %ss, %ninf : tensor<2x70x70xf32>
+  %p = xtensor.softmax %masked dim 2 : tensor<2x70x70xf32>
+  %o = xtensor.matmul %p, %v : tensor<2x70x70xf32>, tensor<2x70x64xf32> -> tensor<2x70x64xf32>
+  return %o : tensor<2x70x64xf32>
+}
+
+// An additive padding mask per sequence, broadcast over the queries.
+func.func @padding(%q: tensor<2x33x96xf32>, %k: tensor<2x65x96xf32>,
+                   %v: tensor<2x65x96xf32>, %mask: tensor<2x1x65xf32>) -> tensor<2x33x96xf32> {
+  %kt = xtensor.transpose %k perm [0, 2, 1] : tensor<2x65x96xf32> -> tensor<2x96x65xf32>
+  %s = xtensor.matmul %q, %kt : tensor<2x33x96xf32>, tensor<2x96x65xf32> -> tensor<2x33x65xf32>
+  %mb = xtensor.broadcast %mask : tensor<2x1x65xf32> -> tensor<2x33x65xf32>
+  %sm = xtensor.add %s, %mb : tensor<2x33x65xf32>
+  %p = xtensor.softmax %sm dim 2 : tensor<2x33x65xf32>
+  %o = xtensor.matmul %p, %v : tensor<2x33x65xf32>, tensor<2x65x96xf32> -> tensor<2x33x96xf32>
+  return %o : tensor<2x33x96xf32>
+}
+
+// Grouped-query attention: 8 query heads share 2 key/value heads (HF's
+// repeat_kv: broadcast, then reshape).
+func.func @gqa(%q: tensor<8x21x64xf32>, %k: tensor<2x90x64xf32>,
+               %v: tensor<2x90x64xf32>) -> tensor<8x21x64xf32> {
+  %k4 = xtensor.reshape %k : tensor<2x90x64xf32> -> tensor<2x1x90x64xf32>
+  %kb = xtensor.broadcast %k4 : tensor<2x1x90x64xf32> -> tensor<2x4x90x64xf32>
+  %kr = xtensor.reshape %kb : tensor<2x4x90x64xf32> -> tensor<8x90x64xf32>
+  %v4 = xtensor.reshape %v : tensor<2x90x64xf32> -> tensor<2x1x90x64xf32>
+  %vb = xtensor.broadcast %v4 : tensor<2x1x90x64xf32> -> tensor<2x4x90x64xf32>
+  %vr = xtensor.reshape %vb : tensor<2x4x90x64xf32> -> tensor<8x90x64xf32>
+  %kt = xtensor.transpose %kr perm [0, 2, 1] : tensor<8x90x64xf32> -> tensor<8x64x90xf32>
+  %s = xtensor.matmul %q, %kt : tensor<8x21x64xf32>, tensor<8x64x90xf32> -> tensor<8x21x90xf32>
+  %c = xtensor.constant dense<0.125> : tensor<8x21x90xf32>
+  %ss = xtensor.mul %s, %c : tensor<8x21x90xf32>
+  %p = xtensor.softmax %ss dim 2 : tensor<8x21x90xf32>
+  %o = xtensor.matmul %p, %vr : tensor<8x21x90xf32>, tensor<8x90x64xf32> -> tensor<8x21x64xf32>
+  return %o : tensor<8x21x64xf32>
+}
+
+// Head dimension 256, one query against 300 keys (decode).
+func.func @decode(%q: tensor<4x1x256xf32>, %k: tensor<4x300x256xf32>,
+                  %v: tensor<4x300x256xf32>) -> tensor<4x1x256xf32> {
+  %kt = xtensor.transpose %k perm [0, 2, 1] : tensor<4x300x256xf32> -> tensor<4x256x300xf32>
+  %s = xtensor.matmul %q, %kt : tensor<4x1x256xf32>, tensor<4x256x300xf32> -> tensor<4x1x300xf32>
+  %c = xtensor.constant dense<0.0625> : tensor<4x1x300xf32>
+  %ss = xtensor.mul %s, %c : tensor<4x1x300xf32>
+  %p = xtensor.softmax %ss dim 2 : tensor<4x1x300xf32>
+  %o = xtensor.matmul %p, %v : tensor<4x1x300xf32>, tensor<4x300x256xf32> -> tensor<4x1x256xf32>
+  return %o : tensor<4x1x256xf32>
+}
+
+// bf16 inputs: the softmax in f32, its probabilities rounded to bf16 for
+// the second matmul, as the unfused graph does.
+func.func @bf16(%q: tensor<2x40x64xbf16>, %k: tensor<2x77x64xbf16>,
+                %v: tensor<2x77x64xbf16>) -> tensor<2x40x64xbf16> {
+  %kt = xtensor.transpose %k perm [0, 2, 1] : tensor<2x77x64xbf16> -> tensor<2x64x77xbf16>
+  %s = xtensor.matmul %q, %kt : tensor<2x40x64xbf16>, tensor<2x64x77xbf16> -> tensor<2x40x77xbf16>
+  %c = xtensor.constant dense<0.125> : tensor<2x40x77xbf16>
+  %ss = xtensor.mul %s, %c : tensor<2x40x77xbf16>
+  %p = xtensor.softmax %ss dim 2 : tensor<2x40x77xbf16>
+  %o = xtensor.matmul %p, %v : tensor<2x40x77xbf16>, tensor<2x77x64xbf16> -> tensor<2x40x64xbf16>
+  return %o : tensor<2x40x64xbf16>
+}
+
+// Log-softmax over a vocabulary of 50000 (chunked rows): the maximum and
+// the sum of exponentials in one pass.
+func.func @log_softmax(%x: tensor<6x50000xf32>) -> tensor<6x50000xf32> {
+  %y = xtensor.log_softmax %x dim 1 : tensor<6x50000xf32>
+  return %y : tensor<6x50000xf32>
+}
