@@ -294,18 +294,19 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
                                            const DotFacts &f,
                                            xt::DotScheduleAttr schedule,
                                            xt::TargetAttr target) {
-  int64_t bd = schedule.getBlockN(), bk = schedule.getBlockK();
-  if (schedule.getBlockM() != 1 || bd < f.n ||
-      schedule.getInstruction() != xt::DotInstruction::fma)
+  int64_t bm = schedule.getBlockM(), bd = schedule.getBlockN(),
+          bk = schedule.getBlockK();
+  if (bd < f.n || schedule.getInstruction() != xt::DotInstruction::fma)
     return kernel.emitOpError()
-           << "is attention; its schedule has block_m = 1, block_n at least "
-              "the head dimension ("
+           << "is attention; its schedule has block_n at least the head "
+              "dimension ("
            << f.n << ") and instruction = fma, got " << schedule;
+  int64_t mb = llvm::divideCeil(f.m, bm);
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
   auto tk = xt::KernelOp::create(b, loc, kernel.getSymName(),
                                  kernel.getNumInputs(),
-                                 ArrayRef<int64_t>{f.batch * f.m},
+                                 ArrayRef<int64_t>{f.batch * mb},
                                  schedule.getWarps(), target, schedule);
   Block *block = b.createBlock(&tk.getBody());
   b.setInsertionPointToStart(block);
@@ -323,11 +324,11 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     return failure();
   };
 
-  // Program -> (batch..., query row), the query row fastest.
+  // Program -> (batch..., block of query rows), the query block fastest.
   Value pid = xt::ProgramIdOp::create(b, loc, 0);
-  scalars.map(c.i.getInductionVar(),
-              arith::RemUIOp::create(b, loc, pid, constant(f.m)));
-  Value rest = arith::DivUIOp::create(b, loc, pid, constant(f.m));
+  Value mBase = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, pid, constant(mb)), constant(bm));
+  Value rest = arith::DivUIOp::create(b, loc, pid, constant(mb));
   for (xl::ParallelOp row : llvm::reverse(ArrayRef(nest.rows).drop_back(2))) {
     Value extent = constant(row.getUpper() - row.getLower());
     scalars.map(row.getInductionVar(),
@@ -336,9 +337,13 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
   }
 
   Type f32 = b.getF32Type();
+  double inf = std::numeric_limits<double>::infinity();
+  auto tileType = [&](ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, f32);
+  };
   auto splatF = [&](ArrayRef<int64_t> shape, double v) -> Value {
     return xt::SplatOp::create(
-        b, loc, RankedTensorType::get(shape, f32),
+        b, loc, tileType(shape),
         arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)));
   };
   auto zeroed = [&](Value tile, Value mask) -> Value {
@@ -351,29 +356,46 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
                                   b.getZeroAttr(type.getElementType())));
     return arith::SelectOp::create(b, loc, mask, tile, zero);
   };
+  auto both = [&](Value x, Value y) -> Value {
+    if (!x)
+      return y;
+    if (!y)
+      return x;
+    return arith::AndIOp::create(b, loc, x, y);
+  };
   auto asTile = [&](TileContext &ctx, FailureOr<Value> v) -> FailureOr<Value> {
     if (failed(v))
       return failure();
     return ctx.isTile(*v) ? *v : ctx.splat(*v);
   };
-  auto foldAll = [&](xt::CombineKind kind, Value tile, double identity) {
-    return xt::FoldOp::create(b, loc, f32, kind, tile, ArrayRef<int64_t>{0, 1},
+  // A [bm] tile of per-row values over `cols` columns.
+  auto perRow = [&](Value rows, int64_t cols) -> Value {
+    Value column = xt::ReshapeOp::create(b, loc, tileType({bm, 1}), rows);
+    return xt::BroadcastOp::create(b, loc, tileType({bm, cols}), column);
+  };
+  auto foldRows = [&](xt::CombineKind kind, Value tile, double identity) {
+    return xt::FoldOp::create(b, loc, tileType({bm}), kind, tile,
+                              ArrayRef<int64_t>{1},
                               b.getF32FloatAttr(identity),
                               /*associative=*/true, /*commutative=*/true,
                               xt::FoldStrategy::block)
         .getResult();
   };
+  bool raggedRows = f.m % bm != 0;
 
-  // The query's operand of the scores' contraction: loaded once.
+  // The query tile of the scores' contraction: loaded once.
   Value query;
   int64_t dk = 0, dkTile = 0;
   if (c.score) {
     dk = c.score.getUpper() - c.score.getLower();
     dkTile = int64_t(llvm::PowerOf2Ceil(dk));
-    SmallVector<int64_t, 2> shape{1, dkTile};
+    SmallVector<int64_t, 2> shape{bm, dkTile};
+    Value qi = indexTile(b, loc, mBase, bm, shape, 0);
     Value kk = indexTile(b, loc, constant(0), dkTile, shape, 1);
-    Value mask = dk % dkTile ? below(b, loc, kk, dk) : Value();
+    Value mask = both(raggedRows ? below(b, loc, qi, f.m) : Value(),
+                      dk % dkTile ? below(b, loc, kk, dk) : Value());
     TileContext ctx(b, loc, scalars, shape, mask);
+    ctx.ivs[c.i.getInductionVar()] = qi;
     ctx.ivs[c.score.getInductionVar()] = kk;
     FailureOr<Value> q = asTile(ctx, ctx.get(c.scoreProduct.a));
     if (failed(q))
@@ -381,14 +403,12 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     query = zeroed(*q, mask);
   }
 
-  // The key loop, carrying the running maximum, sum and accumulator.
-  SmallVector<int64_t, 2> accShape{1, bd};
-  Value negInf = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
-  Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  // The key loop, carrying each row's running maximum and sum and the
+  // accumulator.
+  SmallVector<int64_t, 2> accShape{bm, bd};
   auto loop = scf::ForOp::create(
       b, loc, constant(0), constant(f.k), constant(bk),
-      ValueRange{negInf, zeroF, splatF(accShape, 0)});
+      ValueRange{splatF({bm}, -inf), splatF({bm}, 0), splatF(accShape, 0)});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -398,22 +418,21 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     bool raggedKeys = f.k % bk != 0;
 
     // Scores of this block of keys.
-    SmallVector<int64_t, 2> sShape{1, bk};
+    SmallVector<int64_t, 2> sShape{bm, bk};
+    Value si = indexTile(b, loc, mBase, bm, sShape, 0);
     Value keys = indexTile(b, loc, key0, bk, sShape, 1);
     Value keyMask = raggedKeys ? below(b, loc, keys, f.k) : Value();
-    TileContext sctx(b, loc, scalars, sShape, keyMask);
+    TileContext sctx(b, loc, scalars, sShape,
+                     both(raggedRows ? below(b, loc, si, f.m) : Value(),
+                          keyMask));
+    sctx.ivs[c.i.getInductionVar()] = si;
     sctx.ivs[c.online.getInductionVar()] = keys;
     if (c.score) {
       SmallVector<int64_t, 2> kShape{dkTile, bk};
       Value kk = indexTile(b, loc, constant(0), dkTile, kShape, 0);
       Value kj = indexTile(b, loc, key0, bk, kShape, 1);
-      Value mask;
-      if (dk % dkTile)
-        mask = below(b, loc, kk, dk);
-      if (raggedKeys)
-        mask = mask ? Value(arith::AndIOp::create(b, loc, mask,
-                                                  below(b, loc, kj, f.k)))
-                    : below(b, loc, kj, f.k);
+      Value mask = both(dk % dkTile ? below(b, loc, kk, dk) : Value(),
+                        raggedKeys ? below(b, loc, kj, f.k) : Value());
       TileContext kctx(b, loc, scalars, kShape, mask);
       kctx.ivs[c.score.getInductionVar()] = kk;
       kctx.ivs[c.online.getInductionVar()] = kj;
@@ -428,40 +447,31 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
       return fail();
     Value scores = *x;
     if (keyMask)
-      scores = arith::SelectOp::create(
-          b, loc, keyMask, scores,
-          splatF(sShape, -std::numeric_limits<double>::infinity()));
+      scores = arith::SelectOp::create(b, loc, keyMask, scores,
+                                       splatF(sShape, -inf));
 
-    // The online update: the shift is the new maximum (0 while every
+    // The online update: each row shifts by its new maximum (0 while every
     // score so far is -inf, so that exponentials of -inf are 0, not NaN).
-    Value blockMax = foldAll(xt::CombineKind::max, scores,
-                             -std::numeric_limits<double>::infinity());
-    Value mNew = arith::MaximumFOp::create(b, loc, m, blockMax);
+    Value mNew = arith::MaximumFOp::create(
+        b, loc, m, foldRows(xt::CombineKind::max, scores, -inf));
     Value allInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         mNew, negInf);
-    Value shift = arith::SelectOp::create(b, loc, allInf, zeroF, mNew);
+                                         mNew, splatF({bm}, -inf));
+    Value shift =
+        arith::SelectOp::create(b, loc, allInf, splatF({bm}, 0), mNew);
     Value alpha = math::ExpOp::create(
         b, loc, arith::SubFOp::create(b, loc, m, shift));
     Value p = math::ExpOp::create(
-        b, loc,
-        arith::SubFOp::create(
-            b, loc, scores,
-            xt::SplatOp::create(b, loc, scores.getType(), shift)));
+        b, loc, arith::SubFOp::create(b, loc, scores, perRow(shift, bk)));
     Value lNew = arith::AddFOp::create(
         b, loc, arith::MulFOp::create(b, loc, l, alpha),
-        foldAll(xt::CombineKind::add, p, 0));
+        foldRows(xt::CombineKind::add, p, 0));
 
     // Weights of this block of keys, over the head-dimension columns.
     SmallVector<int64_t, 2> gShape{bk, bd};
     Value gk = indexTile(b, loc, key0, bk, gShape, 0);
     Value gj = indexTile(b, loc, constant(0), bd, gShape, 1);
-    Value gMask;
-    if (raggedKeys)
-      gMask = below(b, loc, gk, f.k);
-    if (f.n % bd)
-      gMask = gMask ? Value(arith::AndIOp::create(b, loc, gMask,
-                                                  below(b, loc, gj, f.n)))
-                    : below(b, loc, gj, f.n);
+    Value gMask = both(raggedKeys ? below(b, loc, gk, f.k) : Value(),
+                       f.n % bd ? below(b, loc, gj, f.n) : Value());
     TileContext gctx(b, loc, scalars, gShape, gMask);
     gctx.ivs[c.online.getInductionVar()] = gk;
     gctx.ivs[c.j.getInductionVar()] = gj;
@@ -469,19 +479,21 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
         asTile(gctx, gctx.get(c.online.getYieldedWeights().front()));
     if (failed(g))
       return fail();
-    Value scaled = arith::MulFOp::create(
-        b, loc, acc, xt::SplatOp::create(b, loc, acc.getType(), alpha));
+    Value scaled = arith::MulFOp::create(b, loc, acc, perRow(alpha, bd));
     Value accNew = xt::DotOp::create(b, loc, p, zeroed(*g, gMask), scaled);
     scf::YieldOp::create(b, loc, ValueRange{mNew, lNew, accNew});
   }
 
-  // The epilogue over the head-dimension columns.
-  scalars.map(c.online.getMax(), loop.getResult(0));
-  scalars.map(c.online.getSum(), loop.getResult(1));
+  // The epilogue over the [bm, bd] output tile.
+  Value ci = indexTile(b, loc, mBase, bm, accShape, 0);
   Value cj = indexTile(b, loc, constant(0), bd, accShape, 1);
-  Value cMask = f.n % bd ? below(b, loc, cj, f.n) : Value();
+  Value cMask = both(raggedRows ? below(b, loc, ci, f.m) : Value(),
+                     f.n % bd ? below(b, loc, cj, f.n) : Value());
   TileContext cctx(b, loc, scalars, accShape, cMask);
+  cctx.ivs[c.i.getInductionVar()] = ci;
   cctx.ivs[c.j.getInductionVar()] = cj;
+  cctx.ivs[c.online.getMax()] = perRow(loop.getResult(0), bd);
+  cctx.ivs[c.online.getSum()] = perRow(loop.getResult(1), bd);
   cctx.ivs[c.online.getAccumulators().front()] = loop.getResult(2);
   for (Operation &op : *nest.body) {
     auto store = dyn_cast<xl::StoreOp>(op);

@@ -145,17 +145,29 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
               bool allowTf32) {
   SmallVector<xt::ScheduleAttrInterface> out;
   if (f.attention) {
-    // One program per query row: the head dimension in one tile, keys in
-    // blocks of 32 to 128 (FMA pipes).
+    // Blocks of query rows (one row for a decode step), the head dimension
+    // in one tile, keys in blocks of 32 or 64 (FMA pipes); the operand
+    // tiles staged in shared memory (queries, keys, probabilities, values)
+    // within 160 KiB.
     int64_t bn = int64_t(llvm::PowerOf2Ceil(f.n));
-    for (int64_t bk : {32, 64, 128})
-      for (int64_t warps : {1, 2, 4}) {
-        if (!fitsProblem(f, 1, bn, bk, 1, 1, 32) || bk < 32 * warps / 2)
-          continue;
-        out.push_back(xt::DotScheduleAttr::get(ctx, 1, bn, bk, 1, warps,
-                                               xt::DotInstruction::fma, 1,
-                                               /*tf32=*/false));
-      }
+    int64_t dk = int64_t(llvm::PowerOf2Ceil(std::max<int64_t>(f.scoreK, 1)));
+    SmallVector<int64_t> bms;
+    if (f.m < 16)
+      bms.push_back(1);
+    for (int64_t bm : {16, 32, 64})
+      if (f.m >= 16 && (bm == 16 || bm <= int64_t(llvm::PowerOf2Ceil(f.m))))
+        bms.push_back(bm);
+    for (int64_t bm : bms)
+      for (int64_t bk : {32, 64})
+        for (int64_t warps : {1, 2, 4}) {
+          int64_t bytes = 4 * (bm * dk + dk * bk + bm * bk + bk * bn);
+          if (!fitsProblem(f, bm, bn, bk, 1, 64, 32) || bytes > 160 * 1024 ||
+              bm * bk < 32 * warps)
+            continue;
+          out.push_back(xt::DotScheduleAttr::get(ctx, bm, bn, bk, 1, warps,
+                                                 xt::DotInstruction::fma, 1,
+                                                 /*tf32=*/false));
+        }
     return out;
   }
   if (f.tensorCoreOperands && xt::hasMmaSync(target))

@@ -101,12 +101,75 @@ Value KernelLowering::dynamicShared(Type element, int64_t elements,
       offset);
 }
 
+LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  int cs = baseCoords(inType.getShape());
+  FailureOr<SmallVector<Value>> values = tile(op.getInput(), cs);
+  if (failed(values))
+    return failure();
+  const Layout &l = layouts[coordSets[cs].layout];
+  if (l.mmaAccumulator)
+    return op.emitOpError("folds part of a tensor-core accumulator; not "
+                          "supported by the Kernel IR lowering yet");
+  Type type = elementTypeOf(op.getType());
+  Type memType = type.isInteger(1) ? b.getI8Type() : storageType(type);
+  if (memType != type)
+    return op.emitOpError("folds part of a tile of ")
+           << type << "; the Kernel IR lowering supports floats and "
+           << "integers of 8 bits or more";
+  Value identity = constantOf(cast<TypedAttr>(op.getIdentity()));
+  int64_t rows = inType.getDimSize(0), cols = inType.getDimSize(1);
+  int64_t groups = cols / l.vec; // per row
+  // Each group's partial result, at [row][group].
+  Value partials = sharedArray(memType, rows * groups);
+  if (loopDepth)
+    xk::BarrierOp::create(b, loc);
+  for (int64_t c = 0; c < l.chunks; ++c) {
+    ArrayRef<Value> coords = coordSets[cs].coords[c * l.vec];
+    Value acc = (*values)[c * l.vec];
+    for (int64_t i = 1; i < l.vec; ++i)
+      acc = combine(op.getCombine(), acc, (*values)[c * l.vec + i]);
+    Value offset = add(mul(coords[0], cst(groups)), div(coords[1], l.vec));
+    predicated(
+        b, loc, owned(coordSets[cs].layout, c), {},
+        [&] {
+          xk::StoreOp::create(b, loc, acc, partials, offset);
+          return SmallVector<Value>{};
+        },
+        [&] { return SmallVector<Value>{}; });
+  }
+  xk::BarrierOp::create(b, loc);
+  // The result at its own coordinates: each row's partials, in order.
+  auto outType = cast<RankedTensorType>(op.getType());
+  int out = baseCoords(outType.getShape());
+  const Layout &lo = layouts[coordSets[out].layout];
+  SmallVector<Value> slots;
+  for (int64_t c = 0; c < lo.chunks; ++c)
+    for (int64_t i = 0; i < lo.vec; ++i) {
+      Value row = coordSets[out].coords[c * lo.vec + i][0];
+      if (Value own = owned(coordSets[out].layout, c))
+        row = arith::SelectOp::create(b, loc, own, row, cst(0));
+      Value acc = identity;
+      for (int64_t g = 0; g < groups; ++g)
+        acc = combine(op.getCombine(), acc,
+                      xk::LoadOp::create(b, loc, memType, partials,
+                                         add(mul(row, cst(groups)), cst(g))));
+      slots.push_back(acc);
+    }
+  remember(op.getResult(), out, slots);
+  return success();
+}
+
 LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
   auto inType = cast<RankedTensorType>(op.getInput().getType());
+  if (inType.getRank() == 2 && op.getDims().size() == 1 &&
+      op.getDims()[0] == 1)
+    return lowerRowFold(op);
   if (isa<RankedTensorType>(op.getType()) ||
       static_cast<int64_t>(op.getDims().size()) != inType.getRank())
     return op.emitOpError("folds only some dimensions of its tile; the "
-                          "Kernel IR lowering supports folds to one element");
+                          "Kernel IR lowering supports folds to one element "
+                          "and folds of the last dimension of a 2-d tile");
   int cs = baseCoords(inType.getShape());
   FailureOr<SmallVector<Value>> values = tile(op.getInput(), cs);
   if (failed(values))

@@ -132,6 +132,10 @@ private:
   /// `op` again (same name and attributes) on `operands`, with `types`.
   Operation *recreate(Operation *op, ValueRange operands, TypeRange types);
   FailureOr<SmallVector<Value>> tile(Value v, int cs);
+  /// `v`, known at another coordinate set of its shape (a loop-carried
+  /// tile, a dot or a fold), at `cs`: written to shared memory by the
+  /// threads that hold it, read back where `cs` needs it.
+  FailureOr<SmallVector<Value>> exchange(Value v, int cs);
   FailureOr<SmallVector<Value>> operandAt(Value v, int cs, Operation *user);
   /// The slots of an access's mask (none when it has no mask).
   FailureOr<SmallVector<Value>> maskSlots(Value mask, int cs, Operation *user);
@@ -142,6 +146,10 @@ private:
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerFor(scf::ForOp op);
   LogicalResult lowerFold(xt::FoldOp op);
+  /// A fold of the last dimension of a 2-d tile: each thread combines its
+  /// groups, the groups' partial results meet in shared memory, and each
+  /// row's are combined where the result's coordinates need them.
+  LogicalResult lowerRowFold(xt::FoldOp op);
   LogicalResult lowerFmaDot(xt::DotOp op);
   LogicalResult lowerMmaSyncDot(xt::DotOp op);
   /// Stages a dot's operand tile in shared memory (unless the loop's copies

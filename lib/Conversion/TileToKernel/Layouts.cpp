@@ -371,13 +371,10 @@ FailureOr<SmallVector<Value>> KernelLowering::tile(Value v, int cs) {
   if (it != memo.end())
     return it->second;
   Operation *def = v.getDefiningOp();
-  if (!def) {
-    Operation *owner = cast<BlockArgument>(v).getOwner()->getParentOp();
-    return owner->emitOpError("a loop-carried tile is used at other "
-                              "coordinates (through a broadcast or reshape), "
-                              "which needs data from other threads: not "
-                              "supported");
-  }
+  // What cannot be recomputed elsewhere (loop-carried tiles, loop results,
+  // dots, folds) moves between threads through shared memory.
+  if (!def || isa<xt::DotOp, xt::FoldOp, scf::ForOp>(def))
+    return exchange(v, cs);
   const CoordSet &set = coordSets[cs];
   size_t n = set.coords.size();
   SmallVector<Value> out;
@@ -429,12 +426,6 @@ FailureOr<SmallVector<Value>> KernelLowering::tile(Value v, int cs) {
             out = *loaded;
             return success();
           })
-          .Case<xt::DotOp, xt::FoldOp>([&](Operation *op) {
-            return op->emitOpError("result is used at other coordinates "
-                                   "(through a broadcast or reshape), which "
-                                   "needs data from other threads: not "
-                                   "supported");
-          })
           .Default([&](Operation *op) -> LogicalResult {
             bool elementwise =
                 op->getNumRegions() == 0 && op->getNumResults() == 1 &&
@@ -463,6 +454,86 @@ FailureOr<SmallVector<Value>> KernelLowering::tile(Value v, int cs) {
           });
   if (failed(result))
     return failure();
+  remember(v, cs, out);
+  return out;
+}
+
+FailureOr<SmallVector<Value>> KernelLowering::exchange(Value v, int cs) {
+  // Where `v` is known: the innermost scope that remembered it.
+  int from = -1;
+  for (auto &scope : llvm::reverse(scopes)) {
+    for (auto &[value, set] : llvm::reverse(scope))
+      if (value == v && coordSets[set].shape == coordSets[cs].shape) {
+        from = set;
+        break;
+      }
+    if (from >= 0)
+      break;
+  }
+  if (from < 0) {
+    Operation *at = v.getDefiningOp();
+    if (!at)
+      at = cast<BlockArgument>(v).getOwner()->getParentOp();
+    return at->emitOpError("a tile is used at coordinates it cannot be "
+                           "computed at, before it is known at any");
+  }
+  SmallVector<Value> known = memo.lookup({v, from});
+  ArrayRef<int64_t> shape = coordSets[cs].shape;
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  Type element = elementTypeOf(v.getType());
+  Type memType = element.isInteger(1) ? b.getI8Type() : storageType(element);
+  auto toMem = [&](Value x) -> Value {
+    if (element == memType)
+      return x;
+    if (element.isIndex())
+      return arith::IndexCastOp::create(b, loc, memType, x);
+    return arith::ExtUIOp::create(b, loc, memType, x);
+  };
+  auto fromMem = [&](Value x) -> Value {
+    if (element == memType)
+      return x;
+    if (element.isIndex())
+      return arith::IndexCastOp::create(b, loc, element, x);
+    return arith::TruncIOp::create(b, loc, element, x);
+  };
+  auto linear = [&](ArrayRef<Value> coords) {
+    Value lin = cst(0);
+    for (auto [d, c] : llvm::enumerate(coords))
+      lin = add(mul(lin, cst(shape[d])), c);
+    return lin;
+  };
+  Value buffer = sharedArray(memType, elements);
+  // In a loop, the previous iteration's readers must be done.
+  if (loopDepth)
+    xk::BarrierOp::create(b, loc);
+  const Layout &lf = layouts[coordSets[from].layout];
+  for (int64_t c = 0; c < lf.chunks; ++c)
+    for (int64_t i = 0; i < lf.vec; ++i) {
+      int64_t s = c * lf.vec + i;
+      Value offset = linear(coordSets[from].coords[s]);
+      predicated(
+          b, loc, owned(coordSets[from].layout, c), {},
+          [&] {
+            xk::StoreOp::create(b, loc, toMem(known[s]), buffer, offset);
+            return SmallVector<Value>{};
+          },
+          [&] { return SmallVector<Value>{}; });
+    }
+  xk::BarrierOp::create(b, loc);
+  const Layout &lt = layouts[coordSets[cs].layout];
+  SmallVector<Value> out;
+  for (int64_t c = 0; c < lt.chunks; ++c)
+    for (int64_t i = 0; i < lt.vec; ++i) {
+      int64_t s = c * lt.vec + i;
+      // Slots no thread holds read element 0, not past the array.
+      Value offset = linear(coordSets[cs].coords[s]);
+      if (Value own = owned(coordSets[cs].layout, c))
+        offset = arith::SelectOp::create(b, loc, own, offset, cst(0));
+      out.push_back(
+          fromMem(xk::LoadOp::create(b, loc, memType, buffer, offset)));
+    }
   remember(v, cs, out);
   return out;
 }
