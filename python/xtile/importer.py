@@ -930,17 +930,19 @@ class Importer:
                 s = self.binary("add", s, attn_mask, scores_shape, q.dtype)
         p = self.emit(f"xtensor.softmax {s.name} dim {len(scores_shape) - 1} : {s.type}",
                       scores_shape, q.dtype)
+        out = self._matmul(p, v, val.shape, val.dtype)
         if is_causal or attn_mask is not None:
             # A query whose keys are all masked attends to nothing: zeros,
             # as PyTorch's SDPA (its math backend's safe softmax), not the
-            # NaN of softmax over -inf.
+            # NaN of softmax over -inf. Applied to the output (the same
+            # rows), so that softmax and p @ v stay one online fold.
             rank = len(scores_shape)
             top = self.emit(f"xtensor.reduce max {s.name} dims [{rank - 1}] keepdim : "
                             f"{s.type} -> {tensor_type(scores_shape[:-1] + (1,), q.dtype)}",
                             scores_shape[:-1] + (1,), q.dtype)
             none = self._cmp("eq", top.shape, top, -math.inf)
-            p = self.op_where(_Shape(scores_shape, q.dtype), none, 0, p)
-        return self._matmul(p, v, val.shape, val.dtype)
+            out = self.op_where(_Shape(val.shape, val.dtype), none, 0, out)
+        return out
 
 
     # -- creation --------------------------------------------------------

@@ -11,7 +11,7 @@
 // MLP-DAG: bar.sync 0;
 
 // ATTENTION: .visible .entry attention_matmul_2(
-// ATTENTION-DAG: shfl.sync.bfly.b32
+// ATTENTION-DAG: bar.sync
 // ATTENTION-DAG: ex2.approx.f32
 // ATTENTION-DAG: fma.rn.f32
 // ATTENTION-NOT: .visible .entry

@@ -215,6 +215,10 @@ public:
             continue;
           if (tryInline(producer, consumer, ck, pos)) {
             changed = true;
+            // A sum just taken in (p @ v under an epilogue) may now take
+            // its softmax.
+            if (clean.formsOnlineFolds() && tryOnlineFusion(consumer, ck))
+              rejected.clear();
             break;
           }
           rejected[producer] = users;
@@ -288,20 +292,22 @@ private:
   /// Fusing these one at a time never pays (each step alone would recompute
   /// exponentials for every column); together they read each score once.
   /// The producer of the scores (a contraction) is left to the cost rule.
-  void tryOnlineFusion(LaunchOp consumer, KernelOp ck) {
+  bool tryOnlineFusion(LaunchOp consumer, KernelOp ck) {
     bool sums = false;
     ck.walk([&](FoldOp fold) {
       sums |= fold.getCombine() == CombineKind::add &&
               isa<FloatType>(fold.getType());
     });
     if (!sums || !reachesMaximum(consumer))
-      return;
+      return false;
     auto trial = cast<KernelOp>(ck->clone());
     SmallVector<Value> inputs(consumer.getInputs());
     SmallVector<LaunchOp> taken;
     bool formed = false;
-    // Until no producer is left to take (a bounded number of copies).
-    for (int round = 0; round < 32; ++round) {
+    // Until no producer is left to take (a bounded number of copies: a
+    // producer read on several paths, as a mask's iota, is taken again
+    // each time another producer brings it back).
+    for (int round = 0; round < 96; ++round) {
       LaunchOp next;
       unsigned pos = 0;
       for (auto [k, input] : llvm::enumerate(inputs)) {
@@ -346,7 +352,7 @@ private:
     });
     if (!formed || !allDie || findTileProblem(trial)) {
       trial->erase();
-      return;
+      return false;
     }
     // What the producers computed is now computed in the consumer: it may
     // cost more there (a producer of the weights is recomputed per query)
@@ -359,7 +365,7 @@ private:
     if (estimateWork(trial) - estimateWork(ck) - producersWork >
         flopsPerByte * savedBytes) {
       trial->erase();
-      return;
+      return false;
     }
     ck.getBody().takeBody(trial.getBody());
     ck.setNumInputs(trial.getNumInputs());
@@ -378,6 +384,7 @@ private:
         symbols.erase(pk);
       }
     }
+    return true;
   }
 
   /// Inlines `producer` (kernel `pk` in pointwise form `nest`) into

@@ -57,7 +57,7 @@ public:
     // one iteration) is that value.
     std::optional<int64_t> ca = knownIndex(a), cb = knownIndex(b);
     if (ca && cb)
-      return *ca == *cb;
+      return *ca == *cb && a.getType() == b.getType();
     Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
     if (!da || !db || da->getName() != db->getName() ||
         da->getAttrDictionary() != db->getAttrDictionary() ||
@@ -90,18 +90,34 @@ public:
   }
 
 private:
+  /// The value of an integer known without running the kernel: constants,
+  /// the index of a loop of one iteration, and casts and sums of those.
   static std::optional<int64_t> knownIndex(Value v) {
-    if (!v.getType().isIndex())
+    if (!v.getType().isIntOrIndex())
       return std::nullopt;
     APInt value;
     if (matchPattern(v, m_ConstantInt(&value)))
       return value.getSExtValue();
-    auto arg = dyn_cast<BlockArgument>(v);
-    if (!arg)
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (auto loop = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
+        if (loop.getUpper() - loop.getLower() == 1)
+          return loop.getLower();
       return std::nullopt;
-    if (auto loop = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
-      if (loop.getUpper() - loop.getLower() == 1)
-        return loop.getLower();
+    }
+    Operation *def = v.getDefiningOp();
+    if (isa<arith::IndexCastOp, arith::ExtSIOp>(def))
+      return knownIndex(def->getOperand(0));
+    if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+      std::optional<int64_t> x = knownIndex(def->getOperand(0));
+      std::optional<int64_t> y = knownIndex(def->getOperand(1));
+      if (!x || !y)
+        return std::nullopt;
+      if (isa<arith::AddIOp>(def))
+        return *x + *y;
+      if (isa<arith::SubIOp>(def))
+        return *x - *y;
+      return *x * *y;
+    }
     return std::nullopt;
   }
 
