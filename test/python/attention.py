@@ -36,11 +36,15 @@ def loop_ir(module, inputs):
 
 
 def attention_kernels(ir):
-    """Kernels with a weighted online fold, and kernels writing a tensor of
-    scores (a max-fold left over means softmax was not fused)."""
+    """Kernels with a weighted online fold (attention), and kernels that
+    compute a softmax of their own (attention not fused)."""
     kernels = ir.split("xloop.kernel @")[1:]
     fused = sum("weights 1" in k for k in kernels)
-    unfused = sum("combine max" in k for k in kernels)
+    # A softmax left in a kernel of its own: a maximum, or an online fold
+    # without weights (the row statistics).
+    unfused = sum("combine max" in k or any(
+        "xloop.online_fold" in line and "weights" not in line
+        for line in k.splitlines()) for k in kernels)
     return fused, unfused
 
 

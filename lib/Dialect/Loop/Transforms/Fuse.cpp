@@ -135,6 +135,8 @@ public:
   void operator()(KernelOp kernel) const {
     kernel.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
     (void)applyPatternsGreedily(kernel, patterns, config);
+    if (simplifyIndexArithmetic(kernel))
+      (void)applyPatternsGreedily(kernel, patterns, config);
     IRRewriter rewriter(ctx);
     DominanceInfo dominance(kernel);
     eliminateCommonSubExpressions(rewriter, dominance, kernel);
@@ -341,15 +343,18 @@ private:
       });
       formed = weighted && !maxLeft;
     }
-    // Every producer taken must disappear: its users are the consumer and
-    // the other producers taken.
+    // Every producer taken must disappear (its users are the consumer and
+    // the other producers taken), but for generators without inputs (an
+    // iota, a constant), which are index arithmetic wherever they are.
     DenseSet<Operation *> absorbed(taken.begin(), taken.end());
     absorbed.insert(consumer);
-    bool allDie = llvm::all_of(taken, [&](LaunchOp p) {
+    auto dies = [&](LaunchOp p) {
       return llvm::all_of(p->getUsers(), [&](Operation *u) {
         return absorbed.contains(u);
       });
-    });
+    };
+    bool allDie = llvm::all_of(
+        taken, [&](LaunchOp p) { return dies(p) || p.getInputs().empty(); });
     if (!formed || !allDie || findTileProblem(trial)) {
       trial->erase();
       return false;
@@ -359,6 +364,8 @@ private:
     // only as far as the traffic saved pays for it.
     double savedBytes = 0, producersWork = 0;
     for (LaunchOp p : taken) {
+      if (!dies(p))
+        continue;
       savedBytes += 2 * getNumBytes(p.getOutputs()[0].getType());
       producersWork += cleanedWork(kernelOf(p));
     }
@@ -376,6 +383,8 @@ private:
       return b->isBeforeInBlock(a);
     });
     for (LaunchOp p : taken) {
+      if (!p->use_empty())
+        continue;
       KernelOp pk = kernelOf(p);
       erased.insert(p);
       p.erase();

@@ -24,6 +24,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <cmath>
 
@@ -335,11 +336,40 @@ bool xtile::loop::formOnlineFolds(KernelOp kernel) {
     if (maxFold(fold.getResult()))
       maxes.push_back(fold);
   });
+  // Pure uses of `from` hoisted above `after` (a test of the row's
+  // maximum, computed once per row) whose own users all come after it move
+  // just after it, so that they can use its results.
+  auto sinkUses = [&](Value from, Operation *after) {
+    bool moved = true;
+    while (moved) {
+      moved = false;
+      SmallVector<Operation *> users(from.getUsers());
+      for (Operation *user : users) {
+        if (dominance.properlyDominates(after, user, /*enclosingOpOk=*/false) ||
+            user->getNumRegions() || user->getNumResults() != 1 ||
+            !isMemoryEffectFree(user) ||
+            !user->getBlock()->findAncestorOpInBlock(*after) ||
+            !user->isBeforeInBlock(
+                user->getBlock()->findAncestorOpInBlock(*after)))
+          continue;
+        bool usersAfter = llvm::all_of(user->getUsers(), [&](Operation *u) {
+          return dominance.properlyDominates(after, u,
+                                             /*enclosingOpOk=*/false);
+        });
+        if (!usersAfter || user->getResult(0).use_empty())
+          continue;
+        user->moveAfter(after);
+        moved = true;
+      }
+    }
+  };
   for (FoldOp max : maxes)
     for (OnlineFoldOp online : onlines)
       if (sameScores(max, max.getInductionVar(), max.getYieldedValue(),
-                     online))
+                     online)) {
+        sinkUses(max.getResult(), online);
         replaceAfter(max.getResult(), online.getMax(), online);
+      }
   for (OnlineFoldOp outer : onlines)
     for (OnlineFoldOp inner : onlines) {
       if (outer == inner || outer->getBlock() == inner->getBlock() ||

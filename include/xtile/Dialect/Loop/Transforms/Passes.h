@@ -20,6 +20,11 @@ using ::xtile::getNumBytes;
 /// locations, stable across runs.
 uint64_t computeKernelIdentity(KernelOp kernel);
 
+/// Simplifies the affine index arithmetic under `root` with the bounds of
+/// the loops whose indices it uses (IndexBounds.cpp); returns whether it
+/// changed anything.
+bool simplifyIndexArithmetic(mlir::Operation *root);
+
 /// Rewrites the sums of `kernel` whose terms carry exp(x - max(x)) as
 /// online folds (OnlineFold.cpp); returns whether it changed anything.
 bool formOnlineFolds(KernelOp kernel);

@@ -1,0 +1,208 @@
+//===- IndexBounds.cpp - index arithmetic simplified with loop bounds ----===//
+//
+// Reshapes compose into affine index expressions full of floordiv and mod
+// whose values the loop bounds fix: with 0 <= i < 19 and 0 <= j < 19,
+// (i * 19 + j) floordiv 361 is 0, and (b * 361 + i * 19 + j) floordiv 1444
+// is b floordiv 4. Upstream canonicalization does not know the bounds, so
+// two copies of one index computed along different paths can differ in
+// form; simplified with the bounds they agree (and the kernels do less
+// index arithmetic). The rules, for a divisor c > 0 and an expression
+// split into terms Q, a multiple of k (k divides c), and a remainder R
+// with 0 <= R < k:
+//
+//   (Q + R) floordiv c = (Q / k) floordiv (c / k)
+//   (Q + R) mod c      = ((Q / k) mod (c / k)) * k + R
+//
+// and an expression whose range lies in [0, c) is its own remainder and
+// has quotient 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Dialect/Loop/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/Matchers.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace xtile::loop;
+
+namespace {
+
+struct IndexRange {
+  int64_t lo, hi; // inclusive
+};
+
+class BoundedSimplifier {
+public:
+  explicit BoundedSimplifier(SmallVector<std::optional<IndexRange>> dims)
+      : dims(std::move(dims)) {}
+
+  std::optional<IndexRange> range(AffineExpr e) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return IndexRange{c.getValue(), c.getValue()};
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return dims[d.getPosition()];
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return std::nullopt;
+    std::optional<IndexRange> l = range(bin.getLHS()), r = range(bin.getRHS());
+    if (!l || !r)
+      return std::nullopt;
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      return IndexRange{l->lo + r->lo, l->hi + r->hi};
+    case AffineExprKind::Mul: {
+      int64_t c[] = {l->lo * r->lo, l->lo * r->hi, l->hi * r->lo,
+                     l->hi * r->hi};
+      return IndexRange{*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
+    }
+    case AffineExprKind::FloorDiv:
+      if (r->lo != r->hi || r->lo <= 0)
+        return std::nullopt;
+      return IndexRange{llvm::divideFloorSigned(l->lo, r->lo),
+                   llvm::divideFloorSigned(l->hi, r->lo)};
+    case AffineExprKind::Mod:
+      if (r->lo != r->hi || r->lo <= 0)
+        return std::nullopt;
+      if (l->lo >= 0 && l->hi < r->lo)
+        return *l;
+      return IndexRange{0, r->lo - 1};
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// The additive terms of `e`, each a constant coefficient times a
+  /// non-constant factor (null for the constant term).
+  static void terms(AffineExpr e, int64_t scale,
+                    SmallVector<std::pair<int64_t, AffineExpr>> &out) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      out.push_back({scale * c.getValue(), AffineExpr()});
+      return;
+    }
+    if (e.getKind() == AffineExprKind::Add) {
+      auto bin = cast<AffineBinaryOpExpr>(e);
+      terms(bin.getLHS(), scale, out);
+      terms(bin.getRHS(), scale, out);
+      return;
+    }
+    if (e.getKind() == AffineExprKind::Mul) {
+      auto bin = cast<AffineBinaryOpExpr>(e);
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
+        terms(bin.getLHS(), scale * c.getValue(), out);
+        return;
+      }
+    }
+    out.push_back({scale, e});
+  }
+
+  /// `e` split as Q + R with Q a multiple of the largest k dividing `c`
+  /// for which 0 <= R < k: (Q / k, R, k).
+  std::optional<std::tuple<AffineExpr, AffineExpr, int64_t>>
+  split(AffineExpr e, int64_t c) {
+    SmallVector<std::pair<int64_t, AffineExpr>> ts;
+    terms(e, 1, ts);
+    SmallVector<int64_t> candidates{c};
+    for (auto [coeff, _] : ts)
+      if (coeff > 0 && c % coeff == 0)
+        candidates.push_back(coeff);
+    llvm::sort(candidates, std::greater<int64_t>());
+    MLIRContext *ctx = e.getContext();
+    for (int64_t k : candidates) {
+      AffineExpr q = getAffineConstantExpr(0, ctx);
+      AffineExpr r = getAffineConstantExpr(0, ctx);
+      for (auto [coeff, t] : ts) {
+        AffineExpr term = t ? t * coeff : getAffineConstantExpr(coeff, ctx);
+        if (coeff % k == 0)
+          q = q + (t ? t * (coeff / k) : getAffineConstantExpr(coeff / k, ctx));
+        else
+          r = r + term;
+      }
+      std::optional<IndexRange> rr = range(r);
+      if (rr && rr->lo >= 0 && rr->hi < k)
+        return std::make_tuple(q, r, k);
+    }
+    return std::nullopt;
+  }
+
+  AffineExpr simplify(AffineExpr e) {
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return e;
+    AffineExpr l = simplify(bin.getLHS()), r = simplify(bin.getRHS());
+    auto c = dyn_cast<AffineConstantExpr>(r);
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      return l + r;
+    case AffineExprKind::Mul:
+      return l * r;
+    case AffineExprKind::FloorDiv:
+    case AffineExprKind::Mod: {
+      bool div = e.getKind() == AffineExprKind::FloorDiv;
+      if (!c || c.getValue() <= 0)
+        return div ? l.floorDiv(r) : l % r;
+      int64_t cv = c.getValue();
+      std::optional<IndexRange> lr = range(l);
+      if (lr && lr->lo >= 0 && lr->hi < cv)
+        return div ? getAffineConstantExpr(0, e.getContext()) : l;
+      if (auto parts = split(l, cv)) {
+        auto [q, rem, k] = *parts;
+        if (k > 1) {
+          if (div)
+            return simplify(q.floorDiv(cv / k));
+          return simplify(q % (cv / k)) * k + rem;
+        }
+      }
+      return div ? l.floorDiv(r) : l % r;
+    }
+    default:
+      return e;
+    }
+  }
+
+private:
+  SmallVector<std::optional<IndexRange>> dims;
+};
+
+std::optional<IndexRange> boundsOf(Value v) {
+  APInt value;
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return IndexRange{value.getSExtValue(), value.getSExtValue()};
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getArgNumber() != 0)
+    return std::nullopt;
+  Operation *loop = arg.getOwner()->getParentOp();
+  if (!isa_and_nonnull<ParallelOp, FoldOp, OnlineFoldOp>(loop))
+    return std::nullopt;
+  int64_t lower = loop->getAttrOfType<IntegerAttr>("lower").getInt();
+  int64_t upper = loop->getAttrOfType<IntegerAttr>("upper").getInt();
+  if (upper <= lower)
+    return std::nullopt;
+  return IndexRange{lower, upper - 1};
+}
+
+} // namespace
+
+bool xtile::loop::simplifyIndexArithmetic(Operation *root) {
+  bool changed = false;
+  root->walk([&](affine::AffineApplyOp apply) {
+    AffineMap map = apply.getAffineMap();
+    if (map.getNumSymbols() || map.getNumResults() != 1)
+      return;
+    SmallVector<std::optional<IndexRange>> dims;
+    for (Value operand : apply.getOperands())
+      dims.push_back(boundsOf(operand));
+    BoundedSimplifier simplifier(dims);
+    AffineExpr e = simplifyAffineExpr(map.getResult(0), map.getNumDims(), 0);
+    // Twice: a rewrite can expose another (a quotient that cancels).
+    for (int pass = 0; pass < 2; ++pass)
+      e = simplifyAffineExpr(simplifier.simplify(e), map.getNumDims(), 0);
+    if (e == map.getResult(0))
+      return;
+    apply.setMap(AffineMap::get(map.getNumDims(), 0, e));
+    changed = true;
+  });
+  return changed;
+}
