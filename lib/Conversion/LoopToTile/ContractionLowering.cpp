@@ -288,6 +288,149 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   return success();
 }
 
+namespace {
+/// An integer as a linear combination of the key and query indices and a
+/// constant.
+struct Linear {
+  int64_t key = 0, row = 0, constant = 0;
+};
+
+std::optional<Linear> linearIn(Value v, Value key, Value row) {
+  if (v == key)
+    return Linear{1, 0, 0};
+  if (v == row)
+    return Linear{0, 1, 0};
+  APInt value;
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return Linear{0, 0, value.getSExtValue()};
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp>(def))
+    return linearIn(def->getOperand(0), key, row);
+  if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+    std::optional<Linear> x = linearIn(def->getOperand(0), key, row);
+    std::optional<Linear> y = linearIn(def->getOperand(1), key, row);
+    if (!x || !y)
+      return std::nullopt;
+    int64_t sign = isa<arith::AddIOp>(def) ? 1 : -1;
+    return Linear{x->key + sign * y->key, x->row + sign * y->row,
+                  x->constant + sign * y->constant};
+  }
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+    // d_i + c only.
+    AffineExpr e = apply.getAffineMap().getResult(0);
+    int64_t c = 0;
+    if (auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+        bin && e.getKind() == AffineExprKind::Add)
+      if (auto k = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
+        c = k.getValue();
+        e = bin.getLHS();
+      }
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d)
+      return std::nullopt;
+    std::optional<Linear> x =
+        linearIn(apply.getOperands()[d.getPosition()], key, row);
+    if (!x)
+      return std::nullopt;
+    x->constant += c;
+    return x;
+  }
+  return std::nullopt;
+}
+
+bool isMinusInfinity(Value v) {
+  FloatAttr attr;
+  return matchPattern(v, m_Constant(&attr)) && attr.getValue().isInfinity() &&
+         attr.getValue().isNegative();
+}
+
+bool isZeroFloat(Value v) {
+  FloatAttr attr;
+  return matchPattern(v, m_Constant(&attr)) && attr.getValue().isZero();
+}
+
+/// `cond` as "key - row <= offset" (visible = true) or its negation: the
+/// offset, and whether `cond` true means the key is visible.
+std::optional<std::pair<int64_t, bool>> causalCondition(Value cond, Value key,
+                                                        Value row) {
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return std::nullopt;
+  std::optional<Linear> l = linearIn(cmp.getLhs(), key, row);
+  std::optional<Linear> r = linearIn(cmp.getRhs(), key, row);
+  if (!l || !r)
+    return std::nullopt;
+  // d = lhs - rhs = s (key - row) + c.
+  Linear d{l->key - r->key, l->row - r->row, l->constant - r->constant};
+  if (d.key != -d.row || (d.key != 1 && d.key != -1))
+    return std::nullopt;
+  int64_t s = d.key, c = d.constant;
+  using P = arith::CmpIPredicate;
+  // With t = key - row: lhs - rhs = s t + c.
+  switch (cmp.getPredicate()) {
+  case P::sle: // s t + c <= 0
+    if (s == 1)
+      return std::make_pair(-c, true); // t <= -c
+    return std::make_pair(c - 1, false); // -t + c <= 0: t >= c, masked
+  case P::slt: // s t + c < 0
+    if (s == 1)
+      return std::make_pair(-c - 1, true);
+    return std::make_pair(c, false); // t > c
+  case P::sge: // s t + c >= 0
+    if (s == 1)
+      return std::make_pair(-c - 1, false); // t >= -c: masked past -c - 1
+    return std::make_pair(c, true); // t <= c
+  case P::sgt: // s t + c > 0
+    if (s == 1)
+      return std::make_pair(-c, false); // t > -c
+    return std::make_pair(c - 1, true); // t < c
+  default:
+    return std::nullopt;
+  }
+}
+
+/// When every score with key - row > offset is -inf (a causal mask, in
+/// select or additive form, anywhere in a chain of adds, products and
+/// selects to the yielded score): the offset. Keys past the last row of a
+/// block plus it contribute nothing, so the block's key loop stops there.
+std::optional<int64_t> causalOffset(Value score, Value key, Value row) {
+  Operation *def = score.getDefiningOp();
+  if (auto select = dyn_cast_or_null<arith::SelectOp>(def)) {
+    std::optional<std::pair<int64_t, bool>> c =
+        causalCondition(select.getCondition(), key, row);
+    if (c && c->second && isMinusInfinity(select.getFalseValue()))
+      return c->first;
+    if (c && !c->second && isMinusInfinity(select.getTrueValue()))
+      return c->first;
+    return std::nullopt;
+  }
+  if (auto add = dyn_cast_or_null<arith::AddFOp>(def)) {
+    // x + (masked ? -inf : 0), or a mask deeper in either operand.
+    for (Value operand : {add.getLhs(), add.getRhs()}) {
+      auto select = operand.getDefiningOp<arith::SelectOp>();
+      if (select) {
+        std::optional<std::pair<int64_t, bool>> c =
+            causalCondition(select.getCondition(), key, row);
+        if (c && c->second && isMinusInfinity(select.getFalseValue()) &&
+            isZeroFloat(select.getTrueValue()))
+          return c->first;
+        if (c && !c->second && isMinusInfinity(select.getTrueValue()) &&
+            isZeroFloat(select.getFalseValue()))
+          return c->first;
+      }
+      if (std::optional<int64_t> inner = causalOffset(operand, key, row))
+        return inner;
+    }
+    return std::nullopt;
+  }
+  if (isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(def))
+    return causalOffset(def->getOperand(0), key, row);
+  return std::nullopt;
+}
+} // namespace
+
 LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
                                            const RowNest &nest,
                                            const Contraction &c,
@@ -406,8 +549,19 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
   // The key loop, carrying each row's running maximum and sum and the
   // accumulator.
   SmallVector<int64_t, 2> accShape{bm, bd};
+  // Under a causal mask the block's rows see keys up to its last row plus
+  // the mask's offset: the key loop stops there (blocks above the diagonal
+  // are skipped, not computed and masked).
+  Value keyEnd = constant(f.k);
+  if (std::optional<int64_t> offset =
+          causalOffset(c.online.getYieldedScore(),
+                       c.online.getInductionVar(), c.i.getInductionVar())) {
+    Value last = arith::AddIOp::create(b, loc, mBase, constant(bm + *offset));
+    last = arith::MaxSIOp::create(b, loc, last, constant(0));
+    keyEnd = arith::MinSIOp::create(b, loc, last, keyEnd);
+  }
   auto loop = scf::ForOp::create(
-      b, loc, constant(0), constant(f.k), constant(bk),
+      b, loc, constant(0), keyEnd, constant(bk),
       ValueRange{splatF({bm}, -inf), splatF({bm}, 0), splatF(accShape, 0)});
   {
     OpBuilder::InsertionGuard guard(b);

@@ -148,7 +148,10 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
     // Blocks of query rows (one row for a decode step), the head dimension
     // in one tile, keys in blocks of 32 or 64 (FMA pipes); the operand
     // tiles staged in shared memory (queries, keys, probabilities, values)
-    // within 160 KiB.
+    // within 160 KiB, and in registers (each thread's share of a staged
+    // tile passes through its registers, beside its accumulators, scores
+    // and probabilities) within 96 by this count, which ptxas's allocation
+    // of the unrolled dots can double: no spills.
     int64_t bn = int64_t(llvm::PowerOf2Ceil(f.n));
     int64_t dk = int64_t(llvm::PowerOf2Ceil(std::max<int64_t>(f.scoreK, 1)));
     SmallVector<int64_t> bms;
@@ -159,10 +162,16 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
         bms.push_back(bm);
     for (int64_t bm : bms)
       for (int64_t bk : {32, 64})
-        for (int64_t warps : {1, 2, 4}) {
+        for (int64_t warps : {1, 2, 4, 8}) {
+          int64_t threads = 32 * warps;
           int64_t bytes = 4 * (bm * dk + dk * bk + bm * bk + bk * bn);
+          int64_t registers =
+              40 + llvm::divideCeil(std::max(dk * bk, bk * bn), threads) +
+              llvm::divideCeil(bm * dk, threads) +
+              llvm::divideCeil(bm * bn, threads) +
+              3 * llvm::divideCeil(bm * bk, threads);
           if (!fitsProblem(f, bm, bn, bk, 1, 64, 32) || bytes > 160 * 1024 ||
-              bm * bk < 32 * warps)
+              registers > 96 || (warps > 1 && bm * bn < threads))
             continue;
           out.push_back(xt::DotScheduleAttr::get(ctx, bm, bn, bk, 1, warps,
                                                  xt::DotInstruction::fma, 1,

@@ -114,6 +114,26 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   if (contraction && other)
     return TileProblem{other, "beside a contraction is not lowered to Tile "
                               "IR yet"};
+  // Each operand of a contraction depends on one of the two output indices
+  // (the innermost two rows), as a(i, k) and b(k, j).
+  if (contraction && nest.rows.size() >= 2) {
+    Value i = nest.rows[nest.rows.size() - 2].getInductionVar();
+    Value j = nest.rows.back().getInductionVar();
+    for (Operation &op : *block) {
+      auto fold = dyn_cast<FoldOp>(op);
+      if (!fold || !isContractionFold(fold, rowIvs))
+        continue;
+      Operation *mul = fold.getYieldedValue().getDefiningOp();
+      DenseSet<Value> x, y;
+      collectInductionVars(mul->getOperand(0), x);
+      collectInductionVars(mul->getOperand(1), y);
+      if (x.contains(j) || y.contains(i))
+        std::swap(x, y);
+      if (x.contains(j) || y.contains(i))
+        return TileProblem{fold, "mixes both output indices in one operand; "
+                                 "not lowered to Tile IR yet"};
+    }
+  }
   for (Operation &op : *block) {
     if (auto online = dyn_cast<OnlineFoldOp>(op)) {
       // Unweighted: a row's log-sum-exp. Weighted: attention, one weighted
