@@ -135,6 +135,77 @@ static Value below(OpBuilder &b, Location loc, Value tile, int64_t bound) {
 
 } // namespace
 
+/// `tile` with 0 wherever `mask` is false (no mask: `tile`).
+static Value zeroOutside(OpBuilder &b, Location loc, Value tile, Value mask) {
+  if (!mask)
+    return tile;
+  auto type = cast<ShapedType>(tile.getType());
+  Value zero = xt::SplatOp::create(
+      b, loc, type,
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType())));
+  return arith::SelectOp::create(b, loc, mask, tile, zero);
+}
+
+/// The stores of the innermost row body, their values and indices computed
+/// on the output tile by `ctx`, masked by `mask`.
+static LogicalResult emitStores(OpBuilder &b, Location loc,
+                                const RowNest &nest, TileContext &ctx,
+                                const IRMapping &scalars, Value mask) {
+  for (Operation &op : *nest.body) {
+    auto store = dyn_cast<xl::StoreOp>(op);
+    if (!store)
+      continue;
+    FailureOr<Value> value = ctx.get(store.getValue());
+    if (failed(value))
+      return failure();
+    SmallVector<Value> indices;
+    for (Value i : store.getIndices()) {
+      FailureOr<Value> t = ctx.get(i);
+      if (failed(t))
+        return failure();
+      indices.push_back(*t);
+    }
+    Value tile = ctx.isTile(*value) ? *value : ctx.splat(*value);
+    xt::StoreOp::create(b, loc, tile, scalars.lookup(store.getBuffer()),
+                        indices, mask);
+  }
+  return success();
+}
+
+/// The Tile IR kernel of `programs` programs that replaces `kernel`, with
+/// `b` at the start of its body, its buffers and the kernel's top-level
+/// scalars mapped in `scalars`.
+static xt::KernelOp beginProgram(OpBuilder &b, xl::KernelOp kernel,
+                                 int64_t programs,
+                                 xt::DotScheduleAttr schedule,
+                                 xt::TargetAttr target, IRMapping &scalars) {
+  auto tk = xt::KernelOp::create(b, kernel.getLoc(), kernel.getSymName(),
+                                 kernel.getNumInputs(),
+                                 ArrayRef<int64_t>{programs},
+                                 schedule.getWarps(), target, schedule);
+  Block *block = b.createBlock(&tk.getBody());
+  b.setInsertionPointToStart(block);
+  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+    scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  for (Operation &op : kernel.getBodyBlock())
+    if (!op.getNumRegions())
+      cloneScalar(b, op, scalars);
+  return tk;
+}
+
+/// The batch rows (all but the innermost two) of a program index `rest`,
+/// the last fastest.
+static void mapBatchRows(OpBuilder &b, Location loc, const RowNest &nest,
+                         Value rest, IRMapping &scalars) {
+  for (xl::ParallelOp row : llvm::reverse(ArrayRef(nest.rows).drop_back(2))) {
+    Value extent = arith::ConstantIndexOp::create(
+        b, loc, row.getUpper() - row.getLower());
+    scalars.map(row.getInductionVar(),
+                arith::RemUIOp::create(b, loc, rest, extent));
+    rest = arith::DivUIOp::create(b, loc, rest, extent);
+  }
+}
+
 LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
                                              const RowNest &nest,
                                              const Contraction &c,
@@ -147,18 +218,9 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   int64_t nb = llvm::divideCeil(f.n, bn);
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
-  auto tk =
-      xt::KernelOp::create(b, loc, kernel.getSymName(), kernel.getNumInputs(),
-                           ArrayRef<int64_t>{f.batch * mb * nb}, schedule.getWarps(),
-                           target, schedule);
-  Block *block = b.createBlock(&tk.getBody());
-  b.setInsertionPointToStart(block);
   IRMapping scalars;
-  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
-    scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
-  for (Operation &op : kernel.getBodyBlock())
-    if (!op.getNumRegions())
-      cloneScalar(b, op, scalars);
+  xt::KernelOp tk = beginProgram(b, kernel, f.batch * mb * nb, schedule,
+                                 target, scalars);
 
   // Program -> (batch..., tile row, tile column), tile column fastest.
   auto constant = [&](int64_t v) -> Value {
@@ -169,12 +231,7 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   Value rest = arith::DivUIOp::create(b, loc, pid, constant(nb));
   Value pm = arith::RemUIOp::create(b, loc, rest, constant(mb));
   rest = arith::DivUIOp::create(b, loc, rest, constant(mb));
-  for (xl::ParallelOp row : llvm::reverse(ArrayRef(nest.rows).drop_back(2))) {
-    Value extent = constant(row.getUpper() - row.getLower());
-    scalars.map(row.getInductionVar(),
-                arith::RemUIOp::create(b, loc, rest, extent));
-    rest = arith::DivUIOp::create(b, loc, rest, extent);
-  }
+  mapBatchRows(b, loc, nest, rest, scalars);
   Value mBase = arith::MulIOp::create(b, loc, pm, constant(bm));
   Value nBase = arith::MulIOp::create(b, loc, pn, constant(bn));
 
@@ -232,18 +289,8 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
       Value rhs = bctx.isTile(*bt) ? *bt : bctx.splat(*bt);
       // Lanes past the ragged edges contribute 0, whatever the operand's
       // computation made of the loads' padding (0 / 0, log 0).
-      auto zeroed = [&](Value tile, Value mask) -> Value {
-        if (!mask)
-          return tile;
-        auto type = cast<ShapedType>(tile.getType());
-        Value zero = xt::SplatOp::create(
-            b, loc, type,
-            arith::ConstantOp::create(b, loc,
-                                      b.getZeroAttr(type.getElementType())));
-        return arith::SelectOp::create(b, loc, mask, tile, zero);
-      };
-      lhs = zeroed(lhs, aMask);
-      rhs = zeroed(rhs, bMask);
+      lhs = zeroOutside(b, loc, lhs, aMask);
+      rhs = zeroOutside(b, loc, rhs, bMask);
       next.push_back(xt::DotOp::create(b, loc, lhs, rhs,
                                        loop.getRegionIterArgs()[index]));
     }
@@ -262,27 +309,9 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   cctx.ivs[c.j.getInductionVar()] = cj;
   for (auto [index, p] : llvm::enumerate(c.products))
     cctx.ivs[p.fold.getResult()] = loop.getResult(index);
-  for (Operation &op : *nest.body) {
-    auto store = dyn_cast<xl::StoreOp>(op);
-    if (!store)
-      continue;
-    FailureOr<Value> value = cctx.get(store.getValue());
-    if (failed(value)) {
-      tk.erase();
-      return failure();
-    }
-    SmallVector<Value> indices;
-    for (Value i : store.getIndices()) {
-      FailureOr<Value> t = cctx.get(i);
-      if (failed(t)) {
-        tk.erase();
-        return failure();
-      }
-      indices.push_back(*t);
-    }
-    Value tile = cctx.isTile(*value) ? *value : cctx.splat(*value);
-    xt::StoreOp::create(b, loc, tile, scalars.lookup(store.getBuffer()),
-                        indices, cMask);
+  if (failed(emitStores(b, loc, nest, cctx, scalars, cMask))) {
+    tk.erase();
+    return failure();
   }
   kernel.erase();
   return success();
@@ -447,18 +476,9 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
   int64_t mb = llvm::divideCeil(f.m, bm);
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
-  auto tk = xt::KernelOp::create(b, loc, kernel.getSymName(),
-                                 kernel.getNumInputs(),
-                                 ArrayRef<int64_t>{f.batch * mb},
-                                 schedule.getWarps(), target, schedule);
-  Block *block = b.createBlock(&tk.getBody());
-  b.setInsertionPointToStart(block);
   IRMapping scalars;
-  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
-    scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
-  for (Operation &op : kernel.getBodyBlock())
-    if (!op.getNumRegions())
-      cloneScalar(b, op, scalars);
+  xt::KernelOp tk =
+      beginProgram(b, kernel, f.batch * mb, schedule, target, scalars);
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -472,12 +492,7 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
   Value mBase = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, pid, constant(mb)), constant(bm));
   Value rest = arith::DivUIOp::create(b, loc, pid, constant(mb));
-  for (xl::ParallelOp row : llvm::reverse(ArrayRef(nest.rows).drop_back(2))) {
-    Value extent = constant(row.getUpper() - row.getLower());
-    scalars.map(row.getInductionVar(),
-                arith::RemUIOp::create(b, loc, rest, extent));
-    rest = arith::DivUIOp::create(b, loc, rest, extent);
-  }
+  mapBatchRows(b, loc, nest, rest, scalars);
 
   Type f32 = b.getF32Type();
   double inf = std::numeric_limits<double>::infinity();
@@ -489,15 +504,8 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
         b, loc, tileType(shape),
         arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)));
   };
-  auto zeroed = [&](Value tile, Value mask) -> Value {
-    if (!mask)
-      return tile;
-    auto type = cast<ShapedType>(tile.getType());
-    Value zero = xt::SplatOp::create(
-        b, loc, type,
-        arith::ConstantOp::create(b, loc,
-                                  b.getZeroAttr(type.getElementType())));
-    return arith::SelectOp::create(b, loc, mask, tile, zero);
+  auto zeroed = [&](Value tile, Value mask) {
+    return zeroOutside(b, loc, tile, mask);
   };
   auto both = [&](Value x, Value y) -> Value {
     if (!x)
@@ -649,23 +657,8 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
   cctx.ivs[c.online.getMax()] = perRow(loop.getResult(0), bd);
   cctx.ivs[c.online.getSum()] = perRow(loop.getResult(1), bd);
   cctx.ivs[c.online.getAccumulators().front()] = loop.getResult(2);
-  for (Operation &op : *nest.body) {
-    auto store = dyn_cast<xl::StoreOp>(op);
-    if (!store)
-      continue;
-    FailureOr<Value> value = asTile(cctx, cctx.get(store.getValue()));
-    if (failed(value))
-      return fail();
-    SmallVector<Value> indices;
-    for (Value i : store.getIndices()) {
-      FailureOr<Value> t = cctx.get(i);
-      if (failed(t))
-        return fail();
-      indices.push_back(*t);
-    }
-    xt::StoreOp::create(b, loc, *value, scalars.lookup(store.getBuffer()),
-                        indices, cMask);
-  }
+  if (failed(emitStores(b, loc, nest, cctx, scalars, cMask)))
+    return fail();
   kernel.erase();
   return success();
 }

@@ -81,6 +81,23 @@ Value KernelLowering::shuffleXor(Value v, int64_t offset) {
   return joined;
 }
 
+Value KernelLowering::toShared(Value v) {
+  Type type = v.getType(), memType = sharedType(type);
+  if (type == memType)
+    return v;
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, memType, v);
+  return arith::ExtUIOp::create(b, loc, memType, v);
+}
+
+Value KernelLowering::fromShared(Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, type, v);
+  return arith::TruncIOp::create(b, loc, type, v);
+}
+
 Value KernelLowering::sharedArray(Type element, int64_t size) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(prelude);
@@ -112,7 +129,7 @@ LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
     return op.emitOpError("folds part of a tensor-core accumulator; not "
                           "supported by the Kernel IR lowering yet");
   Type type = elementTypeOf(op.getType());
-  Type memType = type.isInteger(1) ? b.getI8Type() : storageType(type);
+  Type memType = sharedType(type);
   if (memType != type)
     return op.emitOpError("folds part of a tile of ")
            << type << "; the Kernel IR lowering supports floats and "
@@ -191,22 +208,8 @@ LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
   for (int64_t offset = 16; offset >= 1; offset /= 2)
     acc = combine(op.getCombine(), acc, shuffleXor(acc, offset));
   if (numWarps > 1) {
-    Type memType = type.isInteger(1) ? b.getI8Type() : storageType(type);
+    Type memType = sharedType(type);
     Value partials = sharedArray(memType, numWarps);
-    auto toMem = [&](Value v) -> Value {
-      if (type == memType)
-        return v;
-      if (type.isIndex())
-        return arith::IndexCastOp::create(b, loc, memType, v);
-      return arith::ExtUIOp::create(b, loc, memType, v);
-    };
-    auto fromMem = [&](Value v) -> Value {
-      if (type == memType)
-        return v;
-      if (type.isIndex())
-        return arith::IndexCastOp::create(b, loc, type, v);
-      return arith::TruncIOp::create(b, loc, type, v);
-    };
     // In a loop, the previous iteration's readers must be done.
     if (loopDepth)
       xk::BarrierOp::create(b, loc);
@@ -215,16 +218,18 @@ LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
     predicated(
         b, loc, first, {},
         [&] {
-          xk::StoreOp::create(b, loc, toMem(acc), partials, warp);
+          xk::StoreOp::create(b, loc, toShared(acc), partials, warp);
           return SmallVector<Value>{};
         },
         [&] { return SmallVector<Value>{}; });
     xk::BarrierOp::create(b, loc);
-    acc = fromMem(xk::LoadOp::create(b, loc, memType, partials, cst(0)));
+    acc = fromShared(xk::LoadOp::create(b, loc, memType, partials, cst(0)),
+                     type);
     for (int64_t w = 1; w < numWarps; ++w)
       acc = combine(op.getCombine(), acc,
-                    fromMem(xk::LoadOp::create(b, loc, memType, partials,
-                                               cst(w))));
+                    fromShared(xk::LoadOp::create(b, loc, memType, partials,
+                                                  cst(w)),
+                               type));
   }
   scalars[op.getResult()] = acc;
   return success();

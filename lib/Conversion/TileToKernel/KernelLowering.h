@@ -222,6 +222,13 @@ private:
   Value combine(xt::CombineKind kind, Value x, Value y);
   Value shuffleXor(Value v, int64_t offset);
   Value sharedArray(Type element, int64_t size);
+  /// The type a value of `type` is kept as in shared memory (i1 as i8,
+  /// index as i64), and the conversions to and from it.
+  Type sharedType(Type type) {
+    return type.isInteger(1) ? b.getI8Type() : storageType(type);
+  }
+  Value toShared(Value v);
+  Value fromShared(Value v, Type type);
   Value dynamicShared(Type element, int64_t elements, int64_t align = 16);
 
   xt::KernelOp src;

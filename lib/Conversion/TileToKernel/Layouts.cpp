@@ -483,21 +483,7 @@ FailureOr<SmallVector<Value>> KernelLowering::exchange(Value v, int cs) {
   for (int64_t d : shape)
     elements *= d;
   Type element = elementTypeOf(v.getType());
-  Type memType = element.isInteger(1) ? b.getI8Type() : storageType(element);
-  auto toMem = [&](Value x) -> Value {
-    if (element == memType)
-      return x;
-    if (element.isIndex())
-      return arith::IndexCastOp::create(b, loc, memType, x);
-    return arith::ExtUIOp::create(b, loc, memType, x);
-  };
-  auto fromMem = [&](Value x) -> Value {
-    if (element == memType)
-      return x;
-    if (element.isIndex())
-      return arith::IndexCastOp::create(b, loc, element, x);
-    return arith::TruncIOp::create(b, loc, element, x);
-  };
+  Type memType = sharedType(element);
   auto linear = [&](ArrayRef<Value> coords) {
     Value lin = cst(0);
     for (auto [d, c] : llvm::enumerate(coords))
@@ -516,7 +502,7 @@ FailureOr<SmallVector<Value>> KernelLowering::exchange(Value v, int cs) {
       predicated(
           b, loc, owned(coordSets[from].layout, c), {},
           [&] {
-            xk::StoreOp::create(b, loc, toMem(known[s]), buffer, offset);
+            xk::StoreOp::create(b, loc, toShared(known[s]), buffer, offset);
             return SmallVector<Value>{};
           },
           [&] { return SmallVector<Value>{}; });
@@ -531,8 +517,8 @@ FailureOr<SmallVector<Value>> KernelLowering::exchange(Value v, int cs) {
       Value offset = linear(coordSets[cs].coords[s]);
       if (Value own = owned(coordSets[cs].layout, c))
         offset = arith::SelectOp::create(b, loc, own, offset, cst(0));
-      out.push_back(
-          fromMem(xk::LoadOp::create(b, loc, memType, buffer, offset)));
+      out.push_back(fromShared(
+          xk::LoadOp::create(b, loc, memType, buffer, offset), element));
     }
   remember(v, cs, out);
   return out;

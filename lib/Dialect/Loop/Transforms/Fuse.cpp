@@ -374,26 +374,37 @@ private:
       trial->erase();
       return false;
     }
-    ck.getBody().takeBody(trial.getBody());
-    ck.setNumInputs(trial.getNumInputs());
-    trial->erase();
-    consumer.getInputsMutable().assign(inputs);
+    adopt(consumer, ck, trial, inputs);
     // Later producers use earlier ones: erased last first.
     llvm::sort(taken, [](LaunchOp a, LaunchOp b) {
       return b->isBeforeInBlock(a);
     });
-    for (LaunchOp p : taken) {
-      if (!p->use_empty())
-        continue;
-      KernelOp pk = kernelOf(p);
-      erased.insert(p);
-      p.erase();
-      if (--launches[pk.getSymNameAttr()] == 0) {
-        producerWork.erase(pk);
-        symbols.erase(pk);
-      }
-    }
+    for (LaunchOp p : taken)
+      eraseIfUnused(p);
     return true;
+  }
+
+  /// Keeps the trial as the consumer's kernel, launched on `inputs`.
+  void adopt(LaunchOp consumer, KernelOp ck, KernelOp trial,
+             ArrayRef<Value> inputs) {
+    ck.getBody().takeBody(trial.getBody());
+    ck.setNumInputs(trial.getNumInputs());
+    trial->erase();
+    consumer.getInputsMutable().assign(inputs);
+  }
+
+  /// Erases a producer's launch that nothing uses any more, and its kernel
+  /// with its last launch.
+  void eraseIfUnused(LaunchOp producer) {
+    if (!producer->use_empty())
+      return;
+    KernelOp pk = kernelOf(producer);
+    erased.insert(producer);
+    producer.erase();
+    if (--launches[pk.getSymNameAttr()] == 0) {
+      producerWork.erase(pk);
+      symbols.erase(pk);
+    }
   }
 
   /// Inlines `producer` (kernel `pk` in pointwise form `nest`) into
@@ -499,19 +510,8 @@ private:
       return false;
     }
 
-    // Keep the trial as the consumer's kernel.
-    ck.getBody().takeBody(trial.getBody());
-    ck.setNumInputs(trial.getNumInputs());
-    trial->erase();
-    consumer.getInputsMutable().assign(newInputs);
-    if (producer->use_empty()) {
-      erased.insert(producer);
-      producer.erase();
-      if (--launches[pk.getSymNameAttr()] == 0) {
-        producerWork.erase(pk);
-        symbols.erase(pk);
-      }
-    }
+    adopt(consumer, ck, trial, newInputs);
+    eraseIfUnused(producer);
     return true;
   }
 
