@@ -433,6 +433,12 @@ std::optional<int64_t> causalOffset(Value score, Value key, Value row) {
       return c->first;
     if (c && !c->second && isMinusInfinity(select.getTrueValue()))
       return c->first;
+    // Another mask around a masked score (a sliding window's lower bound
+    // around the causal one): the score it keeps carries the bound.
+    if (isMinusInfinity(select.getFalseValue()))
+      return causalOffset(select.getTrueValue(), key, row);
+    if (isMinusInfinity(select.getTrueValue()))
+      return causalOffset(select.getFalseValue(), key, row);
     return std::nullopt;
   }
   if (auto add = dyn_cast_or_null<arith::AddFOp>(def)) {

@@ -1,8 +1,9 @@
 // Attention graphs that become one kernel (an online fold over the keys),
 // at ragged sizes: keys not a multiple of the key block, head dimensions
 // that are not powers of two, causal and padding masks, grouped-query
-// attention, 16-bit inputs; and log-softmax rows as the second user of the
-// online fold. test/Integration/attention.test runs them under emulation.
+// attention, 16-bit inputs, a sliding window; and log-softmax rows and a
+// cross-entropy as the second user of the online fold.
+// test/Integration/attention.test runs them under emulation.
 
 // Keys (100) past one block and ragged; head dimension 80 of a 128 tile.
 func.func @ragged(%q: tensor<3x37x80xf32>, %k: tensor<3x100x80xf32>,
@@ -94,4 +95,47 @@ func.func @bf16(%q: tensor<2x40x64xbf16>, %k: tensor<2x77x64xbf16>,
 func.func @log_softmax(%x: tensor<6x50000xf32>) -> tensor<6x50000xf32> {
   %y = xtensor.log_softmax %x dim 1 : tensor<6x50000xf32>
   return %y : tensor<6x50000xf32>
+}
+
+// Causal attention over a sliding window of 16 keys (Mistral's): key j is
+// seen by query i when i - 16 < j <= i.
+func.func @sliding(%q: tensor<2x70x64xf32>, %k: tensor<2x70x64xf32>,
+                   %v: tensor<2x70x64xf32>) -> tensor<2x70x64xf32> {
+  %kt = xtensor.transpose %k perm [0, 2, 1] : tensor<2x70x64xf32> -> tensor<2x64x70xf32>
+  %s = xtensor.matmul %q, %kt : tensor<2x70x64xf32>, tensor<2x64x70xf32> -> tensor<2x70x70xf32>
+  %c = xtensor.constant dense<0.125> : tensor<2x70x70xf32>
+  %ss = xtensor.mul %s, %c : tensor<2x70x70xf32>
+  %i = xtensor.iota dim 1 : tensor<2x70x70xi32>
+  %j = xtensor.iota dim 2 : tensor<2x70x70xi32>
+  %w = xtensor.constant dense<16> : tensor<2x70x70xi32>
+  %lo = xtensor.sub %i, %w : tensor<2x70x70xi32>
+  %seen = xtensor.cmp le, %j, %i : tensor<2x70x70xi32>
+  %recent = xtensor.cmp gt, %j, %lo : tensor<2x70x70xi32>
+  %ninf = xtensor.constant dense<0xFF800000> : tensor<2x70x70xf32>
+  %m1 = xtensor.select %seen, %ss, %ninf : tensor<2x70x70xf32>
+  %m2 = xtensor.select %recent, %m1, %ninf : tensor<2x70x70xf32>
+  %p = xtensor.softmax %m2 dim 2 : tensor<2x70x70xf32>
+  %o = xtensor.matmul %p, %v : tensor<2x70x70xf32>, tensor<2x70x64xf32> -> tensor<2x70x64xf32>
+  return %o : tensor<2x70x64xf32>
+}
+
+// Cross-entropy over a vocabulary of 50000 without the softmax: the
+// log-sum-exp of each row (its maximum and sum of exponentials, one online
+// fold) minus the target's logit, picked by a one-hot sum.
+func.func @cross_entropy(%x: tensor<6x50000xf32>, %t: tensor<6x1xi32>) -> tensor<6x1xf32> {
+  %m = xtensor.reduce max %x dims [1] keepdim : tensor<6x50000xf32> -> tensor<6x1xf32>
+  %mb = xtensor.broadcast %m : tensor<6x1xf32> -> tensor<6x50000xf32>
+  %d = xtensor.sub %x, %mb : tensor<6x50000xf32>
+  %e = xtensor.exp %d : tensor<6x50000xf32>
+  %s = xtensor.reduce sum %e dims [1] keepdim : tensor<6x50000xf32> -> tensor<6x1xf32>
+  %ls = xtensor.log %s : tensor<6x1xf32>
+  %lse = xtensor.add %ls, %m : tensor<6x1xf32>
+  %j = xtensor.iota dim 1 : tensor<6x50000xi32>
+  %tb = xtensor.broadcast %t : tensor<6x1xi32> -> tensor<6x50000xi32>
+  %hit = xtensor.cmp eq, %j, %tb : tensor<6x50000xi32>
+  %z = xtensor.constant dense<0.0> : tensor<6x50000xf32>
+  %xs = xtensor.select %hit, %x, %z : tensor<6x50000xf32>
+  %picked = xtensor.reduce sum %xs dims [1] keepdim : tensor<6x50000xf32> -> tensor<6x1xf32>
+  %loss = xtensor.sub %lse, %picked : tensor<6x1xf32>
+  return %loss : tensor<6x1xf32>
 }
