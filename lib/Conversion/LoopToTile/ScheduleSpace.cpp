@@ -160,9 +160,12 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
     for (int64_t bm : {16, 32, 64})
       if (f.m >= 16 && (bm == 16 || bm <= int64_t(llvm::PowerOf2Ceil(f.m))))
         bms.push_back(bm);
+    // Beyond the register count, the candidates that need the fewest are
+    // kept (a head dimension of 256 over many rows): spilling is legal.
+    SmallVector<std::pair<int64_t, xt::ScheduleAttrInterface>> over;
     for (int64_t bm : bms)
       for (int64_t bk : {32, 64})
-        for (int64_t warps : {1, 2, 4, 8}) {
+        for (int64_t warps : {1, 2, 4, 8, 16}) {
           int64_t threads = 32 * warps;
           int64_t bytes = 4 * (bm * dk + dk * bk + bm * bk + bk * bn);
           int64_t registers =
@@ -171,12 +174,24 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
               llvm::divideCeil(bm * bn, threads) +
               3 * llvm::divideCeil(bm * bk, threads);
           if (!fitsProblem(f, bm, bn, bk, 1, 64, 32) || bytes > 160 * 1024 ||
-              registers > 96 || (warps > 1 && bm * bn < threads))
+              (warps > 1 && bm * bn < threads))
             continue;
-          out.push_back(xt::DotScheduleAttr::get(ctx, bm, bn, bk, 1, warps,
-                                                 xt::DotInstruction::fma, 1,
-                                                 /*tf32=*/false));
+          auto schedule = xt::DotScheduleAttr::get(
+              ctx, bm, bn, bk, 1, warps, xt::DotInstruction::fma, 1,
+              /*tf32=*/false);
+          if (registers > 96)
+            over.push_back({registers, schedule});
+          else
+            out.push_back(schedule);
         }
+    if (out.empty() && !over.empty()) {
+      llvm::sort(over, [](const auto &a, const auto &b) {
+        return a.first < b.first;
+      });
+      for (auto &[registers, schedule] : over)
+        if (registers == over.front().first)
+          out.push_back(schedule);
+    }
     return out;
   }
   if (f.tensorCoreOperands && xt::hasMmaSync(target))
