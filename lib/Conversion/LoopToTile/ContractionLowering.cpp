@@ -172,21 +172,36 @@ static LogicalResult emitStores(OpBuilder &b, Location loc,
   return success();
 }
 
-/// The Tile IR kernel of `programs` programs that replaces `kernel`, with
-/// `b` at the start of its body, its buffers and the kernel's top-level
-/// scalars mapped in `scalars`.
+/// The Tile IR kernel `name` of `programs` programs for `kernel`, with `b`
+/// at the start of its body, its buffers and the kernel's top-level scalars
+/// mapped in `scalars`. Its arguments: the kernel's inputs, then buffers of
+/// `partials` (in `partialArgs`), then the kernel's outputs unless
+/// `withOutputs` is false; the partials are inputs when the outputs follow.
 static xt::KernelOp beginProgram(OpBuilder &b, xl::KernelOp kernel,
-                                 int64_t programs,
+                                 StringRef name, int64_t programs,
                                  xt::DotScheduleAttr schedule,
-                                 xt::TargetAttr target, IRMapping &scalars) {
-  auto tk = xt::KernelOp::create(b, kernel.getLoc(), kernel.getSymName(),
-                                 kernel.getNumInputs(),
-                                 ArrayRef<int64_t>{programs},
-                                 schedule.getWarps(), target, schedule);
+                                 xt::TargetAttr target, IRMapping &scalars,
+                                 TypeRange partials = {},
+                                 bool withOutputs = true,
+                                 SmallVectorImpl<Value> *partialArgs = nullptr) {
+  int64_t inputs = kernel.getNumInputs();
+  auto tk = xt::KernelOp::create(
+      b, kernel.getLoc(), name,
+      inputs + (withOutputs ? int64_t(partials.size()) : 0),
+      ArrayRef<int64_t>{programs}, schedule.getWarps(), target, schedule);
   Block *block = b.createBlock(&tk.getBody());
   b.setInsertionPointToStart(block);
-  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+  ArrayRef<BlockArgument> args = kernel.getBodyBlock().getArguments();
+  for (BlockArgument arg : args.take_front(inputs))
     scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  for (Type t : partials) {
+    Value arg = block->addArgument(t, kernel.getLoc());
+    if (partialArgs)
+      partialArgs->push_back(arg);
+  }
+  if (withOutputs)
+    for (BlockArgument arg : args.drop_front(inputs))
+      scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
   for (Operation &op : kernel.getBodyBlock())
     if (!op.getNumRegions())
       cloneScalar(b, op, scalars);
@@ -219,8 +234,8 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
   IRMapping scalars;
-  xt::KernelOp tk = beginProgram(b, kernel, f.batch * mb * nb, schedule,
-                                 target, scalars);
+  xt::KernelOp tk = beginProgram(b, kernel, kernel.getSymName(),
+                                 f.batch * mb * nb, schedule, target, scalars);
 
   // Program -> (batch..., tile row, tile column), tile column fastest.
   auto constant = [&](int64_t v) -> Value {
@@ -466,84 +481,40 @@ std::optional<int64_t> causalOffset(Value score, Value key, Value row) {
 }
 } // namespace
 
-LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
-                                           const RowNest &nest,
-                                           const Contraction &c,
-                                           const DotFacts &f,
-                                           xt::DotScheduleAttr schedule,
-                                           xt::TargetAttr target) {
-  int64_t bm = schedule.getBlockM(), bd = schedule.getBlockN(),
-          bk = schedule.getBlockK();
-  if (bd < f.n || schedule.getInstruction() != xt::DotInstruction::fma)
-    return kernel.emitOpError()
-           << "is attention; its schedule has block_n at least the head "
-              "dimension ("
-           << f.n << ") and instruction = fma, got " << schedule;
-  int64_t mb = llvm::divideCeil(f.m, bm);
-  OpBuilder b(kernel);
-  Location loc = kernel.getLoc();
+namespace {
+/// Builds the programs of an attention kernel: per block of `bm` query
+/// rows, the query tile, the key loop carrying (maximum, sum, accumulator),
+/// and the epilogue; with a split of the keys, the partials' stores and
+/// their combination.
+class AttentionLowering {
+public:
+  AttentionLowering(OpBuilder &b, const RowNest &nest, const Contraction &c,
+                    const DotFacts &f, xt::DotScheduleAttr schedule,
+                    Location loc)
+      : b(b), loc(loc), nest(nest), c(c), f(f), bm(schedule.getBlockM()),
+        bd(schedule.getBlockN()), bk(schedule.getBlockK()),
+        mb(llvm::divideCeil(f.m, bm)), raggedRows(f.m % bm != 0) {}
+
   IRMapping scalars;
-  xt::KernelOp tk =
-      beginProgram(b, kernel, f.batch * mb, schedule, target, scalars);
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto fail = [&]() {
-    tk.erase();
-    return failure();
-  };
+  Value mBase;
 
-  // Program -> (batch..., block of query rows), the query block fastest.
-  Value pid = xt::ProgramIdOp::create(b, loc, 0);
-  Value mBase = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, pid, constant(mb)), constant(bm));
-  Value rest = arith::DivUIOp::create(b, loc, pid, constant(mb));
-  mapBatchRows(b, loc, nest, rest, scalars);
+  Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
-  Type f32 = b.getF32Type();
-  double inf = std::numeric_limits<double>::infinity();
-  auto tileType = [&](ArrayRef<int64_t> shape) {
-    return RankedTensorType::get(shape, f32);
-  };
-  auto splatF = [&](ArrayRef<int64_t> shape, double v) -> Value {
-    return xt::SplatOp::create(
-        b, loc, tileType(shape),
-        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)));
-  };
-  auto zeroed = [&](Value tile, Value mask) {
-    return zeroOutside(b, loc, tile, mask);
-  };
-  auto both = [&](Value x, Value y) -> Value {
-    if (!x)
-      return y;
-    if (!y)
-      return x;
-    return arith::AndIOp::create(b, loc, x, y);
-  };
-  auto asTile = [&](TileContext &ctx, FailureOr<Value> v) -> FailureOr<Value> {
-    if (failed(v))
-      return failure();
-    return ctx.isTile(*v) ? *v : ctx.splat(*v);
-  };
-  // A [bm] tile of per-row values over `cols` columns.
-  auto perRow = [&](Value rows, int64_t cols) -> Value {
-    Value column = xt::ReshapeOp::create(b, loc, tileType({bm, 1}), rows);
-    return xt::BroadcastOp::create(b, loc, tileType({bm, cols}), column);
-  };
-  auto foldRows = [&](xt::CombineKind kind, Value tile, double identity) {
-    return xt::FoldOp::create(b, loc, tileType({bm}), kind, tile,
-                              ArrayRef<int64_t>{1},
-                              b.getF32FloatAttr(identity),
-                              /*associative=*/true, /*commutative=*/true,
-                              xt::FoldStrategy::block)
-        .getResult();
-  };
-  bool raggedRows = f.m % bm != 0;
+  /// The program's block of query rows, `rowBlock` = (batch..., block),
+  /// the block fastest.
+  void mapRows(Value rowBlock) {
+    mBase = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, rowBlock, constant(mb)),
+        constant(bm));
+    mapBatchRows(b, loc, nest,
+                 arith::DivUIOp::create(b, loc, rowBlock, constant(mb)),
+                 scalars);
+  }
 
-  // The query tile of the scores' contraction: loaded once.
-  Value query;
-  int64_t dk = 0, dkTile = 0;
-  if (c.score) {
+  /// The query tile of the scores' contraction: loaded once.
+  LogicalResult loadQuery() {
+    if (!c.score)
+      return success();
     dk = c.score.getUpper() - c.score.getLower();
     dkTile = int64_t(llvm::PowerOf2Ceil(dk));
     SmallVector<int64_t, 2> shape{bm, dkTile};
@@ -556,28 +527,34 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     ctx.ivs[c.score.getInductionVar()] = kk;
     FailureOr<Value> q = asTile(ctx, ctx.get(c.scoreProduct.a));
     if (failed(q))
-      return fail();
-    query = zeroed(*q, mask);
+      return failure();
+    query = zeroOutside(b, loc, *q, mask);
+    return success();
   }
 
-  // The key loop, carrying each row's running maximum and sum and the
-  // accumulator.
-  SmallVector<int64_t, 2> accShape{bm, bd};
-  // Under a causal mask the block's rows see keys up to its last row plus
-  // the mask's offset: the key loop stops there (blocks above the diagonal
-  // are skipped, not computed and masked).
-  Value keyEnd = constant(f.k);
-  if (std::optional<int64_t> offset =
-          causalOffset(c.online.getYieldedScore(),
-                       c.online.getInductionVar(), c.i.getInductionVar())) {
-    Value last = arith::AddIOp::create(b, loc, mBase, constant(bm + *offset));
-    last = arith::MaxSIOp::create(b, loc, last, constant(0));
-    keyEnd = arith::MinSIOp::create(b, loc, last, keyEnd);
+  /// Where the block's key loop stops: after the last key its rows see.
+  /// Under a causal mask the block's rows see keys up to its last row plus
+  /// the mask's offset (blocks above the diagonal are skipped, not
+  /// computed and masked).
+  Value keyEnd() {
+    Value end = constant(f.k);
+    if (std::optional<int64_t> offset =
+            causalOffset(c.online.getYieldedScore(),
+                         c.online.getInductionVar(), c.i.getInductionVar())) {
+      Value last = arith::AddIOp::create(b, loc, mBase, constant(bm + *offset));
+      last = arith::MaxSIOp::create(b, loc, last, constant(0));
+      end = arith::MinSIOp::create(b, loc, last, end);
+    }
+    return end;
   }
-  auto loop = scf::ForOp::create(
-      b, loc, constant(0), keyEnd, constant(bk),
-      ValueRange{splatF({bm}, -inf), splatF({bm}, 0), splatF(accShape, 0)});
-  {
+
+  /// The key loop over [start, end) in steps of block_k, carrying each
+  /// row's running maximum and sum and the accumulator; its results.
+  FailureOr<scf::ForOp> keyLoop(Value start, Value end) {
+    SmallVector<int64_t, 2> accShape{bm, bd};
+    auto loop = scf::ForOp::create(
+        b, loc, start, end, constant(bk),
+        ValueRange{splatF({bm}, -inf), splatF({bm}, 0), splatF(accShape, 0)});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value key0 = loop.getInductionVar();
@@ -606,13 +583,13 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
       kctx.ivs[c.online.getInductionVar()] = kj;
       FailureOr<Value> kt = asTile(kctx, kctx.get(c.scoreProduct.b));
       if (failed(kt))
-        return fail();
+        return failure();
       sctx.ivs[c.score.getResult()] = xt::DotOp::create(
-          b, loc, query, zeroed(*kt, mask), splatF(sShape, 0));
+          b, loc, query, zeroOutside(b, loc, *kt, mask), splatF(sShape, 0));
     }
     FailureOr<Value> x = asTile(sctx, sctx.get(c.online.getYieldedScore()));
     if (failed(x))
-      return fail();
+      return failure();
     Value scores = *x;
     if (keyMask)
       scores = arith::SelectOp::create(b, loc, keyMask, scores,
@@ -622,12 +599,9 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     // score so far is -inf, so that exponentials of -inf are 0, not NaN).
     Value mNew = arith::MaximumFOp::create(
         b, loc, m, foldRows(xt::CombineKind::max, scores, -inf));
-    Value allInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         mNew, splatF({bm}, -inf));
-    Value shift =
-        arith::SelectOp::create(b, loc, allInf, splatF({bm}, 0), mNew);
-    Value alpha = math::ExpOp::create(
-        b, loc, arith::SubFOp::create(b, loc, m, shift));
+    Value shift = shiftOf(mNew);
+    Value alpha =
+        math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, m, shift));
     Value p = math::ExpOp::create(
         b, loc, arith::SubFOp::create(b, loc, scores, perRow(shift, bk)));
     Value lNew = arith::AddFOp::create(
@@ -646,25 +620,261 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     FailureOr<Value> g =
         asTile(gctx, gctx.get(c.online.getYieldedWeights().front()));
     if (failed(g))
-      return fail();
+      return failure();
     Value scaled = arith::MulFOp::create(b, loc, acc, perRow(alpha, bd));
-    Value accNew = xt::DotOp::create(b, loc, p, zeroed(*g, gMask), scaled);
+    Value accNew = xt::DotOp::create(b, loc, p, zeroOutside(b, loc, *g, gMask),
+                                     scaled);
     scf::YieldOp::create(b, loc, ValueRange{mNew, lNew, accNew});
+    return loop;
   }
 
-  // The epilogue over the [bm, bd] output tile.
-  Value ci = indexTile(b, loc, mBase, bm, accShape, 0);
-  Value cj = indexTile(b, loc, constant(0), bd, accShape, 1);
-  Value cMask = both(raggedRows ? below(b, loc, ci, f.m) : Value(),
-                     f.n % bd ? below(b, loc, cj, f.n) : Value());
-  TileContext cctx(b, loc, scalars, accShape, cMask);
-  cctx.ivs[c.i.getInductionVar()] = ci;
-  cctx.ivs[c.j.getInductionVar()] = cj;
-  cctx.ivs[c.online.getMax()] = perRow(loop.getResult(0), bd);
-  cctx.ivs[c.online.getSum()] = perRow(loop.getResult(1), bd);
-  cctx.ivs[c.online.getAccumulators().front()] = loop.getResult(2);
-  if (failed(emitStores(b, loc, nest, cctx, scalars, cMask)))
-    return fail();
+  /// The split's partials: per query row (blocks padded to `bm` rows) and
+  /// way, the maximum, the sum and the accumulator's `bd` columns.
+  SmallVector<Type> partialTypes(int64_t ways) {
+    int64_t rows = f.batch * mb * bm;
+    Type f32 = b.getF32Type();
+    return {MemRefType::get({rows, ways}, f32),
+            MemRefType::get({rows, ways}, f32),
+            MemRefType::get({rows, ways, bd}, f32)};
+  }
+
+  /// Stores way `way`'s (maximum, sum, accumulator) of the rows of
+  /// `rowBlock`.
+  void storePartials(ArrayRef<Value> partials, Value rowBlock, Value way,
+                     ValueRange results) {
+    Value row0 = arith::MulIOp::create(b, loc, rowBlock, constant(bm));
+    Type index = b.getIndexType();
+    Value rows = indexTile(b, loc, row0, bm, {bm}, 0);
+    Value ways = xt::SplatOp::create(
+        b, loc, RankedTensorType::get({bm}, index), way);
+    for (int i : {0, 1})
+      xt::StoreOp::create(b, loc, results[i], partials[i],
+                          ValueRange{rows, ways}, Value());
+    SmallVector<int64_t, 2> accShape{bm, bd};
+    xt::StoreOp::create(
+        b, loc, results[2], partials[2],
+        ValueRange{indexTile(b, loc, row0, bm, accShape, 0),
+                   xt::SplatOp::create(
+                       b, loc, RankedTensorType::get(accShape, index), way),
+                   indexTile(b, loc, constant(0), bd, accShape, 1)},
+        Value());
+  }
+
+  /// The rows of `rowBlock` combined over `ways` partials: the maximum
+  /// over the ways, and the sums and accumulators rescaled to it.
+  SmallVector<Value> combinePartials(ArrayRef<Value> partials, Value rowBlock,
+                                     int64_t ways) {
+    Value row0 = arith::MulIOp::create(b, loc, rowBlock, constant(bm));
+    Type index = b.getIndexType();
+    int64_t waysTile = int64_t(llvm::PowerOf2Ceil(ways));
+    SmallVector<int64_t, 2> wShape{bm, waysTile};
+    Value rows = indexTile(b, loc, row0, bm, wShape, 0);
+    Value lanes = indexTile(b, loc, constant(0), waysTile, wShape, 1);
+    Value laneMask = waysTile != ways ? below(b, loc, lanes, ways) : Value();
+    auto load = [&](Value buffer, double other) -> Value {
+      Value padding =
+          laneMask ? Value(arith::ConstantOp::create(b, loc,
+                                                     b.getF32FloatAttr(other)))
+                   : Value();
+      return xt::LoadOp::create(b, loc, tileType(wShape), buffer,
+                                ValueRange{rows, lanes}, laneMask, padding);
+    };
+    Value maxima = load(partials[0], -inf);
+    Value m = foldRows(xt::CombineKind::max, maxima, -inf);
+    Value shift = shiftOf(m);
+    Value scale = math::ExpOp::create(
+        b, loc,
+        arith::SubFOp::create(b, loc, maxima, perRow(shift, waysTile)));
+    Value l = foldRows(xt::CombineKind::add,
+                       arith::MulFOp::create(b, loc, load(partials[1], 0),
+                                             scale),
+                       0);
+    // The accumulators, one way at a time.
+    SmallVector<int64_t, 2> accShape{bm, bd};
+    auto loop = scf::ForOp::create(b, loc, constant(0), constant(ways),
+                                   constant(1),
+                                   ValueRange{splatF(accShape, 0)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value way = loop.getInductionVar();
+      Value rowLine = indexTile(b, loc, row0, bm, {bm}, 0);
+      Value wayLine = xt::SplatOp::create(
+          b, loc, RankedTensorType::get({bm}, index), way);
+      Value alpha = math::ExpOp::create(
+          b, loc,
+          arith::SubFOp::create(
+              b, loc,
+              xt::LoadOp::create(b, loc, tileType({bm}), partials[0],
+                                 ValueRange{rowLine, wayLine}, Value(),
+                                 Value()),
+              shift));
+      Value acc = xt::LoadOp::create(
+          b, loc, tileType(accShape), partials[2],
+          ValueRange{indexTile(b, loc, row0, bm, accShape, 0),
+                     xt::SplatOp::create(
+                         b, loc, RankedTensorType::get(accShape, index), way),
+                     indexTile(b, loc, constant(0), bd, accShape, 1)},
+          Value(), Value());
+      Value sum = arith::AddFOp::create(
+          b, loc, loop.getRegionIterArgs()[0],
+          arith::MulFOp::create(b, loc, acc, perRow(alpha, bd)));
+      scf::YieldOp::create(b, loc, sum);
+    }
+    return {m, l, loop.getResult(0)};
+  }
+
+  /// The epilogue over the [bm, bd] output tile, from the rows' maximum,
+  /// sum and accumulator.
+  LogicalResult epilogue(ValueRange results) {
+    SmallVector<int64_t, 2> accShape{bm, bd};
+    Value ci = indexTile(b, loc, mBase, bm, accShape, 0);
+    Value cj = indexTile(b, loc, constant(0), bd, accShape, 1);
+    Value cMask = both(raggedRows ? below(b, loc, ci, f.m) : Value(),
+                       f.n % bd ? below(b, loc, cj, f.n) : Value());
+    TileContext cctx(b, loc, scalars, accShape, cMask);
+    cctx.ivs[c.i.getInductionVar()] = ci;
+    cctx.ivs[c.j.getInductionVar()] = cj;
+    cctx.ivs[c.online.getMax()] = perRow(results[0], bd);
+    cctx.ivs[c.online.getSum()] = perRow(results[1], bd);
+    cctx.ivs[c.online.getAccumulators().front()] = results[2];
+    return emitStores(b, loc, nest, cctx, scalars, cMask);
+  }
+
+private:
+  static constexpr double inf = std::numeric_limits<double>::infinity();
+
+  Type tileType(ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, b.getF32Type());
+  }
+  Value splatF(ArrayRef<int64_t> shape, double v) {
+    return xt::SplatOp::create(
+        b, loc, tileType(shape),
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)));
+  }
+  Value both(Value x, Value y) {
+    if (!x)
+      return y;
+    if (!y)
+      return x;
+    return arith::AndIOp::create(b, loc, x, y);
+  }
+  FailureOr<Value> asTile(TileContext &ctx, FailureOr<Value> v) {
+    if (failed(v))
+      return failure();
+    return ctx.isTile(*v) ? *v : ctx.splat(*v);
+  }
+  /// A [bm] tile of per-row values over `cols` columns.
+  Value perRow(Value rows, int64_t cols) {
+    Value column = xt::ReshapeOp::create(b, loc, tileType({bm, 1}), rows);
+    return xt::BroadcastOp::create(b, loc, tileType({bm, cols}), column);
+  }
+  Value foldRows(xt::CombineKind kind, Value tile, double identity) {
+    return xt::FoldOp::create(b, loc, tileType({bm}), kind, tile,
+                              ArrayRef<int64_t>{1},
+                              b.getF32FloatAttr(identity),
+                              /*associative=*/true, /*commutative=*/true,
+                              xt::FoldStrategy::block)
+        .getResult();
+  }
+  /// What exponentials of a row shift by: its maximum, 0 while that is
+  /// -inf (every score masked), so that exp(-inf - shift) is 0, not NaN.
+  Value shiftOf(Value maxima) {
+    Value allInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         maxima, splatF({bm}, -inf));
+    return arith::SelectOp::create(b, loc, allInf, splatF({bm}, 0), maxima);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const RowNest &nest;
+  const Contraction &c;
+  const DotFacts &f;
+  int64_t bm, bd, bk, mb;
+  bool raggedRows;
+  Value query;
+  int64_t dk = 0, dkTile = 0;
+};
+} // namespace
+
+LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
+                                           const RowNest &nest,
+                                           const Contraction &c,
+                                           const DotFacts &f,
+                                           xt::DotScheduleAttr schedule,
+                                           xt::TargetAttr target) {
+  int64_t bd = schedule.getBlockN(), ways = schedule.getWays();
+  if (bd < f.n || schedule.getInstruction() != xt::DotInstruction::fma)
+    return kernel.emitOpError()
+           << "is attention; its schedule has block_n at least the head "
+              "dimension ("
+           << f.n << ") and instruction = fma, got " << schedule;
+  int64_t rowBlocks = f.batch * llvm::divideCeil(f.m, schedule.getBlockM());
+  OpBuilder b(kernel);
+  Location loc = kernel.getLoc();
+
+  if (ways == 1) {
+    AttentionLowering a(b, nest, c, f, schedule, loc);
+    xt::KernelOp tk = beginProgram(b, kernel, kernel.getSymName(), rowBlocks,
+                                   schedule, target, a.scalars);
+    a.mapRows(xt::ProgramIdOp::create(b, loc, 0));
+    FailureOr<scf::ForOp> loop;
+    if (failed(a.loadQuery()) ||
+        failed(loop = a.keyLoop(a.constant(0), a.keyEnd())) ||
+        failed(a.epilogue((*loop).getResults()))) {
+      tk.erase();
+      return failure();
+    }
+    kernel.erase();
+    return success();
+  }
+
+  // Split keys (flash-decoding). A first kernel, over (row block, way)
+  // with the way fastest, folds each way's share of the keys (whole key
+  // blocks; a way past the causal end folds none) into its partials.
+  std::string partialName = (kernel.getSymName() + "_partial").str();
+  AttentionLowering first(b, nest, c, f, schedule, loc);
+  SmallVector<Type> partialTypes = first.partialTypes(ways);
+  SmallVector<Value> partials;
+  xt::KernelOp k1 =
+      beginProgram(b, kernel, partialName, rowBlocks * ways, schedule, target,
+                   first.scalars, partialTypes, /*withOutputs=*/false,
+                   &partials);
+  Value pid = xt::ProgramIdOp::create(b, loc, 0);
+  Value way = arith::RemUIOp::create(b, loc, pid, first.constant(ways));
+  Value rowBlock = arith::DivUIOp::create(b, loc, pid, first.constant(ways));
+  first.mapRows(rowBlock);
+  int64_t bk = schedule.getBlockK();
+  int64_t share = llvm::divideCeil(llvm::divideCeil(f.k, bk), ways) * bk;
+  Value start = arith::MulIOp::create(b, loc, way, first.constant(share));
+  Value end = arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, start, first.constant(share)),
+      first.keyEnd());
+  FailureOr<scf::ForOp> loop;
+  if (failed(first.loadQuery()) || failed(loop = first.keyLoop(start, end))) {
+    k1.erase();
+    return failure();
+  }
+  first.storePartials(partials, rowBlock, way, (*loop).getResults());
+
+  // The second kernel, one program per row block: the partials combined,
+  // then the epilogue.
+  b.setInsertionPoint(kernel);
+  AttentionLowering second(b, nest, c, f, schedule, loc);
+  partials.clear();
+  xt::KernelOp k2 = beginProgram(b, kernel, kernel.getSymName(), rowBlocks,
+                                 schedule, target, second.scalars,
+                                 partialTypes, /*withOutputs=*/true,
+                                 &partials);
+  rowBlock = xt::ProgramIdOp::create(b, loc, 0);
+  second.mapRows(rowBlock);
+  if (failed(second.epilogue(
+          second.combinePartials(partials, rowBlock, ways)))) {
+    k1.erase();
+    k2.erase();
+    return failure();
+  }
+  splitLaunches(kernel, partialName, partialTypes);
   kernel.erase();
   return success();
 }

@@ -144,6 +144,24 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
                             xt::DotScheduleAttr s, xt::TargetAttr target) {
   int64_t bm = s.getBlockM(), bn = s.getBlockN();
   int64_t mb = llvm::divideCeil(f.m, bm), nb = llvm::divideCeil(f.n, bn);
+  if (s.getWays() > 1) {
+    // Split keys: `ways` times the programs, each over its share of the
+    // keys; each writes its partial (maximum, sum, accumulator tile) and a
+    // second kernel reads them back.
+    DotFacts part = f;
+    part.batch = f.batch * s.getWays();
+    part.k = llvm::divideCeil(f.k, s.getWays());
+    auto one = xt::DotScheduleAttr::get(
+        s.getContext(), bm, bn, s.getBlockK(), s.getStages(), s.getWarps(),
+        s.getInstruction(), s.getWarpsM(), s.getTf32(), 1);
+    Estimate e = estimateDot(part, shape, one, target);
+    double partials = 2.0 * f.batch * mb * bm * s.getWays() * (bn + 2) * 4;
+    double combine = partials / (target.getBandwidth() * 1e3);
+    e.micros += kLaunchMicros + combine;
+    e.memoryMicros += combine;
+    e.why += ", 2 kernels";
+    return e;
+  }
   int64_t tiles = mb * nb * f.batch;
   double padded = double(mb * bm) * (nb * bn) * f.k * 2 * f.batch * f.folds;
   // Pipeline depth hides the operand loads (full efficiency from three
@@ -239,6 +257,8 @@ std::string xtile::scheduleName(xt::ScheduleAttrInterface schedule) {
          << dot.getWarps() / dot.getWarpsM() << (dot.getTf32() ? ":tf32" : "");
     else if (dot.getInstruction() == xt::DotInstruction::wgmma)
       os << ":wgmma";
+    if (dot.getWays() > 1)
+      os << ":x" << dot.getWays();
     return n;
   }
   auto row = cast<xt::RowScheduleAttr>(schedule);

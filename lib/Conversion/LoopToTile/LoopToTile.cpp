@@ -99,6 +99,11 @@ struct ConvertXLoopToXTilePass
         return kernel.emitOpError()
                << "is a contraction; it needs a #xtile.dot_schedule, got "
                << schedule;
+      if (dot.getWays() > 1 && !facts->dot.attention)
+        return kernel.emitOpError()
+               << "cannot use the schedule " << dot
+               << ": ways > 1 (a split of the key axis) applies to attention "
+                  "only";
       if (facts->dot.attention)
         return lowerAttentionKernel(kernel, *nest, contraction, facts->dot,
                                     dot, target);

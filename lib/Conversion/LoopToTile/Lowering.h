@@ -47,6 +47,13 @@ inline FailureOr<TypedAttr> foldIdentity(xl::FoldOp fold) {
   return identity;
 }
 
+/// Replaces every launch of `kernel` by a launch of `partialName` on the
+/// same inputs, which makes tensors of the buffer types `partials`, then a
+/// launch of `kernel` on the inputs and those tensors (a split's two
+/// kernels).
+void splitLaunches(xl::KernelOp kernel, StringRef partialName,
+                   TypeRange partials);
+
 /// Copies a per-program scalar op (hoisted above the columns) into a Tile
 /// IR kernel: loads become scalar Tile IR loads.
 void cloneScalar(OpBuilder &b, Operation &op, IRMapping &map);

@@ -117,7 +117,7 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
                 continue;
               out.push_back(xt::DotScheduleAttr::get(
                   ctx, bm, bn, bk, stages, warps,
-                  xt::DotInstruction::mma_sync, warpsM, tf32));
+                  xt::DotInstruction::mma_sync, warpsM, tf32, 1));
             }
 }
 
@@ -136,7 +136,7 @@ static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f,
           continue;
         out.push_back(xt::DotScheduleAttr::get(ctx, bm, bn, 64, stages, warps,
                                                xt::DotInstruction::wgmma,
-                                               warps, /*tf32=*/false));
+                                               warps, /*tf32=*/false, 1));
       }
 }
 
@@ -176,13 +176,24 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
           if (!fitsProblem(f, bm, bn, bk, 1, 64, 32) || bytes > 160 * 1024 ||
               (warps > 1 && bm * bn < threads))
             continue;
-          auto schedule = xt::DotScheduleAttr::get(
-              ctx, bm, bn, bk, 1, warps, xt::DotInstruction::fma, 1,
-              /*tf32=*/false);
-          if (registers > 96)
-            over.push_back({registers, schedule});
-          else
-            out.push_back(schedule);
+          // Too few programs to fill the device (a decode step): the
+          // keys split over 2 to 64 ways, each at least four key blocks,
+          // up to four programs per SM.
+          int64_t programs = f.batch * llvm::divideCeil(f.m, bm);
+          int64_t blocks = llvm::divideCeil(f.k, bk);
+          for (int64_t ways : {1, 2, 4, 8, 16, 32, 64}) {
+            if (ways > 1 && (programs >= target.getSms() ||
+                             4 * ways > blocks ||
+                             programs * ways > 4 * target.getSms()))
+              continue;
+            auto schedule = xt::DotScheduleAttr::get(
+                ctx, bm, bn, bk, 1, warps, xt::DotInstruction::fma, 1,
+                /*tf32=*/false, ways);
+            if (registers > 96)
+              over.push_back({registers, schedule});
+            else
+              out.push_back(schedule);
+          }
         }
     if (out.empty() && !over.empty()) {
       llvm::sort(over, [](const auto &a, const auto &b) {
@@ -213,7 +224,7 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
             out.push_back(
                 xt::DotScheduleAttr::get(ctx, bm, bn, bk, stages, warps,
                                          xt::DotInstruction::fma, 1,
-                                         /*tf32=*/false));
+                                         /*tf32=*/false, 1));
           }
   return out;
 }

@@ -26,12 +26,9 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
   for (Operation &op : *nest.body)
     if (auto fold = dyn_cast<xl::FoldOp>(op))
       folds.push_back(fold);
-  SmallVector<Type> partialBuffers, partialTensors;
-  for (xl::FoldOp fold : folds) {
+  SmallVector<Type> partialBuffers;
+  for (xl::FoldOp fold : folds)
     partialBuffers.push_back(MemRefType::get({rows, ways}, fold.getType()));
-    partialTensors.push_back(
-        RankedTensorType::get({rows, ways}, fold.getType()));
-  }
   ArrayRef<BlockArgument> inputs =
       kernel.getBodyBlock().getArguments().take_front(kernel.getNumInputs());
   ArrayRef<BlockArgument> outputs =
@@ -192,7 +189,19 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
     return failure();
   }
 
-  // Launches: partials first, then the combining kernel.
+  splitLaunches(kernel, partialName, partialBuffers);
+  kernel.erase();
+  return success();
+}
+
+void xtile::detail::splitLaunches(xl::KernelOp kernel, StringRef partialName,
+                                  TypeRange partials) {
+  SmallVector<Type> tensors;
+  for (Type t : partials) {
+    auto buffer = cast<MemRefType>(t);
+    tensors.push_back(
+        RankedTensorType::get(buffer.getShape(), buffer.getElementType()));
+  }
   SmallVector<xl::LaunchOp> launches;
   kernel->getParentOfType<ModuleOp>().walk([&](xl::LaunchOp launch) {
     if (launch.getKernel() == kernel.getSymName())
@@ -200,7 +209,7 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
   });
   for (xl::LaunchOp launch : launches) {
     OpBuilder lb(launch);
-    auto first = xl::LaunchOp::create(lb, launch.getLoc(), partialTensors,
+    auto first = xl::LaunchOp::create(lb, launch.getLoc(), tensors,
                                       partialName, launch.getInputs());
     SmallVector<Value> operands(launch.getInputs());
     llvm::append_range(operands, first.getResults());
@@ -210,6 +219,4 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
     launch.replaceAllUsesWith(second.getResults());
     launch.erase();
   }
-  kernel.erase();
-  return success();
 }

@@ -35,3 +35,13 @@ func.func @softmax(%x: tensor<4x8192xf32>) -> tensor<4x8192xf32> {
   %y = xtensor.softmax %x dim 1 : tensor<4x8192xf32>
   return %y : tensor<4x8192xf32>
 }
+
+// -----
+
+// A split of the key axis (ways > 1) applies to attention only.
+// RUN: not xtile-opt %s --split-input-file --lower-to-loop --xtile-select-schedule="force='#xtile.dot_schedule<block_m = 32, block_n = 32, block_k = 32, stages = 1, warps = 4, ways = 2>'" --convert-xloop-to-xtile 2>&1 | FileCheck %s --check-prefix=WAYS
+// WAYS: error: 'xloop.kernel' op cannot use the schedule #xtile.dot_schedule<block_m = 32, block_n = 32, block_k = 32, stages = 1, warps = 4, ways = 2>: ways > 1 (a split of the key axis) applies to attention only
+func.func @matmul(%a: tensor<64x48xf32>, %b: tensor<48x40xf32>) -> tensor<64x40xf32> {
+  %c = xtensor.matmul %a, %b : tensor<64x48xf32>, tensor<48x40xf32> -> tensor<64x40xf32>
+  return %c : tensor<64x40xf32>
+}

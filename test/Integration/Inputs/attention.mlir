@@ -77,6 +77,41 @@ func.func @decode(%q: tensor<4x1x256xf32>, %k: tensor<4x300x256xf32>,
   return %o : tensor<4x1x256xf32>
 }
 
+// A decode step against a static KV cache of 4096 positions (GQA 8/2):
+// query head h sees the first 613 h positions (none for head 0, every one
+// for head 7), and SDPA's convention gives fully masked rows zeros. Eight
+// programs cannot fill the device: the keys split over several programs
+// and a second kernel combines their partials (flash-decoding).
+func.func @decode_cache(%q: tensor<8x1x64xf32>, %k: tensor<2x4096x64xf32>,
+                        %v: tensor<2x4096x64xf32>) -> tensor<8x1x64xf32> {
+  %k4 = xtensor.reshape %k : tensor<2x4096x64xf32> -> tensor<2x1x4096x64xf32>
+  %kb = xtensor.broadcast %k4 : tensor<2x1x4096x64xf32> -> tensor<2x4x4096x64xf32>
+  %kr = xtensor.reshape %kb : tensor<2x4x4096x64xf32> -> tensor<8x4096x64xf32>
+  %v4 = xtensor.reshape %v : tensor<2x4096x64xf32> -> tensor<2x1x4096x64xf32>
+  %vb = xtensor.broadcast %v4 : tensor<2x1x4096x64xf32> -> tensor<2x4x4096x64xf32>
+  %vr = xtensor.reshape %vb : tensor<2x4x4096x64xf32> -> tensor<8x4096x64xf32>
+  %kt = xtensor.transpose %kr perm [0, 2, 1] : tensor<8x4096x64xf32> -> tensor<8x64x4096xf32>
+  %s = xtensor.matmul %q, %kt : tensor<8x1x64xf32>, tensor<8x64x4096xf32> -> tensor<8x1x4096xf32>
+  %c = xtensor.constant dense<0.125> : tensor<8x1x4096xf32>
+  %ss = xtensor.mul %s, %c : tensor<8x1x4096xf32>
+  %h = xtensor.iota dim 0 : tensor<8x1x4096xi32>
+  %step = xtensor.constant dense<613> : tensor<8x1x4096xi32>
+  %len = xtensor.mul %h, %step : tensor<8x1x4096xi32>
+  %j = xtensor.iota dim 2 : tensor<8x1x4096xi32>
+  %valid = xtensor.cmp lt, %j, %len : tensor<8x1x4096xi32>
+  %ninf = xtensor.constant dense<0xFF800000> : tensor<8x1x4096xf32>
+  %sm = xtensor.select %valid, %ss, %ninf : tensor<8x1x4096xf32>
+  %p = xtensor.softmax %sm dim 2 : tensor<8x1x4096xf32>
+  %o = xtensor.matmul %p, %vr : tensor<8x1x4096xf32>, tensor<8x4096x64xf32> -> tensor<8x1x64xf32>
+  %mx = xtensor.reduce max %sm dims [2] keepdim : tensor<8x1x4096xf32> -> tensor<8x1x1xf32>
+  %ninf1 = xtensor.constant dense<0xFF800000> : tensor<8x1x1xf32>
+  %none = xtensor.cmp eq, %mx, %ninf1 : tensor<8x1x1xf32>
+  %noneb = xtensor.broadcast %none : tensor<8x1x1xi1> -> tensor<8x1x64xi1>
+  %zero = xtensor.constant dense<0.0> : tensor<8x1x64xf32>
+  %out = xtensor.select %noneb, %zero, %o : tensor<8x1x64xf32>
+  return %out : tensor<8x1x64xf32>
+}
+
 // bf16 inputs: the softmax in f32, its probabilities rounded to bf16 for
 // the second matmul, as the unfused graph does.
 func.func @bf16(%q: tensor<2x40x64xbf16>, %k: tensor<2x77x64xbf16>,

@@ -220,7 +220,7 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t blockM, int64_t blockN, int64_t blockK,
                         int64_t stages, int64_t warps,
                         DotInstruction instruction, int64_t warpsM,
-                        bool tf32) {
+                        bool tf32, int64_t ways) {
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"block_m", blockM},
                              {"block_n", blockN},
                              {"block_k", blockK}})
@@ -232,6 +232,12 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!isPowerOfTwoIn(warps, 1, 32))
     return emitError() << "warps must be a power of two in [1, 32], got "
                        << warps;
+  if (ways < 1 || ways > 1024)
+    return emitError() << "ways must be in [1, 1024], got " << ways;
+  if (ways > 1 && instruction != DotInstruction::fma)
+    return emitError() << "ways > 1 (a split of the key axis) runs on "
+                          "instruction = fma only, got "
+                       << stringifyDotInstruction(instruction);
   if (warpsM < 1 || warps % warpsM)
     return emitError() << "warps_m must divide warps (" << warps << "), got "
                        << warpsM;

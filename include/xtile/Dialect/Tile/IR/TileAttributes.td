@@ -167,11 +167,19 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
     only when asked (`allow-tf32`, as `torch.backends.cuda.matmul.
     allow_tf32` asks PyTorch); without it f32 dots stay exact on FMA.
 
+    `ways` (attention only, default 1) splits the key axis over that many
+    programs per block of query rows: each folds its share of the keys
+    into a partial (maximum, sum, accumulator) and a second kernel
+    combines the partials by rescaling, then runs the epilogue
+    (flash-decoding: a few query rows against many keys still fill the
+    device).
+
     ```mlir
     #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 32, stages = 3, warps = 4>
     #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = 32, stages = 3, warps = 8, instruction = mma_sync, warps_m = 2>
     #xtile.dot_schedule<block_m = 128, block_n = 256, block_k = 64, stages = 4, warps = 8, instruction = wgmma, warps_m = 8>
     #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 3, warps = 4, instruction = mma_sync, warps_m = 2, tf32 = true>
+    #xtile.dot_schedule<block_m = 1, block_n = 128, block_k = 64, stages = 1, warps = 4, ways = 16>
     ```
   }];
   let parameters = (ins "int64_t":$block_m, "int64_t":$block_n,
@@ -180,7 +188,8 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
                         DefaultValuedParameter<"::xtile::tile::DotInstruction",
                             "::xtile::tile::DotInstruction::fma">:$instruction,
                         DefaultValuedParameter<"int64_t", "1">:$warps_m,
-                        DefaultValuedParameter<"bool", "false">:$tf32);
+                        DefaultValuedParameter<"bool", "false">:$tf32,
+                        DefaultValuedParameter<"int64_t", "1">:$ways);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
