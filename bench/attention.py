@@ -4,8 +4,9 @@
 For each attention graph (Tensor IR, written here), prints the kernels
 --lower-to-loop makes and the bytes they move against the ideal (Q, K, V,
 mask, O once), then the schedule --lower-to-tile chooses for sm_90 and its
-estimate beside two floors: the FLOPs of both contractions at the FP32 FMA
-peak and the ideal bytes at the device bandwidth. No GPU is needed.
+estimate beside two floors: the FLOPs of both contractions (over the
+visible scores: about half under a causal mask) at the FP32 FMA peak and
+the ideal bytes at the device bandwidth. No GPU is needed.
 
   python3 bench/attention.py [--target sm_90]
 """
@@ -24,9 +25,10 @@ OPT = os.path.join(os.environ.get("XTILE_BUILD_DIR", os.path.join(ROOT, "build")
 
 
 def attention(name, heads, kv_heads, queries, keys, dim, dtype="f32",
-              causal=False):
-    """softmax(q kᵀ / sqrt(dim) [causal]) v with K/V heads shared by groups
-    of query heads (HF's repeat_kv: broadcast, reshape)."""
+              causal=False, window=0):
+    """softmax(q kᵀ / sqrt(dim) [causal, within a sliding window of `window`
+    keys]) v with K/V heads shared by groups of query heads (HF's repeat_kv:
+    broadcast, reshape)."""
     g = heads // kv_heads
     t = lambda *s: "tensor<" + "x".join(map(str, s)) + "x" + dtype + ">"
     ti = lambda *s: "tensor<" + "x".join(map(str, s)) + "xi32>"
@@ -62,6 +64,16 @@ def attention(name, heads, kv_heads, queries, keys, dim, dtype="f32",
             f"  %masked = xtensor.select %seen, %ss, %ninf : {s}",
         ]
         scores = "%masked"
+        if window:
+            # Mistral's: key j is seen by the query at position p when
+            # p - window < j.
+            lines += [
+                f"  %w = xtensor.constant dense<{window}> : {ti(heads, queries, keys)}",
+                f"  %lo = xtensor.sub %pos, %w : {ti(heads, queries, keys)}",
+                f"  %recent = xtensor.cmp gt, %j, %lo : {ti(heads, queries, keys)}",
+                f"  %windowed = xtensor.select %recent, %masked, %ninf : {s}",
+            ]
+            scores = "%windowed"
     lines += [
         f"  %p = xtensor.softmax {scores} dim 2 : {s}",
         f"  %o = xtensor.matmul %p, {v} : {s}, {t(heads, keys, dim)} -> {t(heads, queries, dim)}",
@@ -72,11 +84,13 @@ def attention(name, heads, kv_heads, queries, keys, dim, dtype="f32",
 
 
 GRAPHS = [
-    # (name, heads, kv heads, queries, keys, head dim, dtype, causal)
+    # (name, heads, kv heads, queries, keys, head dim, dtype, causal[,
+    # sliding window])
     ("examples_attention", 64, 64, 1024, 1024, 64, "f32", False),
     ("llama3_8b_prefill_2k", 32, 8, 2048, 2048, 128, "f32", True),
     ("llama3_8b_prefill_2k_bf16", 32, 8, 2048, 2048, 128, "bf16", True),
     ("llama3_8b_decode_32k", 32, 8, 1, 32768, 128, "bf16", True),
+    ("mistral_7b_decode_32k_w4k", 32, 8, 1, 32768, 128, "bf16", True, 4096),
 ]
 
 
@@ -100,8 +114,9 @@ def main():
     print(f"{'graph':28} {'kernels':>7} {'moved MiB':>9} {'ideal MiB':>9} "
           f"{'x ideal':>7} {'GFLOP':>7} {'FMA floor us':>12} "
           f"{'bytes floor us':>14} {'estimate us':>11}  schedule")
-    for name, h, kvh, tq, tk, d, dtype, causal in GRAPHS:
-        text = attention(name, h, kvh, tq, tk, d, dtype, causal)
+    for name, h, kvh, tq, tk, d, dtype, causal, *window in GRAPHS:
+        window = window[0] if window else 0
+        text = attention(name, h, kvh, tq, tk, d, dtype, causal, window)
         report = run(["--lower-to-loop", "--xloop-report", "-o", os.devnull],
                      text).stdout
         m = re.search(r"func @\S+: (\d+) launch(?:es)?, (\d+) B moved, ideal (\d+) B "
@@ -119,7 +134,11 @@ def main():
                               chosen["schedule"])
         else:
             est, schedule = float("nan"), "(not one attention kernel)"
-        flops = 4.0 * h * tq * tk * d  # q kᵀ and p v, 2 FLOP per multiply-add
+        # q kᵀ and p v, 2 FLOP per multiply-add, over the scores the mask
+        # leaves visible (about half of them under a causal mask).
+        pairs = (sum(min(tk, i + tk - tq + 1, window or tk)
+                     for i in range(tq)) if causal else tq * tk)
+        flops = 4.0 * h * pairs * d
         print(f"{name:28} {launches:>7} {int(moved) / 2**20:9.1f} "
               f"{int(ideal) / 2**20:9.1f} {float(ratio):7.2f} {flops / 1e9:7.1f} "
               f"{flops / (fp32_gflops * 1e3):12.1f} "

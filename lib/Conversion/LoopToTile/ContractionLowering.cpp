@@ -333,155 +333,6 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
 }
 
 namespace {
-/// An integer as a linear combination of the key and query indices and a
-/// constant.
-struct Linear {
-  int64_t key = 0, row = 0, constant = 0;
-};
-
-std::optional<Linear> linearIn(Value v, Value key, Value row) {
-  if (v == key)
-    return Linear{1, 0, 0};
-  if (v == row)
-    return Linear{0, 1, 0};
-  APInt value;
-  if (matchPattern(v, m_ConstantInt(&value)))
-    return Linear{0, 0, value.getSExtValue()};
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return std::nullopt;
-  if (isa<arith::IndexCastOp, arith::ExtSIOp>(def))
-    return linearIn(def->getOperand(0), key, row);
-  if (isa<arith::AddIOp, arith::SubIOp>(def)) {
-    std::optional<Linear> x = linearIn(def->getOperand(0), key, row);
-    std::optional<Linear> y = linearIn(def->getOperand(1), key, row);
-    if (!x || !y)
-      return std::nullopt;
-    int64_t sign = isa<arith::AddIOp>(def) ? 1 : -1;
-    return Linear{x->key + sign * y->key, x->row + sign * y->row,
-                  x->constant + sign * y->constant};
-  }
-  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
-    // d_i + c only.
-    AffineExpr e = apply.getAffineMap().getResult(0);
-    int64_t c = 0;
-    if (auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-        bin && e.getKind() == AffineExprKind::Add)
-      if (auto k = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
-        c = k.getValue();
-        e = bin.getLHS();
-      }
-    auto d = dyn_cast<AffineDimExpr>(e);
-    if (!d)
-      return std::nullopt;
-    std::optional<Linear> x =
-        linearIn(apply.getOperands()[d.getPosition()], key, row);
-    if (!x)
-      return std::nullopt;
-    x->constant += c;
-    return x;
-  }
-  return std::nullopt;
-}
-
-bool isMinusInfinity(Value v) {
-  FloatAttr attr;
-  return matchPattern(v, m_Constant(&attr)) && attr.getValue().isInfinity() &&
-         attr.getValue().isNegative();
-}
-
-bool isZeroFloat(Value v) {
-  FloatAttr attr;
-  return matchPattern(v, m_Constant(&attr)) && attr.getValue().isZero();
-}
-
-/// `cond` as "key - row <= offset" (visible = true) or its negation: the
-/// offset, and whether `cond` true means the key is visible.
-std::optional<std::pair<int64_t, bool>> causalCondition(Value cond, Value key,
-                                                        Value row) {
-  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
-  if (!cmp)
-    return std::nullopt;
-  std::optional<Linear> l = linearIn(cmp.getLhs(), key, row);
-  std::optional<Linear> r = linearIn(cmp.getRhs(), key, row);
-  if (!l || !r)
-    return std::nullopt;
-  // d = lhs - rhs = s (key - row) + c.
-  Linear d{l->key - r->key, l->row - r->row, l->constant - r->constant};
-  if (d.key != -d.row || (d.key != 1 && d.key != -1))
-    return std::nullopt;
-  int64_t s = d.key, c = d.constant;
-  using P = arith::CmpIPredicate;
-  // With t = key - row: lhs - rhs = s t + c.
-  switch (cmp.getPredicate()) {
-  case P::sle: // s t + c <= 0
-    if (s == 1)
-      return std::make_pair(-c, true); // t <= -c
-    return std::make_pair(c - 1, false); // -t + c <= 0: t >= c, masked
-  case P::slt: // s t + c < 0
-    if (s == 1)
-      return std::make_pair(-c - 1, true);
-    return std::make_pair(c, false); // t > c
-  case P::sge: // s t + c >= 0
-    if (s == 1)
-      return std::make_pair(-c - 1, false); // t >= -c: masked past -c - 1
-    return std::make_pair(c, true); // t <= c
-  case P::sgt: // s t + c > 0
-    if (s == 1)
-      return std::make_pair(-c, false); // t > -c
-    return std::make_pair(c - 1, true); // t < c
-  default:
-    return std::nullopt;
-  }
-}
-
-/// When every score with key - row > offset is -inf (a causal mask, in
-/// select or additive form, anywhere in a chain of adds, products and
-/// selects to the yielded score): the offset. Keys past the last row of a
-/// block plus it contribute nothing, so the block's key loop stops there.
-std::optional<int64_t> causalOffset(Value score, Value key, Value row) {
-  Operation *def = score.getDefiningOp();
-  if (auto select = dyn_cast_or_null<arith::SelectOp>(def)) {
-    std::optional<std::pair<int64_t, bool>> c =
-        causalCondition(select.getCondition(), key, row);
-    if (c && c->second && isMinusInfinity(select.getFalseValue()))
-      return c->first;
-    if (c && !c->second && isMinusInfinity(select.getTrueValue()))
-      return c->first;
-    // Another mask around a masked score (a sliding window's lower bound
-    // around the causal one): the score it keeps carries the bound.
-    if (isMinusInfinity(select.getFalseValue()))
-      return causalOffset(select.getTrueValue(), key, row);
-    if (isMinusInfinity(select.getTrueValue()))
-      return causalOffset(select.getFalseValue(), key, row);
-    return std::nullopt;
-  }
-  if (auto add = dyn_cast_or_null<arith::AddFOp>(def)) {
-    // x + (masked ? -inf : 0), or a mask deeper in either operand.
-    for (Value operand : {add.getLhs(), add.getRhs()}) {
-      auto select = operand.getDefiningOp<arith::SelectOp>();
-      if (select) {
-        std::optional<std::pair<int64_t, bool>> c =
-            causalCondition(select.getCondition(), key, row);
-        if (c && c->second && isMinusInfinity(select.getFalseValue()) &&
-            isZeroFloat(select.getTrueValue()))
-          return c->first;
-        if (c && !c->second && isMinusInfinity(select.getTrueValue()) &&
-            isZeroFloat(select.getFalseValue()))
-          return c->first;
-      }
-      if (std::optional<int64_t> inner = causalOffset(operand, key, row))
-        return inner;
-    }
-    return std::nullopt;
-  }
-  if (isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(def))
-    return causalOffset(def->getOperand(0), key, row);
-  return std::nullopt;
-}
-} // namespace
-
-namespace {
 /// Builds the programs of an attention kernel: per block of `bm` query
 /// rows, the query tile, the key loop carrying (maximum, sum, accumulator),
 /// and the epilogue; with a split of the keys, the partials' stores and
@@ -532,20 +383,27 @@ public:
     return success();
   }
 
-  /// Where the block's key loop stops: after the last key its rows see.
-  /// Under a causal mask the block's rows see keys up to its last row plus
-  /// the mask's offset (blocks above the diagonal are skipped, not
-  /// computed and masked).
-  Value keyEnd() {
-    Value end = constant(f.k);
-    if (std::optional<int64_t> offset =
-            causalOffset(c.online.getYieldedScore(),
-                         c.online.getInductionVar(), c.i.getInductionVar())) {
-      Value last = arith::AddIOp::create(b, loc, mBase, constant(bm + *offset));
+  /// The keys the block's rows see, [start, end): under a causal mask the
+  /// block's rows see keys up to its last row plus the mask's offset, under
+  /// a sliding window from its first row minus the window (rounded down to
+  /// a key block). Blocks outside are skipped, not computed and masked.
+  std::pair<Value, Value> keyRange() {
+    Value start = constant(0), end = constant(f.k);
+    if (f.windowLower) {
+      Value first = arith::AddIOp::create(b, loc, mBase,
+                                          constant(*f.windowLower));
+      first = arith::MaxSIOp::create(b, loc, first, constant(0));
+      start = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, first, constant(bk)),
+          constant(bk));
+    }
+    if (f.windowUpper) {
+      Value last =
+          arith::AddIOp::create(b, loc, mBase, constant(bm + *f.windowUpper));
       last = arith::MaxSIOp::create(b, loc, last, constant(0));
       end = arith::MinSIOp::create(b, loc, last, end);
     }
-    return end;
+    return {start, end};
   }
 
   /// The key loop over [start, end) in steps of block_k, carrying each
@@ -819,8 +677,8 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
                                    schedule, target, a.scalars);
     a.mapRows(xt::ProgramIdOp::create(b, loc, 0));
     FailureOr<scf::ForOp> loop;
-    if (failed(a.loadQuery()) ||
-        failed(loop = a.keyLoop(a.constant(0), a.keyEnd())) ||
+    auto [start, end] = a.keyRange();
+    if (failed(a.loadQuery()) || failed(loop = a.keyLoop(start, end)) ||
         failed(a.epilogue((*loop).getResults()))) {
       tk.erase();
       return failure();
@@ -830,8 +688,8 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
   }
 
   // Split keys (flash-decoding). A first kernel, over (row block, way)
-  // with the way fastest, folds each way's share of the keys (whole key
-  // blocks; a way past the causal end folds none) into its partials.
+  // with the way fastest, folds each way's share of the block's keys
+  // (whole key blocks; a way past the end folds none) into its partials.
   std::string partialName = (kernel.getSymName() + "_partial").str();
   AttentionLowering first(b, nest, c, f, schedule, loc);
   SmallVector<Type> partialTypes = first.partialTypes(ways);
@@ -844,12 +702,24 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
   Value way = arith::RemUIOp::create(b, loc, pid, first.constant(ways));
   Value rowBlock = arith::DivUIOp::create(b, loc, pid, first.constant(ways));
   first.mapRows(rowBlock);
+  auto [blockStart, blockEnd] = first.keyRange();
+  // share = ceil(max(end - start, 0) / (bk * ways)) * bk.
   int64_t bk = schedule.getBlockK();
-  int64_t share = llvm::divideCeil(llvm::divideCeil(f.k, bk), ways) * bk;
-  Value start = arith::MulIOp::create(b, loc, way, first.constant(share));
+  Value span = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, blockEnd, blockStart),
+      first.constant(0));
+  Value share = arith::MulIOp::create(
+      b, loc,
+      arith::DivUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, span,
+                                first.constant(bk * ways - 1)),
+          first.constant(bk * ways)),
+      first.constant(bk));
+  Value start = arith::AddIOp::create(
+      b, loc, blockStart, arith::MulIOp::create(b, loc, way, share));
   Value end = arith::MinSIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, start, first.constant(share)),
-      first.keyEnd());
+      b, loc, arith::AddIOp::create(b, loc, start, share), blockEnd);
   FailureOr<scf::ForOp> loop;
   if (failed(first.loadQuery()) || failed(loop = first.keyLoop(start, end))) {
     k1.erase();

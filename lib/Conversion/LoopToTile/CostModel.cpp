@@ -140,17 +140,35 @@ static Estimate estimateRow(const RowFacts &k, xt::RowScheduleAttr s,
   return e;
 }
 
+/// The share of an attention kernel's keys that its blocks of `bm` query
+/// rows visit, the rest skipped by its causal mask or sliding window.
+static double visitedFraction(const DotFacts &f, int64_t bm, int64_t bk) {
+  if (!f.attention || (!f.windowLower && !f.windowUpper))
+    return 1.0;
+  KeyWindow window{f.windowLower, f.windowUpper};
+  int64_t mb = llvm::divideCeil(f.m, bm);
+  double visited = 0;
+  for (int64_t block = 0; block < mb; ++block) {
+    auto [start, end] = keyRange(window, block * bm, bm, f.k, bk);
+    visited += end - start;
+  }
+  return visited / (double(mb) * f.k);
+}
+
 static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
                             xt::DotScheduleAttr s, xt::TargetAttr target) {
   int64_t bm = s.getBlockM(), bn = s.getBlockN();
   int64_t mb = llvm::divideCeil(f.m, bm), nb = llvm::divideCeil(f.n, bn);
+  double fraction = visitedFraction(f, bm, s.getBlockK());
   if (s.getWays() > 1) {
     // Split keys: `ways` times the programs, each over its share of the
-    // keys; each writes its partial (maximum, sum, accumulator tile) and a
-    // second kernel reads them back.
+    // visited keys; each writes its partial (maximum, sum, accumulator
+    // tile) and a second kernel reads them back.
     DotFacts part = f;
     part.batch = f.batch * s.getWays();
-    part.k = llvm::divideCeil(f.k, s.getWays());
+    part.k = std::max<int64_t>(
+        1, int64_t(std::ceil(f.k * fraction / s.getWays())));
+    part.windowLower = part.windowUpper = std::nullopt;
     auto one = xt::DotScheduleAttr::get(
         s.getContext(), bm, bn, s.getBlockK(), s.getStages(), s.getWarps(),
         s.getInstruction(), s.getWarpsM(), s.getTf32(), 1);
@@ -163,7 +181,8 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
     return e;
   }
   int64_t tiles = mb * nb * f.batch;
-  double padded = double(mb * bm) * (nb * bn) * f.k * 2 * f.batch * f.folds;
+  double padded =
+      double(mb * bm) * (nb * bn) * f.k * 2 * f.batch * f.folds * fraction;
   // Pipeline depth hides the operand loads (full efficiency from three
   // stages).
   double efficiency = std::min(1.0, 0.4 + 0.2 * s.getStages());
@@ -213,7 +232,7 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
   double side = std::sqrt(std::min(double(tiles), slots));
   double perWave =
       side * bm * f.k * f.inBytes + side * bn * f.k * f.inBytes * f.folds;
-  double traffic = waves * perWave + f.otherBytes;
+  double traffic = waves * perWave * fraction + f.otherBytes;
   double memory = traffic / (target.getBandwidth() * 1e3);
   // An SM's pipes are shared by the programs resident on it: the busiest
   // SM computes ceil(tiles / SMs) tiles, so fewer tiles than SMs (a small
@@ -229,6 +248,8 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
      << (compute * busiest >= memory * tail ? "compute" : "memory")
      << "-bound, "
      << needs.sharedMemory / 1024 << " KiB shared";
+  if (fraction < 1)
+    os << llvm::format(", %.0f%% of the keys visited", 100 * fraction);
   return e;
 }
 

@@ -347,6 +347,9 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
     f.n = c->j.getUpper() - c->j.getLower();
     f.k = c->online.getUpper() - c->online.getLower();
     f.scoreK = c->score ? c->score.getUpper() - c->score.getLower() : 0;
+    KeyWindow window = keyWindow(*c);
+    f.windowLower = window.lower;
+    f.windowUpper = window.upper;
     for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
       f.batch *= row.getUpper() - row.getLower();
     // Scores and weighted sums: two contractions, in f32.
@@ -398,13 +401,29 @@ llvm::json::Object KernelFacts::toJSON() const {
     return llvm::json::Object{{"kind", "attention"},  {"batch", dot.batch},
                               {"queries", dot.m},     {"head_dim", dot.n},
                               {"keys", dot.k},        {"score_k", dot.scoreK},
-                              {"other_bytes", dot.otherBytes}};
+                              {"other_bytes", dot.otherBytes},
+                              {"window_lower", dot.windowLower
+                                                   ? llvm::json::Value(
+                                                         *dot.windowLower)
+                                                   : nullptr},
+                              {"window_upper", dot.windowUpper
+                                                   ? llvm::json::Value(
+                                                         *dot.windowUpper)
+                                                   : nullptr}};
   if (contraction)
     return llvm::json::Object{{"kind", "contraction"}, {"batch", dot.batch},
                               {"m", dot.m},           {"n", dot.n},
                               {"k", dot.k},           {"contractions", dot.folds},
                               {"operand_bytes", dot.inBytes},
-                              {"other_bytes", dot.otherBytes}};
+                              {"other_bytes", dot.otherBytes},
+                              {"window_lower", dot.windowLower
+                                                   ? llvm::json::Value(
+                                                         *dot.windowLower)
+                                                   : nullptr},
+                              {"window_upper", dot.windowUpper
+                                                   ? llvm::json::Value(
+                                                         *dot.windowUpper)
+                                                   : nullptr}};
   return llvm::json::Object{{"kind", "row"},
                             {"programs", row.programs},
                             {"columns", row.columns},

@@ -154,6 +154,23 @@ func.func @sliding(%q: tensor<2x70x64xf32>, %k: tensor<2x70x64xf32>,
   return %o : tensor<2x70x64xf32>
 }
 
+// Causal attention on bf16: the mask's -inf is a bf16 constant, widened.
+func.func @causal_bf16(%q: tensor<2x50x64xbf16>, %k: tensor<2x50x64xbf16>,
+                       %v: tensor<2x50x64xbf16>) -> tensor<2x50x64xbf16> {
+  %kt = xtensor.transpose %k perm [0, 2, 1] : tensor<2x50x64xbf16> -> tensor<2x64x50xbf16>
+  %s = xtensor.matmul %q, %kt : tensor<2x50x64xbf16>, tensor<2x64x50xbf16> -> tensor<2x50x50xbf16>
+  %c = xtensor.constant dense<0.125> : tensor<2x50x50xbf16>
+  %ss = xtensor.mul %s, %c : tensor<2x50x50xbf16>
+  %i = xtensor.iota dim 1 : tensor<2x50x50xi32>
+  %j = xtensor.iota dim 2 : tensor<2x50x50xi32>
+  %seen = xtensor.cmp le, %j, %i : tensor<2x50x50xi32>
+  %ninf = xtensor.constant dense<0xFF80> : tensor<2x50x50xbf16>
+  %m = xtensor.select %seen, %ss, %ninf : tensor<2x50x50xbf16>
+  %p = xtensor.softmax %m dim 2 : tensor<2x50x50xbf16>
+  %o = xtensor.matmul %p, %v : tensor<2x50x50xbf16>, tensor<2x50x64xbf16> -> tensor<2x50x64xbf16>
+  return %o : tensor<2x50x64xbf16>
+}
+
 // Cross-entropy over a vocabulary of 50000 without the softmax: the
 // log-sum-exp of each row (its maximum and sum of exponentials, one online
 // fold) minus the target's logit, picked by a one-hot sum.

@@ -74,6 +74,8 @@ struct DotFacts {
   /// `scoreK` the head dimension of the scores' contraction (0: none).
   bool attention = false;
   int64_t scoreK = 0;
+  /// Attention: the range of key - row its masks leave visible.
+  std::optional<int64_t> windowLower, windowUpper;
 };
 
 /// A contraction's structure: the output loops i and j (the innermost two
@@ -93,6 +95,20 @@ struct Contraction {
   mutable loop::FoldOp score;
   Product scoreProduct;
 };
+
+/// The keys an attention row can see: every score whose key - row lies
+/// outside [lower, upper] is -inf (a causal mask bounds it above, a sliding
+/// window below); unset, unbounded.
+struct KeyWindow {
+  std::optional<int64_t> lower, upper;
+};
+KeyWindow keyWindow(const Contraction &c);
+
+/// The keys a block of `rows` query rows from `row0` visits, [start, end):
+/// those its window shows, `start` rounded down to a block of `blockK`.
+std::pair<int64_t, int64_t> keyRange(const KeyWindow &w, int64_t row0,
+                                     int64_t rows, int64_t keys,
+                                     int64_t blockK);
 
 /// The contraction of a kernel whose nest is one; an error at what Tile IR
 /// cannot express.
