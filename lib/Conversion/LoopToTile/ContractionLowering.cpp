@@ -26,6 +26,9 @@ public:
 
   DenseMap<Value, Value> ivs;
 
+  /// The mask of the context's loads (set before the first).
+  void setMask(Value m) { mask = m; }
+
   Type tileOf(Type element) { return RankedTensorType::get(shape, element); }
   bool isTile(Value v) { return isa<RankedTensorType>(v.getType()); }
 
@@ -72,7 +75,11 @@ public:
       result = lowerAffine(apply.getAffineMap().getResult(0), operands,
                            apply.getAffineMap().getNumDims());
     } else if (!anyTile) {
-      result = b.clone(*def, local)->getResult(0);
+      // On the operands as this context computed them (an index may be a
+      // scalar here).
+      Operation *copy = b.clone(*def, local);
+      copy->setOperands(operands);
+      result = copy->getResult(0);
       local.map(v, result);
       return result;
     } else if (def->getNumRegions() == 0 && def->getNumResults() == 1 &&
@@ -344,22 +351,80 @@ public:
                     Location loc)
       : b(b), loc(loc), nest(nest), c(c), f(f), bm(schedule.getBlockM()),
         bd(schedule.getBlockN()), bk(schedule.getBlockK()),
-        mb(llvm::divideCeil(f.m, bm)), raggedRows(f.m % bm != 0) {}
+        mb(llvm::divideCeil(f.m, bm)), raggedRows(f.m % bm != 0),
+        packed(f.packsHeads(bm)) {
+    if (packed)
+      head = nest.rows[nest.rows.size() - 3];
+  }
 
   IRMapping scalars;
   Value mBase;
 
   Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
-  /// The program's block of query rows, `rowBlock` = (batch..., block),
-  /// the block fastest.
+  /// Programs: one per block of query rows, or, with a decode step's
+  /// grouped heads packed, one per group of heads.
+  int64_t rowBlocks() const { return f.rowPrograms(bm); }
+
+  /// The program's rows, `rowBlock` = (batch..., block) with the block
+  /// fastest; packed: (batch..., group), each row a (head of the group,
+  /// query) pair.
   void mapRows(Value rowBlock) {
-    mBase = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, rowBlock, constant(mb)),
-        constant(bm));
-    mapBatchRows(b, loc, nest,
-                 arith::DivUIOp::create(b, loc, rowBlock, constant(mb)),
-                 scalars);
+    if (!packed) {
+      mBase = arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, rowBlock, constant(mb)),
+          constant(bm));
+      mapBatchRows(b, loc, nest,
+                   arith::DivUIOp::create(b, loc, rowBlock, constant(mb)),
+                   scalars);
+      return;
+    }
+    mBase = constant(0);
+    int64_t groups = (head.getUpper() - head.getLower()) / f.group;
+    headBase = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, rowBlock, constant(groups)),
+        constant(f.group));
+    // K and V reach the head only through `head floordiv c` (KernelFacts):
+    // the group's first head reads them for all.
+    scalars.map(head.getInductionVar(), headBase);
+    Value rest = arith::DivUIOp::create(b, loc, rowBlock, constant(groups));
+    for (xl::ParallelOp row :
+         llvm::reverse(ArrayRef(nest.rows).drop_back(3))) {
+      Value extent = constant(row.getUpper() - row.getLower());
+      scalars.map(row.getInductionVar(),
+                  arith::RemUIOp::create(b, loc, rest, extent));
+      rest = arith::DivUIOp::create(b, loc, rest, extent);
+    }
+  }
+
+  /// The program's rows laid along dimension 0 of `shape` in `ctx`: the
+  /// query index (and, packed, the head) of each; the mask of real rows.
+  Value mapRowTiles(TileContext &ctx, ArrayRef<int64_t> shape) {
+    if (!packed) {
+      Value rows = indexTile(b, loc, mBase, bm, shape, 0);
+      ctx.ivs[c.i.getInductionVar()] = rows;
+      return raggedRows ? below(b, loc, rows, f.m) : Value();
+    }
+    Value r = indexTile(b, loc, constant(0), bm, shape, 0);
+    auto type = cast<ShapedType>(r.getType());
+    auto splat = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getIndexAttr(v)));
+    };
+    // Row r is query r mod m of head headBase + r / m (one query: head
+    // headBase + r).
+    Value heads = xt::SplatOp::create(b, loc, type, headBase);
+    if (f.m == 1) {
+      ctx.ivs[c.i.getInductionVar()] = constant(0);
+      ctx.ivs[head.getInductionVar()] =
+          arith::AddIOp::create(b, loc, heads, r);
+    } else {
+      ctx.ivs[c.i.getInductionVar()] =
+          arith::RemUIOp::create(b, loc, r, splat(f.m));
+      ctx.ivs[head.getInductionVar()] = arith::AddIOp::create(
+          b, loc, heads, arith::DivUIOp::create(b, loc, r, splat(f.m)));
+    }
+    return f.group * f.m < bm ? below(b, loc, r, f.group * f.m) : Value();
   }
 
   /// The query tile of the scores' contraction: loaded once.
@@ -369,12 +434,11 @@ public:
     dk = c.score.getUpper() - c.score.getLower();
     dkTile = int64_t(llvm::PowerOf2Ceil(dk));
     SmallVector<int64_t, 2> shape{bm, dkTile};
-    Value qi = indexTile(b, loc, mBase, bm, shape, 0);
     Value kk = indexTile(b, loc, constant(0), dkTile, shape, 1);
-    Value mask = both(raggedRows ? below(b, loc, qi, f.m) : Value(),
+    TileContext ctx(b, loc, scalars, shape, Value());
+    Value mask = both(mapRowTiles(ctx, shape),
                       dk % dkTile ? below(b, loc, kk, dk) : Value());
-    TileContext ctx(b, loc, scalars, shape, mask);
-    ctx.ivs[c.i.getInductionVar()] = qi;
+    ctx.setMask(mask);
     ctx.ivs[c.score.getInductionVar()] = kk;
     FailureOr<Value> q = asTile(ctx, ctx.get(c.scoreProduct.a));
     if (failed(q))
@@ -398,8 +462,8 @@ public:
           constant(bk));
     }
     if (f.windowUpper) {
-      Value last =
-          arith::AddIOp::create(b, loc, mBase, constant(bm + *f.windowUpper));
+      Value last = arith::AddIOp::create(
+          b, loc, mBase, constant((packed ? f.m : bm) + *f.windowUpper));
       last = arith::MaxSIOp::create(b, loc, last, constant(0));
       end = arith::MinSIOp::create(b, loc, last, end);
     }
@@ -422,13 +486,10 @@ public:
 
     // Scores of this block of keys.
     SmallVector<int64_t, 2> sShape{bm, bk};
-    Value si = indexTile(b, loc, mBase, bm, sShape, 0);
     Value keys = indexTile(b, loc, key0, bk, sShape, 1);
     Value keyMask = raggedKeys ? below(b, loc, keys, f.k) : Value();
-    TileContext sctx(b, loc, scalars, sShape,
-                     both(raggedRows ? below(b, loc, si, f.m) : Value(),
-                          keyMask));
-    sctx.ivs[c.i.getInductionVar()] = si;
+    TileContext sctx(b, loc, scalars, sShape, Value());
+    sctx.setMask(both(mapRowTiles(sctx, sShape), keyMask));
     sctx.ivs[c.online.getInductionVar()] = keys;
     if (c.score) {
       SmallVector<int64_t, 2> kShape{dkTile, bk};
@@ -489,7 +550,7 @@ public:
   /// The split's partials: per query row (blocks padded to `bm` rows) and
   /// way, the maximum, the sum and the accumulator's `bd` columns.
   SmallVector<Type> partialTypes(int64_t ways) {
-    int64_t rows = f.batch * mb * bm;
+    int64_t rows = rowBlocks() * bm;
     Type f32 = b.getF32Type();
     return {MemRefType::get({rows, ways}, f32),
             MemRefType::get({rows, ways}, f32),
@@ -586,12 +647,11 @@ public:
   /// sum and accumulator.
   LogicalResult epilogue(ValueRange results) {
     SmallVector<int64_t, 2> accShape{bm, bd};
-    Value ci = indexTile(b, loc, mBase, bm, accShape, 0);
     Value cj = indexTile(b, loc, constant(0), bd, accShape, 1);
-    Value cMask = both(raggedRows ? below(b, loc, ci, f.m) : Value(),
+    TileContext cctx(b, loc, scalars, accShape, Value());
+    Value cMask = both(mapRowTiles(cctx, accShape),
                        f.n % bd ? below(b, loc, cj, f.n) : Value());
-    TileContext cctx(b, loc, scalars, accShape, cMask);
-    cctx.ivs[c.i.getInductionVar()] = ci;
+    cctx.setMask(cMask);
     cctx.ivs[c.j.getInductionVar()] = cj;
     cctx.ivs[c.online.getMax()] = perRow(results[0], bd);
     cctx.ivs[c.online.getSum()] = perRow(results[1], bd);
@@ -649,7 +709,9 @@ private:
   const Contraction &c;
   const DotFacts &f;
   int64_t bm, bd, bk, mb;
-  bool raggedRows;
+  bool raggedRows, packed;
+  xl::ParallelOp head;
+  Value headBase;
   Value query;
   int64_t dk = 0, dkTile = 0;
 };
@@ -667,9 +729,9 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
            << "is attention; its schedule has block_n at least the head "
               "dimension ("
            << f.n << ") and instruction = fma, got " << schedule;
-  int64_t rowBlocks = f.batch * llvm::divideCeil(f.m, schedule.getBlockM());
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
+  int64_t rowBlocks = f.rowPrograms(schedule.getBlockM());
 
   if (ways == 1) {
     AttentionLowering a(b, nest, c, f, schedule, loc);

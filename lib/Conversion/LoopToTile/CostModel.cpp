@@ -159,6 +159,18 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
                             xt::DotScheduleAttr s, xt::TargetAttr target) {
   int64_t bm = s.getBlockM(), bn = s.getBlockN();
   int64_t mb = llvm::divideCeil(f.m, bm), nb = llvm::divideCeil(f.n, bn);
+  if (f.packsHeads(bm)) {
+    // A group's heads are the rows of one program: the problem of
+    // group x queries rows per program, over the keys they visit.
+    DotFacts packed = f;
+    packed.batch = f.batch / f.group;
+    packed.m = f.group * f.m;
+    packed.group = 1;
+    packed.k = std::max<int64_t>(
+        1, int64_t(std::ceil(f.k * visitedFraction(f, f.m, s.getBlockK()))));
+    packed.windowLower = packed.windowUpper = std::nullopt;
+    return estimateDot(packed, shape, s, target);
+  }
   double fraction = visitedFraction(f, bm, s.getBlockK());
   if (s.getWays() > 1) {
     // Split keys: `ways` times the programs, each over its share of the

@@ -9,11 +9,13 @@
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Utils/Tileable.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
+#include <numeric>
 
 using namespace mlir;
 using namespace xtile;
@@ -158,6 +160,56 @@ static FailureOr<Contraction> analyzeAttention(xl::KernelOp kernel,
     return kernel.emitOpError("has an attention head dimension above 256; "
                               "not lowered to Tile IR yet");
   return c;
+}
+
+/// The query heads of an attention kernel that share a K/V head: K and V
+/// (the scores' right operand and the weights) reach the innermost batch
+/// row (the head) only through `head floordiv c`, c a multiple of the
+/// group; K and V that do not depend on it are shared by every head. 1
+/// when any other use of the head reaches them.
+static int64_t headGroup(const RowNest &nest, const Contraction &c) {
+  if (nest.rows.size() < 3)
+    return 1;
+  xl::ParallelOp row = nest.rows[nest.rows.size() - 3];
+  Value head = row.getInductionVar();
+  int64_t heads = row.getUpper() - row.getLower(), group = 0;
+  SmallVector<Value> work{c.online.getYieldedWeights().front()};
+  if (c.score)
+    work.push_back(c.scoreProduct.b);
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (v == head)
+      return 1;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    if (def->getNumRegions())
+      return 1;
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+      AffineExpr e = apply.getAffineMap().getResult(0);
+      auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+      if (bin && e.getKind() == AffineExprKind::FloorDiv) {
+        auto dim = dyn_cast<AffineDimExpr>(bin.getLHS());
+        auto divisor = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        if (dim && divisor && divisor.getValue() > 0 &&
+            apply.getOperands()[dim.getPosition()] == head &&
+            llvm::count(apply.getOperands(), head) == 1) {
+          group = std::gcd(group, divisor.getValue());
+          for (Value o : apply.getOperands())
+            if (o != head)
+              work.push_back(o);
+          continue;
+        }
+      }
+    }
+    llvm::append_range(work, def->getOperands());
+  }
+  if (group == 0)
+    group = heads;
+  return heads % group == 0 ? group : 1;
 }
 
 static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
@@ -347,6 +399,13 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
     f.n = c->j.getUpper() - c->j.getLower();
     f.k = c->online.getUpper() - c->online.getLower();
     f.scoreK = c->score ? c->score.getUpper() - c->score.getLower() : 0;
+    // A decode step's grouped heads share their K/V reads (at most 64
+    // rows per program).
+    if (f.m < 16) {
+      int64_t group = headGroup(nest, *c);
+      if (group > 1 && group * f.m <= 64)
+        f.group = group;
+    }
     KeyWindow window = keyWindow(*c);
     f.windowLower = window.lower;
     f.windowUpper = window.upper;
@@ -402,6 +461,7 @@ llvm::json::Object KernelFacts::toJSON() const {
                               {"queries", dot.m},     {"head_dim", dot.n},
                               {"keys", dot.k},        {"score_k", dot.scoreK},
                               {"other_bytes", dot.otherBytes},
+                              {"head_group", dot.group},
                               {"window_lower", dot.windowLower
                                                    ? llvm::json::Value(
                                                          *dot.windowLower)
@@ -416,6 +476,7 @@ llvm::json::Object KernelFacts::toJSON() const {
                               {"k", dot.k},           {"contractions", dot.folds},
                               {"operand_bytes", dot.inBytes},
                               {"other_bytes", dot.otherBytes},
+                              {"head_group", dot.group},
                               {"window_lower", dot.windowLower
                                                    ? llvm::json::Value(
                                                          *dot.windowLower)

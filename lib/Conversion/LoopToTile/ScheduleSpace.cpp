@@ -157,6 +157,10 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
     SmallVector<int64_t> bms;
     if (f.m < 16)
       bms.push_back(1);
+    // A decode step's grouped query heads in one program, K/V read once
+    // per group.
+    if (f.group > 1)
+      bms.push_back(int64_t(llvm::PowerOf2Ceil(f.group * f.m)));
     for (int64_t bm : {16, 32, 64})
       if (f.m >= 16 && (bm == 16 || bm <= int64_t(llvm::PowerOf2Ceil(f.m))))
         bms.push_back(bm);
@@ -179,7 +183,7 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
           // Too few programs to fill the device (a decode step): the
           // keys split over 2 to 64 ways, each at least four key blocks,
           // up to four programs per SM.
-          int64_t programs = f.batch * llvm::divideCeil(f.m, bm);
+          int64_t programs = f.rowPrograms(bm);
           int64_t blocks = llvm::divideCeil(f.k, bk);
           for (int64_t ways : {1, 2, 4, 8, 16, 32, 64}) {
             if (ways > 1 && (programs >= target.getSms() ||

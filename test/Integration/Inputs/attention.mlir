@@ -112,6 +112,34 @@ func.func @decode_cache(%q: tensor<8x1x64xf32>, %k: tensor<2x4096x64xf32>,
   return %out : tensor<8x1x64xf32>
 }
 
+// Three query tokens (speculative decoding's verification step) at the end
+// of 300 positions, causal, GQA 8/2: the four query heads of a group and
+// their three tokens are the 12 rows of one program (K/V read once per
+// group).
+func.func @decode_gqa3(%q: tensor<8x3x64xf32>, %k: tensor<2x300x64xf32>,
+                       %v: tensor<2x300x64xf32>) -> tensor<8x3x64xf32> {
+  %k4 = xtensor.reshape %k : tensor<2x300x64xf32> -> tensor<2x1x300x64xf32>
+  %kb = xtensor.broadcast %k4 : tensor<2x1x300x64xf32> -> tensor<2x4x300x64xf32>
+  %kr = xtensor.reshape %kb : tensor<2x4x300x64xf32> -> tensor<8x300x64xf32>
+  %v4 = xtensor.reshape %v : tensor<2x300x64xf32> -> tensor<2x1x300x64xf32>
+  %vb = xtensor.broadcast %v4 : tensor<2x1x300x64xf32> -> tensor<2x4x300x64xf32>
+  %vr = xtensor.reshape %vb : tensor<2x4x300x64xf32> -> tensor<8x300x64xf32>
+  %kt = xtensor.transpose %kr perm [0, 2, 1] : tensor<8x300x64xf32> -> tensor<8x64x300xf32>
+  %s = xtensor.matmul %q, %kt : tensor<8x3x64xf32>, tensor<8x64x300xf32> -> tensor<8x3x300xf32>
+  %c = xtensor.constant dense<0.125> : tensor<8x3x300xf32>
+  %ss = xtensor.mul %s, %c : tensor<8x3x300xf32>
+  %i = xtensor.iota dim 1 : tensor<8x3x300xi32>
+  %off = xtensor.constant dense<297> : tensor<8x3x300xi32>
+  %pos = xtensor.add %i, %off : tensor<8x3x300xi32>
+  %j = xtensor.iota dim 2 : tensor<8x3x300xi32>
+  %seen = xtensor.cmp le, %j, %pos : tensor<8x3x300xi32>
+  %ninf = xtensor.constant dense<0xFF800000> : tensor<8x3x300xf32>
+  %m = xtensor.select %seen, %ss, %ninf : tensor<8x3x300xf32>
+  %p = xtensor.softmax %m dim 2 : tensor<8x3x300xf32>
+  %o = xtensor.matmul %p, %vr : tensor<8x3x300xf32>, tensor<8x300x64xf32> -> tensor<8x3x64xf32>
+  return %o : tensor<8x3x64xf32>
+}
+
 // bf16 inputs: the softmax in f32, its probabilities rounded to bf16 for
 // the second matmul, as the unfused graph does.
 func.func @bf16(%q: tensor<2x40x64xbf16>, %k: tensor<2x77x64xbf16>,

@@ -76,6 +76,23 @@ struct DotFacts {
   int64_t scoreK = 0;
   /// Attention: the range of key - row its masks leave visible.
   std::optional<int64_t> windowLower, windowUpper;
+  /// Attention with fewer than 16 queries (a decode step): the query heads
+  /// that share a K/V head, when the innermost batch row reaches K and V
+  /// only through `head floordiv c` with c a multiple of it (grouped-query
+  /// attention; every head for multi-query attention); else 1.
+  int64_t group = 1;
+
+  /// Whether programs of `blockM` rows hold a group's heads for every
+  /// query (K and V then read once per group).
+  bool packsHeads(int64_t blockM) const {
+    return attention && group > 1 && group * m <= blockM;
+  }
+  /// Attention: the programs of blocks of `blockM` query rows (of a group's
+  /// heads when packed).
+  int64_t rowPrograms(int64_t blockM) const {
+    return packsHeads(blockM) ? batch / group
+                              : batch * ((m + blockM - 1) / blockM);
+  }
 };
 
 /// A contraction's structure: the output loops i and j (the innermost two
