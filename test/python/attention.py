@@ -3,7 +3,9 @@
 # Hugging Face Llama attention (its SDPA and eager implementations) are
 # imported, lowered to Loop IR, and their attention is one online fold over
 # the keys (no score matrix in device memory); compiled and run under the
-# CPU emulation they match eager PyTorch, fully masked rows included.
+# CPU emulation they match eager PyTorch, fully masked rows included. A
+# grouped-query decode step packs a group's heads in one program and splits
+# its keys over programs.
 import subprocess
 import sys
 
@@ -33,6 +35,19 @@ def loop_ir(module, inputs):
     return subprocess.run([runtime._tool("xtile-opt"), "--lower-to-loop"],
                           input=text, capture_output=True, text=True,
                           check=True).stdout
+
+
+def tile_schedules(module, inputs):
+    """The attention kernels' schedules in Tile IR (sm_90), and whether the
+    keys are split over programs (a kernel of partials)."""
+    text = xtile.import_module(module, inputs)
+    tile = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-tile"],
+                          input=text, capture_output=True, text=True,
+                          check=True).stdout
+    schedules = [line.split("schedule = ")[1].split(", target")[0]
+                 for line in tile.splitlines()
+                 if "xtile.kernel" in line and "dot_schedule" in line]
+    return schedules, "_partial(" in tile
 
 
 def attention_kernels(ir):
@@ -74,6 +89,18 @@ def main():
     mask[0, :, :, 40:] = False
     mask[1, :, 30:, :] = False
     check("sdpa padding mask, masked rows", SDPA(), (q, kk, vv, mask))
+
+    # A decode step: one query per head against 16384 cached keys, 8 query
+    # heads over 2 K/V heads. The 4 heads of a group are one program's rows
+    # (K/V read once per group), and the keys split over programs whose
+    # partials a second kernel combines.
+    qd = torch.randn(1, 8, 1, 64)
+    kd, vd = torch.randn(1, 2, 16384, 64), torch.randn(1, 2, 16384, 64)
+    check("sdpa decode gqa", SDPA(gqa=True), (qd, kd, vd))
+    schedules, split = tile_schedules(SDPA(gqa=True).eval(), (qd, kd, vd))
+    assert split and all("block_m = 4" in s and "ways = " in s
+                         for s in schedules), schedules
+    print(f"sdpa decode gqa: {schedules[0]}")
 
     from transformers import LlamaConfig
     from transformers.models.llama.modeling_llama import (
