@@ -4,9 +4,10 @@
 For each attention graph (Tensor IR, written here), prints the kernels
 --lower-to-loop makes and the bytes they move against the ideal (Q, K, V,
 mask, O once), then the schedule --lower-to-tile chooses for sm_90 and its
-estimate beside two floors: the FLOPs of both contractions (over the
-visible scores: about half under a causal mask) at the FP32 FMA peak and
-the ideal bytes at the device bandwidth. No GPU is needed.
+estimate beside the floors: the FLOPs of both contractions (over the
+visible scores: about half under a causal mask) at the FP32 FMA peak and,
+for 16-bit inputs, at the tensor cores' mma.sync peak; and the ideal bytes
+at the device bandwidth. No GPU is needed.
 
   python3 bench/attention.py [--target sm_90]
 """
@@ -110,9 +111,11 @@ def main():
     parser.add_argument("--target", default="sm_90")
     opts = parser.parse_args()
     fp32_gflops = {"sm_90": 67000, "sm_90a": 67000, "sm_80": 19500}[opts.target]
+    # mma.sync's dense 16-bit peak, as the targets of the cost model give.
+    mma_gflops = {"sm_90": 660000, "sm_90a": 660000, "sm_80": 312000}[opts.target]
     bandwidth = {"sm_90": 3350, "sm_90a": 3350, "sm_80": 2039}[opts.target]
     print(f"{'graph':28} {'kernels':>7} {'moved MiB':>9} {'ideal MiB':>9} "
-          f"{'x ideal':>7} {'GFLOP':>7} {'FMA floor us':>12} "
+          f"{'x ideal':>7} {'GFLOP':>7} {'FMA floor us':>12} {'TC floor us':>11} "
           f"{'bytes floor us':>14} {'estimate us':>11}  schedule")
     for name, h, kvh, tq, tk, d, dtype, causal, *window in GRAPHS:
         window = window[0] if window else 0
@@ -130,8 +133,8 @@ def main():
             chosen = attn[0]
             est = next(c for c in chosen["candidates"]
                        if c["schedule"] == chosen["schedule"])["micros"]
-            schedule = re.sub(r"#xtile.dot_schedule<|, stages = 1|>", "",
-                              chosen["schedule"])
+            schedule = re.sub(r"#xtile.dot_schedule<|, stages = 1|"
+                              r"instruction = |>", "", chosen["schedule"])
         else:
             est, schedule = float("nan"), "(not one attention kernel)"
         # q kᵀ and p v, 2 FLOP per multiply-add, over the scores the mask
@@ -142,6 +145,7 @@ def main():
         print(f"{name:28} {launches:>7} {int(moved) / 2**20:9.1f} "
               f"{int(ideal) / 2**20:9.1f} {float(ratio):7.2f} {flops / 1e9:7.1f} "
               f"{flops / (fp32_gflops * 1e3):12.1f} "
+              f"{(f'{flops / (mma_gflops * 1e3):.1f}' if dtype != 'f32' else '-'):>11} "
               f"{int(ideal) / (bandwidth * 1e3):14.1f} {est:11.1f}  {schedule}")
     return 0
 

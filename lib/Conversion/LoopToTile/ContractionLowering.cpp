@@ -351,10 +351,27 @@ public:
                     Location loc)
       : b(b), loc(loc), nest(nest), c(c), f(f), bm(schedule.getBlockM()),
         bd(schedule.getBlockN()), bk(schedule.getBlockK()),
+        stages(schedule.getStages()),
         mb(llvm::divideCeil(f.m, bm)), raggedRows(f.m % bm != 0),
-        packed(f.packsHeads(bm)) {
+        packed(f.packsHeads(bm)),
+        tensorCores(schedule.getInstruction() == xt::DotInstruction::mma_sync) {
     if (packed)
       head = nest.rows[nest.rows.size() - 3];
+    // 16-bit operands widened for the scores' products go to the dot
+    // narrow (as a matmul's do); with tensor cores, so do 16-bit values,
+    // the probabilities rounded to their type.
+    scoreA = c.scoreProduct.a;
+    scoreB = c.scoreProduct.b;
+    auto extA = scoreA ? scoreA.getDefiningOp<arith::ExtFOp>() : nullptr;
+    auto extB = scoreB ? scoreB.getDefiningOp<arith::ExtFOp>() : nullptr;
+    if (extA && extB && extA.getIn().getType() == extB.getIn().getType()) {
+      scoreA = extA.getIn();
+      scoreB = extB.getIn();
+    }
+    weights = c.online.getYieldedWeights().front();
+    if (tensorCores)
+      if (auto ext = weights.getDefiningOp<arith::ExtFOp>())
+        weights = ext.getIn();
   }
 
   IRMapping scalars;
@@ -440,7 +457,7 @@ public:
                       dk % dkTile ? below(b, loc, kk, dk) : Value());
     ctx.setMask(mask);
     ctx.ivs[c.score.getInductionVar()] = kk;
-    FailureOr<Value> q = asTile(ctx, ctx.get(c.scoreProduct.a));
+    FailureOr<Value> q = asTile(ctx, ctx.get(scoreA));
     if (failed(q))
       return failure();
     query = zeroOutside(b, loc, *q, mask);
@@ -477,6 +494,9 @@ public:
     auto loop = scf::ForOp::create(
         b, loc, start, end, constant(bk),
         ValueRange{splatF({bm}, -inf), splatF({bm}, 0), splatF(accShape, 0)});
+    // K and V tiles copied `stages - 1` blocks ahead.
+    if (stages > 1)
+      setNumStages(loop, stages);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value key0 = loop.getInductionVar();
@@ -500,7 +520,7 @@ public:
       TileContext kctx(b, loc, scalars, kShape, mask);
       kctx.ivs[c.score.getInductionVar()] = kk;
       kctx.ivs[c.online.getInductionVar()] = kj;
-      FailureOr<Value> kt = asTile(kctx, kctx.get(c.scoreProduct.b));
+      FailureOr<Value> kt = asTile(kctx, kctx.get(scoreB));
       if (failed(kt))
         return failure();
       sctx.ivs[c.score.getResult()] = xt::DotOp::create(
@@ -537,10 +557,14 @@ public:
     gctx.ivs[c.online.getInductionVar()] = gk;
     gctx.ivs[c.j.getInductionVar()] = gj;
     FailureOr<Value> g =
-        asTile(gctx, gctx.get(c.online.getYieldedWeights().front()));
+        asTile(gctx, gctx.get(weights));
     if (failed(g))
       return failure();
     Value scaled = arith::MulFOp::create(b, loc, acc, perRow(alpha, bd));
+    Type gType = cast<ShapedType>((*g).getType()).getElementType();
+    if (gType != cast<ShapedType>(p.getType()).getElementType())
+      p = arith::TruncFOp::create(
+          b, loc, RankedTensorType::get({bm, bk}, gType), p);
     Value accNew = xt::DotOp::create(b, loc, p, zeroOutside(b, loc, *g, gMask),
                                      scaled);
     scf::YieldOp::create(b, loc, ValueRange{mNew, lNew, accNew});
@@ -708,8 +732,9 @@ private:
   const RowNest &nest;
   const Contraction &c;
   const DotFacts &f;
-  int64_t bm, bd, bk, mb;
-  bool raggedRows, packed;
+  int64_t bm, bd, bk, stages, mb;
+  bool raggedRows, packed, tensorCores;
+  Value scoreA, scoreB, weights;
   xl::ParallelOp head;
   Value headBase;
   Value query;
@@ -724,11 +749,22 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
                                            xt::DotScheduleAttr schedule,
                                            xt::TargetAttr target) {
   int64_t bd = schedule.getBlockN(), ways = schedule.getWays();
-  if (bd < f.n || schedule.getInstruction() != xt::DotInstruction::fma)
+  if (bd < f.n || schedule.getInstruction() == xt::DotInstruction::wgmma)
     return kernel.emitOpError()
            << "is attention; its schedule has block_n at least the head "
               "dimension ("
-           << f.n << ") and instruction = fma, got " << schedule;
+           << f.n << ") and instruction = fma or mma_sync, got " << schedule;
+  // Tensor cores: both dots' accumulators ([block_m, block_k] scores and
+  // the [block_m, block_n] output) split over the warps across in whole
+  // 16-column blocks.
+  int64_t warpsN = schedule.getWarps() / schedule.getWarpsM();
+  if (schedule.getInstruction() == xt::DotInstruction::mma_sync &&
+      (schedule.getBlockK() % (16 * warpsN) || !f.tensorCoreOperands))
+    return kernel.emitOpError()
+           << "is attention; on tensor cores (instruction = mma_sync) its "
+              "block_k is whole 16-column blocks for each warp across and "
+              "its query, keys and values are f16 or bf16, got "
+           << schedule;
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
   int64_t rowBlocks = f.rowPrograms(schedule.getBlockM());

@@ -246,6 +246,18 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
       side * bm * f.k * f.inBytes + side * bn * f.k * f.inBytes * f.folds;
   double traffic = waves * perWave * fraction + f.otherBytes;
   double memory = traffic / (target.getBandwidth() * 1e3);
+  if (f.attention) {
+    // Device memory: each K/V head's visited keys once (the programs that
+    // share one, a GQA group's or a prefill's blocks of queries, meet in
+    // L2), the queries and the outputs. L2 to the SMs: every program's
+    // visited keys.
+    int64_t kvHeads = f.batch / std::max<int64_t>(1, f.group);
+    double kv = double(f.k) * fraction * (f.scoreK + f.n) * f.valueBytes;
+    double queries = double(f.batch) * f.m * f.scoreK * f.valueBytes;
+    traffic = kvHeads * kv + queries + f.otherBytes;
+    memory = std::max(traffic / (target.getBandwidth() * 1e3),
+                      tiles * kv / (target.getL2Bandwidth() * 1e3));
+  }
   // An SM's pipes are shared by the programs resident on it: the busiest
   // SM computes ceil(tiles / SMs) tiles, so fewer tiles than SMs (a small
   // M) leave the rest idle.

@@ -406,6 +406,22 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
       if (group > 1 && group * f.m <= 64)
         f.group = group;
     }
+    // Tensor cores: queries, keys and values of one 16-bit type, widened.
+    auto narrow = [](Value v) -> Type {
+      auto ext = v ? v.getDefiningOp<arith::ExtFOp>() : nullptr;
+      if (!ext || !(ext.getIn().getType().isF16() ||
+                    ext.getIn().getType().isBF16()))
+        return Type();
+      return ext.getIn().getType();
+    };
+    Type values = narrow(c->online.getYieldedWeights().front());
+    f.valueBytes = values ? 2 : 4;
+    // The dots' operands are 16-bit where all three are.
+    if (f.tensorCoreOperands)
+      f.inBytes = 2;
+    f.tensorCoreOperands = c->score && values &&
+                           narrow(c->scoreProduct.a) == values &&
+                           narrow(c->scoreProduct.b) == values;
     KeyWindow window = keyWindow(*c);
     f.windowLower = window.lower;
     f.windowUpper = window.upper;

@@ -167,6 +167,33 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
     // Beyond the register count, the candidates that need the fewest are
     // kept (a head dimension of 256 over many rows): spilling is legal.
     SmallVector<std::pair<int64_t, xt::ScheduleAttrInterface>> over;
+    // Too few programs to fill the device (a decode step): the keys split
+    // over 2 to 64 ways, each at least four key blocks, up to four
+    // programs per SM.
+    // K and V tiles copied one block ahead (2 stages) or not.
+    auto addWays = [&](int64_t bm, int64_t bk, int64_t warps,
+                       xt::DotInstruction instruction, int64_t warpsM,
+                       int64_t registers, int64_t limit) {
+      int64_t programs = f.rowPrograms(bm);
+      int64_t blocks = llvm::divideCeil(f.k, bk);
+      for (int64_t ways : {1, 2, 4, 8, 16, 32, 64})
+        for (int64_t stages : {1, 2}) {
+          if (ways > 1 && (programs >= target.getSms() || 4 * ways > blocks ||
+                           programs * ways > 4 * target.getSms()))
+            continue;
+          if (stages > blocks)
+            continue;
+          auto schedule = xt::DotScheduleAttr::get(
+              ctx, bm, bn, bk, stages, warps, instruction, warpsM,
+              /*tf32=*/false, ways);
+          // Copies one block ahead hold their addresses and predicates.
+          int64_t count = registers + (stages - 1) * 4;
+          if (count > limit)
+            over.push_back({count, schedule});
+          else
+            out.push_back(schedule);
+        }
+    };
     for (int64_t bm : bms)
       for (int64_t bk : {32, 64})
         for (int64_t warps : {1, 2, 4, 8, 16}) {
@@ -180,25 +207,45 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
           if (!fitsProblem(f, bm, bn, bk, 1, 64, 32) || bytes > 160 * 1024 ||
               (warps > 1 && bm * bn < threads))
             continue;
-          // Too few programs to fill the device (a decode step): the
-          // keys split over 2 to 64 ways, each at least four key blocks,
-          // up to four programs per SM.
-          int64_t programs = f.rowPrograms(bm);
-          int64_t blocks = llvm::divideCeil(f.k, bk);
-          for (int64_t ways : {1, 2, 4, 8, 16, 32, 64}) {
-            if (ways > 1 && (programs >= target.getSms() ||
-                             4 * ways > blocks ||
-                             programs * ways > 4 * target.getSms()))
-              continue;
-            auto schedule = xt::DotScheduleAttr::get(
-                ctx, bm, bn, bk, 1, warps, xt::DotInstruction::fma, 1,
-                /*tf32=*/false, ways);
-            if (registers > 96)
-              over.push_back({registers, schedule});
-            else
-              out.push_back(schedule);
-          }
+          // 512 threads get at most 128 registers each: a lower count.
+          addWays(bm, bk, warps, xt::DotInstruction::fma, 1, registers,
+                  threads >= 512 ? 80 : 96);
         }
+    // Tensor cores (16-bit queries, keys and values; sm_80 and later): both
+    // dots on mma.sync, warps_m warps down the rows (16 to 64 each) and the
+    // rest across the scores' and the output's columns in whole 16-column
+    // blocks. Registers: 64, and 4 per element of each thread's share of
+    // the scores and output accumulators (the probabilities, fragments and
+    // the unrolled steps' values beside them), within 228 by this count:
+    // ptxas fits the test and bench kernels within 255 without spilling
+    // where the count is below it, and spills where it is above.
+    if (f.tensorCoreOperands && xt::hasMmaSync(target)) {
+      SmallVector<int64_t> mmaBms;
+      if (f.m < 16)
+        mmaBms.push_back(int64_t(
+            llvm::PowerOf2Ceil(std::max<int64_t>(16, f.group * f.m))));
+      for (int64_t bm : {16, 32, 64, 128})
+        if (f.m >= 16 &&
+            (bm == 16 || bm <= int64_t(llvm::PowerOf2Ceil(f.m))))
+          mmaBms.push_back(bm);
+      for (int64_t bm : mmaBms)
+        for (int64_t bk : {32, 64, 128})
+          for (int64_t warps : {1, 2, 4, 8})
+            for (int64_t warpsM : {1, 2, 4, 8}) {
+              int64_t warpsN = warps / warpsM, threads = 32 * warps;
+              if (warps % warpsM || bm % (16 * warpsM) ||
+                  bm / warpsM > 64 || bn % (16 * warpsN) ||
+                  bk % (16 * warpsN) || !fitsProblem(f, bm, bn, bk, 1, 64, 32))
+                continue;
+              int64_t bytes = 2 * (bm * dk + dk * bk + bm * bk + bk * bn);
+              int64_t registers =
+                  64 + 4 * llvm::divideCeil(bm * bk + bm * bn, threads);
+              if (bytes > 160 * 1024)
+                continue;
+              addWays(bm, bk, warps, xt::DotInstruction::mma_sync, warpsM,
+                      registers, 228);
+            }
+    }
     if (out.empty() && !over.empty()) {
       llvm::sort(over, [](const auto &a, const auto &b) {
         return a.first < b.first;

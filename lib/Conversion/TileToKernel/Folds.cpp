@@ -125,9 +125,6 @@ LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
   if (failed(values))
     return failure();
   const Layout &l = layouts[coordSets[cs].layout];
-  if (l.mmaAccumulator)
-    return op.emitOpError("folds part of a tensor-core accumulator; not "
-                          "supported by the Kernel IR lowering yet");
   Type type = elementTypeOf(op.getType());
   Type memType = sharedType(type);
   if (memType != type)

@@ -236,8 +236,8 @@ private:
   Location loc;
   std::string testMutation;
   xt::DotScheduleAttr dotSchedule; // of a contraction kernel
-  // With mma_sync: the shape of the dots' accumulators.
-  SmallVector<int64_t> accumulatorShape;
+  // With mma_sync: the shapes of the dots' accumulators (block_m rows).
+  SmallVector<SmallVector<int64_t>> accumulatorShapes;
   xk::FuncOp func;
   Operation *prelude = nullptr; // hoisted values go before it
   int64_t numWarps = 1, numThreads = 32, vecWidth = 1, layoutThreads = 32;
@@ -281,7 +281,7 @@ private:
   };
   SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
   LogicalResult issueCopies(ArrayRef<Pipelined> operands, scf::ForOp op,
-                            Value iteration, Value stage);
+                            Value lowerBound, Value iteration, Value stage);
 };
 
 } // namespace xtile::tiletokernel

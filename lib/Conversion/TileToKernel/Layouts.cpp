@@ -8,6 +8,9 @@
 
 #include "KernelLowering.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
+
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -34,24 +37,24 @@ LogicalResult KernelLowering::parseSchedule() {
     vecWidth = schedule.getVectorWidth();
   dotSchedule = dyn_cast_or_null<xt::DotScheduleAttr>(src.getScheduleAttr());
   if (instruction() != xt::DotInstruction::fma) {
+    // Every dot's accumulator is block_m rows (warps_m warps of them) by
+    // columns the other warps share in whole 16-column blocks: the
+    // schedule's block_n, or another (attention's scores, block_k).
+    int64_t warpsN = numWarps / dotSchedule.getWarpsM();
     WalkResult bad = src.walk([&](xt::DotOp dot) {
       auto acc = cast<RankedTensorType>(dot.getAcc().getType());
-      if (acc.getRank() != 2 ||
-          (!accumulatorShape.empty() &&
-           ArrayRef<int64_t>(accumulatorShape) != acc.getShape())) {
-        dot.emitOpError("the tensor-core lowering takes 2-d dots of one "
-                        "accumulator shape");
-        return WalkResult::interrupt();
-      }
-      if (acc.getDimSize(0) != dotSchedule.getBlockM() ||
-          acc.getDimSize(1) != dotSchedule.getBlockN()) {
+      if (acc.getRank() != 2 || acc.getDimSize(0) != dotSchedule.getBlockM() ||
+          acc.getDimSize(1) % (16 * warpsN)) {
         dot.emitOpError("has a ")
-            << acc.getDimSize(0) << " x " << acc.getDimSize(1)
-            << " accumulator, not the schedule's block_m x block_n ("
-            << dotSchedule << ")";
+            << acc << " accumulator; on tensor cores it must have the "
+            << "schedule's block_m rows and whole 16-column blocks for each "
+               "of its "
+            << warpsN << " warp(s) across (" << dotSchedule << ")";
         return WalkResult::interrupt();
       }
-      accumulatorShape.assign(acc.getShape().begin(), acc.getShape().end());
+      SmallVector<int64_t> shape(acc.getShape());
+      if (!llvm::is_contained(accumulatorShapes, shape))
+        accumulatorShapes.push_back(shape);
       return WalkResult::advance();
     });
     if (bad.wasInterrupted())
@@ -102,7 +105,7 @@ int KernelLowering::layoutFor(ArrayRef<int64_t> shape) {
   l.shape = key;
   for (int64_t d : shape)
     l.elements *= d;
-  if (!accumulatorShape.empty() && key == accumulatorShape) {
+  if (llvm::is_contained(accumulatorShapes, key)) {
     // Per lane: for each 16 x 8 block of the warp's sub-tile, the C
     // fragment of mma.m16n8k16, two rows of two adjacent elements.
     l.mmaAccumulator = true;
@@ -163,8 +166,8 @@ int KernelLowering::baseCoords(ArrayRef<int64_t> shape) {
     // (tm, tn) of its sub-tile, rows g and g + 8, columns 2 t and 2 t + 1
     // (PTX ISA, mma.m16n8k16's C and D fragments), in that order.
     int64_t warpsN = numWarps / dotSchedule.getWarpsM();
-    int64_t wmSize = dotSchedule.getWarpTileM();
-    int64_t wnSize = dotSchedule.getWarpTileN();
+    int64_t wmSize = l.shape[0] / dotSchedule.getWarpsM();
+    int64_t wnSize = l.shape[1] / warpsN;
     Value g = div(lane, 4), t = rem(lane, 4);
     Value row0 = add(mul(div(warp, warpsN), cst(wmSize)), g);
     Value col0 = add(mul(rem(warp, warpsN), cst(wnSize)), mul(t, cst(2)));
@@ -310,8 +313,18 @@ FailureOr<Value> KernelLowering::scalar(Value v, Operation *user) {
       FailureOr<SmallVector<Value>> operands = scalarOperands(def);
       if (failed(operands))
         return failure();
-      Value result = recreate(def, *operands, def->getResultTypes())
-                         ->getResult(cast<OpResult>(v).getResultNumber());
+      Value result;
+      if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+        // Index arithmetic, expanded into arith as lowerOp does.
+        std::optional<SmallVector<Value, 8>> expanded =
+            affine::expandAffineMap(b, loc, apply.getAffineMap(), *operands);
+        if (!expanded)
+          return def->emitOpError("cannot be expanded into arith ops");
+        result = (*expanded)[0];
+      } else {
+        result = recreate(def, *operands, def->getResultTypes())
+                     ->getResult(cast<OpResult>(v).getResultNumber());
+      }
       reissued[v] = result;
       return result;
     }

@@ -53,8 +53,9 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   bool tf32 = element.isF32();
   int64_t chunk = 16 / getElementBytes(element), kStep = 2 * chunk;
   int64_t warpsN = numWarps / dotSchedule.getWarpsM();
+  auto accType = cast<RankedTensorType>(op.getAcc().getType());
   int64_t wmSize = dotSchedule.getWarpTileM();
-  int64_t wnSize = dotSchedule.getWarpTileN();
+  int64_t wnSize = accType.getDimSize(1) / warpsN;
   int64_t tms = wmSize / 16, tns = wnSize / 8, ksteps = k / kStep;
 
   // Where each lane's ldmatrix rows start in the tiles: lane l gives row

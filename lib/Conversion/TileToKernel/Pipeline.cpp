@@ -184,9 +184,8 @@ static bool computableForAnyIteration(Value v, Block *body, Value iv) {
 SmallVector<KernelLowering::Pipelined>
 KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
   SmallVector<Pipelined> out;
-  if (stages < 2 || !getConstantIntValue(op.getLowerBound()) ||
-      !getConstantIntValue(op.getUpperBound()) ||
-      !getConstantIntValue(op.getStep()))
+  // Bounds may be computed (attention's visible keys); the step is known.
+  if (stages < 2 || !getConstantIntValue(op.getStep()))
     return out;
   Block *body = op.getBody();
   Value iv = op.getInductionVar();
@@ -280,14 +279,14 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
   return out;
 }
 
-/// Starts the copies of iteration `iteration` (an index from 0) of `op`
-/// into stage `stage` of each operand's buffer.
+/// Starts the copies of iteration `iteration` (an index from 0) of `op`,
+/// whose lower bound is `lowerBound`, into stage `stage` of each operand's
+/// buffer.
 LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
-                                          scf::ForOp op, Value iteration,
-                                          Value stage) {
-  int64_t lb = *getConstantIntValue(op.getLowerBound());
+                                          scf::ForOp op, Value lowerBound,
+                                          Value iteration, Value stage) {
   int64_t step = *getConstantIntValue(op.getStep());
-  Value iv = add(cst(lb), mul(iteration, cst(step)));
+  Value iv = add(lowerBound, mul(iteration, cst(step)));
   // The iteration's index tiles are computed afresh, for its induction
   // variable.
   DenseMap<std::pair<Value, int>, SmallVector<Value>> savedMemo;
@@ -395,12 +394,35 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   if (auto attr = op->getAttrOfType<IntegerAttr>("xtile.num_stages"))
     stages = attr.getInt();
   SmallVector<Pipelined> pipelined = pipelineOperands(op, stages);
-  APInt lbConst, stepConst;
+  int64_t stepConst = 0;
+  Value trips; // the loop's iteration count
   if (!pipelined.empty()) {
-    matchPattern(op.getLowerBound(), m_ConstantInt(&lbConst));
-    matchPattern(op.getStep(), m_ConstantInt(&stepConst));
+    stepConst = *getConstantIntValue(op.getStep());
+    std::optional<int64_t> lbConst = getConstantIntValue(op.getLowerBound());
+    std::optional<int64_t> ubConst = getConstantIntValue(op.getUpperBound());
+    if (lbConst && ubConst)
+      trips = cst(std::max<int64_t>(
+          0, llvm::divideCeil(*ubConst - *lbConst, stepConst)));
+    else
+      trips = div(add(b.createOrFold<arith::MaxSIOp>(
+                          loc, b.createOrFold<arith::SubIOp>(loc, *ub, *lb),
+                          cst(0)),
+                      cst(stepConst - 1)),
+                  stepConst);
+    // The first stages - 1 iterations' copies, those that exist.
     for (int64_t j = 0; j + 1 < stages; ++j) {
-      if (failed(issueCopies(pipelined, op, cst(j), cst(j))))
+      LogicalResult issued = success();
+      predicated(
+          b, loc,
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
+                                        cst(j), trips),
+          {},
+          [&] {
+            issued = issueCopies(pipelined, op, *lb, cst(j), cst(j));
+            return SmallVector<Value>{};
+          },
+          [&] { return SmallVector<Value>{}; });
+      if (failed(issued))
         return failure();
       xk::AsyncCommitOp::create(b, loc);
     }
@@ -424,18 +446,16 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       // for its own (committed stages - 1 groups earlier).
       Value i = div(b.createOrFold<arith::SubIOp>(loc, loop.getInductionVar(),
                                                   *lb),
-                    stepConst.getSExtValue());
-      int64_t n = llvm::divideCeil(
-          *getConstantIntValue(op.getUpperBound()) - lbConst.getSExtValue(),
-          stepConst.getSExtValue());
+                    stepConst);
       Value ahead = add(i, cst(stages - 1));
       Value inRange = b.createOrFold<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ult, ahead, cst(n));
+          loc, arith::CmpIPredicate::ult, ahead, trips);
       LogicalResult issued = success();
       predicated(
           b, loc, inRange, {},
           [&] {
-            issued = issueCopies(pipelined, op, ahead, rem(ahead, stages));
+            issued =
+                issueCopies(pipelined, op, *lb, ahead, rem(ahead, stages));
             return SmallVector<Value>{};
           },
           [&] { return SmallVector<Value>{}; });

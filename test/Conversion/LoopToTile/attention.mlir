@@ -1,31 +1,32 @@
 // RUN: xtile-opt --lower-to-tile="target=sm_90" %s | FileCheck %s
 
 // A Llama-3-8B decode step: one query per head against 32768 cached keys,
-// 32 query heads over 8 K/V heads (repeat_kv: broadcast, reshape), causal.
-// The four query heads of a group are the rows of one program, which
-// reads its K/V head once (block_m = 4); eight groups cannot fill 132 SMs,
-// so each group's keys split 16 ways (flash-decoding) and a second kernel
-// combines the partials.
+// 32 query heads over 8 K/V heads (repeat_kv: broadcast, reshape), causal,
+// bf16. The four query heads of a group are the rows of one program (16
+// rows on tensor cores, 12 of them masked), which reads its K/V head once;
+// eight groups cannot fill 132 SMs, so each group's keys split 16 ways
+// (flash-decoding) and a second kernel combines the partials.
 
 // CHECK-LABEL: xtile.kernel @llama_decode_{{[a-z0-9_]*}}_partial(
-// CHECK-SAME:    -> ({{.*}}: memref<32x16xf32>, {{.*}}: memref<32x16xf32>, {{.*}}: memref<32x16x128xf32>)
+// CHECK-SAME:    -> ({{.*}}: memref<128x16xf32>, {{.*}}: memref<128x16xf32>, {{.*}}: memref<128x16x128xf32>)
 // CHECK-SAME:    grid = array<i64: 128>
-// CHECK-SAME:    block_m = 4, block_n = 128, block_k = 32, stages = 1, warps = {{[0-9]+}}, ways = 16
+// CHECK-SAME:    block_m = 16, block_n = 128, block_k = 32, stages = {{[12]}}, warps = {{[0-9]+}}, instruction = mma_sync{{.*}}, ways = 16
 // The group's first head (program / 16 mod 8, times 4) and its K/V head.
 // CHECK:         %[[PID:.*]] = xtile.program_id 0
 // CHECK:         %[[ROWS:.*]] = arith.divui %[[PID]], %c16
 // CHECK:         %[[GROUP:.*]] = arith.remui %[[ROWS]], %c8
 // CHECK:         %[[HEAD0:.*]] = arith.muli %[[GROUP]], %c4
-// Each row of the query tile is a head of the group.
-// CHECK:         xtile.load %{{.*}} : memref<32x1x128xbf16>[tensor<4x128xindex>, index, tensor<4x128xindex>] -> tensor<4x128xbf16>
+// Each row of the query tile is a head of the group (rows past 4 masked).
+// CHECK:         xtile.load %{{.*}} mask %{{.*}} : memref<32x1x128xbf16>[tensor<16x128xindex>, index, tensor<16x128xindex>] -> tensor<16x128xbf16>
 // CHECK:         scf.for
-// K and V tiles: one K/V head for the whole program.
+// K and V tiles, in bf16: one K/V head for the whole program.
 // CHECK:           %[[KV:.*]] = affine.apply #{{.*}}()[%[[HEAD0]]]
 // CHECK:           xtile.load %{{.*}}[%[[KV]], %{{.*}}, %{{.*}}] : memref<8x32768x128xbf16>[index, tensor<128x32xindex>, tensor<128x32xindex>] -> tensor<128x32xbf16>
 // CHECK:           xtile.load %{{.*}}[%[[KV]], %{{.*}}, %{{.*}}] : memref<8x32768x128xbf16>[index, tensor<32x128xindex>, tensor<32x128xindex>] -> tensor<32x128xbf16>
 // CHECK-LABEL: xtile.kernel @llama_decode_{{[a-z0-9_]*}}(
 // CHECK-SAME:    grid = array<i64: 8>
-// CHECK:         xtile.store %{{.*}} : memref<32x1x128xbf16>[tensor<4x128xindex>, index, tensor<4x128xindex>], tensor<4x128xbf16>
+// CHECK:         xtile.store %{{.*}} mask %{{.*}} : memref<32x1x128xbf16>[tensor<16x128xindex>, index, tensor<16x128xindex>], tensor<16x128xbf16>
+
 func.func @llama_decode(%q: tensor<32x1x128xbf16>, %k: tensor<8x32768x128xbf16>, %v: tensor<8x32768x128xbf16>) -> tensor<32x1x128xbf16> {
   %k4 = xtensor.reshape %k : tensor<8x32768x128xbf16> -> tensor<8x1x32768x128xbf16>
   %kb = xtensor.broadcast %k4 : tensor<8x1x32768x128xbf16> -> tensor<8x4x32768x128xbf16>

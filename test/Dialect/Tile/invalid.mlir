@@ -1116,9 +1116,3 @@ func.func @unknown_attribute() attributes {xtile.stages = 2 : i64} {
 // expected-error @+1 {{ways must be in [1, 1024], got 0}}
 xtile.kernel @no_ways(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 16, block_n = 64, block_k = 32, stages = 1, warps = 4, ways = 0>} {
 }
-
-// -----
-
-// expected-error @+1 {{ways > 1 (a split of the key axis) runs on instruction = fma only, got mma_sync}}
-xtile.kernel @split_mma(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2, ways = 4>} {
-}

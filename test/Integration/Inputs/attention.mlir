@@ -2,7 +2,8 @@
 // at ragged sizes: keys not a multiple of the key block, head dimensions
 // that are not powers of two, causal and padding masks, grouped-query
 // attention, 16-bit inputs, a sliding window; and log-softmax rows and a
-// cross-entropy as the second user of the online fold.
+// cross-entropy as the second user of the online fold. 16-bit graphs run
+// both dots on tensor cores (mma.sync).
 // test/Integration/attention.test runs them under emulation.
 
 // Keys (100) past one block and ragged; head dimension 80 of a 128 tile.
@@ -138,6 +139,26 @@ func.func @decode_gqa3(%q: tensor<8x3x64xf32>, %k: tensor<2x300x64xf32>,
   %p = xtensor.softmax %m dim 2 : tensor<8x3x300xf32>
   %o = xtensor.matmul %p, %vr : tensor<8x3x300xf32>, tensor<8x300x64xf32> -> tensor<8x3x64xf32>
   return %o : tensor<8x3x64xf32>
+}
+
+// A bf16 decode step (GQA 8/2, head dimension 128) at the end of 700
+// positions: tensor cores, the group's 4 heads in a 16-row tile, its keys
+// split over programs.
+func.func @decode_bf16(%q: tensor<8x1x128xbf16>, %k: tensor<2x700x128xbf16>,
+                       %v: tensor<2x700x128xbf16>) -> tensor<8x1x128xbf16> {
+  %k4 = xtensor.reshape %k : tensor<2x700x128xbf16> -> tensor<2x1x700x128xbf16>
+  %kb = xtensor.broadcast %k4 : tensor<2x1x700x128xbf16> -> tensor<2x4x700x128xbf16>
+  %kr = xtensor.reshape %kb : tensor<2x4x700x128xbf16> -> tensor<8x700x128xbf16>
+  %v4 = xtensor.reshape %v : tensor<2x700x128xbf16> -> tensor<2x1x700x128xbf16>
+  %vb = xtensor.broadcast %v4 : tensor<2x1x700x128xbf16> -> tensor<2x4x700x128xbf16>
+  %vr = xtensor.reshape %vb : tensor<2x4x700x128xbf16> -> tensor<8x700x128xbf16>
+  %kt = xtensor.transpose %kr perm [0, 2, 1] : tensor<8x700x128xbf16> -> tensor<8x128x700xbf16>
+  %s = xtensor.matmul %q, %kt : tensor<8x1x128xbf16>, tensor<8x128x700xbf16> -> tensor<8x1x700xbf16>
+  %c = xtensor.constant dense<0.08838835> : tensor<8x1x700xbf16>
+  %ss = xtensor.mul %s, %c : tensor<8x1x700xbf16>
+  %p = xtensor.softmax %ss dim 2 : tensor<8x1x700xbf16>
+  %o = xtensor.matmul %p, %vr : tensor<8x1x700xbf16>, tensor<8x700x128xbf16> -> tensor<8x1x128xbf16>
+  return %o : tensor<8x1x128xbf16>
 }
 
 // bf16 inputs: the softmax in f32, its probabilities rounded to bf16 for

@@ -81,6 +81,8 @@ struct DotFacts {
   /// only through `head floordiv c` with c a multiple of it (grouped-query
   /// attention; every head for multi-query attention); else 1.
   int64_t group = 1;
+  /// Attention: bytes of a K or V element in memory.
+  int64_t valueBytes = 4;
 
   /// Whether programs of `blockM` rows hold a group's heads for every
   /// query (K and V then read once per group).

@@ -234,10 +234,6 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << warps;
   if (ways < 1 || ways > 1024)
     return emitError() << "ways must be in [1, 1024], got " << ways;
-  if (ways > 1 && instruction != DotInstruction::fma)
-    return emitError() << "ways > 1 (a split of the key axis) runs on "
-                          "instruction = fma only, got "
-                       << stringifyDotInstruction(instruction);
   if (warpsM < 1 || warps % warpsM)
     return emitError() << "warps_m must divide warps (" << warps << "), got "
                        << warpsM;
