@@ -6,8 +6,8 @@
 #   hf_models.py [FAMILY ...] [--dtypes float32,bfloat16]
 #
 # Prints one line per family and dtype: "<family> <dtype>: import ok,
-# compile ok (N.N s), match ok (max error E)" or the stage that failed and
-# why, then a closing count. f32 is compared with eager within torch's f32
+# attention fused (one kernel per layer), compile ok (N.N s), match ok (max
+# error E)" or the stage that failed and why, then a closing count. f32 is compared with eager within torch's f32
 # tolerances (rtol 1.3e-6, atol 1e-5, loosened 10x for the depth of a
 # transformer); bf16 as PyTorch compares bf16 kernels: against the f32
 # model on the same (bf16-representable) weights and inputs, xtile's error
@@ -22,6 +22,20 @@ import torch
 import xtile
 
 warnings.filterwarnings("ignore")
+
+
+LAYERS = 2  # every family's config below
+
+
+def attention_kernels(text):
+    """In the module's Loop IR: the fused attention kernels (weighted online
+    folds) and the softmax maxima left unfused (max folds)."""
+    import subprocess
+    from xtile import runtime
+    loop = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-loop"],
+                          input=text, capture_output=True, text=True,
+                          check=True).stdout
+    return loop.count("weights 1"), loop.count("combine max")
 
 
 def families():
@@ -97,6 +111,12 @@ def run(family, make, dtype):
         text = xtile.import_module(module, args)
     except Exception as e:  # noqa: BLE001 - reported
         return f"import FAILED: {type(e).__name__}: {str(e).splitlines()[0][:300]}"
+    # Each layer's attention is one kernel: one weighted online fold, and no
+    # softmax maximum left in a kernel of its own.
+    attention = attention_kernels(text)
+    if attention != (LAYERS, 0):
+        return (f"import ok, attention FAILED: {attention[0]} fused attention "
+                f"kernel(s) and {attention[1]} softmax maxima for {LAYERS} layers")
     start = time.time()
     try:
         fast = xtile.compile(module, args, backend="emu")
@@ -120,7 +140,8 @@ def run(family, make, dtype):
         ok = err <= 2 * eager_err + ulp
         err = f"{err:.2e}, eager bf16 {eager_err:.2e}"
     verdict = "match ok" if ok else "match FAILED"
-    return (f"import ok ({kernels} lines of Tensor IR), compile ok ({took:.1f} s), "
+    return (f"import ok ({kernels} lines of Tensor IR), attention fused "
+            f"({LAYERS} kernels), compile ok ({took:.1f} s), "
             f"{verdict} (max error {err if isinstance(err, str) else f'{err:.2e}'})")
 
 

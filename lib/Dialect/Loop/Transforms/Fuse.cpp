@@ -305,6 +305,15 @@ private:
     auto trial = cast<KernelOp>(ck->clone());
     SmallVector<Value> inputs(consumer.getInputs());
     SmallVector<LaunchOp> taken;
+    // Every producer taken must disappear (its users are the consumer and
+    // the other producers taken), but for generators without inputs (an
+    // iota, a constant), which are index arithmetic wherever they are.
+    DenseSet<Operation *> absorbed{consumer};
+    auto dies = [&](LaunchOp p) {
+      return llvm::all_of(p->getUsers(), [&](Operation *u) {
+        return absorbed.contains(u);
+      });
+    };
     bool formed = false;
     // Until no producer is left to take (a bounded number of copies: a
     // producer read on several paths, as a mask's iota, is taken again
@@ -321,6 +330,11 @@ private:
             !llvm::all_of(trial.getInputs()[k].getUsers(),
                           [](Operation *u) { return isa<LoadOp>(u); }))
           continue;
+        // Not yet: a producer that others outside (another layer's
+        // attention reading the same mask) keep alive stays a kernel of
+        // its own, read by the fused one.
+        if (!dies(producer) && !producer.getInputs().empty())
+          continue;
         next = producer;
         pos = k;
         break;
@@ -332,6 +346,7 @@ private:
       inputs = inlineInto(trial, inputs, pos, next, pk, *nest);
       if (!llvm::is_contained(taken, next))
         taken.push_back(next);
+      absorbed.insert(next);
       clean(trial);
       // Formed: a weighted online fold, and no maximum left over.
       bool weighted = false, maxLeft = false;
@@ -343,19 +358,10 @@ private:
       });
       formed = weighted && !maxLeft;
     }
-    // Every producer taken must disappear (its users are the consumer and
-    // the other producers taken), but for generators without inputs (an
-    // iota, a constant), which are index arithmetic wherever they are.
-    DenseSet<Operation *> absorbed(taken.begin(), taken.end());
-    absorbed.insert(consumer);
-    auto dies = [&](LaunchOp p) {
-      return llvm::all_of(p->getUsers(), [&](Operation *u) {
-        return absorbed.contains(u);
-      });
-    };
     bool allDie = llvm::all_of(
         taken, [&](LaunchOp p) { return dies(p) || p.getInputs().empty(); });
     if (!formed || !allDie || findTileProblem(trial)) {
+
       trial->erase();
       return false;
     }

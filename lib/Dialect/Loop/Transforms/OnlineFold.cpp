@@ -195,11 +195,21 @@ void collectFactors(Value v, Operation *loop, Value iv, Term &term) {
   }
   if (auto exp = dyn_cast<math::ExpOp>(def); exp && !term.max) {
     if (auto sub = exp.getOperand().getDefiningOp<arith::SubFOp>()) {
-      FoldOp max = maxFold(sub.getRhs());
+      // The maximum of 16-bit scores widened, and the scores widened alike
+      // (widening is exact and monotonic: the widened maximum is the
+      // maximum of the widened scores).
+      Value m = sub.getRhs(), x = sub.getLhs();
+      if (auto extM = m.getDefiningOp<arith::ExtFOp>())
+        if (auto extX = x.getDefiningOp<arith::ExtFOp>();
+            extX && extX.getIn().getType() == extM.getIn().getType()) {
+          m = extM.getIn();
+          x = extX.getIn();
+        }
+      FoldOp max = maxFold(m);
       if (max && !loop->isAncestor(max) && sameRange(max, loop)) {
         Equivalence eq;
         eq.pair(max.getInductionVar(), iv);
-        if (eq.same(max.getYieldedValue(), sub.getLhs())) {
+        if (eq.same(max.getYieldedValue(), x)) {
           term.score = sub.getLhs();
           term.max = max;
           return;
@@ -364,12 +374,32 @@ bool xtile::loop::formOnlineFolds(KernelOp kernel) {
     }
   };
   for (FoldOp max : maxes)
-    for (OnlineFoldOp online : onlines)
+    for (OnlineFoldOp online : onlines) {
       if (sameScores(max, max.getInductionVar(), max.getYieldedValue(),
                      online)) {
         sinkUses(max.getResult(), online);
         replaceAfter(max.getResult(), online.getMax(), online);
+        continue;
       }
+      // A maximum of 16-bit scores that the online fold widened: its max
+      // narrowed back (exactly: it is one of the scores, or -inf).
+      auto ext = online.getYieldedScore().getDefiningOp<arith::ExtFOp>();
+      if (!ext || ext.getIn().getType() != max.getType() ||
+          !sameRange(max, online))
+        continue;
+      Equivalence eq;
+      eq.pair(max.getInductionVar(), online.getInductionVar());
+      if (!eq.same(max.getYieldedValue(), ext.getIn()))
+        continue;
+      sinkUses(max.getResult(), online);
+      OpBuilder b(online->getContext());
+      b.setInsertionPointAfter(online);
+      auto narrow = arith::TruncFOp::create(b, online.getLoc(), max.getType(),
+                                            online.getMax());
+      replaceAfter(max.getResult(), narrow, narrow);
+      if (narrow->use_empty())
+        narrow->erase();
+    }
   for (OnlineFoldOp outer : onlines)
     for (OnlineFoldOp inner : onlines) {
       if (outer == inner || outer->getBlock() == inner->getBlock() ||
@@ -378,6 +408,10 @@ bool xtile::loop::formOnlineFolds(KernelOp kernel) {
           !sameScores(outer, outer.getInductionVar(),
                       outer.getYieldedScore(), inner))
         continue;
+      // A test of the row's maximum hoisted above the column loop (SDPA's
+      // zeros for fully masked rows) moves next to the inner fold first.
+      sinkUses(outer.getMax(), inner);
+      sinkUses(outer.getSum(), inner);
       replaceAfter(outer.getMax(), inner.getMax(), inner);
       replaceAfter(outer.getSum(), inner.getSum(), inner);
     }
