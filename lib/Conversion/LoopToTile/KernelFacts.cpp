@@ -491,16 +491,7 @@ llvm::json::Object KernelFacts::toJSON() const {
                               {"m", dot.m},           {"n", dot.n},
                               {"k", dot.k},           {"contractions", dot.folds},
                               {"operand_bytes", dot.inBytes},
-                              {"other_bytes", dot.otherBytes},
-                              {"head_group", dot.group},
-                              {"window_lower", dot.windowLower
-                                                   ? llvm::json::Value(
-                                                         *dot.windowLower)
-                                                   : nullptr},
-                              {"window_upper", dot.windowUpper
-                                                   ? llvm::json::Value(
-                                                         *dot.windowUpper)
-                                                   : nullptr}};
+                              {"other_bytes", dot.otherBytes}};
   return llvm::json::Object{{"kind", "row"},
                             {"programs", row.programs},
                             {"columns", row.columns},

@@ -1,7 +1,8 @@
 // Attention graphs that become one kernel (an online fold over the keys),
 // at ragged sizes: keys not a multiple of the key block, head dimensions
 // that are not powers of two, causal and padding masks, grouped-query
-// attention, 16-bit inputs, a sliding window; and log-softmax rows and a
+// attention (ratios 1, 4 and 8), 16-bit inputs (bf16, f16), a sliding
+// window, decode steps against up to 32768 keys; and log-softmax rows and a
 // cross-entropy as the second user of the online fold. 16-bit graphs run
 // both dots on tensor cores (mma.sync).
 // test/Integration/attention.test runs them under emulation.
@@ -159,6 +160,43 @@ func.func @decode_bf16(%q: tensor<8x1x128xbf16>, %k: tensor<2x700x128xbf16>,
   %p = xtensor.softmax %ss dim 2 : tensor<8x1x700xbf16>
   %o = xtensor.matmul %p, %vr : tensor<8x1x700xbf16>, tensor<8x700x128xbf16> -> tensor<8x1x128xbf16>
   return %o : tensor<8x1x128xbf16>
+}
+
+// Multi-query decode (GQA ratio 8: 8 query heads over one K/V head) against
+// 32768 keys: the 8 heads are one program's rows, its keys split over
+// programs.
+func.func @mqa_32k(%q: tensor<8x1x64xf32>, %k: tensor<1x32768x64xf32>,
+                   %v: tensor<1x32768x64xf32>) -> tensor<8x1x64xf32> {
+  %k4 = xtensor.reshape %k : tensor<1x32768x64xf32> -> tensor<1x1x32768x64xf32>
+  %kb = xtensor.broadcast %k4 : tensor<1x1x32768x64xf32> -> tensor<1x8x32768x64xf32>
+  %kr = xtensor.reshape %kb : tensor<1x8x32768x64xf32> -> tensor<8x32768x64xf32>
+  %v4 = xtensor.reshape %v : tensor<1x32768x64xf32> -> tensor<1x1x32768x64xf32>
+  %vb = xtensor.broadcast %v4 : tensor<1x1x32768x64xf32> -> tensor<1x8x32768x64xf32>
+  %vr = xtensor.reshape %vb : tensor<1x8x32768x64xf32> -> tensor<8x32768x64xf32>
+  %kt = xtensor.transpose %kr perm [0, 2, 1] : tensor<8x32768x64xf32> -> tensor<8x64x32768xf32>
+  %s = xtensor.matmul %q, %kt : tensor<8x1x64xf32>, tensor<8x64x32768xf32> -> tensor<8x1x32768xf32>
+  %c = xtensor.constant dense<0.125> : tensor<8x1x32768xf32>
+  %ss = xtensor.mul %s, %c : tensor<8x1x32768xf32>
+  %p = xtensor.softmax %ss dim 2 : tensor<8x1x32768xf32>
+  %o = xtensor.matmul %p, %vr : tensor<8x1x32768xf32>, tensor<8x32768x64xf32> -> tensor<8x1x64xf32>
+  return %o : tensor<8x1x64xf32>
+}
+
+// f16, head dimension 80 (a 128-column tile on tensor cores), causal.
+func.func @f16_causal(%q: tensor<3x45x80xf16>, %k: tensor<3x45x80xf16>,
+                      %v: tensor<3x45x80xf16>) -> tensor<3x45x80xf16> {
+  %kt = xtensor.transpose %k perm [0, 2, 1] : tensor<3x45x80xf16> -> tensor<3x80x45xf16>
+  %s = xtensor.matmul %q, %kt : tensor<3x45x80xf16>, tensor<3x80x45xf16> -> tensor<3x45x45xf16>
+  %c = xtensor.constant dense<0.1118> : tensor<3x45x45xf16>
+  %ss = xtensor.mul %s, %c : tensor<3x45x45xf16>
+  %i = xtensor.iota dim 1 : tensor<3x45x45xi32>
+  %j = xtensor.iota dim 2 : tensor<3x45x45xi32>
+  %seen = xtensor.cmp le, %j, %i : tensor<3x45x45xi32>
+  %ninf = xtensor.constant dense<0xFC00> : tensor<3x45x45xf16>
+  %m = xtensor.select %seen, %ss, %ninf : tensor<3x45x45xf16>
+  %p = xtensor.softmax %m dim 2 : tensor<3x45x45xf16>
+  %o = xtensor.matmul %p, %v : tensor<3x45x45xf16>, tensor<3x45x80xf16> -> tensor<3x45x80xf16>
+  return %o : tensor<3x45x80xf16>
 }
 
 // bf16 inputs: the softmax in f32, its probabilities rounded to bf16 for
