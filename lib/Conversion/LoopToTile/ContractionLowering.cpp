@@ -215,11 +215,12 @@ static xt::KernelOp beginProgram(OpBuilder &b, xl::KernelOp kernel,
   return tk;
 }
 
-/// The batch rows (all but the innermost two) of a program index `rest`,
-/// the last fastest.
+/// The batch rows (all but the innermost `inner`) of a program index
+/// `rest`, the last fastest.
 static void mapBatchRows(OpBuilder &b, Location loc, const RowNest &nest,
-                         Value rest, IRMapping &scalars) {
-  for (xl::ParallelOp row : llvm::reverse(ArrayRef(nest.rows).drop_back(2))) {
+                         Value rest, IRMapping &scalars, unsigned inner = 2) {
+  for (xl::ParallelOp row :
+       llvm::reverse(ArrayRef(nest.rows).drop_back(inner))) {
     Value extent = arith::ConstantIndexOp::create(
         b, loc, row.getUpper() - row.getLower());
     scalars.map(row.getInductionVar(),
@@ -357,17 +358,8 @@ public:
         tensorCores(schedule.getInstruction() == xt::DotInstruction::mma_sync) {
     if (packed)
       head = nest.rows[nest.rows.size() - 3];
-    // 16-bit operands widened for the scores' products go to the dot
-    // narrow (as a matmul's do); with tensor cores, so do 16-bit values,
-    // the probabilities rounded to their type.
-    scoreA = c.scoreProduct.a;
-    scoreB = c.scoreProduct.b;
-    auto extA = scoreA ? scoreA.getDefiningOp<arith::ExtFOp>() : nullptr;
-    auto extB = scoreB ? scoreB.getDefiningOp<arith::ExtFOp>() : nullptr;
-    if (extA && extB && extA.getIn().getType() == extB.getIn().getType()) {
-      scoreA = extA.getIn();
-      scoreB = extB.getIn();
-    }
+    // The scores' product comes narrow (KernelFacts); with tensor cores, so
+    // do 16-bit values, the probabilities rounded to their type.
     weights = c.online.getYieldedWeights().front();
     if (tensorCores)
       if (auto ext = weights.getDefiningOp<arith::ExtFOp>())
@@ -378,10 +370,6 @@ public:
   Value mBase;
 
   Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-
-  /// Programs: one per block of query rows, or, with a decode step's
-  /// grouped heads packed, one per group of heads.
-  int64_t rowBlocks() const { return f.rowPrograms(bm); }
 
   /// The program's rows, `rowBlock` = (batch..., block) with the block
   /// fastest; packed: (batch..., group), each row a (head of the group,
@@ -404,14 +392,9 @@ public:
     // K and V reach the head only through `head floordiv c` (KernelFacts):
     // the group's first head reads them for all.
     scalars.map(head.getInductionVar(), headBase);
-    Value rest = arith::DivUIOp::create(b, loc, rowBlock, constant(groups));
-    for (xl::ParallelOp row :
-         llvm::reverse(ArrayRef(nest.rows).drop_back(3))) {
-      Value extent = constant(row.getUpper() - row.getLower());
-      scalars.map(row.getInductionVar(),
-                  arith::RemUIOp::create(b, loc, rest, extent));
-      rest = arith::DivUIOp::create(b, loc, rest, extent);
-    }
+    mapBatchRows(b, loc, nest,
+                 arith::DivUIOp::create(b, loc, rowBlock, constant(groups)),
+                 scalars, /*inner=*/3);
   }
 
   /// The program's rows laid along dimension 0 of `shape` in `ctx`: the
@@ -457,7 +440,7 @@ public:
                       dk % dkTile ? below(b, loc, kk, dk) : Value());
     ctx.setMask(mask);
     ctx.ivs[c.score.getInductionVar()] = kk;
-    FailureOr<Value> q = asTile(ctx, ctx.get(scoreA));
+    FailureOr<Value> q = asTile(ctx, ctx.get(c.scoreProduct.a));
     if (failed(q))
       return failure();
     query = zeroOutside(b, loc, *q, mask);
@@ -520,7 +503,7 @@ public:
       TileContext kctx(b, loc, scalars, kShape, mask);
       kctx.ivs[c.score.getInductionVar()] = kk;
       kctx.ivs[c.online.getInductionVar()] = kj;
-      FailureOr<Value> kt = asTile(kctx, kctx.get(scoreB));
+      FailureOr<Value> kt = asTile(kctx, kctx.get(c.scoreProduct.b));
       if (failed(kt))
         return failure();
       sctx.ivs[c.score.getResult()] = xt::DotOp::create(
@@ -574,11 +557,27 @@ public:
   /// The split's partials: per query row (blocks padded to `bm` rows) and
   /// way, the maximum, the sum and the accumulator's `bd` columns.
   SmallVector<Type> partialTypes(int64_t ways) {
-    int64_t rows = rowBlocks() * bm;
+    int64_t rows = f.rowPrograms(bm) * bm;
     Type f32 = b.getF32Type();
     return {MemRefType::get({rows, ways}, f32),
             MemRefType::get({rows, ways}, f32),
             MemRefType::get({rows, ways, bd}, f32)};
+  }
+
+  /// The indices of way `way`'s partials of the rows from `row0`: of the
+  /// [bm] maxima and sums, or (`columns`) of the [bm, bd] accumulator.
+  SmallVector<Value, 3> partialIndices(Value row0, Value way, bool columns) {
+    SmallVector<int64_t, 2> shape{bm};
+    if (columns)
+      shape.push_back(bd);
+    SmallVector<Value, 3> indices{
+        indexTile(b, loc, row0, bm, shape, 0),
+        xt::SplatOp::create(b, loc,
+                            RankedTensorType::get(shape, b.getIndexType()),
+                            way)};
+    if (columns)
+      indices.push_back(indexTile(b, loc, constant(0), bd, shape, 1));
+    return indices;
   }
 
   /// Stores way `way`'s (maximum, sum, accumulator) of the rows of
@@ -586,21 +585,11 @@ public:
   void storePartials(ArrayRef<Value> partials, Value rowBlock, Value way,
                      ValueRange results) {
     Value row0 = arith::MulIOp::create(b, loc, rowBlock, constant(bm));
-    Type index = b.getIndexType();
-    Value rows = indexTile(b, loc, row0, bm, {bm}, 0);
-    Value ways = xt::SplatOp::create(
-        b, loc, RankedTensorType::get({bm}, index), way);
+    SmallVector<Value, 3> rows = partialIndices(row0, way, false);
     for (int i : {0, 1})
-      xt::StoreOp::create(b, loc, results[i], partials[i],
-                          ValueRange{rows, ways}, Value());
-    SmallVector<int64_t, 2> accShape{bm, bd};
-    xt::StoreOp::create(
-        b, loc, results[2], partials[2],
-        ValueRange{indexTile(b, loc, row0, bm, accShape, 0),
-                   xt::SplatOp::create(
-                       b, loc, RankedTensorType::get(accShape, index), way),
-                   indexTile(b, loc, constant(0), bd, accShape, 1)},
-        Value());
+      xt::StoreOp::create(b, loc, results[i], partials[i], rows, Value());
+    xt::StoreOp::create(b, loc, results[2], partials[2],
+                        partialIndices(row0, way, true), Value());
   }
 
   /// The rows of `rowBlock` combined over `ways` partials: the maximum
@@ -608,7 +597,6 @@ public:
   SmallVector<Value> combinePartials(ArrayRef<Value> partials, Value rowBlock,
                                      int64_t ways) {
     Value row0 = arith::MulIOp::create(b, loc, rowBlock, constant(bm));
-    Type index = b.getIndexType();
     int64_t waysTile = int64_t(llvm::PowerOf2Ceil(ways));
     SmallVector<int64_t, 2> wShape{bm, waysTile};
     Value rows = indexTile(b, loc, row0, bm, wShape, 0);
@@ -641,24 +629,17 @@ public:
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value way = loop.getInductionVar();
-      Value rowLine = indexTile(b, loc, row0, bm, {bm}, 0);
-      Value wayLine = xt::SplatOp::create(
-          b, loc, RankedTensorType::get({bm}, index), way);
       Value alpha = math::ExpOp::create(
           b, loc,
           arith::SubFOp::create(
               b, loc,
               xt::LoadOp::create(b, loc, tileType({bm}), partials[0],
-                                 ValueRange{rowLine, wayLine}, Value(),
+                                 partialIndices(row0, way, false), Value(),
                                  Value()),
               shift));
-      Value acc = xt::LoadOp::create(
-          b, loc, tileType(accShape), partials[2],
-          ValueRange{indexTile(b, loc, row0, bm, accShape, 0),
-                     xt::SplatOp::create(
-                         b, loc, RankedTensorType::get(accShape, index), way),
-                     indexTile(b, loc, constant(0), bd, accShape, 1)},
-          Value(), Value());
+      Value acc = xt::LoadOp::create(b, loc, tileType(accShape), partials[2],
+                                     partialIndices(row0, way, true), Value(),
+                                     Value());
       Value sum = arith::AddFOp::create(
           b, loc, loop.getRegionIterArgs()[0],
           arith::MulFOp::create(b, loc, acc, perRow(alpha, bd)));
@@ -734,7 +715,7 @@ private:
   const DotFacts &f;
   int64_t bm, bd, bk, stages, mb;
   bool raggedRows, packed, tensorCores;
-  Value scoreA, scoreB, weights;
+  Value weights;
   xl::ParallelOp head;
   Value headBase;
   Value query;

@@ -66,6 +66,17 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
   return nest;
 }
 
+/// 16-bit operands widened for a product go to the dot narrow: `x` and `y`
+/// become the values widened when both are widened from one type.
+static void narrowOperands(Value &x, Value &y) {
+  auto extX = x.getDefiningOp<arith::ExtFOp>();
+  auto extY = y.getDefiningOp<arith::ExtFOp>();
+  if (extX && extY && extX.getIn().getType() == extY.getIn().getType()) {
+    x = extX.getIn();
+    y = extY.getIn();
+  }
+}
+
 FailureOr<Contraction> xtile::analyzeContraction(xl::KernelOp kernel,
                                                  const RowNest &nest) {
   if (nest.rows.size() < 2)
@@ -99,13 +110,7 @@ FailureOr<Contraction> xtile::analyzeContraction(xl::KernelOp kernel,
     if (depends(x, c.j.getInductionVar()) || depends(y, c.i.getInductionVar()))
       return fold.emitOpError("mixes both output indices in one operand; "
                               "not lowered to Tile IR yet");
-    // 16-bit operands widened for the product go to the dot narrow.
-    auto extX = x.getDefiningOp<arith::ExtFOp>();
-    auto extY = y.getDefiningOp<arith::ExtFOp>();
-    if (extX && extY && extX.getIn().getType() == extY.getIn().getType()) {
-      x = extX.getIn();
-      y = extY.getIn();
-    }
+    narrowOperands(x, y);
     c.products.push_back({fold, x, y});
   }
   for (xl::FoldOp fold : folds)
@@ -153,6 +158,7 @@ static FailureOr<Contraction> analyzeAttention(xl::KernelOp kernel,
                               "operands mix the query and key indices; not "
                               "lowered to Tile IR");
     c.score = fold;
+    narrowOperands(x, y);
     c.scoreProduct = {fold, x, y};
   }
   if (c.j.getUpper() - c.j.getLower() > 256 ||
@@ -406,22 +412,17 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
       if (group > 1 && group * f.m <= 64)
         f.group = group;
     }
-    // Tensor cores: queries, keys and values of one 16-bit type, widened.
-    auto narrow = [](Value v) -> Type {
-      auto ext = v ? v.getDefiningOp<arith::ExtFOp>() : nullptr;
-      if (!ext || !(ext.getIn().getType().isF16() ||
-                    ext.getIn().getType().isBF16()))
-        return Type();
-      return ext.getIn().getType();
-    };
-    Type values = narrow(c->online.getYieldedWeights().front());
+    // Tensor cores: queries and keys (the scores' product, narrowed) and
+    // values (widened) of one 16-bit type.
+    Type values;
+    if (auto ext =
+            c->online.getYieldedWeights().front().getDefiningOp<arith::ExtFOp>())
+      if (ext.getIn().getType().isF16() || ext.getIn().getType().isBF16())
+        values = ext.getIn().getType();
     f.valueBytes = values ? 2 : 4;
-    // The dots' operands are 16-bit where all three are.
-    if (f.tensorCoreOperands)
-      f.inBytes = 2;
     f.tensorCoreOperands = c->score && values &&
-                           narrow(c->scoreProduct.a) == values &&
-                           narrow(c->scoreProduct.b) == values;
+                           c->scoreProduct.a.getType() == values &&
+                           c->scoreProduct.b.getType() == values;
     KeyWindow window = keyWindow(*c);
     f.windowLower = window.lower;
     f.windowUpper = window.upper;

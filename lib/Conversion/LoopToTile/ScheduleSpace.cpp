@@ -167,10 +167,10 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
     // Beyond the register count, the candidates that need the fewest are
     // kept (a head dimension of 256 over many rows): spilling is legal.
     SmallVector<std::pair<int64_t, xt::ScheduleAttrInterface>> over;
-    // Too few programs to fill the device (a decode step): the keys split
-    // over 2 to 64 ways, each at least four key blocks, up to four
-    // programs per SM.
-    // K and V tiles copied one block ahead (2 stages) or not.
+    // Each candidate with K and V tiles copied one block ahead (2 stages)
+    // or not; and, with too few programs to fill the device (a decode
+    // step), its keys split over 2 to 64 ways, each at least four key
+    // blocks, up to four programs per SM.
     auto addWays = [&](int64_t bm, int64_t bk, int64_t warps,
                        xt::DotInstruction instruction, int64_t warpsM,
                        int64_t registers, int64_t limit) {

@@ -358,10 +358,7 @@ private:
       });
       formed = weighted && !maxLeft;
     }
-    bool allDie = llvm::all_of(
-        taken, [&](LaunchOp p) { return dies(p) || p.getInputs().empty(); });
-    if (!formed || !allDie || findTileProblem(trial)) {
-
+    if (!formed || findTileProblem(trial)) {
       trial->erase();
       return false;
     }

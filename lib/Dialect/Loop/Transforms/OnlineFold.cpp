@@ -322,13 +322,15 @@ bool xtile::loop::formOnlineFolds(KernelOp kernel) {
   DominanceInfo dominance(kernel);
   SmallVector<OnlineFoldOp> onlines;
   kernel.walk([&](OnlineFoldOp op) { onlines.push_back(op); });
-  auto sameScores = [](Operation *a, Value aIv, Value aScore,
-                       OnlineFoldOp b) {
+  // Whether `a` (induction variable `aIv`) folds `aScore` where `b` folds
+  // `bScore` (by default, its yielded score).
+  auto sameScores = [](Operation *a, Value aIv, Value aScore, OnlineFoldOp b,
+                       Value bScore = Value()) {
     if (!sameRange(a, b))
       return false;
     Equivalence eq;
     eq.pair(aIv, b.getInductionVar());
-    return eq.same(aScore, b.getYieldedScore());
+    return eq.same(aScore, bScore ? bScore : b.getYieldedScore());
   };
   auto replaceAfter = [&](Value from, Value to, Operation *after) {
     bool any = false;
@@ -385,11 +387,8 @@ bool xtile::loop::formOnlineFolds(KernelOp kernel) {
       // narrowed back (exactly: it is one of the scores, or -inf).
       auto ext = online.getYieldedScore().getDefiningOp<arith::ExtFOp>();
       if (!ext || ext.getIn().getType() != max.getType() ||
-          !sameRange(max, online))
-        continue;
-      Equivalence eq;
-      eq.pair(max.getInductionVar(), online.getInductionVar());
-      if (!eq.same(max.getYieldedValue(), ext.getIn()))
+          !sameScores(max, max.getInductionVar(), max.getYieldedValue(),
+                      online, ext.getIn()))
         continue;
       sinkUses(max.getResult(), online);
       OpBuilder b(online->getContext());
