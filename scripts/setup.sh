@@ -3,13 +3,16 @@
 # builds it. Idempotent: with everything in place it only runs an
 # incremental build.
 #
-#   scripts/setup.sh [--config release|assert|asan] [--target TARGET]
+#   scripts/setup.sh [--config release|assert|asan|fuzz] [--target TARGET]
 #
 # Configurations (each in its own build directory):
 #   release  build/          optimized, as users run it
 #   assert   build-assert/   assertions on in xtile and in the LLVM/MLIR headers
 #   asan     build-asan/     AddressSanitizer + UndefinedBehaviorSanitizer,
 #                            assertions on
+#   fuzz     build-fuzz/     clang-22 with libFuzzer coverage, ASan and UBSan,
+#                            assertions on; builds tools/xtile-fuzz-lower
+#                            (run it with scripts/fuzz.sh)
 set -euo pipefail
 
 config=release
@@ -27,6 +30,8 @@ llvm=/usr/lib/llvm-22
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake
           ninja-build ccache g++ python3 python3-numpy python3-venv)
+# The fuzz configuration compiles with clang and links libFuzzer.
+[ "$config" = fuzz ] && packages+=(clang-22 libclang-rt-22-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
@@ -47,7 +52,14 @@ case "$config" in
   asan)    build="$root/build-asan"
            flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXTILE_ENABLE_ASSERTIONS=ON
                   -DXTILE_ENABLE_SANITIZERS=ON) ;;
-  *) echo "setup.sh: unknown config '$config' (release|assert|asan)" >&2; exit 2 ;;
+  fuzz)    build="$root/build-fuzz"
+           flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXTILE_ENABLE_ASSERTIONS=ON
+                  -DXTILE_ENABLE_SANITIZERS=ON -DXTILE_ENABLE_FUZZER=ON
+                  -DCMAKE_C_COMPILER="$llvm/bin/clang"
+                  -DCMAKE_CXX_COMPILER="$llvm/bin/clang++")
+           [ "$target" = all ] && target=xtile-fuzz-lower
+           export XTILE_SKIP_TORCH=1 ;;
+  *) echo "setup.sh: unknown config '$config' (release|assert|asan|fuzz)" >&2; exit 2 ;;
 esac
 
 if [ ! -f "$build/build.ninja" ]; then

@@ -17,6 +17,7 @@ config.test_exec_root = os.path.join(config.xtile_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%xtile_src_root", config.xtile_src_root))
+config.substitutions.append(("%xtile_tools_dir", config.xtile_tools_dir))
 config.substitutions.append(("%xtile_obj_root", config.xtile_obj_root))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 # Longer names first: lit substitutes in order.
@@ -44,6 +45,9 @@ if config.nvcc:
 if config.ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+# xtile-fuzz --compile-only assembles with this ptxas, or with none.
+config.substitutions.append(
+    ("%assembler_option", "--ptxas " + (config.ptxas if config.ptxas else "''")))
 sanitizer_flags = ""
 if config.sanitizers.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("sanitizers")

@@ -54,7 +54,6 @@ namespace xk = xtile::kernel;
 namespace {
 
 constexpr StringLiteral kDynamicSharedName = "xtile_dynamic_shared";
-constexpr StringLiteral kUnrollAttrName = "xkernel.unroll";
 
 unsigned addressSpace(xk::MemorySpace space) {
   return static_cast<unsigned>(space == xk::MemorySpace::global
@@ -801,8 +800,11 @@ void attachUnrollHints(Operation *root) {
       /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
       /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
       /*parallelAccesses=*/{});
+  auto unroll = root->getContext()
+                    ->getOrLoadDialect<xk::XKernelDialect>()
+                    ->getUnrollAttrHelper();
   root->walk([&](scf::ForOp loop) {
-    if (!loop->removeAttr(kUnrollAttrName))
+    if (!loop->removeAttr(unroll.getName()))
       return;
     loop->setAttr("loop_annotation", annotation);
   });

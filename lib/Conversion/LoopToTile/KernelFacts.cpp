@@ -45,14 +45,30 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
     if (!op.getNumRegions())
       continue;
     int64_t extent;
+    // Contractions run as xtile.dot, which accumulates in f32 (16-bit
+    // operands are widened before their folds).
+    auto checkAccumulator = [&](Value folded) -> LogicalResult {
+      if (folded.getType().isF32())
+        return success();
+      return op.emitOpError("is a contraction accumulating in ")
+             << folded.getType()
+             << ", which is not supported: matmuls and attention take f16, "
+                "bf16 or f32 operands and accumulate in f32";
+    };
     if (auto online = dyn_cast<xl::OnlineFoldOp>(op)) {
-      if (!online.getAccumulators().empty())
+      if (!online.getAccumulators().empty()) {
         nest.contraction = nest.attention = true;
+        if (failed(checkAccumulator(online.getSum())))
+          return failure();
+      }
       extent = online.getUpper() - online.getLower();
       ++nest.folds;
     } else if (auto fold = dyn_cast<xl::FoldOp>(op)) {
-      if (xl::isContractionFold(fold, rowIvs))
+      if (xl::isContractionFold(fold, rowIvs)) {
         nest.contraction = true;
+        if (failed(checkAccumulator(fold.getResult())))
+          return failure();
+      }
       extent = fold.getUpper() - fold.getLower();
       ++nest.folds;
     } else {

@@ -36,7 +36,10 @@ void xtile::setKernelSchedule(xl::KernelOp kernel,
 }
 
 std::string xtile::getKernelIdentity(xl::KernelOp kernel) {
-  if (auto identity = kernel->getAttrOfType<StringAttr>("xloop.identity"))
+  if (StringAttr identity = kernel.getContext()
+                                ->getOrLoadDialect<xl::XLoopDialect>()
+                                ->getIdentityAttrHelper()
+                                .getAttr(kernel))
     return identity.str();
   std::string s;
   llvm::raw_string_ostream(s)

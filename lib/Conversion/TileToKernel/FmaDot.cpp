@@ -46,7 +46,10 @@ LogicalResult KernelLowering::lowerFmaDot(xt::DotOp op) {
   const CoordSet &set = coordSets[cs];
   Value zero = cst(0), one = cst(1);
   auto loop = scf::ForOp::create(b, loc, zero, cst(k), one, *acc);
-  loop->setAttr("xkernel.unroll", b.getUnitAttr());
+  b.getContext()
+      ->getOrLoadDialect<xk::XKernelDialect>()
+      ->getUnrollAttrHelper()
+      .setAttr(loop, b.getUnitAttr());
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());

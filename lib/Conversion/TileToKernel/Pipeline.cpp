@@ -391,7 +391,8 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   // Pipelining: the operand tiles of the loop's dots are copied into
   // shared memory asynchronously, stages - 1 iterations ahead.
   int64_t stages = 1;
-  if (auto attr = op->getAttrOfType<IntegerAttr>("xtile.num_stages"))
+  auto *tileDialect = op->getContext()->getOrLoadDialect<xt::XTileDialect>();
+  if (IntegerAttr attr = tileDialect->getNumStagesAttrHelper().getAttr(op))
     stages = attr.getInt();
   SmallVector<Pipelined> pipelined = pipelineOperands(op, stages);
   int64_t stepConst = 0;
@@ -508,8 +509,13 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   stagedInBody = savedStagedInBody;
   if (!pipelined.empty())
     xk::AsyncWaitOp::create(b, loc, 0);
-  if (auto stagesAttr = op->getAttrOfType<IntegerAttr>("xtile.num_stages"))
-    loop->setAttr("xkernel.num_stages", stagesAttr);
+  auto *ctx = op->getContext();
+  if (IntegerAttr stagesAttr = ctx->getOrLoadDialect<xt::XTileDialect>()
+                                   ->getNumStagesAttrHelper()
+                                   .getAttr(op))
+    ctx->getOrLoadDialect<xk::XKernelDialect>()
+        ->getNumStagesAttrHelper()
+        .setAttr(loop, stagesAttr);
   bind(op.getResults(), loop.getResults());
   return success();
 }

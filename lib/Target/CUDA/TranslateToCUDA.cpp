@@ -1078,7 +1078,10 @@ LogicalResult CUDAEmitter::emitFor(scf::ForOp op) {
     return failure();
   std::string iv = "i" + std::to_string(counters["i"]++);
   names[op.getInductionVar()] = iv;
-  if (op->hasAttr("xkernel.unroll"))
+  if (op->getContext()
+          ->getOrLoadDialect<xk::XKernelDialect>()
+          ->getUnrollAttrHelper()
+          .isAttrPresent(op))
     os << "#pragma unroll\n";
   os << "for (" << *ivType << " " << iv << " = " << name(op.getLowerBound())
      << "; " << iv << " < " << name(op.getUpperBound()) << "; " << iv

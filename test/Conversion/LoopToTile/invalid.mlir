@@ -45,3 +45,34 @@ func.func @matmul(%a: tensor<64x48xf32>, %b: tensor<48x40xf32>) -> tensor<64x40x
   %c = xtensor.matmul %a, %b : tensor<64x48xf32>, tensor<48x40xf32> -> tensor<64x40xf32>
   return %c : tensor<64x40xf32>
 }
+
+// -----
+
+// Contractions run as xtile.dot, accumulating in f32: an f64 or an integer
+// matmul is a located error naming the type (the differential fuzzer's
+// compile-only mode found both reaching the Kernel IR lowering).
+func.func @matmul_f64(%a: tensor<8x16xf64>, %b: tensor<16x8xf64>) -> tensor<8x8xf64> {
+  // expected-error @+1 {{'xloop.fold' op is a contraction accumulating in 'f64', which is not supported: matmuls and attention take f16, bf16 or f32 operands and accumulate in f32}}
+  %0 = xtensor.matmul %a, %b : tensor<8x16xf64>, tensor<16x8xf64> -> tensor<8x8xf64>
+  return %0 : tensor<8x8xf64>
+}
+
+// -----
+
+func.func @matmul_i32(%a: tensor<8x16xi32>, %b: tensor<16x8xi32>) -> tensor<8x8xi32> {
+  // expected-error @+1 {{is a contraction accumulating in 'i32', which is not supported}}
+  %0 = xtensor.matmul %a, %b : tensor<8x16xi32>, tensor<16x8xi32> -> tensor<8x8xi32>
+  return %0 : tensor<8x8xi32>
+}
+
+// -----
+
+// Attention over f64 (an online fold with accumulators) is rejected too.
+func.func @attention_f64(%q: tensor<4x8xf64>, %k: tensor<16x8xf64>, %v: tensor<16x8xf64>) -> tensor<4x8xf64> {
+  %kt = xtensor.transpose %k perm [1, 0] : tensor<16x8xf64> -> tensor<8x16xf64>
+  %s = xtensor.matmul %q, %kt : tensor<4x8xf64>, tensor<8x16xf64> -> tensor<4x16xf64>
+  %p = xtensor.softmax %s dim 1 : tensor<4x16xf64>
+  // expected-error @+1 {{'xloop.online_fold' op is a contraction accumulating in 'f64'}}
+  %o = xtensor.matmul %p, %v : tensor<4x16xf64>, tensor<16x8xf64> -> tensor<4x8xf64>
+  return %o : tensor<4x8xf64>
+}

@@ -326,3 +326,71 @@ xkernel.func @f() attributes {max_threads = 128 : i64} {
 xkernel.func @f() attributes {max_threads = 32 : i64, min_blocks = 0 : i64} {
   xkernel.return
 }
+
+// -----
+
+// The dialect's discardable attributes are typed: a wrong kind or a wrong
+// place is a located error.
+xkernel.func @unroll_kind() attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'xkernel.unroll' must be a unit attribute, got 4 : i64}}
+  scf.for %i = %c0 to %c4 step %c1 {
+  } {xkernel.unroll = 4 : i64}
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @stages_kind() attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'xkernel.num_stages' must be a positive integer, got "two"}}
+  scf.for %i = %c0 to %c4 step %c1 {
+  } {xkernel.num_stages = "two"}
+  xkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{'xkernel.unroll' belongs on an 'scf.for'}}
+xkernel.func @unroll_place() attributes {max_threads = 32 : i64, xkernel.unroll} {
+  xkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{unknown xkernel attribute 'xkernel.unrol'}}
+xkernel.func @unknown() attributes {max_threads = 32 : i64, xkernel.unrol} {
+  xkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{'xkernel.readonly' on argument #0 must be a unit attribute, got 1 : i64}}
+xkernel.func @readonly_kind(%x: !xkernel.ptr<f32, global> {xkernel.readonly = 1 : i64}) attributes {max_threads = 32 : i64} {
+  xkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{'xkernel.readonly' on argument #0 needs a pointer, got 'index'}}
+xkernel.func @readonly_type(%x: index {xkernel.readonly}) attributes {max_threads = 32 : i64} {
+  xkernel.return
+}
+
+// -----
+
+// expected-error @+1 {{'xkernel.readonly' belongs on an argument of an 'xkernel.func'}}
+func.func @readonly_place(%x: f32 {xkernel.readonly}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown xkernel argument attribute 'xkernel.read_only'}}
+xkernel.func @readonly_name(%x: !xkernel.ptr<f32, global> {xkernel.read_only}) attributes {max_threads = 32 : i64} {
+  xkernel.return
+}

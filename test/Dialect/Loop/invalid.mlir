@@ -618,3 +618,28 @@ xloop.kernel @online_weights(%x: memref<4xf32>) -> (%y: memref<f32>) {
   }
   xloop.store %l, %y[] : memref<f32>
 }
+
+// -----
+
+// `xloop.identity` is a string on an xloop.kernel.
+// expected-error @+1 {{'xloop.identity' must be a string, got 7 : i64}}
+xloop.kernel @identity_kind(%x: memref<4xf32>) -> (%y: memref<4xf32>) attributes {xloop.identity = 7 : i64} {
+  xloop.parallel %i = 0 to 4 {
+    %v = xloop.load %x[%i] : memref<4xf32>
+    xloop.store %v, %y[%i] : memref<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'xloop.identity' belongs on an 'xloop.kernel'}}
+func.func @identity_place() attributes {xloop.identity = "k"} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown xloop attribute 'xloop.identty'}}
+func.func @unknown_attribute() attributes {xloop.identty = "k"} {
+  return
+}

@@ -2,6 +2,7 @@
 
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -26,6 +27,50 @@ void XKernelDialect::initialize() {
 #define GET_TYPEDEF_LIST
 #include "xtile/Dialect/Kernel/IR/KernelTypes.cpp.inc"
       >();
+}
+
+LogicalResult XKernelDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  bool unroll = attr.getName() == getUnrollAttrHelper().getName();
+  if (unroll || attr.getName() == getNumStagesAttrHelper().getName()) {
+    if (!isa<scf::ForOp>(op))
+      return op->emitOpError() << "'" << name << "' belongs on an 'scf.for'";
+    if (unroll && !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute, got "
+                               << attr.getValue();
+    auto stages = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!unroll && (!stages || stages.getValue().getSExtValue() < 1))
+      return op->emitOpError() << "'" << name
+                               << "' must be a positive integer, got "
+                               << attr.getValue();
+    return success();
+  }
+  return op->emitOpError() << "unknown xkernel attribute '" << name << "'";
+}
+
+LogicalResult XKernelDialect::verifyRegionArgAttribute(Operation *op,
+                                                       unsigned region,
+                                                       unsigned index,
+                                                       NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != FuncOp::getReadonlyAttrName())
+    return op->emitOpError() << "unknown xkernel argument attribute '" << name
+                             << "'";
+  if (!isa<FuncOp>(op) || region != 0)
+    return op->emitOpError() << "'" << name
+                             << "' belongs on an argument of an 'xkernel.func'";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name << "' on argument #" << index
+                             << " must be a unit attribute, got "
+                             << attr.getValue();
+  Block &entry = op->getRegion(0).front();
+  if (index < entry.getNumArguments() &&
+      !isa<PtrType>(entry.getArgument(index).getType()))
+    return op->emitOpError() << "'" << name << "' on argument #" << index
+                             << " needs a pointer, got "
+                             << entry.getArgument(index).getType();
+  return success();
 }
 
 LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -20,6 +20,22 @@ void XLoopDialect::initialize() {
       >();
 }
 
+LogicalResult XLoopDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  if (attr.getName() == getIdentityAttrHelper().getName()) {
+    if (!isa<KernelOp>(op))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' belongs on an 'xloop.kernel'";
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << attr.getName().getValue()
+                               << "' must be a string, got "
+                               << attr.getValue();
+    return success();
+  }
+  return op->emitOpError() << "unknown xloop attribute '"
+                           << attr.getName().getValue() << "'";
+}
+
 //===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//

@@ -48,8 +48,10 @@ struct XLoopDedupePass : xtile::loop::impl::XLoopDedupeBase<XLoopDedupePass> {
       // comparison below ignores their order as the hash does.
       sortCommutativeOperands(kernel);
       uint64_t h = computeKernelIdentity(kernel);
-      kernel->setAttr("xloop.identity",
-                      StringAttr::get(&getContext(), identityString(h)));
+      getContext()
+          .getOrLoadDialect<XLoopDialect>()
+          ->getIdentityAttrHelper()
+          .setAttr(kernel, StringAttr::get(&getContext(), identityString(h)));
       SmallVector<KernelOp> &same = byHash[h];
       // A hash collision must not merge different kernels: confirm.
       KernelOp match;

@@ -48,6 +48,15 @@ def XKernel_Dialect : Dialect {
     ```
   }];
   let useDefaultTypePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  // On an `scf.for` of a kernel: `xkernel.unroll` (unit) asks for a full
+  // unroll (CUDA's `#pragma unroll`); `xkernel.num_stages` (a positive
+  // integer) records how many iterations ahead its loads are issued. On an
+  // argument of an `xkernel.func`, `xkernel.readonly` (unit) marks a
+  // pointer the kernel never writes.
+  let discardableAttrs = (ins "::mlir::UnitAttr":$unroll,
+                              "::mlir::IntegerAttr":$num_stages);
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",

@@ -48,6 +48,10 @@ def XLoop_Dialect : Dialect {
     }
     ```
   }];
+  let hasOperationAttrVerify = 1;
+  // `xloop.identity` on an `xloop.kernel`: the hash of its body that
+  // --xloop-dedupe compares (and kernel caches key on).
+  let discardableAttrs = (ins "::mlir::StringAttr":$identity);
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::affine::AffineDialect",
