@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "xtile/Support/KernelSignature.h"
 
@@ -241,6 +242,42 @@ void FoldOp::print(OpAsmPrinter &p) {
 Value FoldOp::getYieldedValue() {
   auto yield = cast<YieldOp>(getBodyBlock().getTerminator());
   return yield.getValues().front();
+}
+
+OpFoldResult FoldOp::fold(FoldAdaptor) {
+  if (getUpper() <= getLower())
+    return getInit();
+  Value yielded = getYieldedValue();
+  // Only a value the iterations do not compute.
+  if (getBody().isAncestor(yielded.getParentRegion()))
+    return {};
+  CombineKind kind = getCombine();
+  bool idempotent = kind == CombineKind::max || kind == CombineKind::min ||
+                    kind == CombineKind::And || kind == CombineKind::Or;
+  if (idempotent && yielded == getInit())
+    return getInit();
+  if (kind != CombineKind::add && kind != CombineKind::mul)
+    return {};
+  bool add = kind == CombineKind::add;
+  APInt integer;
+  if (matchPattern(yielded, m_ConstantInt(&integer)))
+    return (add ? integer.isZero() : integer.isOne()) ? getInit()
+                                                       : OpFoldResult();
+  FloatAttr value;
+  if (!matchPattern(yielded, m_Constant(&value)))
+    return {};
+  const APFloat &v = value.getValue();
+  if (!add)
+    return v.isExactlyValue(1.0) ? getInit() : OpFoldResult();
+  if (!v.isZero())
+    return {};
+  // x + -0 is x; x + +0 is x except for x = -0.
+  FloatAttr init;
+  if (v.isNegative() ||
+      (matchPattern(getInit(), m_Constant(&init)) &&
+       !(init.getValue().isZero() && init.getValue().isNegative())))
+    return getInit();
+  return {};
 }
 
 LogicalResult FoldOp::verify() {

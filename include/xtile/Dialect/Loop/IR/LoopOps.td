@@ -124,6 +124,10 @@ def XLoop_FoldOp : XLoop_Op<"fold", [
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  // A fold without iterations, or whose body yields a value from outside
+  // that leaves the result unchanged (the combine's identity; for max, min,
+  // and, or the initial value itself), is its initial value.
+  let hasFolder = 1;
   let skipDefaultBuilders = 1;
   let builders = [OpBuilder<(ins "int64_t":$lower, "int64_t":$upper,
                                  "CombineKind":$combine, "::mlir::Value":$init)>];
