@@ -153,6 +153,18 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
         return TileProblem{&op, "with more than one weighted sum, or "
                                 "without two output dimensions, is not "
                                 "lowered to Tile IR yet"};
+      // Scores are per (query row, key), weights per (key, column): the
+      // lowering's tiles. (With a unit dimension dropped, the rows can be
+      // other loops than the query and the column.)
+      Value row = nest.rows[nest.rows.size() - 2].getInductionVar();
+      Value column = nest.rows.back().getInductionVar();
+      DenseSet<Value> scoreIvs, weightIvs;
+      collectInductionVars(online.getYieldedScore(), scoreIvs);
+      collectInductionVars(online.getYieldedWeights().front(), weightIvs);
+      if (scoreIvs.contains(column) || weightIvs.contains(row))
+        return TileProblem{&op, "has scores that depend on the output "
+                                "column or weights that depend on the "
+                                "output row; not lowered to Tile IR"};
       // Only the scores may hold a loop (their contraction): the weights
       // are read per key and column.
       SmallVector<Value> pending(online.getYieldedWeights());
