@@ -114,6 +114,21 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   if (contraction && other)
     return TileProblem{other, "beside a contraction is not lowered to Tile "
                               "IR yet"};
+  // Attention (a weighted online fold) is lowered alone in its row body,
+  // as a contraction is.
+  Operation *attention = nullptr;
+  for (Operation &op : *block) {
+    auto online = dyn_cast<OnlineFoldOp>(op);
+    if (online && !online.getAccumulators().empty()) {
+      attention = &op;
+      break;
+    }
+  }
+  if (attention)
+    for (Operation &op : *block)
+      if (&op != attention && op.getNumRegions())
+        return TileProblem{&op, "beside an attention online fold is not "
+                                "lowered to Tile IR yet"};
   // Each operand of a contraction depends on one of the two output indices
   // (the innermost two rows), as a(i, k) and b(k, j).
   if (contraction && nest.rows.size() >= 2) {
