@@ -394,3 +394,15 @@ func.func @readonly_place(%x: f32 {xkernel.readonly}) {
 xkernel.func @readonly_name(%x: !xkernel.ptr<f32, global> {xkernel.read_only}) attributes {max_threads = 32 : i64} {
   xkernel.return
 }
+
+// -----
+
+xkernel.func @stages_wide() attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'xkernel.num_stages' must be a positive integer, got -100000000000000000000000 : i128}}
+  scf.for %i = %c0 to %c4 step %c1 {
+  } {xkernel.num_stages = -100000000000000000000000 : i128}
+  xkernel.return
+}

@@ -40,7 +40,7 @@ LogicalResult XKernelDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name << "' must be a unit attribute, got "
                                << attr.getValue();
     auto stages = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!unroll && (!stages || stages.getValue().getSExtValue() < 1))
+    if (!unroll && (!stages || !stages.getValue().isStrictlyPositive()))
       return op->emitOpError() << "'" << name
                                << "' must be a positive integer, got "
                                << attr.getValue();
@@ -64,12 +64,13 @@ LogicalResult XKernelDialect::verifyRegionArgAttribute(Operation *op,
     return op->emitOpError() << "'" << name << "' on argument #" << index
                              << " must be a unit attribute, got "
                              << attr.getValue();
-  Block &entry = op->getRegion(0).front();
-  if (index < entry.getNumArguments() &&
-      !isa<PtrType>(entry.getArgument(index).getType()))
+  Region &body = op->getRegion(0);
+  if (body.empty() || index >= body.front().getNumArguments())
+    return success();
+  Type type = body.front().getArgument(index).getType();
+  if (!isa<PtrType>(type))
     return op->emitOpError() << "'" << name << "' on argument #" << index
-                             << " needs a pointer, got "
-                             << entry.getArgument(index).getType();
+                             << " needs a pointer, got " << type;
   return success();
 }
 

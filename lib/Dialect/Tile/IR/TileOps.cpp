@@ -330,7 +330,7 @@ LogicalResult XTileDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == getNumStagesAttrHelper().getName()) {
     auto stages = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!stages || stages.getInt() < 1)
+    if (!stages || !stages.getValue().isStrictlyPositive())
       return op->emitOpError() << "'" << attr.getName().getValue()
                                << "' must be a positive integer, got "
                                << attr.getValue();
