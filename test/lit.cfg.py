@@ -60,9 +60,21 @@ if config.sanitizers.upper() in ("ON", "1", "TRUE", "YES"):
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0:allow_user_poisoning=0"
 config.substitutions.append(("%sanitizer_flags", sanitizer_flags))
 
+# xtile-run --sanitize preloads the host compiler's AddressSanitizer
+# runtime (xtile-run compiles the emulation with `c++` here: lit passes no
+# CXX).
+import shutil
+import subprocess
+if shutil.which("c++"):
+    probe = subprocess.run(["c++", "-print-file-name=libasan.so"],
+                           capture_output=True, text=True)
+    runtime = probe.stdout.strip()
+    if probe.returncode == 0 and os.path.isabs(runtime) and \
+            os.path.exists(runtime):
+        config.available_features.add("emulation-sanitizers")
+
 # The PyTorch frontend's tests need a Python with torch: the virtual
 # environment scripts/setup.sh makes (build/venv), else this Python.
-import subprocess
 for candidate in [os.path.join(config.xtile_obj_root, "venv", "bin", "python"),
                   sys.executable]:
     if not os.path.exists(candidate):

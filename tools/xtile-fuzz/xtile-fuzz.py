@@ -3,7 +3,8 @@
 under the CPU emulation, checked against the float64 reference.
 
     python3 tools/xtile-fuzz/xtile-fuzz.py --seeds 1-200 [--per-module 10]
-        [--run build/bin/xtile-run] [--keep failures/] [--print SEED]
+        [--run build/bin/xtile-run] [--sanitize] [--keep failures/]
+        [--print SEED]
     python3 tools/xtile-fuzz/xtile-fuzz.py --compile-only --seeds 1-200
         [--bin build/bin] [--ptxas PATH]
 
@@ -20,6 +21,11 @@ a module once); a module that fails is re-run one graph at a time to name
 the seed. A graph the compiler rejects with a located error (an unsupported
 construct) is counted apart from failures: crashes, compile errors of the
 emitted code and mismatches. Exit status 1 when any graph failed.
+
+--sanitize runs the emulated kernels under AddressSanitizer and
+UndefinedBehaviorSanitizer (xtile-run --sanitize): an access outside a
+buffer or a shared-memory allocation fails the graph even where the
+numbers happen to come out right.
 
 --compile-only draws the same graphs at model sizes (token counts up to
 4096, widths up to 32768; f64 too) and does not run them: each module is
@@ -385,12 +391,15 @@ class Graph:
                 f"{body}\n  return {ret} : {res}\n}}\n")
 
 
-def run(xrun, text, seed):
+def run(xrun, text, seed, sanitize=False):
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(text)
         path = f.name
     try:
-        r = subprocess.run([xrun, "--backend=emu", f"--seed={seed}", path],
+        cmd = [xrun, "--backend=emu", f"--seed={seed}", path]
+        if sanitize:
+            cmd.insert(1, "--sanitize")
+        r = subprocess.run(cmd,
                            capture_output=True, text=True, timeout=900)
         return r.returncode, r.stdout + r.stderr
     except subprocess.TimeoutExpired:
@@ -464,6 +473,9 @@ def main():
     p.add_argument("--ptxas", default=shutil.which("ptxas") or
                    ("/usr/local/cuda/bin/ptxas"
                     if os.path.exists("/usr/local/cuda/bin/ptxas") else ""))
+    p.add_argument("--sanitize", action="store_true",
+                   help="run the emulated kernels under AddressSanitizer "
+                        "and UndefinedBehaviorSanitizer")
     p.add_argument("--keep", default="")
     p.add_argument("--print", type=int, default=None,
                    help="print the graph of this seed and exit")
@@ -475,7 +487,7 @@ def main():
     if large:
         execute = Compiler(pathlib.Path(args.bin) if args.bin else None, args.ptxas)
     else:
-        execute = lambda text, seed: run(args.run, text, seed)
+        execute = lambda text, seed: run(args.run, text, seed, args.sanitize)
     lo, hi = (int(x) for x in args.seeds.split("-"))
     seeds = list(range(lo, hi + 1))
     counts = {"pass": 0, "unsupported": 0, "fail": 0}

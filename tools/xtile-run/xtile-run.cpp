@@ -38,9 +38,15 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <dlfcn.h>
+#include <unistd.h>
 #include <random>
 
 using namespace mlir;
@@ -99,6 +105,13 @@ static cl::opt<bool> fastMath("fast-math",
 static cl::opt<int> repeats("repeat",
                             cl::desc("cuda: timed runs after a warm-up"),
                             cl::init(10));
+static cl::opt<bool> sanitize(
+    "sanitize",
+    cl::desc("emu: compile the emitted CUDA C with AddressSanitizer and "
+             "UndefinedBehaviorSanitizer: an access outside a buffer or a "
+             "shared-memory allocation, or undefined behavior, stops the "
+             "run with a report (needs the host compiler's libasan)"),
+    cl::init(false));
 static cl::opt<std::string>
     keepDir("keep", cl::desc("Keep the emitted CUDA C and library in this "
                              "directory"),
@@ -228,6 +241,66 @@ std::string findRuntimeDir() {
   return XTILE_RUNTIME_DIR;
 }
 
+/// The host C++ compiler of the emulation backend.
+FailureOr<std::string> hostCompiler() {
+  std::string cxx = std::getenv("CXX") ? std::getenv("CXX") : "c++";
+  auto program = llvm::sys::findProgramByName(cxx);
+  if (!program) {
+    llvm::errs() << "xtile-run: no host C++ compiler '" << cxx
+                 << "' for the emulation backend (set CXX)\n";
+    return failure();
+  }
+  return *program;
+}
+
+/// The sanitizer runtime must be the first library of the process, before
+/// the emitted code is loaded: without it, xtile-run runs itself again with
+/// the host compiler's libasan preloaded. Returns only on failure, or when
+/// the runtime is already there.
+LogicalResult loadSanitizerRuntime(char **argv) {
+  if (dlsym(RTLD_DEFAULT, "__asan_init"))
+    return success();
+  auto fail = [](const Twine &why) {
+    llvm::errs() << "xtile-run: --sanitize: " << why << "\n";
+    return failure();
+  };
+  if (std::getenv("XTILE_RUN_SANITIZER_PRELOADED"))
+    return fail("the AddressSanitizer runtime was preloaded but is not "
+                "loaded");
+  FailureOr<std::string> cxx = hostCompiler();
+  if (failed(cxx))
+    return failure();
+  SmallString<128> out;
+  if (llvm::sys::fs::createTemporaryFile("xtile-run-asan", "txt", out))
+    return fail("cannot create a temporary file");
+  auto removeOut = llvm::make_scope_exit([&] { llvm::sys::fs::remove(out); });
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out),
+                                          std::nullopt};
+  StringRef args[] = {*cxx, "-print-file-name=libasan.so"};
+  if (llvm::sys::ExecuteAndWait(*cxx, args, std::nullopt, redirects) != 0)
+    return fail("'" + *cxx + " -print-file-name=libasan.so' failed");
+  auto text = llvm::MemoryBuffer::getFile(out);
+  std::string runtime = text ? (*text)->getBuffer().trim().str() : "";
+  if (!llvm::sys::path::is_absolute(runtime) ||
+      !llvm::sys::fs::exists(runtime))
+    return fail("the host compiler '" + *cxx +
+                "' has no AddressSanitizer runtime (libasan.so; on Debian "
+                "it comes with g++)");
+  std::string preload = runtime;
+  if (const char *old = std::getenv("LD_PRELOAD"))
+    preload += std::string(" ") + old;
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+  // Leaks at exit are the host's (registries, the MLIR context), not the
+  // kernels'.
+  if (!std::getenv("ASAN_OPTIONS"))
+    setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+  setenv("XTILE_RUN_SANITIZER_PRELOADED", "1", 1);
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&loadSanitizerRuntime));
+  execv(self.c_str(), argv);
+  return fail("cannot run " + self + " again: " + std::strerror(errno));
+}
+
 /// Compiles CUDA C for the CPU; returns the library's path.
 FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
   std::string cu = (dir + "/kernels.cu").str(), so = (dir + "/kernels.so").str();
@@ -241,17 +314,17 @@ FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
     }
     os << source;
   }
-  std::string cxx = std::getenv("CXX") ? std::getenv("CXX") : "c++";
-  auto program = llvm::sys::findProgramByName(cxx);
-  if (!program) {
-    llvm::errs() << "xtile-run: no host C++ compiler '" << cxx
-                 << "' for the emulation backend (set CXX)\n";
+  FailureOr<std::string> program = hostCompiler();
+  if (failed(program))
     return failure();
-  }
   std::string header = findRuntimeDir() + "/xtile_emulation.h";
   SmallVector<std::string> args = {*program, "-std=c++17", "-O1", "-fPIC",
                                    "-shared", "-w", "-pthread", "-x", "c++",
                                    "-include", header, cu, "-o", so};
+  if (sanitize)
+    args.append({"-g", "-fno-omit-frame-pointer",
+                 "-fsanitize=address,undefined",
+                 "-fno-sanitize-recover=undefined"});
   if (const char *extra = std::getenv("XTILE_EMULATION_CXXFLAGS")) {
     SmallVector<StringRef> parts;
     StringRef(extra).split(parts, ' ', -1, false);
@@ -280,6 +353,17 @@ int main(int argc, char **argv) {
       argc, argv,
       "xtile-run: compile a Tensor IR module, run it on a GPU or on the CPU "
       "through CUDA emulation, and check it against a float64 reference\n");
+  // Before anything reads the input: the sanitizers may run xtile-run
+  // again.
+  if (sanitize) {
+    if (!backendName.empty() && backendName != "emu") {
+      llvm::errs() << "xtile-run: --sanitize needs --backend=emu (the "
+                      "sanitizers instrument the emulated kernels)\n";
+      return 1;
+    }
+    if (failed(loadSanitizerRuntime(argv)))
+      return 1;
+  }
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
@@ -302,7 +386,7 @@ int main(int argc, char **argv) {
   std::string backend = backendName;
   CudaDriver driver;
   if (backend.empty())
-    backend = driver.available() ? "cuda" : "emu";
+    backend = !sanitize && driver.available() ? "cuda" : "emu";
   if (backend != "emu" && backend != "cuda" && backend != "ref") {
     llvm::errs() << "xtile-run: unknown backend '" << backend
                  << "' (emu, cuda or ref)\n";

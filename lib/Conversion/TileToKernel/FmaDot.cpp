@@ -44,6 +44,23 @@ LogicalResult KernelLowering::lowerFmaDot(xt::DotOp op) {
   SmallVector<Value> *acc = &staged->slots;
   const Layout &l = layouts[coordSets[cs].layout];
   const CoordSet &set = coordSets[cs];
+  // A thread that owns no element of a chunk (the accumulator has fewer
+  // groups than the block has threads) still runs the loop in step with the
+  // others, and its coordinates lie past the tile: it reads the operand
+  // tiles at the last row and column instead, so every shared-memory access
+  // stays inside them. What it computes is never stored.
+  int64_t m = lhsType.getDimSize(0);
+  SmallVector<Value> rowAt(l.chunks), colAt(l.chunks);
+  for (int64_t c = 0; c < l.chunks; ++c) {
+    int64_t s0 = c * l.vec;
+    rowAt[c] = set.coords[s0][0];
+    colAt[c] = set.coords[s0][1];
+    if (owned(set.layout, c)) {
+      rowAt[c] = b.createOrFold<arith::MinUIOp>(loc, rowAt[c], cst(m - 1));
+      colAt[c] =
+          b.createOrFold<arith::MinUIOp>(loc, colAt[c], cst(n - l.vec));
+    }
+  }
   Value zero = cst(0), one = cst(1);
   auto loop = scf::ForOp::create(b, loc, zero, cst(k), one, *acc);
   b.getContext()
@@ -63,7 +80,7 @@ LogicalResult KernelLowering::lowerFmaDot(xt::DotOp op) {
     SmallVector<Value> next;
     for (int64_t c = 0; c < l.chunks; ++c) {
       int64_t s0 = c * l.vec;
-      Value row = set.coords[s0][0], col = set.coords[s0][1];
+      Value row = rowAt[c], col = colAt[c];
       if (!rows.count(row))
         rows[row] = widen(xk::LoadOp::create(
             b, loc, lhsType.getElementType(), a->first,

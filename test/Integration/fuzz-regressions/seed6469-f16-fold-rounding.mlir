@@ -1,12 +1,9 @@
-// Found by xtile-fuzz (seed 6469), not fixed yet: a silently wrong result
-// in a 16-bit kernel. A value computed in f32 (--xloop-compute-f32) is
-// rounded to f16 where a 16-bit fold (the row maximum) takes it, but a
-// clone of it that fusion recomputes for the elementwise consumer keeps
-// its f32 value: `v4 - max(v4)` over one column is then a rounding error
-// instead of 0, which the RMS norm below amplifies to the output's size.
-// Every copy of a value must round alike (16-bit folds taking the f32
-// values). Expected to fail until then; an unexpected pass fails the suite.
-// XFAIL: *
+// Found by xtile-fuzz (seed 6469): a 16-bit kernel was silently wrong.
+// A value computed in f32 (--xloop-compute-f32) was rounded to f16 where a
+// 16-bit fold (the row maximum) took it, while the clone of it that fusion
+// recomputes for the elementwise consumer kept its f32 value: `v4 - max(v4)`
+// over one column was a rounding error instead of 0, which the RMS norm
+// below amplified to the output's size. The fold now takes the f32 values.
 // RUN: xtile-run --backend=emu --seed=6469 %s | FileCheck %s
 // CHECK: @g6469 output #0 tensor<128x1xf16>: {{.*}}: ok
 // CHECK: @g6469 output #1 tensor<128x1xf16>: {{.*}}: ok

@@ -8,6 +8,8 @@
 // RUN: not xtile-run --backend=emu --entry=small --inputs %t/y.npy %s 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not xtile-run --backend=emu --inputs %t/y.npy %s 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: not xtile-run --backend=emu --entry=missing %s 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not xtile-run --sanitize --backend=ref %s 2>&1 | FileCheck %s --check-prefix=SANITIZE-BACKEND
+// RUN: env CXX=no-such-compiler not xtile-run --sanitize %s 2>&1 | FileCheck %s --check-prefix=SANITIZE-CXX
 
 // REF: @softmax output #0 tensor<16x100xf32>
 // REF-NOT: error
@@ -17,6 +19,8 @@
 // SHAPE: y.npy: shape does not match the argument tensor<4xf32>
 // ONE: xtile-run: --inputs needs one function (--entry)
 // MISSING: xtile-run: no function named 'missing' to run
+// SANITIZE-BACKEND: xtile-run: --sanitize needs --backend=emu
+// SANITIZE-CXX: xtile-run: no host C++ compiler 'no-such-compiler' for the emulation backend (set CXX)
 
 func.func @softmax(%x: tensor<16x100xf32>) -> tensor<16x100xf32> {
   %y = xtensor.softmax %x dim 1 : tensor<16x100xf32>

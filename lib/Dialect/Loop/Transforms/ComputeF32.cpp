@@ -3,6 +3,7 @@
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace xtile::loop {
@@ -78,6 +79,51 @@ struct XLoopComputeF32Pass
       wide[rounded] = computed->getResult(0);
       op->getResult(0).replaceAllUsesWith(rounded.getResult());
       op->erase();
+    }
+    // A 16-bit fold of values this pass computed in f32 folds the f32
+    // values and rounds its result once: every other use of those values
+    // (a clone that fusion recomputes beside the fold) sees them unrounded,
+    // so `x - max(x)` stays exactly 0 where x is the maximum. Rounding is
+    // monotone, so max and min are unchanged; sums and products only gain
+    // precision. Inner folds come first, so an outer fold of an inner one
+    // widens too.
+    SmallVector<FoldOp> folds;
+    kernel.walk([&](FoldOp fold) {
+      if (isHalf(fold.getType()))
+        folds.push_back(fold);
+    });
+    for (FoldOp fold : folds) {
+      Value yielded = fold.getYieldedValue();
+      Value wideYield = wide.lookup(yielded);
+      auto yieldTrunc = yielded.getDefiningOp<arith::TruncFOp>();
+      if (!wideYield || !yieldTrunc || !ours.contains(yieldTrunc))
+        continue;
+      b.setInsertionPoint(fold);
+      // The initial value stays a constant (Tile IR needs one): widening
+      // is exact.
+      Value init;
+      FloatAttr initAttr;
+      if (matchPattern(fold.getInit(), m_Constant(&initAttr))) {
+        APFloat value = initAttr.getValue();
+        bool lost;
+        value.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                      &lost);
+        init = arith::ConstantOp::create(b, fold.getLoc(), f32,
+                                         b.getFloatAttr(f32, value));
+      } else {
+        init = arith::ExtFOp::create(b, fold.getLoc(), f32, fold.getInit());
+      }
+      auto widened = FoldOp::create(b, fold.getLoc(), fold.getLower(),
+                                    fold.getUpper(), fold.getCombine(), init);
+      widened.getBody().takeBody(fold.getBody());
+      Operation *terminator = widened.getBodyBlock().getTerminator();
+      terminator->replaceUsesOfWith(yielded, wideYield);
+      auto rounded = arith::TruncFOp::create(b, fold.getLoc(), fold.getType(),
+                                             widened.getResult());
+      ours.insert(rounded);
+      wide[rounded] = widened.getResult();
+      fold.getResult().replaceAllUsesWith(rounded.getResult());
+      fold.erase();
     }
     // Extensions of values this pass rounded take the f32 value itself;
     // roundings nobody uses go.

@@ -36,3 +36,51 @@ xloop.kernel @program_cast(%x: memref<4xf32>) -> (%y: memref<4xf16>) {
     xloop.store %m, %y[%i] : memref<4xf16>
   }
 }
+
+// A 16-bit fold of a value computed here folds the f32 values and rounds
+// once after: the clone beside it (which fusion recomputes for the
+// elementwise consumer) and the maximum then agree exactly, so `x - max(x)`
+// is 0 where x is the maximum. The initial value stays a constant.
+// CHECK-LABEL: xloop.kernel @fold_of_computed(
+// CHECK-DAG:     %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[MAX:.*]] = xloop.fold %{{.*}} = 0 to 8 combine max init(%[[NEGINF]]) : f32 {
+// CHECK:           %[[S:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      xloop.yield %[[S]] : f32
+// CHECK:         xloop.parallel
+// CHECK:           %[[S2:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[S2]], %[[MAX]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.truncf %[[D]] : f32 to f16
+// CHECK-NEXT:      xloop.store %[[R]]
+xloop.kernel @fold_of_computed(%x: memref<4x8xf16>, %w: memref<4x8xf16>) -> (%y: memref<4x8xf16>) {
+  %ninf = arith.constant 0xFC00 : f16
+  xloop.parallel %i = 0 to 4 {
+    %m = xloop.fold %j = 0 to 8 combine max init(%ninf) : f16 {
+      %a = xloop.load %x[%i, %j] : memref<4x8xf16>
+      %b = xloop.load %w[%i, %j] : memref<4x8xf16>
+      %s = arith.addf %a, %b : f16
+      xloop.yield %s : f16
+    }
+    xloop.parallel %j = 0 to 8 {
+      %a = xloop.load %x[%i, %j] : memref<4x8xf16>
+      %b = xloop.load %w[%i, %j] : memref<4x8xf16>
+      %s = arith.addf %a, %b : f16
+      %d = arith.subf %s, %m : f16
+      xloop.store %d, %y[%i, %j] : memref<4x8xf16>
+    }
+  }
+}
+
+// A fold of loaded 16-bit values keeps its type: the extended load is
+// exact, so nothing can disagree.
+// CHECK-LABEL: xloop.kernel @fold_of_loads(
+// CHECK:         xloop.fold %{{.*}} = 0 to 8 combine max init(%{{.*}}) : f16 {
+xloop.kernel @fold_of_loads(%x: memref<4x8xf16>) -> (%y: memref<4xf16>) {
+  %ninf = arith.constant 0xFC00 : f16
+  xloop.parallel %i = 0 to 4 {
+    %m = xloop.fold %j = 0 to 8 combine max init(%ninf) : f16 {
+      %a = xloop.load %x[%i, %j] : memref<4x8xf16>
+      xloop.yield %a : f16
+    }
+    xloop.store %m, %y[%i] : memref<4xf16>
+  }
+}

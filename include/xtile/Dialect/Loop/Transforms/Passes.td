@@ -74,8 +74,11 @@ def XLoopComputeF32 : Pass<"xloop-compute-f32", "::mlir::ModuleOp"> {
     Inside every kernel, arithmetic and math on f16 and bf16 values runs in
     f32: 16-bit loads are extended where they are used, each chain of
     operations keeps its f32 value, and the result is rounded to the
-    stored type once, at the store (or where a 16-bit value is yielded or
-    compared with something that stays 16-bit). This is what TorchInductor
+    stored type once, at the store (or where a 16-bit value is compared
+    with something that stays 16-bit). A 16-bit fold of computed
+    values folds their f32 values and rounds its result once, so that every
+    use of a value sees the same number (`x - max(x)` is exactly 0 at the
+    maximum, as in the reference). This is what TorchInductor
     does, and what eager PyTorch does inside one op (its "opmath" type):
     a fused `x * w + b` in bf16 rounds once, not twice.
 
