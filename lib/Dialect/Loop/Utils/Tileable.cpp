@@ -102,33 +102,31 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   // A contraction is lowered as output tiles: nothing else may reduce or
   // loop beside it (a row reduction fused into one of its operands would
   // have to be recomputed per tile).
+  // Attention (a weighted online fold) is lowered alone in its row body,
+  // as a contraction is. Each check names the first loop in the way.
   SmallVector<Value> rowIvs = rowInductionVars(nest.rows);
   Operation *contraction = nullptr, *other = nullptr;
+  Operation *attention = nullptr, *besideAttention = nullptr;
   for (Operation &op : *block) {
+    if (!op.getNumRegions())
+      continue;
     auto fold = dyn_cast<FoldOp>(op);
     if (fold && isContractionFold(fold, rowIvs))
       contraction = contraction ? contraction : &op;
-    else if (op.getNumRegions())
+    else
       other = other ? other : &op;
+    auto online = dyn_cast<OnlineFoldOp>(op);
+    if (online && !online.getAccumulators().empty() && !attention)
+      attention = &op;
+    else
+      besideAttention = besideAttention ? besideAttention : &op;
   }
   if (contraction && other)
     return TileProblem{other, "beside a contraction is not lowered to Tile "
                               "IR yet"};
-  // Attention (a weighted online fold) is lowered alone in its row body,
-  // as a contraction is.
-  Operation *attention = nullptr;
-  for (Operation &op : *block) {
-    auto online = dyn_cast<OnlineFoldOp>(op);
-    if (online && !online.getAccumulators().empty()) {
-      attention = &op;
-      break;
-    }
-  }
-  if (attention)
-    for (Operation &op : *block)
-      if (&op != attention && op.getNumRegions())
-        return TileProblem{&op, "beside an attention online fold is not "
-                                "lowered to Tile IR yet"};
+  if (attention && besideAttention)
+    return TileProblem{besideAttention, "beside an attention online fold is "
+                                        "not lowered to Tile IR yet"};
   // Each operand of a contraction depends on one of the two output indices
   // (the innermost two rows), as a(i, k) and b(k, j).
   if (contraction && nest.rows.size() >= 2) {
