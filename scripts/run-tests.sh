@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
 # Install, build and run every test.
 #
-#   scripts/run-tests.sh [--config release|assert|asan]
+#   scripts/run-tests.sh [--config release|assert|asan] [--quick]
+#
+# --quick builds xtile-opt and xtile-translate only (no PyTorch) and runs
+# the suites that need nothing else: test/Dialect, test/Conversion and
+# test/Target (every pass, verifier, conversion and both emitters). CI runs
+# it on the sanitizer build after the whole suite on the release build.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 config=release
-[ "${1:-}" = "--config" ] && config="$2"
+quick=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --config) config="$2"; shift 2 ;;
+    --quick) quick=1; shift ;;
+    *) echo "run-tests.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
 case "$config" in
   release) build="$root/build" ;;
   *) build="$root/build-$config" ;;
 esac
-"$root/scripts/setup.sh" --config "$config"
+suites=("$build/test")
+if [ "$quick" = 1 ]; then
+  XTILE_SKIP_TORCH=1 "$root/scripts/setup.sh" --config "$config" \
+    --target "xtile-opt xtile-translate"
+  suites=("$build/test/Dialect" "$build/test/Conversion" "$build/test/Target")
+else
+  "$root/scripts/setup.sh" --config "$config"
+fi
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 status=0
-/usr/lib/llvm-22/bin/lit -sv --show-unsupported "$build/test" 2>&1 | tee "$log" || status=$?
+/usr/lib/llvm-22/bin/lit -sv --show-unsupported "${suites[@]}" 2>&1 | tee "$log" || status=$?
 # Say why each skipped test was skipped: the features it requires.
 { grep -oE '^UNSUPPORTED: xtile :: [^ ]+' "$log" || true; } | sed 's/^UNSUPPORTED: xtile :: //' |
   while read -r test; do

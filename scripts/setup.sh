@@ -3,7 +3,7 @@
 # builds it. Idempotent: with everything in place it only runs an
 # incremental build.
 #
-#   scripts/setup.sh [--config release|assert|asan|fuzz] [--target TARGET]
+#   scripts/setup.sh [--config release|assert|asan|fuzz] [--target "TARGET..."]
 #
 # Configurations (each in its own build directory):
 #   release  build/          optimized, as users run it
@@ -68,7 +68,9 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
     -DCMAKE_INSTALL_PREFIX="$build/install"
 fi
-cmake --build "$build" --target "$target"
+# One target or several, separated by spaces.
+read -r -a targets <<< "$target"
+cmake --build "$build" --target "${targets[@]}"
 
 # The PyTorch frontend (python/): a virtual environment in the build
 # directory with torch and numpy from PyPI (several GB the first time; pip's
