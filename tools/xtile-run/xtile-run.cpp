@@ -24,6 +24,7 @@
 #include "runtime/CudaDriver.h"
 #include "runtime/Npy.h"
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
+#include "xtile/Dialect/Tensor/Transforms/Passes.h"
 #include "xtile/Dialect/Tensor/Utils/Reference.h"
 #include "xtile/InitAllDialects.h"
 #include "xtile/Pipelines/Pipelines.h"
@@ -112,6 +113,12 @@ static cl::opt<bool> sanitize(
              "shared-memory allocation, or undefined behavior, stops the "
              "run with a report (needs the host compiler's libasan)"),
     cl::init(false));
+static cl::list<std::string>
+    dimSizes("dims",
+             cl::desc("Sizes of the dynamic dimensions, SYMBOL=N "
+                      "(comma-separated): the module is specialized to them "
+                      "(--xtensor-specialize-dims) before it runs"),
+             cl::CommaSeparated);
 static cl::opt<std::string>
     keepDir("keep", cl::desc("Keep the emitted CUDA C and library in this "
                              "directory"),
@@ -368,6 +375,8 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Errors name the location; the op's text would bury them.
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   auto file = openInputFile(inputFile, &error);
@@ -381,6 +390,14 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sources, &context);
   if (!module)
     return 1;
+  if (!dimSizes.empty()) {
+    PassManager pm(&context);
+    tensor::XTensorSpecializeDimsOptions bind;
+    bind.sizes.assign(dimSizes.begin(), dimSizes.end());
+    pm.addPass(tensor::createXTensorSpecializeDims(bind));
+    if (failed(pm.run(*module)))
+      return 1;
+  }
 
   // The backend.
   std::string backend = backendName;
@@ -421,8 +438,14 @@ int main(int argc, char **argv) {
     std::vector<RefTensor> in;
     for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes())) {
       auto type = dyn_cast<RankedTensorType>(t);
-      if (!type || !type.hasStaticShape()) {
-        fn.emitError("argument #") << i << " is not a statically shaped tensor";
+      if (type && !type.hasStaticShape()) {
+        fn.emitError("argument #")
+            << i << " " << type << " has dynamic sizes: give them with --dims "
+            << tensor::getSymbols(type).front().getValue() << "=N";
+        return 1;
+      }
+      if (!type) {
+        fn.emitError("argument #") << i << " is not a ranked tensor";
         return 1;
       }
       if (!inputFiles.empty()) {

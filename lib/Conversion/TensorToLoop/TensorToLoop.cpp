@@ -700,6 +700,24 @@ struct ConvertXTensorToXLoopPass
     });
     if (composites.wasInterrupted())
       return signalPassFailure();
+    // Loop IR has static bounds: dynamic sizes are bound first.
+    WalkResult dynamic = module.walk([](func::FuncOp func) {
+      for (Type type : llvm::concat<const Type>(func.getArgumentTypes(),
+                                                func.getResultTypes())) {
+        SmallVector<StringAttr> names = xt::getSymbols(type);
+        if (names.empty())
+          continue;
+        func.emitError() << "dynamic size '" << names.front().getValue()
+                         << "' of " << type
+                         << ": Loop IR needs static sizes; bind it first "
+                            "with --xtensor-specialize-dims=\"sizes="
+                         << names.front().getValue() << "=N\"";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (dynamic.wasInterrupted())
+      return signalPassFailure();
 
     SymbolTable symbols(module);
     ConversionTarget target(*ctx);

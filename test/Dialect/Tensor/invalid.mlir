@@ -71,7 +71,7 @@ func.func @select_element_type_mismatch(%c: tensor<4xi1>, %a: tensor<4xf32>, %b:
 // -----
 
 func.func @select_cond_not_i1(%c: tensor<4xf32>, %a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xtensor.select' op operand #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'xtensor.select' op operand #0 must be ranked tensor of 1-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xf32>'}}
   %0 = "xtensor.select"(%c, %a, %a) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -89,7 +89,7 @@ func.func @select_unranked_type(%c: tensor<4xi1>, %a: tensor<4xf32>) -> tensor<4
 // -----
 
 func.func @cmp_result_not_i1(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xtensor.cmp' op result #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'xtensor.cmp' op result #0 must be ranked tensor of 1-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xf32>'}}
   %0 = "xtensor.cmp"(%a, %a) <{predicate = 0 : i32}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -118,7 +118,7 @@ func.func @add_result_mismatch(%a: tensor<4xf32>) -> tensor<5xf32> {
 //===----------------------------------------------------------------------===//
 
 func.func @exp_on_integer(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'xtensor.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'xtensor.exp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi32>'}}
   %0 = xtensor.exp %a : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -126,7 +126,7 @@ func.func @exp_on_integer(%a: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 func.func @exp_dynamic_shape(%a: tensor<?xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{'xtensor.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'xtensor.exp' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<?xf32>'}}
   %0 = xtensor.exp %a : tensor<?xf32>
   return %0 : tensor<?xf32>
 }
@@ -134,7 +134,7 @@ func.func @exp_dynamic_shape(%a: tensor<?xf32>) -> tensor<?xf32> {
 // -----
 
 func.func @neg_on_i1(%a: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'xtensor.neg' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'xtensor.neg' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi1>'}}
   %0 = xtensor.neg %a : tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -142,7 +142,7 @@ func.func @neg_on_i1(%a: tensor<4xi1>) -> tensor<4xi1> {
 // -----
 
 func.func @add_on_i8(%a: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'xtensor.add' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi8>'}}
+  // expected-error @+1 {{'xtensor.add' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi8>'}}
   %0 = xtensor.add %a, %a : tensor<4xi8>
   return %0 : tensor<4xi8>
 }
@@ -150,7 +150,7 @@ func.func @add_on_i8(%a: tensor<4xi8>) -> tensor<4xi8> {
 // -----
 
 func.func @pow_on_integer(%a: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{'xtensor.pow' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi64>'}}
+  // expected-error @+1 {{'xtensor.pow' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi64>'}}
   %0 = xtensor.pow %a, %a : tensor<4xi64>
   return %0 : tensor<4xi64>
 }
@@ -158,7 +158,7 @@ func.func @pow_on_integer(%a: tensor<4xi64>) -> tensor<4xi64> {
 // -----
 
 func.func @not_on_float(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xtensor.not' op operand #0 must be statically shaped tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xf32>'}}
+  // expected-error @+1 {{'xtensor.not' op operand #0 must be ranked tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xf32>'}}
   %0 = xtensor.not %a : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -166,7 +166,7 @@ func.func @not_on_float(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @xor_on_float(%a: tensor<4xbf16>) -> tensor<4xbf16> {
-  // expected-error @+1 {{'xtensor.xor' op operand #0 must be statically shaped tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xbf16>'}}
+  // expected-error @+1 {{'xtensor.xor' op operand #0 must be ranked tensor of 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xbf16>'}}
   %0 = xtensor.xor %a, %a : tensor<4xbf16>
   return %0 : tensor<4xbf16>
 }
@@ -174,7 +174,7 @@ func.func @xor_on_float(%a: tensor<4xbf16>) -> tensor<4xbf16> {
 // -----
 
 func.func @cast_from_i8(%a: tensor<4xi8>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xtensor.cast' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi8>'}}
+  // expected-error @+1 {{'xtensor.cast' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi8>'}}
   %0 = xtensor.cast %a : tensor<4xi8> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -182,7 +182,7 @@ func.func @cast_from_i8(%a: tensor<4xi8>) -> tensor<4xf32> {
 // -----
 
 func.func @cast_to_dynamic(%a: tensor<4xf32>) -> tensor<?xf16> {
-  // expected-error @+1 {{'xtensor.cast' op result #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<?xf16>'}}
+  // expected-error @+1 {{'xtensor.cast' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<?xf16>'}}
   %0 = xtensor.cast %a : tensor<4xf32> -> tensor<?xf16>
   return %0 : tensor<?xf16>
 }
@@ -190,7 +190,7 @@ func.func @cast_to_dynamic(%a: tensor<4xf32>) -> tensor<?xf16> {
 // -----
 
 func.func @reduce_unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{'xtensor.reduce' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'xtensor.reduce' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<*xf32>'}}
   %0 = "xtensor.reduce"(%a) <{kind = 0 : i32, dims = array<i64: 0>}> : (tensor<*xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
@@ -198,7 +198,7 @@ func.func @reduce_unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
 // -----
 
 func.func @matmul_on_i1(%a: tensor<2x2xi1>) -> tensor<2x2xi1> {
-  // expected-error @+1 {{'xtensor.matmul' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2x2xi1>'}}
+  // expected-error @+1 {{'xtensor.matmul' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<2x2xi1>'}}
   %0 = xtensor.matmul %a, %a : tensor<2x2xi1>, tensor<2x2xi1> -> tensor<2x2xi1>
   return %0 : tensor<2x2xi1>
 }
@@ -206,7 +206,7 @@ func.func @matmul_on_i1(%a: tensor<2x2xi1>) -> tensor<2x2xi1> {
 // -----
 
 func.func @rms_norm_on_integer(%a: tensor<2x4xi32>) -> tensor<2x4xi32> {
-  // expected-error @+1 {{'xtensor.rms_norm' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<2x4xi32>'}}
+  // expected-error @+1 {{'xtensor.rms_norm' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<2x4xi32>'}}
   %0 = xtensor.rms_norm %a eps 1.0e-6 : (tensor<2x4xi32>) -> tensor<2x4xi32>
   return %0 : tensor<2x4xi32>
 }
@@ -234,7 +234,7 @@ func.func @cast_shape(%a: tensor<4xf32>) -> tensor<2x2xf16> {
 // -----
 
 func.func @constant_i8() -> tensor<4xi8> {
-  // expected-error @+1 {{'xtensor.constant' op result #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi8>'}}
+  // expected-error @+1 {{'xtensor.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi8>'}}
   %0 = xtensor.constant dense<1> : tensor<4xi8>
   return %0 : tensor<4xi8>
 }
@@ -242,7 +242,7 @@ func.func @constant_i8() -> tensor<4xi8> {
 // -----
 
 func.func @constant_vector() -> vector<4xf32> {
-  // expected-error @+1 {{'xtensor.constant' op result #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'vector<4xf32>'}}
+  // expected-error @+1 {{'xtensor.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'vector<4xf32>'}}
   %0 = xtensor.constant dense<1.0> : vector<4xf32>
   return %0 : vector<4xf32>
 }
@@ -275,7 +275,7 @@ func.func @iota_negative_dim() -> tensor<4xi64> {
 // -----
 
 func.func @iota_on_i1() -> tensor<4xi1> {
-  // expected-error @+1 {{'xtensor.iota' op result #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'xtensor.iota' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi1>'}}
   %0 = xtensor.iota dim 0 : tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -598,7 +598,7 @@ func.func @gather_axis_out_of_range(%t: tensor<10x4xf32>, %i: tensor<3xi64>) -> 
 // -----
 
 func.func @gather_float_indices(%t: tensor<10x4xf32>, %i: tensor<3xf32>) -> tensor<3x4xf32> {
-  // expected-error @+1 {{'xtensor.gather' op operand #1 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3xf32>'}}
+  // expected-error @+1 {{'xtensor.gather' op operand #1 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<3xf32>'}}
   %0 = xtensor.gather %t[%i] axis 0 : tensor<10x4xf32>, tensor<3xf32> -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }

@@ -86,8 +86,13 @@ static bool isSplatIntZero(Attribute attr) {
   return isSplat(attr, nullptr, [](const APInt &v) { return v.isZero(); });
 }
 
+// A constant has static sizes: folds to one yield nothing for a type with
+// dynamic sizes.
+
 static Attribute zerosLike(Type type) {
   auto shaped = cast<ShapedType>(type);
+  if (!shaped.hasStaticShape())
+    return {};
   Builder b(type.getContext());
   return DenseElementsAttr::get(shaped, b.getZeroAttr(shaped.getElementType()));
 }
@@ -95,8 +100,11 @@ static Attribute zerosLike(Type type) {
 /// A splat constant operand re-shaped to `type` (for movement ops, where a
 /// splat stays a splat).
 static Attribute reshapeSplat(Attribute operand, Type type) {
+  auto shaped = cast<ShapedType>(type);
+  if (!shaped.hasStaticShape())
+    return {};
   if (auto splat = dyn_cast_or_null<SplatElementsAttr>(operand))
-    return DenseElementsAttr::get(cast<ShapedType>(type),
+    return DenseElementsAttr::get(shaped,
                                   splat.getSplatValue<Attribute>());
   return {};
 }

@@ -26,6 +26,7 @@ using namespace xtile::tensor;
 #include "xtile/Dialect/Tensor/IR/TensorEnums.cpp.inc"
 
 void XTensorDialect::initialize() {
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "xtile/Dialect/Tensor/IR/TensorOps.cpp.inc"
@@ -156,16 +157,29 @@ static LogicalResult checkDims(const InferenceError &error,
   return success();
 }
 
-static SmallVector<int64_t> reducedShape(ArrayRef<int64_t> shape,
-                                         ArrayRef<int64_t> dims, bool keepdim) {
-  SmallVector<int64_t> result;
-  for (auto [d, size] : llvm::enumerate(shape)) {
+/// `type` with its sizes replaced by `dims` (symbols named in the encoding).
+static RankedTensorType withDims(RankedTensorType type, ArrayRef<Dim> dims) {
+  return getTensorType(dims, type.getElementType());
+}
+
+static std::string dimsStr(ArrayRef<Dim> dims) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(dims, os, [&](const Dim &d) { os << d.str(); });
+  os << "]";
+  return s;
+}
+
+static RankedTensorType reducedType(RankedTensorType type,
+                                    ArrayRef<int64_t> dims, bool keepdim) {
+  SmallVector<Dim> result;
+  for (auto [d, dim] : llvm::enumerate(getDims(type))) {
     if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
-      result.push_back(size);
+      result.push_back(dim);
     else if (keepdim)
-      result.push_back(1);
+      result.push_back(Dim::fixed(1));
   }
-  return result;
+  return withDims(type, result);
 }
 
 static StringRef elementwiseOperandName(Operation *op, unsigned index) {
@@ -179,15 +193,15 @@ static StringRef elementwiseOperandName(Operation *op, unsigned index) {
 LogicalResult xtile::tensor::detail::verifyElementwiseOp(Operation *op) {
   // The first value operand: select's condition has its own element type.
   unsigned first = isa<SelectOp>(op) ? 1 : 0;
-  auto reference = cast<ShapedType>(op->getOperand(first).getType());
+  auto reference = cast<RankedTensorType>(op->getOperand(first).getType());
   for (OpOperand &operand : op->getOpOperands()) {
     unsigned index = operand.getOperandNumber();
     if (index == first)
       continue;
-    auto type = cast<ShapedType>(operand.get().getType());
+    auto type = cast<RankedTensorType>(operand.get().getType());
     StringRef name = elementwiseOperandName(op, index);
     StringRef refName = elementwiseOperandName(op, first);
-    if (type.getShape() != reference.getShape())
+    if (getDims(type) != getDims(reference))
       return op->emitOpError()
              << "operand '" << name << "' (" << type << ") and operand '"
              << refName << "' (" << reference
@@ -207,9 +221,9 @@ LogicalResult xtile::tensor::detail::verifyElementwiseOp(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult CastOp::verify() {
-  auto in = cast<ShapedType>(getInput().getType());
-  auto out = cast<ShapedType>(getType());
-  if (in.getShape() != out.getShape())
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getType());
+  if (getDims(in) != getDims(out))
     return emitOpError() << "result " << out
                          << " must have the shape of operand 'input' " << in;
   return success();
@@ -247,8 +261,7 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
   auto type = rankedOperand(error, "input", adaptor.getInput());
   if (failed(type) || failed(checkDims(error, adaptor.getDims(), *type)))
     return failure();
-  types.push_back(type->clone(
-      reducedShape(type->getShape(), adaptor.getDims(), adaptor.getKeepdim())));
+  types.push_back(reducedType(*type, adaptor.getDims(), adaptor.getKeepdim()));
   return success();
 }
 
@@ -278,11 +291,42 @@ static LogicalResult verifyKeepsElementType(Operation *op, ShapedType in,
   return success();
 }
 
+/// The dynamic sizes of `type` and the static element counts of the runs of
+/// static sizes around them: [2, T, 4, 8] -> {T}, {2, 32}.
+static std::pair<SmallVector<StringAttr>, SmallVector<std::optional<int64_t>>>
+reshapeSegments(RankedTensorType type) {
+  SmallVector<StringAttr> symbols;
+  SmallVector<std::optional<int64_t>> counts(1, int64_t(1));
+  for (const Dim &dim : getDims(type)) {
+    if (dim.isDynamic()) {
+      symbols.push_back(dim.symbol);
+      counts.push_back(int64_t(1));
+    } else if (counts.back() &&
+               llvm::MulOverflow(*counts.back(), dim.size, *counts.back())) {
+      counts.back() = std::nullopt;
+    }
+  }
+  return {symbols, counts};
+}
+
 LogicalResult ReshapeOp::verify() {
-  auto in = cast<ShapedType>(getInput().getType());
-  auto out = cast<ShapedType>(getType());
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getType());
   if (failed(verifyKeepsElementType(*this, in, out)))
     return failure();
+  if (!in.hasStaticShape() || !out.hasStaticShape()) {
+    // Row-major reshape keeps each dynamic size whole: the same symbols in
+    // the same order, and the static sizes between them regrouped without
+    // crossing one ([T, 32, 128] <-> [T, 4096], not [T, 4] -> [4, T]).
+    auto [inSymbols, inCounts] = reshapeSegments(in);
+    auto [outSymbols, outCounts] = reshapeSegments(out);
+    if (inSymbols != outSymbols || inCounts != outCounts)
+      return emitOpError()
+             << "cannot reshape " << in << " to " << out
+             << ": a reshape keeps each dynamic size whole, in order, and "
+                "regroups only the static sizes between them";
+    return success();
+  }
   std::optional<int64_t> inCount = checkedNumElements(in.getShape());
   std::optional<int64_t> outCount = checkedNumElements(out.getShape());
   if (!inCount || !outCount)
@@ -309,15 +353,15 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                  " entries but operand 'input' " + typeStr(*type) +
                  " has rank " + Twine(type->getRank()));
   SmallVector<bool> seen(perm.size(), false);
-  SmallVector<int64_t> shape;
+  SmallVector<Dim> dims = getDims(*type), shape;
   for (int64_t p : perm) {
     if (p < 0 || p >= type->getRank() || seen[p])
       return error("perm " + listStr(perm) + " is not a permutation of [0, " +
                    Twine(type->getRank()) + ")");
     seen[p] = true;
-    shape.push_back(type->getDimSize(p));
+    shape.push_back(dims[p]);
   }
-  types.push_back(type->clone(shape));
+  types.push_back(withDims(*type, shape));
   return success();
 }
 
@@ -330,12 +374,14 @@ LogicalResult BroadcastOp::verify() {
     return emitOpError() << "cannot broadcast " << in << " to " << out
                          << " of lower rank";
   int64_t offset = out.getRank() - in.getRank();
+  SmallVector<Dim> inDims = getDims(in), outDims = getDims(out);
   for (int64_t d = 0; d < in.getRank(); ++d) {
-    int64_t size = in.getDimSize(d);
-    if (size != 1 && size != out.getDimSize(d + offset))
+    const Dim &size = inDims[d];
+    if (size != Dim::fixed(1) && size != outDims[d + offset])
       return emitOpError() << "cannot broadcast " << in << " to " << out
-                           << ": operand dimension " << d << " (size " << size
-                           << ") must be 1 or " << out.getDimSize(d + offset);
+                           << ": operand dimension " << d << " (size "
+                           << size.str() << ") must be 1 or "
+                           << outDims[d + offset].str();
   }
   return success();
 }
@@ -356,8 +402,18 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
       static_cast<int64_t>(strides.size()) != rank)
     return error("starts, limits and strides need one entry per dimension of " +
                  typeStr(*type));
-  SmallVector<int64_t> shape;
+  SmallVector<Dim> dims = getDims(*type), shape;
   for (int64_t d = 0; d < rank; ++d) {
+    if (dims[d].isDynamic()) {
+      // A dynamic size is kept whole: [0, -1) with stride 1.
+      if (starts[d] != 0 || limits[d] != -1 || strides[d] != 1)
+        return error("dimension " + Twine(d) + " of " + typeStr(*type) +
+                     " has the dynamic size " + dims[d].str() +
+                     ": it can only be kept whole (start 0, limit -1, "
+                     "stride 1)");
+      shape.push_back(dims[d]);
+      continue;
+    }
     if (strides[d] <= 0)
       return error("stride " + Twine(strides[d]) + " of dimension " + Twine(d) +
                    " must be positive");
@@ -366,9 +422,10 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
       return error("slice [" + Twine(starts[d]) + ", " + Twine(limits[d]) +
                    ") of dimension " + Twine(d) + " is out of bounds for " +
                    typeStr(*type));
-    shape.push_back(llvm::divideCeil(limits[d] - starts[d], strides[d]));
+    shape.push_back(
+        Dim::fixed(llvm::divideCeil(limits[d] - starts[d], strides[d])));
   }
-  types.push_back(type->clone(shape));
+  types.push_back(withDims(*type, shape));
   return success();
 }
 
@@ -388,19 +445,27 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
   if (adaptor.getValue().getType() != type->getElementType())
     return error("padding value " + typeStr(adaptor.getValue().getType()) +
                  " must have the element type of " + typeStr(*type));
-  SmallVector<int64_t> shape;
+  SmallVector<Dim> dims = getDims(*type), shape;
   for (int64_t d = 0; d < type->getRank(); ++d) {
     if (low[d] < 0 || high[d] < 0)
       return error("padding of dimension " + Twine(d) +
                    " must be non-negative");
+    if (dims[d].isDynamic()) {
+      if (low[d] != 0 || high[d] != 0)
+        return error("dimension " + Twine(d) + " of " + typeStr(*type) +
+                     " has the dynamic size " + dims[d].str() +
+                     ": padding it is not supported");
+      shape.push_back(dims[d]);
+      continue;
+    }
     int64_t size;
     if (llvm::AddOverflow(type->getDimSize(d), low[d], size) ||
         llvm::AddOverflow(size, high[d], size))
       return error("padded size of dimension " + Twine(d) +
                    " does not fit in 64 bits");
-    shape.push_back(size);
+    shape.push_back(Dim::fixed(size));
   }
-  types.push_back(type->clone(shape));
+  types.push_back(withDims(*type, shape));
   return success();
 }
 
@@ -418,24 +483,33 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   if (dim < 0 || dim >= first->getRank())
     return error("dim " + Twine(dim) + " is out of range for " +
                  typeStr(*first));
-  SmallVector<int64_t> shape(first->getShape());
+  SmallVector<Dim> shape = getDims(*first);
+  if (adaptor.getInputs().size() > 1 && shape[dim].isDynamic())
+    return error("concatenation along dimension " + Twine(dim) + " of " +
+                 typeStr(*first) + ", of dynamic size " + shape[dim].str() +
+                 ", is not supported");
   for (Value input : adaptor.getInputs().drop_front()) {
     auto type = rankedOperand(error, "inputs", input);
     if (failed(type))
       return failure();
     bool compatible = type->getRank() == first->getRank() &&
                       type->getElementType() == first->getElementType();
+    SmallVector<Dim> dims = compatible ? getDims(*type) : SmallVector<Dim>();
     for (int64_t d = 0; compatible && d < first->getRank(); ++d)
-      compatible = d == dim || type->getDimSize(d) == first->getDimSize(d);
+      compatible = d == dim || dims[d] == shape[d];
+    if (compatible && dims[dim].isDynamic())
+      return error("concatenation along dimension " + Twine(dim) + " of " +
+                   typeStr(*type) + ", of dynamic size " + dims[dim].str() +
+                   ", is not supported");
     if (!compatible)
       return error("operand " + typeStr(*type) +
                    " cannot be concatenated with " + typeStr(*first) +
                    " along dimension " + Twine(dim));
-    if (llvm::AddOverflow(shape[dim], type->getDimSize(dim), shape[dim]))
+    if (llvm::AddOverflow(shape[dim].size, dims[dim].size, shape[dim].size))
       return error("concatenated size of dimension " + Twine(dim) +
                    " does not fit in 64 bits");
   }
-  types.push_back(first->clone(shape));
+  types.push_back(withDims(*first, shape));
   return success();
 }
 
@@ -452,10 +526,11 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   if (axis < 0 || axis >= type->getRank())
     return error("axis " + Twine(axis) + " is out of range for " +
                  typeStr(*type));
-  SmallVector<int64_t> shape(type->getShape().take_front(axis));
-  llvm::append_range(shape, indices->getShape());
-  llvm::append_range(shape, type->getShape().drop_front(axis + 1));
-  types.push_back(type->clone(shape));
+  SmallVector<Dim> dims = getDims(*type);
+  SmallVector<Dim> shape(ArrayRef<Dim>(dims).take_front(axis));
+  llvm::append_range(shape, getDims(*indices));
+  llvm::append_range(shape, ArrayRef<Dim>(dims).drop_front(axis + 1));
+  types.push_back(withDims(*type, shape));
   return success();
 }
 
@@ -479,16 +554,16 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   if (lhs->getElementType() != rhs->getElementType())
     return error("operands must have the same element type" + shapes);
   int64_t rank = lhs->getRank();
-  if (lhs->getShape().drop_back(2) != rhs->getShape().drop_back(2))
+  SmallVector<Dim> l = getDims(*lhs), r = getDims(*rhs);
+  if (ArrayRef<Dim>(l).drop_back(2) != ArrayRef<Dim>(r).drop_back(2))
     return error("batch dimensions must be equal (broadcast explicitly)" +
                  shapes);
-  if (lhs->getDimSize(rank - 1) != rhs->getDimSize(rank - 2))
-    return error(
-        "contracted dimensions differ: " + Twine(lhs->getDimSize(rank - 1)) +
-        " vs " + Twine(rhs->getDimSize(rank - 2)) + shapes);
-  SmallVector<int64_t> shape(lhs->getShape().drop_back(1));
-  shape.push_back(rhs->getDimSize(rank - 1));
-  types.push_back(lhs->clone(shape));
+  if (l[rank - 1] != r[rank - 2])
+    return error("contracted dimensions differ: " + l[rank - 1].str() +
+                 " vs " + r[rank - 2].str() + shapes);
+  SmallVector<Dim> shape(ArrayRef<Dim>(l).drop_back(1));
+  shape.push_back(r[rank - 1]);
+  types.push_back(withDims(*lhs, shape));
   return success();
 }
 
@@ -518,11 +593,12 @@ static LogicalResult checkNormParam(const InferenceError &error, StringRef name,
   auto type = rankedOperand(error, name, param);
   if (failed(type))
     return failure();
-  ArrayRef<int64_t> expected = input.getShape().take_back(normRank);
-  if (type->getShape() != expected ||
+  SmallVector<Dim> inputDims = getDims(input);
+  ArrayRef<Dim> expected = ArrayRef<Dim>(inputDims).take_back(normRank);
+  if (ArrayRef<Dim>(getDims(*type)) != expected ||
       type->getElementType() != input.getElementType())
     return error("operand '" + name + "' " + typeStr(*type) + " must be " +
-                 typeStr(input.clone(expected)) +
+                 typeStr(withDims(input, expected)) +
                  ": the normalized trailing dimensions of " + typeStr(input));
   return success();
 }
@@ -616,6 +692,13 @@ static LogicalResult inferStatistic(const InferenceError &error, Value input,
   if (failed(type) || failed(checkDims(error, dims, *type)))
     return failure();
   int64_t count = 1;
+  SmallVector<Dim> sizes = getDims(*type);
+  for (int64_t d : dims)
+    if (sizes[d].isDynamic())
+      return error("a mean or variance over dimension " + Twine(d) + " of " +
+                   typeStr(*type) + ", of dynamic size " + sizes[d].str() +
+                   ", is not supported (its element count is not a "
+                   "constant)");
   for (int64_t d : dims)
     if (llvm::MulOverflow(count, type->getDimSize(d), count))
       return error("element count of the reduced dimensions of " +
@@ -626,7 +709,7 @@ static LogicalResult inferStatistic(const InferenceError &error, Value input,
     return error("correction " + Twine(correction) +
                  " leaves no degrees of freedom over " + Twine(count) +
                  " elements");
-  types.push_back(type->clone(reducedShape(type->getShape(), dims, keepdim)));
+  types.push_back(reducedType(*type, dims, keepdim));
   return success();
 }
 
@@ -663,8 +746,25 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
   if (input->getRank() < 1)
     return error("operand 'input' " + typeStr(*input) +
                  " must have at least one dimension (the features)");
+  SmallVector<Dim> inputDims = getDims(*input);
+  // The leading sizes are flattened into the rows of one matmul: a dynamic
+  // one must be the only size above 1 (a reshape keeps it whole).
+  if (input->getNumDynamicDims() > 0) {
+    int64_t others = 1;
+    for (const Dim &d : ArrayRef<Dim>(inputDims).drop_back())
+      others *= d.isDynamic() ? 1 : d.size;
+    if (input->getNumDynamicDims() > 1 || inputDims.back().isDynamic() ||
+        others != 1)
+      return error("operand 'input' " + typeStr(*input) +
+                   " is not supported: with dynamic sizes, the features must "
+                   "be static and one dynamic size the only leading size "
+                   "above 1");
+  }
+  if (!weight->hasStaticShape())
+    return error("operand 'weight' " + typeStr(*weight) +
+                 " must have static sizes");
   if (weight->getRank() != 2 ||
-      weight->getDimSize(1) != input->getShape().back() ||
+      Dim::fixed(weight->getDimSize(1)) != inputDims.back() ||
       weight->getElementType() != input->getElementType())
     return error("operand 'weight' " + typeStr(*weight) +
                  " must be [out, in] with in = the last dimension of operand "
@@ -678,11 +778,12 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
     if (biasType->getShape() != ArrayRef<int64_t>{out} ||
         biasType->getElementType() != input->getElementType())
       return error("operand 'bias' " + typeStr(*biasType) + " must be " +
-                   typeStr(input->clone({out})));
+                   typeStr(RankedTensorType::get({out},
+                                                 input->getElementType())));
   }
-  SmallVector<int64_t> shape(input->getShape().drop_back());
-  shape.push_back(out);
-  types.push_back(input->clone(shape));
+  SmallVector<Dim> shape(ArrayRef<Dim>(inputDims).drop_back());
+  shape.push_back(Dim::fixed(out));
+  types.push_back(withDims(*input, shape));
   return success();
 }
 

@@ -31,12 +31,22 @@ public:
   Emitter(PatternRewriter &rewriter, Location loc)
       : rewriter(rewriter), loc(loc) {}
 
-  /// A splat constant of `like`'s shape and element type.
+  /// A splat constant of `like`'s shape and element type; for a type with
+  /// dynamic sizes, a constant with 1 in their place, broadcast to it.
   Value splat(Type like, double value) {
     auto type = cast<RankedTensorType>(like);
     Attribute element = rewriter.getFloatAttr(type.getElementType(), value);
-    return ConstantOp::create(rewriter, loc,
-                              DenseElementsAttr::get(type, element));
+    if (type.hasStaticShape())
+      return ConstantOp::create(rewriter, loc,
+                                DenseElementsAttr::get(type, element));
+    SmallVector<int64_t> ones(type.getShape());
+    for (int64_t &size : ones)
+      if (ShapedType::isDynamic(size))
+        size = 1;
+    auto fixed = RankedTensorType::get(ones, type.getElementType());
+    return broadcast(ConstantOp::create(rewriter, loc,
+                                        DenseElementsAttr::get(fixed, element)),
+                     type);
   }
   Value broadcast(Value value, Type to) {
     if (value.getType() == to)
@@ -194,12 +204,19 @@ static Value decompose(Emitter &e, LinearOp op) {
   auto resultType = cast<RankedTensorType>(op.getType());
   // matmul is batched with equal batch dimensions: flatten the leading
   // dimensions of x into rows and restore them afterwards.
-  int64_t in = xType.getShape().back(), rows = 1;
-  for (int64_t d : xType.getShape().drop_back())
-    rows *= d;
+  // With a dynamic size among them, the flattened rows are that size (the
+  // op's verifier requires the other leading sizes to be 1).
+  SmallVector<Dim> dims = getDims(xType);
+  Dim in = dims.back(), rows = Dim::fixed(1);
+  for (const Dim &d : ArrayRef<Dim>(dims).drop_back()) {
+    if (d.isDynamic())
+      rows = d;
+    else if (!rows.isDynamic())
+      rows.size *= d.size;
+  }
   // [out, in] -> [in, out]: PyTorch's layout made explicit.
   Value wt = e.create<TransposeOp>(op.getWeight(), ArrayRef<int64_t>{1, 0});
-  Value flat = e.reshape(x, xType.clone({rows, in}));
+  Value flat = e.reshape(x, getTensorType({rows, in}, xType.getElementType()));
   Value bias = op.getBias();
   Type element = resultType.getElementType();
   // A 16-bit bias is added to the f32 accumulator and the sum rounded once,
@@ -208,8 +225,8 @@ static Value decompose(Emitter &e, LinearOp op) {
   Type acc = bias && isNarrowFloat(element)
                  ? Float32Type::get(element.getContext())
                  : element;
-  auto product =
-      RankedTensorType::get({rows, resultType.getShape().back()}, acc);
+  auto product = getTensorType(
+      {rows, Dim::fixed(resultType.getShape().back())}, acc);
   auto wideResult = resultType.clone(acc);
   Value y = e.reshape(e.create<MatmulOp>(product, flat, wt), wideResult);
   if (bias)
@@ -260,22 +277,28 @@ static bool collapseNormDims(PatternRewriter &rewriter, OpT op) {
       return false;
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    ArrayRef<int64_t> shape = type.getShape();
+    SmallVector<Dim> dims = getDims(type);
     int64_t lead = type.getRank() - rank, count = 1;
-    for (int64_t d : shape.drop_front(lead))
-      count *= d;
-    SmallVector<int64_t> flat(shape.take_front(lead));
-    flat.push_back(count);
+    for (const Dim &d : ArrayRef<Dim>(dims).drop_front(lead)) {
+      if (d.isDynamic())
+        return false; // The decomposition reports it (a mean over it).
+      count *= d.size;
+    }
+    SmallVector<Dim> flat(ArrayRef<Dim>(dims).take_front(lead));
+    flat.push_back(Dim::fixed(count));
+    auto flatType = getTensorType(flat, type.getElementType());
     IRMapping operands;
     for (Value operand : op->getOperands()) {
       auto t = cast<RankedTensorType>(operand.getType());
-      Type to = operand == op.getInput() ? t.clone(flat) : t.clone({count});
+      Type to = operand == op.getInput()
+                    ? flatType.clone(t.getElementType())
+                    : RankedTensorType::get({count}, t.getElementType());
       operands.map(operand, ReshapeOp::create(rewriter, loc, to, operand));
     }
     auto flatOp = cast<OpT>(rewriter.clone(*op, operands));
     rewriter.modifyOpInPlace(flatOp, [&] {
       flatOp.setNormRank(1);
-      flatOp.getResult().setType(type.clone(flat));
+      flatOp.getResult().setType(flatType);
     });
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, flatOp.getResult());
     return true;

@@ -97,7 +97,8 @@ struct SubSelf : OpRewritePattern<SubOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SubOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isFloat(op.getLhs()) || op.getLhs() != op.getRhs())
+    if (!isFloat(op.getLhs()) || op.getLhs() != op.getRhs() ||
+        !cast<ShapedType>(op.getType()).hasStaticShape())
       return failure();
     auto elementType = cast<FloatType>(getElementTypeOrSelf(op.getType()));
     rewriter.replaceOp(

@@ -26,4 +26,29 @@ def XTensor_GeluApproximation
         I32EnumAttrCase<"erf", 0>, I32EnumAttrCase<"tanh", 1>]> {
   let cppNamespace = "::xtile::tensor";
 }
+
+def XTensor_DimsAttr : AttrDef<XTensor_Dialect, "Dims"> {
+  let mnemonic = "dims";
+  let summary = "the symbols naming the dynamic sizes of a tensor type";
+  let description = [{
+    The encoding of a tensor type with dynamic sizes: one symbol per `?`,
+    in order. Equal symbols are equal sizes, so the type system checks
+    what PyTorch checks at run time: `xtensor.add` of `tensor<?x64xf32,
+    #xtensor.dims<T>>` and `tensor<?x64xf32, #xtensor.dims<S>>` is an
+    error, as is a matmul contracting `K` against `N`. Each symbol is bound
+    by a dimension of a function argument and declared, with its range, in
+    the function's `xtensor.symbols` attribute:
+
+    ```mlir
+    func.func @norm(%x: tensor<?x4096xf32, #xtensor.dims<T>>)
+        -> tensor<?x4096xf32, #xtensor.dims<T>>
+        attributes {xtensor.symbols = {T = array<i64: 1, 8192>}}
+    ```
+
+    Types without dynamic sizes carry no encoding.
+  }];
+  let parameters = (ins ArrayRefParameter<"::mlir::StringAttr">:$symbols);
+  let hasCustomAssemblyFormat = 1;
+}
+
 #endif // XTILE_DIALECT_TENSOR_IR_TENSORATTRIBUTES_TD

@@ -36,26 +36,46 @@ def XTensor_Dialect : Dialect {
     ```
   }];
   let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
+  // Checks `xtensor.symbols` on functions.
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
+}
+
+// Every symbol naming a dynamic size of an operand or result is declared in
+// the enclosing function's `xtensor.symbols`.
+def XTensor_DeclaredSymbols : NativeOpTrait<"DeclaredSymbols"> {
+  let cppNamespace = "::xtile::tensor";
 }
 
 class XTensor_Op<string mnemonic, list<Trait> traits = []>
-    : Op<XTensor_Dialect, mnemonic, traits>;
+    : Op<XTensor_Dialect, mnemonic,
+         !listconcat(traits, [XTensor_DeclaredSymbols])>;
 
 //===----------------------------------------------------------------------===//
-// Type constraints. Shapes are static for now; the constraints below are the
-// single place to relax when dynamic dimensions are added.
+// Type constraints: ranked tensors whose sizes are static or named by
+// symbols (#xtensor.dims, see TensorAttributes.td).
 //===----------------------------------------------------------------------===//
+
+class XTensor_TensorOf<list<Type> elems>
+    : Type<And<[RankedTensorOf<elems>.predicate,
+                CPred<"::xtile::tensor::isXTensorType($_self)">]>,
+           "ranked tensor of " # AnyTypeOf<elems>.summary #
+           " values whose dynamic sizes are named (#xtensor.dims)",
+           "::mlir::RankedTensorType">;
 
 defvar XTensor_FloatElems = [F16, BF16, F32, F64];
 defvar XTensor_IntElems = [I32, I64];
 defvar XTensor_AllElems = [F16, BF16, F32, F64, I1, I32, I64];
 
-def XTensor_AnyTensor : StaticShapeTensorOf<XTensor_AllElems>;
-def XTensor_FloatTensor : StaticShapeTensorOf<XTensor_FloatElems>;
+def XTensor_AnyTensor : XTensor_TensorOf<XTensor_AllElems>;
+def XTensor_FloatTensor : XTensor_TensorOf<XTensor_FloatElems>;
 def XTensor_NumericTensor
-    : StaticShapeTensorOf<!listconcat(XTensor_FloatElems, XTensor_IntElems)>;
-def XTensor_LogicalTensor : StaticShapeTensorOf<[I1, I32, I64]>;
-def XTensor_BoolTensor : StaticShapeTensorOf<[I1]>;
-def XTensor_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+    : XTensor_TensorOf<!listconcat(XTensor_FloatElems, XTensor_IntElems)>;
+def XTensor_LogicalTensor : XTensor_TensorOf<[I1, I32, I64]>;
+def XTensor_BoolTensor : XTensor_TensorOf<[I1]>;
+def XTensor_IndexTensor : XTensor_TensorOf<[I32, I64]>;
 
 #endif // XTILE_DIALECT_TENSOR_IR_TENSORBASE_TD

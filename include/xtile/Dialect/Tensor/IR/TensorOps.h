@@ -13,6 +13,59 @@
 
 #include "xtile/Dialect/Tensor/IR/TensorEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "xtile/Dialect/Tensor/IR/TensorAttributes.h.inc"
+
+namespace xtile::tensor {
+/// One dimension of an xtensor type: a static size, or a dynamic size named
+/// by a symbol (`#xtensor.dims`).
+struct Dim {
+  int64_t size = 0;        ///< ShapedType::kDynamic when symbolic.
+  mlir::StringAttr symbol; ///< Null when static.
+
+  static Dim fixed(int64_t size) { return {size, {}}; }
+  static Dim named(mlir::StringAttr symbol);
+  bool isDynamic() const { return static_cast<bool>(symbol); }
+  bool operator==(const Dim &other) const {
+    return size == other.size && symbol == other.symbol;
+  }
+  bool operator!=(const Dim &other) const { return !(*this == other); }
+  /// "4096" or "T".
+  std::string str() const;
+};
+
+/// The dimensions of `type`, symbols taken from its `#xtensor.dims`.
+llvm::SmallVector<Dim> getDims(mlir::RankedTensorType type);
+/// The tensor type of `dims` and `elementType`: dynamic sizes where `dims`
+/// has symbols, named by an `#xtensor.dims` encoding.
+mlir::RankedTensorType getTensorType(llvm::ArrayRef<Dim> dims,
+                                     mlir::Type elementType);
+/// True for a ranked tensor type xtensor accepts: static, or with exactly
+/// one `#xtensor.dims` symbol per dynamic size.
+bool isXTensorType(mlir::Type type);
+/// True when `type` is a tensor with a dynamic size.
+bool hasDynamicDims(mlir::Type type);
+/// The symbols of the dynamic sizes in `type`, in order (repeated ones
+/// included).
+llvm::SmallVector<mlir::StringAttr> getSymbols(mlir::Type type);
+/// The name of the function attribute that declares the symbols and their
+/// ranges: `xtensor.symbols = {T = array<i64: min, max>}`.
+inline constexpr llvm::StringLiteral kSymbolsAttrName = "xtensor.symbols";
+
+/// Checks that the symbols of `op`'s operand and result types are declared
+/// by the enclosing function.
+llvm::LogicalResult verifyDeclaredSymbols(mlir::Operation *op);
+
+template <typename ConcreteType>
+class DeclaredSymbols
+    : public mlir::OpTrait::TraitBase<ConcreteType, DeclaredSymbols> {
+public:
+  static llvm::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyDeclaredSymbols(op);
+  }
+};
+} // namespace xtile::tensor
+
 namespace xtile::tensor::detail {
 /// Shared verifier of elementwise ops: every tensor operand and the result
 /// have the same shape; value operands have the same element type.

@@ -66,4 +66,29 @@ def XTensorNormalize : Pass<"xtensor-normalize"> {
   let dependentDialects = ["::xtile::tensor::XTensorDialect"];
 }
 
+def XTensorSpecializeDims
+    : Pass<"xtensor-specialize-dims", "::mlir::ModuleOp"> {
+  let summary = "Bind dynamic sizes to given values";
+  let description = [{
+    Replaces the symbols named in `sizes` (`SYMBOL=SIZE`) by those sizes in
+    every type of every function that declares them in `xtensor.symbols`,
+    and removes them from the declaration. A size outside the declared
+    range, or a symbol that no function declares, is an error. Slices keep
+    a specialized dimension whole: their limit -1 becomes the size.
+
+    ```mlir
+    // --xtensor-specialize-dims="sizes=T=7"
+    func.func @f(%x: tensor<?x64xf32, #xtensor.dims<T>>) -> ...
+        attributes {xtensor.symbols = {T = array<i64: 1, 4096>}}
+    // becomes
+    func.func @f(%x: tensor<7x64xf32>) -> ...
+    ```
+  }];
+  let options = [
+    ListOption<"sizes", "sizes", "std::string",
+               "SYMBOL=SIZE bindings, comma-separated">,
+  ];
+  let dependentDialects = ["::xtile::tensor::XTensorDialect"];
+}
+
 #endif // XTILE_DIALECT_TENSOR_TRANSFORMS_PASSES_TD

@@ -1,0 +1,196 @@
+//===- TensorDims.cpp - dynamic sizes of xtensor types --------------------===//
+//
+// `#xtensor.dims`, the encoding that names the dynamic sizes of a tensor
+// type, the `Dim` view of a type's sizes that shape inference works on, and
+// the verifier of the functions' `xtensor.symbols` declarations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace xtile::tensor;
+
+#define GET_ATTRDEF_CLASSES
+#include "xtile/Dialect/Tensor/IR/TensorAttributes.cpp.inc"
+
+void XTensorDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "xtile/Dialect/Tensor/IR/TensorAttributes.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// #xtensor.dims<T, B>
+//===----------------------------------------------------------------------===//
+
+Attribute DimsAttr::parse(AsmParser &parser, Type) {
+  SmallVector<StringAttr> symbols;
+  auto parseSymbol = [&]() -> ParseResult {
+    std::string name;
+    llvm::SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&name))
+      return failure();
+    if (name.empty())
+      return parser.emitError(loc, "a dimension symbol must not be empty");
+    symbols.push_back(parser.getBuilder().getStringAttr(name));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
+                                     parseSymbol))
+    return {};
+  if (symbols.empty()) {
+    parser.emitError(parser.getCurrentLocation(),
+                     "#xtensor.dims needs at least one symbol");
+    return {};
+  }
+  return DimsAttr::get(parser.getContext(), symbols);
+}
+
+void DimsAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  llvm::interleaveComma(getSymbols(), printer, [&](StringAttr symbol) {
+    printer.printKeywordOrString(symbol.getValue());
+  });
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// Dim
+//===----------------------------------------------------------------------===//
+
+Dim Dim::named(StringAttr symbol) { return {ShapedType::kDynamic, symbol}; }
+
+std::string Dim::str() const {
+  return symbol ? symbol.getValue().str() : std::to_string(size);
+}
+
+SmallVector<Dim> xtile::tensor::getDims(RankedTensorType type) {
+  auto names = dyn_cast_or_null<DimsAttr>(type.getEncoding());
+  SmallVector<Dim> dims;
+  unsigned next = 0;
+  for (int64_t size : type.getShape()) {
+    if (!ShapedType::isDynamic(size)) {
+      dims.push_back(Dim::fixed(size));
+      continue;
+    }
+    // Types reaching here passed isXTensorType; an unnamed size (from a
+    // caller that did not check) gets an empty symbol rather than a crash.
+    StringAttr symbol = names && next < names.getSymbols().size()
+                            ? names.getSymbols()[next++]
+                            : StringAttr::get(type.getContext(), "?");
+    dims.push_back(Dim::named(symbol));
+  }
+  return dims;
+}
+
+RankedTensorType xtile::tensor::getTensorType(ArrayRef<Dim> dims,
+                                              Type elementType) {
+  SmallVector<int64_t> shape;
+  SmallVector<StringAttr> symbols;
+  for (const Dim &dim : dims) {
+    shape.push_back(dim.size);
+    if (dim.isDynamic())
+      symbols.push_back(dim.symbol);
+  }
+  Attribute encoding;
+  if (!symbols.empty())
+    encoding = DimsAttr::get(elementType.getContext(), symbols);
+  return RankedTensorType::get(shape, elementType, encoding);
+}
+
+bool xtile::tensor::isXTensorType(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked)
+    return false;
+  int64_t dynamic = ranked.getNumDynamicDims();
+  if (!ranked.getEncoding())
+    return dynamic == 0;
+  auto names = dyn_cast<DimsAttr>(ranked.getEncoding());
+  return names && dynamic > 0 &&
+         static_cast<int64_t>(names.getSymbols().size()) == dynamic;
+}
+
+bool xtile::tensor::hasDynamicDims(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  return ranked && !ranked.hasStaticShape();
+}
+
+SmallVector<StringAttr> xtile::tensor::getSymbols(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked)
+    return {};
+  if (auto names = dyn_cast_or_null<DimsAttr>(ranked.getEncoding()))
+    return llvm::to_vector(names.getSymbols());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// xtensor.symbols = {T = array<i64: min, max>, ...} on functions
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+XTensorDialect::verifyOperationAttribute(Operation *op,
+                                         NamedAttribute attribute) {
+  if (attribute.getName() != kSymbolsAttrName)
+    return op->emitError() << "unknown xtensor attribute '"
+                           << attribute.getName().getValue() << "'";
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func)
+    return op->emitError() << "'" << kSymbolsAttrName
+                           << "' belongs on a func.func";
+  auto declared = dyn_cast<DictionaryAttr>(attribute.getValue());
+  if (!declared)
+    return op->emitError() << "'" << kSymbolsAttrName
+                           << "' must be a dictionary {SYMBOL = array<i64: "
+                              "min, max>}";
+  for (NamedAttribute entry : declared) {
+    auto range = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
+    if (!range || range.size() != 2 || range[0] < 1 || range[0] > range[1])
+      return op->emitError()
+             << "symbol '" << entry.getName().getValue()
+             << "' needs a range array<i64: min, max> with 1 <= min <= max";
+  }
+  // Every symbol is bound by an argument's size and declared.
+  llvm::StringSet<> bound;
+  for (Type type : func.getArgumentTypes())
+    for (StringAttr symbol : getSymbols(type))
+      bound.insert(symbol.getValue());
+  for (NamedAttribute entry : declared)
+    if (!bound.contains(entry.getName().getValue()))
+      return op->emitError()
+             << "symbol '" << entry.getName().getValue()
+             << "' is declared but no argument has a size named by it";
+  return success();
+}
+
+LogicalResult xtile::tensor::verifyDeclaredSymbols(Operation *op) {
+  DictionaryAttr declared;
+  bool looked = false;
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes())) {
+    for (StringAttr symbol : getSymbols(type)) {
+      if (!looked) {
+        looked = true;
+        if (auto func = op->getParentOfType<func::FuncOp>())
+          declared = func->getAttrOfType<DictionaryAttr>(kSymbolsAttrName);
+      }
+      if (!declared || !declared.contains(symbol.getValue()))
+        return op->emitOpError()
+               << "dynamic size '" << symbol.getValue() << "' of " << type
+               << " is not declared in the enclosing function's '"
+               << kSymbolsAttrName << "' (with its range)";
+    }
+  }
+  return success();
+}

@@ -1,0 +1,210 @@
+// RUN: xtile-opt %s -split-input-file -verify-diagnostics
+
+// Dynamic sizes that the type system rejects, each with a message naming
+// the symbols involved.
+
+#T = #xtensor.dims<T>
+#S = #xtensor.dims<S>
+
+// Different symbols are different sizes.
+func.func @add_mismatched_symbols(%a: tensor<?x4xf32, #T>, %b: tensor<?x4xf32, #S>) -> tensor<?x4xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>, S = array<i64: 1, 8>}} {
+  // expected-error @+1 {{'xtensor.add' op operand 'rhs' ('tensor<?x4xf32, #xtensor.dims<S>>') and operand 'lhs' ('tensor<?x4xf32, #xtensor.dims<T>>') must have the same shape}}
+  %0 = "xtensor.add"(%a, %b) : (tensor<?x4xf32, #T>, tensor<?x4xf32, #S>) -> tensor<?x4xf32, #T>
+  return %0 : tensor<?x4xf32, #T>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+#S = #xtensor.dims<S>
+func.func @matmul_contracts_different_symbols(%a: tensor<4x?xf32, #T>, %b: tensor<?x4xf32, #S>) -> tensor<4x4xf32>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>, S = array<i64: 1, 8>}} {
+  // expected-error @+2 {{'xtensor.matmul' op contracted dimensions differ: T vs S}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = xtensor.matmul %a, %b : tensor<4x?xf32, #T>, tensor<?x4xf32, #S> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// A dynamic size needs a symbol.
+func.func @unnamed(%a: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'xtensor.neg' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<?xf32>'}}
+  %0 = xtensor.neg %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// One symbol per dynamic size.
+func.func @too_few_symbols(%a: tensor<?x?xf32, #xtensor.dims<T>>) -> tensor<?x?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+1 {{must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<?x?xf32, #xtensor.dims<T>>'}}
+  %0 = xtensor.neg %a : tensor<?x?xf32, #xtensor.dims<T>>
+  return %0 : tensor<?x?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+func.func @static_with_symbols(%a: tensor<4xf32, #xtensor.dims<T>>) -> tensor<4xf32, #xtensor.dims<T>> {
+  // expected-error @+1 {{but got 'tensor<4xf32, #xtensor.dims<T>>'}}
+  %0 = xtensor.neg %a : tensor<4xf32, #xtensor.dims<T>>
+  return %0 : tensor<4xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+// expected-error @+1 {{#xtensor.dims needs at least one symbol}}
+func.func @no_symbols(%a: tensor<?xf32, #xtensor.dims<>>)
+
+// -----
+
+// Every symbol is declared with its range.
+func.func @undeclared(%a: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>> {
+  // expected-error @+1 {{'xtensor.neg' op dynamic size 'T' of 'tensor<?xf32, #xtensor.dims<T>>' is not declared in the enclosing function's 'xtensor.symbols' (with its range)}}
+  %0 = xtensor.neg %a : tensor<?xf32, #xtensor.dims<T>>
+  return %0 : tensor<?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+// expected-error @+1 {{symbol 'S' is declared but no argument has a size named by it}}
+func.func @unbound(%a: tensor<4xf32>) -> tensor<4xf32>
+    attributes {xtensor.symbols = {S = array<i64: 1, 8>}} {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{symbol 'T' needs a range array<i64: min, max> with 1 <= min <= max}}
+func.func @empty_range(%a: tensor<?xf32, #xtensor.dims<T>>)
+    attributes {xtensor.symbols = {T = array<i64: 9, 8>}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{symbol 'T' needs a range array<i64: min, max> with 1 <= min <= max}}
+func.func @range_not_a_pair(%a: tensor<?xf32, #xtensor.dims<T>>)
+    attributes {xtensor.symbols = {T = 8 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'xtensor.symbols' must be a dictionary {SYMBOL = array<i64: min, max>}}}
+func.func @symbols_not_a_dictionary(%a: tensor<?xf32, #xtensor.dims<T>>)
+    attributes {xtensor.symbols = ["T"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'xtensor.symbols' belongs on a func.func}}
+module attributes {xtensor.symbols = {}} {
+}
+
+// -----
+
+// expected-error @+1 {{unknown xtensor attribute 'xtensor.sizes'}}
+func.func @unknown_attribute() attributes {xtensor.sizes = {}} {
+  return
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+#S = #xtensor.dims<S>
+func.func @broadcast_to_another_symbol(%a: tensor<?x1xf32, #T>, %b: tensor<?xf32, #S>) -> tensor<?x4xf32, #S>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>, S = array<i64: 1, 8>}} {
+  // expected-error @+1 {{'xtensor.broadcast' op cannot broadcast 'tensor<?x1xf32, #xtensor.dims<T>>' to 'tensor<?x4xf32, #xtensor.dims<S>>': operand dimension 0 (size T) must be 1 or S}}
+  %0 = xtensor.broadcast %a : tensor<?x1xf32, #T> -> tensor<?x4xf32, #S>
+  return %0 : tensor<?x4xf32, #S>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+func.func @reshape_moves_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<4x?xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+1 {{'xtensor.reshape' op cannot reshape 'tensor<?x4xf32, #xtensor.dims<T>>' to 'tensor<4x?xf32, #xtensor.dims<T>>': a reshape keeps each dynamic size whole, in order, and regroups only the static sizes between them}}
+  %0 = xtensor.reshape %a : tensor<?x4xf32, #T> -> tensor<4x?xf32, #T>
+  return %0 : tensor<4x?xf32, #T>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+func.func @reshape_merges_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<?xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+1 {{a reshape keeps each dynamic size whole}}
+  %0 = xtensor.reshape %a : tensor<?x4xf32, #T> -> tensor<?xf32, #T>
+  return %0 : tensor<?xf32, #T>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+func.func @slice_of_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<2x4xf32>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+2 {{'xtensor.slice' op dimension 0 of tensor<?x4xf32, #xtensor.dims<T>> has the dynamic size T: it can only be kept whole (start 0, limit -1, stride 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = xtensor.slice %a starts [0, 0] limits [2, 4] strides [1, 1] : tensor<?x4xf32, #T> -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+func.func @pad_of_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<?x4xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+2 {{'xtensor.pad' op dimension 0 of tensor<?x4xf32, #xtensor.dims<T>> has the dynamic size T: padding it is not supported}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = xtensor.pad %a low [1, 0] high [0, 0] value 0.0 : f32 : tensor<?x4xf32, #T> -> tensor<?x4xf32, #T>
+  return %0 : tensor<?x4xf32, #T>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+func.func @concat_along_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<?x4xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+2 {{'xtensor.concat' op concatenation along dimension 0 of tensor<?x4xf32, #xtensor.dims<T>>, of dynamic size T, is not supported}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = xtensor.concat %a, %a dim 0 : tensor<?x4xf32, #T>, tensor<?x4xf32, #T> -> tensor<?x4xf32, #T>
+  return %0 : tensor<?x4xf32, #T>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+func.func @mean_over_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<4xf32>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+2 {{'xtensor.mean' op a mean or variance over dimension 0 of tensor<?x4xf32, #xtensor.dims<T>>, of dynamic size T, is not supported (its element count is not a constant)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = xtensor.mean %a dims [0] : tensor<?x4xf32, #T> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+func.func @linear_with_batch_and_dynamic_rows(%a: tensor<2x?x4xf32, #T>, %w: tensor<3x4xf32>) -> tensor<2x?x3xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+2 {{'xtensor.linear' op operand 'input' tensor<2x?x4xf32, #xtensor.dims<T>> is not supported: with dynamic sizes, the features must be static and one dynamic size the only leading size above 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = xtensor.linear %a, %w : (tensor<2x?x4xf32, #T>, tensor<3x4xf32>) -> tensor<2x?x3xf32, #T>
+  return %0 : tensor<2x?x3xf32, #T>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+func.func @norm_weight_of_another_size(%a: tensor<?x4xf32, #T>, %w: tensor<?xf32, #xtensor.dims<S>>) -> tensor<?x4xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>, S = array<i64: 1, 8>}} {
+  // expected-error @+2 {{'xtensor.rms_norm' op operand 'weight' tensor<?xf32, #xtensor.dims<S>> must be tensor<4xf32>: the normalized trailing dimensions of tensor<?x4xf32, #xtensor.dims<T>>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = xtensor.rms_norm %a weight %w eps 1.0e-6 : (tensor<?x4xf32, #T>, tensor<?xf32, #xtensor.dims<S>>) -> tensor<?x4xf32, #T>
+  return %0 : tensor<?x4xf32, #T>
+}
