@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""What one schedule for a whole range of sizes costs: for kernels over a
+dynamic token count T, the cost model's estimate of the schedule it picks
+for each T (a static-shape compile) beside the estimate, at that T, of the
+schedule picked for a representative size, and of a few size buckets.
+
+    python3 bench/dynamic_schedules.py [--opt build/bin/xtile-opt] [--target sm_90]
+
+One module with `T` dynamic (RMSNorm and softmax rows of a Llama-sized
+model, a LayerNorm, a projection with its GELU, a down projection) is bound
+to each size with --xtensor-specialize-dims and scheduled with
+--lower-to-tile="schedule-report=FILE", whose report prices every legal
+candidate. "slowdown" is the estimate of the fixed schedule over that of
+the size's own choice; a dash marks a schedule that is not legal at that
+size (a split that needs more rows, say), or a kernel that the fusion at
+the representative size does not make. Estimates, not measurements: a
+benchmark that prints numbers and never fails on them.
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+MODULE = """
+#T = #xtensor.dims<T>
+func.func @rms_norm(%x: tensor<?x4096xbf16, #T>, %w: tensor<4096xbf16>) -> tensor<?x4096xbf16, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16384>}} {
+  %y = xtensor.rms_norm %x weight %w eps 1.0e-6
+      : (tensor<?x4096xbf16, #T>, tensor<4096xbf16>) -> tensor<?x4096xbf16, #T>
+  return %y : tensor<?x4096xbf16, #T>
+}
+func.func @softmax(%x: tensor<?x32000xf32, #T>) -> tensor<?x32000xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16384>}} {
+  %y = xtensor.softmax %x dim 1 : tensor<?x32000xf32, #T>
+  return %y : tensor<?x32000xf32, #T>
+}
+func.func @layer_norm(%x: tensor<?x768xf32, #T>, %w: tensor<768xf32>, %b: tensor<768xf32>)
+    -> tensor<?x768xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16384>}} {
+  %y = xtensor.layer_norm %x weight %w bias %b eps 1.0e-5
+      : (tensor<?x768xf32, #T>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x768xf32, #T>
+  return %y : tensor<?x768xf32, #T>
+}
+func.func @up_gelu(%x: tensor<?x4096xbf16, #T>, %w: tensor<4096x4096xbf16>) -> tensor<?x4096xbf16, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16384>}} {
+  %h = xtensor.linear %x, %w : (tensor<?x4096xbf16, #T>, tensor<4096x4096xbf16>) -> tensor<?x4096xbf16, #T>
+  %y = xtensor.gelu tanh %h : tensor<?x4096xbf16, #T>
+  return %y : tensor<?x4096xbf16, #T>
+}
+"""
+
+SIZES = [1, 7, 32, 128, 1000, 4096, 16384]
+# One schedule for the range, picked at one of these sizes.
+REPRESENTATIVES = [1, 128, 4096]
+# Size buckets, each served by the schedule picked at its representative:
+# [1, 16) by 1, [16, 512) by 128, [512, 16384] by 4096.
+BUCKETS = [(1, 16, 1), (16, 512, 128), (512, 16385, 4096)]
+
+
+def report(opt, target, size, tmp):
+    path = pathlib.Path(tmp, f"report-{size}.json")
+    specialized = subprocess.run(
+        [opt, f"--xtensor-specialize-dims=sizes=T={size}", "-"],
+        input=MODULE, capture_output=True, text=True, check=True).stdout
+    subprocess.run(
+        [opt, f"--lower-to-tile=target={target} schedule-report={path}", "-",
+         "-o", "/dev/null"], input=specialized, text=True, check=True)
+    kernels = {}
+    for kernel in json.loads(path.read_text())["kernels"]:
+        # Kernel names carry no size; one per function here.
+        name = kernel["kernel"]
+        kernels[name] = {
+            "chosen": kernel["schedule"],
+            "name": kernel["name"],
+            "micros": kernel["micros"],
+            "candidates": {c["schedule"]: c["micros"] for c in kernel["candidates"]},
+        }
+    return kernels
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--opt", default=str(ROOT / "build/bin/xtile-opt"))
+    parser.add_argument("--target", default="sm_90")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        reports = {size: report(args.opt, args.target, size, tmp) for size in SIZES}
+    # Fusion is priced per size too: the kernels of a function can differ
+    # between sizes (a one-row softmax may be cheaper unfused). Each
+    # kernel is compared at the sizes where it exists.
+    print("kernels per size:")
+    for size in SIZES:
+        print(f"  T={size:<6} " + " ".join(sorted(reports[size])))
+    names = sorted({n for r in reports.values() for n in r})
+    worst = {f"at T={r}": 1.0 for r in REPRESENTATIVES}
+    worst["buckets"] = 1.0
+    for name in names:
+        print(f"\n{name}")
+        header = f"{'T':>6}  {'own schedule':<26}{'own us':>10}"
+        for r in REPRESENTATIVES:
+            header += f"{'at T=' + str(r):>12}"
+        header += f"{'buckets':>10}"
+        print(header)
+        for size in SIZES:
+            if name not in reports[size]:
+                continue
+            own = reports[size][name]
+            line = f"{size:>6}  {own['name']:<26}{own['micros']:>10.1f}"
+
+            def slowdown(rep):
+                if name not in reports[rep]:
+                    return None
+                fixed = reports[rep][name]["chosen"]
+                micros = own["candidates"].get(fixed)
+                return None if micros is None else micros / own["micros"]
+
+            for r in REPRESENTATIVES:
+                s = slowdown(r)
+                line += f"{'-':>12}" if s is None else f"{s:>11.2f}x"
+                if s is not None:
+                    worst[f"at T={r}"] = max(worst[f"at T={r}"], s)
+            rep = next(r for lo, hi, r in BUCKETS if lo <= size < hi)
+            s = slowdown(rep)
+            line += f"{'-':>10}" if s is None else f"{s:>9.2f}x"
+            if s is not None:
+                worst["buckets"] = max(worst["buckets"], s)
+            print(line)
+    print("\nworst slowdown over the sizes where the schedule is legal:")
+    for rule, value in worst.items():
+        print(f"  one schedule {rule:<10} {value:.2f}x" if rule != "buckets"
+              else f"  buckets [1,16) [16,512) [512,16384]: {value:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
