@@ -53,7 +53,11 @@ def cases():
     out = [("softmax", Softmax(), (64, 1000)),
            ("layernorm", torch.nn.LayerNorm(256), (32, 256)),
            ("rmsnorm", torch.nn.RMSNorm(256, eps=1e-6), (32, 256)),
-           ("gelu_mlp", GeluMlp(256, 512), (32, 256))]
+           ("gelu_mlp", GeluMlp(256, 512), (32, 256)),
+           # Token ids in, rows of the table out: tosa.gather, or a
+           # linalg.generic reading the table with tensor.extract.
+           ("embedding", torch.nn.Embedding(1000, 64),
+            lambda: torch.randint(0, 1000, (8, 16)))]
     try:
         from transformers import LlamaConfig
         from transformers.models.llama.modeling_llama import LlamaMLP, LlamaRMSNorm
@@ -75,7 +79,7 @@ def main():
     failed = 0
     for name, model, shape in cases():
         model = model.eval()
-        x = torch.randn(shape)
+        x = shape() if callable(shape) else torch.randn(shape)
         params = [p.detach() for p in model.parameters()]
         wrapper = WithParams(model)
         args = (x, *params)

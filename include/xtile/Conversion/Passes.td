@@ -25,7 +25,10 @@ def ConvertLinalgToXTensor : Pass<"convert-linalg-to-xtensor", "::mlir::ModuleOp
       iteration space, its payload's `arith`/`math` ops become the
       matching `xtensor` ops, and a payload that combines an output with
       `addf`, `mulf`, `maximumf`, `minimumf` (or their integer forms) is a
-      reduction over the reduction dims;
+      reduction over the reduction dims; a payload's `tensor.extract` of a
+      tensor from outside at computed indices (an embedding lookup) is an
+      `xtensor.gather` from it flattened (its `cf.assert` bounds checks are
+      dropped);
     - `tensor.empty` (an undefined tensor) becomes zeros, which only a
       reduction's init could read: that init is then the identity;
       `expand_shape`/`collapse_shape` reshape, `extract_slice` slices,
@@ -51,9 +54,10 @@ def ConvertTosaToXTensor : Pass<"convert-tosa-to-xtensor", "::mlir::ModuleOp"> {
     `reduce_sum`, `reduce_max`, `reduce_min`, `reduce_product`,
     `reduce_any`, `reduce_all` (keeping the dim, as TOSA does); `reshape`,
     `transpose`, `slice`, `pad`, `concat` (shapes read from their
-    `tosa.const_shape`); `matmul` (batched, zero points zero); `const`;
-    `identity`. Anything else (integer quantized arithmetic, `gather`,
-    convolutions, `table`) is an error at the op naming it.
+    `tosa.const_shape`); `matmul` (batched, zero points zero); `gather`
+    (one `xtensor.gather` along the flattened batch of values); `const`;
+    `identity`. Anything else (integer quantized arithmetic, convolutions,
+    `table`) is an error at the op naming it.
   }];
   let dependentDialects = ["::xtile::tensor::XTensorDialect"];
 }

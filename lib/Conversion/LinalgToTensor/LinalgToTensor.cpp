@@ -13,6 +13,7 @@
 #include "xtile/Conversion/LinalgToTensor/LinalgToTensor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -41,7 +42,10 @@ struct Converter {
   OpBuilder &b;
   Location loc;
 
+  /// Tensor IR has no index elements: payload indices are i64.
   RankedTensorType typeOf(ArrayRef<int64_t> shape, Type element) {
+    if (element.isIndex())
+      element = b.getI64Type();
     return RankedTensorType::get(shape, element);
   }
 
@@ -53,6 +57,8 @@ struct Converter {
 
   /// A splat constant of `type` holding the scalar `value`.
   Value splat(RankedTensorType type, TypedAttr value) {
+    if (auto i = dyn_cast<IntegerAttr>(value); i && i.getType().isIndex())
+      value = b.getI64IntegerAttr(i.getInt());
     return xt::ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
   }
 
@@ -266,7 +272,10 @@ FailureOr<Value> payloadOp(Operation *op, ArrayRef<Value> operands,
                                            operands[2]);
       })
       .Case<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::FPToSIOp,
-            arith::ExtSIOp, arith::TruncIOp>([&](auto) -> FailureOr<Value> {
+            arith::ExtSIOp, arith::TruncIOp,
+            arith::IndexCastOp>([&](auto) -> FailureOr<Value> {
+        if (operands[0].getType() == resultType())
+          return operands[0]; // i64 <-> index, both i64 here
         return (Value)xt::CastOp::create(b, loc, resultType(), operands[0]);
       })
       .Case<arith::CmpFOp>([&](arith::CmpFOp f) -> FailureOr<Value> {
@@ -519,6 +528,41 @@ FailureOr<SmallVector<Value>> convertStructured(linalg::LinalgOp op,
           c.b, c.loc, c.typeOf(loops, c.b.getI64Type()), index.getDim());
       continue;
     }
+    if (auto extract = dyn_cast<tensor::ExtractOp>(inner)) {
+      // A read of a tensor from outside at computed indices (an embedding
+      // lookup): a gather from the tensor flattened, at the row-major
+      // offset of the indices. Out-of-range indices are undefined, as in
+      // xtensor.gather (the front end's cf.assert checks are dropped).
+      auto table = cast<RankedTensorType>(extract.getTensor().getType());
+      if (!table.hasStaticShape())
+        return extract.emitOpError("reads a tensor of dynamic shape; "
+                                   "--convert-linalg-to-xtensor does not "
+                                   "support it");
+      RankedTensorType idType = c.typeOf(loops, c.b.getI64Type());
+      Value offset;
+      int64_t stride = 1;
+      for (int64_t d = table.getRank() - 1; d >= 0; --d) {
+        FailureOr<Value> i = valueOf(extract.getIndices()[d]);
+        if (failed(i))
+          return failure();
+        Value term = *i;
+        if (stride != 1)
+          term = xt::MulOp::create(
+              c.b, c.loc, term,
+              c.splat(idType, c.b.getI64IntegerAttr(stride)));
+        offset = offset ? (Value)xt::AddOp::create(c.b, c.loc, offset, term)
+                        : term;
+        stride *= table.getDimSize(d);
+      }
+      Value flat =
+          c.reshape(extract.getTensor(), {table.getNumElements()});
+      values[extract] =
+          offset ? (Value)xt::GatherOp::create(c.b, c.loc, flat, offset, 0)
+                 : (Value)xt::BroadcastOp::create(
+                       c.b, c.loc, c.typeOf(loops, table.getElementType()),
+                       extract.getTensor());
+      continue;
+    }
     SmallVector<Value> operands;
     for (Value v : inner.getOperands()) {
       FailureOr<Value> t = valueOf(v);
@@ -743,7 +787,9 @@ FailureOr<Value> convertTensorOp(Operation *op, Converter &c,
 } // namespace
 
 void xtile::registerLinalgInputDialects(DialectRegistry &registry) {
-  registry.insert<mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect>();
+  // cf: the bounds checks (cf.assert) front ends put in gathers' payloads.
+  registry.insert<mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
+                  mlir::cf::ControlFlowDialect>();
 }
 
 namespace {

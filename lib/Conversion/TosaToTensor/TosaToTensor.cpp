@@ -220,6 +220,35 @@ FailureOr<Value> convert(Converter &c) {
     return (Value)xt::MatmulOp::create(b, loc, c.resultType(),
                                        op->getOperand(0), op->getOperand(1));
   }
+  if (name == "gather") {
+    // values [N, K, C], indices [N, W] -> [N, W, C]: one gather along the
+    // rows of values flattened to [N*K, C], batch n's indices offset by
+    // n*K (xtensor.gather has no batch dimension).
+    Value values = op->getOperand(0), indices = op->getOperand(1);
+    auto vType = cast<RankedTensorType>(values.getType());
+    auto iType = cast<RankedTensorType>(indices.getType());
+    if (vType.getRank() != 3 || iType.getRank() != 2)
+      return c.error("needs values [N, K, C] and indices [N, W]");
+    int64_t n = vType.getDimSize(0), k = vType.getDimSize(1),
+            ch = vType.getDimSize(2), w = iType.getDimSize(1);
+    Type element = vType.getElementType();
+    Value flat = xt::ReshapeOp::create(
+        b, loc, RankedTensorType::get({n * k, ch}, element), values);
+    Value ids = indices;
+    if (n > 1) {
+      Value row = xt::IotaOp::create(b, loc, iType, /*dim=*/0);
+      Value stride = xt::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(
+              iType, b.getIntegerAttr(iType.getElementType(), k)));
+      ids = xt::AddOp::create(b, loc, indices,
+                              xt::MulOp::create(b, loc, row, stride));
+    }
+    auto flatType = RankedTensorType::get({n * w}, iType.getElementType());
+    Value flatIds = xt::ReshapeOp::create(b, loc, flatType, ids);
+    Value rows = xt::GatherOp::create(b, loc, flat, flatIds, /*axis=*/0);
+    return (Value)xt::ReshapeOp::create(b, loc, c.resultType(), rows);
+  }
   if (name == "const") {
     auto values = op->getAttrOfType<DenseElementsAttr>("values");
     if (!values)

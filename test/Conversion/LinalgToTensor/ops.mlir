@@ -202,3 +202,69 @@ func.func @insert(%x: tensor<2x2xf32>, %y: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %r = tensor.insert_slice %x into %y[1, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+// An embedding lookup as torch-mlir writes it: the payload reads the table
+// at the ids (index_cast) and the column (linalg.index), with cf.assert
+// bounds checks. It becomes a gather from the flattened table at
+// id * 16 + column; the checks go.
+#ids = affine_map<(d0, d1, d2) -> (d0, d1)>
+#out = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @embedding(
+// CHECK-NOT:     cf.assert
+// CHECK:         %[[IDS:.*]] = xtensor.reshape %arg0 : tensor<3x7xi64> -> tensor<3x7x1xi64>
+// CHECK:         %[[IDB:.*]] = xtensor.broadcast %[[IDS]] : tensor<3x7x1xi64> -> tensor<3x7x16xi64>
+// CHECK:         %[[COL:.*]] = xtensor.iota dim 2 : tensor<3x7x16xi64>
+// CHECK:         %[[W:.*]] = xtensor.constant dense<16> : tensor<3x7x16xi64>
+// CHECK:         %[[ROW:.*]] = xtensor.mul %[[IDB]], %[[W]] : tensor<3x7x16xi64>
+// CHECK:         %[[OFF:.*]] = xtensor.add %[[COL]], %[[ROW]] : tensor<3x7x16xi64>
+// CHECK:         %[[FLAT:.*]] = xtensor.reshape %arg1 : tensor<100x16xf32> -> tensor<1600xf32>
+// CHECK:         %[[G:.*]] = xtensor.gather %[[FLAT]][%[[OFF]]] axis 0 : tensor<1600xf32>, tensor<3x7x16xi64> -> tensor<3x7x16xf32>
+// CHECK:         return %[[G]]
+func.func @embedding(%arg0: tensor<3x7xi64>, %arg1: tensor<100x16xf32>) -> tensor<3x7x16xf32> {
+  %c100 = arith.constant 100 : index
+  %c0_i64 = arith.constant 0 : i64
+  %0 = tensor.empty() : tensor<3x7x16xf32>
+  %1 = linalg.generic {indexing_maps = [#ids, #out], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%arg0 : tensor<3x7xi64>) outs(%0 : tensor<3x7x16xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %2 = arith.index_cast %in : i64 to index
+    %3 = linalg.index 2 : index
+    %4 = arith.cmpi slt, %2, %c100 : index
+    cf.assert %4, "index must be smaller than dim size"
+    %5 = arith.cmpi sge, %in, %c0_i64 : i64
+    cf.assert %5, "index must be larger or equal to 0"
+    %extracted = tensor.extract %arg1[%2, %3] : tensor<100x16xf32>
+    linalg.yield %extracted : f32
+  } -> tensor<3x7x16xf32>
+  return %1 : tensor<3x7x16xf32>
+}
+
+// -----
+
+// A rank-0 tensor read in a payload is broadcast over the iteration space;
+// an index constant becomes an i64.
+#id1 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @scalar_read(
+// CHECK:         %[[S:.*]] = xtensor.broadcast %arg1 : tensor<f32> -> tensor<8xf32>
+// CHECK:         %[[I:.*]] = xtensor.iota dim 0 : tensor<8xi64>
+// CHECK:         %[[C:.*]] = xtensor.constant dense<2> : tensor<8xi64>
+// CHECK:         %[[P:.*]] = xtensor.add %[[I]], %[[C]] : tensor<8xi64>
+// CHECK:         %[[F:.*]] = xtensor.cast %[[P]] : tensor<8xi64> -> tensor<8xf32>
+// CHECK:         xtensor.mul %[[S]], %[[F]] : tensor<8xf32>
+func.func @scalar_read(%arg0: tensor<8xf32>, %arg1: tensor<f32>) -> tensor<8xf32> {
+  %c2 = arith.constant 2 : index
+  %1 = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]}
+      outs(%arg0 : tensor<8xf32>) {
+  ^bb0(%out: f32):
+    %s = tensor.extract %arg1[] : tensor<f32>
+    %i = linalg.index 0 : index
+    %j = arith.addi %i, %c2 : index
+    %k = arith.index_cast %j : index to i64
+    %f = arith.sitofp %k : i64 to f32
+    %y = arith.mulf %s, %f : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}

@@ -59,3 +59,35 @@ func.func @linear(%x: tensor<8x32xf32>, %w: tensor<16x32xf32>) -> tensor<18x10xf
   %k = tosa.concat %p, %p {axis = 0 : i32} : (tensor<9x10xf32>, tensor<9x10xf32>) -> tensor<18x10xf32>
   return %k : tensor<18x10xf32>
 }
+
+// -----
+
+// An embedding lookup as torch-mlir writes it: tosa.gather over [N, K, C]
+// with [N, W] indices becomes one gather along the rows of the values
+// flattened to [N*K, C]; the indices of batch n are offset by n*K.
+// CHECK-LABEL: func.func @embedding(
+// CHECK:         %[[F:.*]] = xtensor.reshape %arg0 : tensor<1x100x16xf32> -> tensor<100x16xf32>
+// CHECK:         %[[I:.*]] = xtensor.reshape %arg1 : tensor<1x7xi32> -> tensor<7xi32>
+// CHECK:         %[[G:.*]] = xtensor.gather %[[F]][%[[I]]] axis 0 : tensor<100x16xf32>, tensor<7xi32> -> tensor<7x16xf32>
+// CHECK:         %[[R:.*]] = xtensor.reshape %[[G]] : tensor<7x16xf32> -> tensor<1x7x16xf32>
+// CHECK:         return %[[R]]
+func.func @embedding(%arg0: tensor<1x100x16xf32>, %arg1: tensor<1x7xi32>) -> tensor<1x7x16xf32> {
+  %0 = tosa.gather %arg0, %arg1 : (tensor<1x100x16xf32>, tensor<1x7xi32>) -> tensor<1x7x16xf32>
+  return %0 : tensor<1x7x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batched_gather(
+// CHECK:         %[[F:.*]] = xtensor.reshape %arg0 : tensor<3x10x4xf16> -> tensor<30x4xf16>
+// CHECK:         %[[ROW:.*]] = xtensor.iota dim 0 : tensor<3x5xi32>
+// CHECK:         %[[K:.*]] = xtensor.constant dense<10> : tensor<3x5xi32>
+// CHECK:         %[[OFF:.*]] = xtensor.mul %[[ROW]], %[[K]] : tensor<3x5xi32>
+// CHECK:         %[[IDS:.*]] = xtensor.add %arg1, %[[OFF]] : tensor<3x5xi32>
+// CHECK:         %[[I:.*]] = xtensor.reshape %[[IDS]] : tensor<3x5xi32> -> tensor<15xi32>
+// CHECK:         %[[G:.*]] = xtensor.gather %[[F]][%[[I]]] axis 0 : tensor<30x4xf16>, tensor<15xi32> -> tensor<15x4xf16>
+// CHECK:         xtensor.reshape %[[G]] : tensor<15x4xf16> -> tensor<3x5x4xf16>
+func.func @batched_gather(%arg0: tensor<3x10x4xf16>, %arg1: tensor<3x5xi32>) -> tensor<3x5x4xf16> {
+  %0 = tosa.gather %arg0, %arg1 : (tensor<3x10x4xf16>, tensor<3x5xi32>) -> tensor<3x5x4xf16>
+  return %0 : tensor<3x5x4xf16>
+}
