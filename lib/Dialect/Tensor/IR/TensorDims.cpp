@@ -177,8 +177,8 @@ XTensorDialect::verifyOperationAttribute(Operation *op,
 LogicalResult xtile::tensor::verifyDeclaredSymbols(Operation *op) {
   DictionaryAttr declared;
   bool looked = false;
-  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
-                                            op->getResultTypes())) {
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
     for (StringAttr symbol : getSymbols(type)) {
       if (!looked) {
         looked = true;

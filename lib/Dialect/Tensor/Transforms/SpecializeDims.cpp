@@ -44,15 +44,15 @@ void specializeFunction(func::FuncOp func, DictionaryAttr declared,
   // A slice keeps a dynamic dimension whole with limit -1 (read before the
   // types change).
   func.walk([&](SliceOp slice) {
-      auto in = cast<RankedTensorType>(slice.getInput().getType());
-      SmallVector<int64_t> limits(slice.getLimits());
-      for (auto [limit, dim] : llvm::zip(limits, getDims(in))) {
-        auto it =
-            dim.isDynamic() ? sizes.find(dim.symbol.getValue()) : sizes.end();
-        if (it != sizes.end())
-          limit = it->second;
-      }
-      slice.setLimits(limits);
+    auto in = cast<RankedTensorType>(slice.getInput().getType());
+    SmallVector<int64_t> limits(slice.getLimits());
+    for (auto [limit, dim] : llvm::zip(limits, getDims(in))) {
+      auto it =
+          dim.isDynamic() ? sizes.find(dim.symbol.getValue()) : sizes.end();
+      if (it != sizes.end())
+        limit = it->second;
+    }
+    slice.setLimits(limits);
   });
   func.walk([&](Operation *op) {
     for (Region &region : op->getRegions())
