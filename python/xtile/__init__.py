@@ -7,25 +7,28 @@
     opt = torch.compile(model, backend="xtile")      # the torch.compile backend
 """
 import re
+import subprocess
 
 import torch
 
 from .importer import UnsupportedError, decomposition_table, import_exported
-from .runtime import Program, default_backend
+from .runtime import Program, _tool, default_backend
 
 __all__ = ["import_module", "compile", "UnsupportedError", "Compiled"]
 
 
-def _export(module, example_inputs):
-    """torch.export, then PyTorch's decompositions to the Core ATen opset
-    except for the composites xtile keeps whole (see importer.KEPT)."""
+def _export(module, example_inputs, dynamic_shapes=None):
+    """torch.export (with torch.export's `dynamic_shapes`), then PyTorch's
+    decompositions to the Core ATen opset except for the composites xtile
+    keeps whole (see importer.KEPT)."""
     if not isinstance(example_inputs, (tuple, list)):
         example_inputs = (example_inputs,)
     was_training = getattr(module, "training", False)
     if isinstance(module, torch.nn.Module):
         module.eval()
     try:
-        exported = torch.export.export(module, tuple(example_inputs), strict=False)
+        exported = torch.export.export(module, tuple(example_inputs), strict=False,
+                                       dynamic_shapes=dynamic_shapes)
         return exported.run_decompositions(decomposition_table())
     finally:
         if was_training:
@@ -37,28 +40,45 @@ def _name(module):
     return re.sub(r"[^A-Za-z0-9_]", "_", base).lower() or "forward"
 
 
-def import_module(module, example_inputs, params_as_constants=False):
+def import_module(module, example_inputs, params_as_constants=False,
+                  dynamic_shapes=None):
     """Tensor IR text of `module` called on `example_inputs`, through
     torch.export. Parameters and buffers become function arguments (before
-    the inputs), or constants with params_as_constants=True. Raises
-    UnsupportedError naming an op xtile cannot import and the line of the
-    model it comes from."""
-    text, _ = import_exported(_export(module, example_inputs), _name(module),
-                              params_as_constants)
+    the inputs), or constants with params_as_constants=True.
+
+    dynamic_shapes: torch.export's, e.g. {"x": {0: torch.export.Dim("T",
+    min=1, max=4096)}}: those sizes are dynamic in the Tensor IR (`?`,
+    named by the Dim's name in `#xtensor.dims<T>`, its range declared in
+    the function's `xtensor.symbols`).
+
+    Raises UnsupportedError naming an op xtile cannot import and the line
+    of the model it comes from."""
+    text, _ = import_exported(_export(module, example_inputs, dynamic_shapes),
+                              _name(module), params_as_constants)
     return text
 
 
 class Compiled:
-    """`module` compiled by xtile: call it like the module."""
+    """`module` compiled by xtile: call it like the module.
+
+    With dynamic sizes (dynamic_shapes), the module is exported and
+    imported once; each call binds the dynamic sizes to its inputs' sizes
+    (checked against their ranges), and each distinct binding is compiled
+    once (its specialization, `xtile-opt --xtensor-specialize-dims`) and
+    kept: `num_compiles` counts them."""
 
     def __init__(self, module, example_inputs, backend=None, target="sm_90",
-                 params_as_constants=False, allow_tf32=None):
-        exported = _export(module, example_inputs)
+                 params_as_constants=False, allow_tf32=None, dynamic_shapes=None):
+        exported = _export(module, example_inputs, dynamic_shapes)
         self.mlir, imp = import_exported(exported, _name(module),
                                          params_as_constants)
+        self.name = imp.name
         self.backend = backend or default_backend()
+        self.target = target
         self.device = torch.device("cuda" if self.backend == "cuda" else "cpu")
         self.sources = imp.arg_sources
+        self.arg_shapes = imp.arg_shapes
+        self.symbols = dict(imp.symbols)   # dynamic size -> (min, max)
         self.outputs = [(o.shape, o.dtype) for o in imp.outputs]
         self.roles = imp.output_roles
         self.buffers = imp.buffers
@@ -68,17 +88,82 @@ class Compiled:
                                        "not supported by xtile")
         if allow_tf32 is None:
             allow_tf32 = torch.backends.cuda.matmul.allow_tf32
-        self.program = Program(self.mlir, imp.name, self.backend, target,
-                               allow_tf32=allow_tf32)
+        self.allow_tf32 = allow_tf32
+        self.programs = {}     # the dynamic sizes' values -> its Program
+        self.num_compiles = 0
+        if not self.symbols:
+            self.program = self._program({})
+
+    def _program(self, sizes):
+        """The Program for these values of the dynamic sizes, compiled on
+        first use: the module specialized to them, then xtile's pipeline."""
+        key = tuple(sizes[n] for n in sorted(self.symbols))
+        if key not in self.programs:
+            mlir = self.mlir
+            if sizes:
+                binding = ",".join(f"{n}={sizes[n]}" for n in sorted(sizes))
+                done = subprocess.run(
+                    [_tool("xtile-opt"), f"--xtensor-specialize-dims=sizes={binding}",
+                     "--mlir-print-debuginfo"],
+                    input=mlir, capture_output=True, text=True)
+                if done.returncode:
+                    raise RuntimeError("xtile: specializing the dynamic sizes "
+                                       f"({binding}) failed:\n" + done.stderr)
+                mlir = done.stdout
+            self.programs[key] = Program(mlir, self.name, self.backend, self.target,
+                                         allow_tf32=self.allow_tf32)
+            self.num_compiles += 1
+        return self.programs[key]
+
+    def _bind(self, inputs):
+        """The values of the dynamic sizes in these inputs, each checked
+        against its range and against the other dimensions of its symbol;
+        every static size checked too."""
+        user = [(name, shape) for (kind, name), shape in zip(self.sources, self.arg_shapes)
+                if kind == "input"]
+        if len(inputs) != len(user):
+            raise TypeError(f"xtile: {self.name} takes {len(user)} inputs, got "
+                            f"{len(inputs)}")
+        sizes, where = {}, {}
+        for (name, shape), t in zip(user, inputs):
+            expected = "[" + ", ".join(str(d) for d in shape) + "]"
+            if not isinstance(t, torch.Tensor) or t.dim() != len(shape):
+                got = list(t.shape) if isinstance(t, torch.Tensor) else type(t).__name__
+                raise ValueError(f"xtile: input {name!r} is {got}, where {self.name} "
+                                 f"takes a tensor of shape {expected}")
+            for d, (n, actual) in enumerate(zip(shape, t.shape)):
+                if isinstance(n, int):
+                    if actual != n:
+                        raise ValueError(
+                            f"xtile: dimension {d} of input {name!r} has size {actual}, "
+                            f"where {self.name} takes {expected} (a static size: "
+                            "make it dynamic with dynamic_shapes)")
+                    continue
+                lo, hi = self.symbols[n.name]
+                if not lo <= actual <= hi:
+                    raise ValueError(
+                        f"xtile: dimension {d} of input {name!r} has size {actual}, "
+                        f"outside the range [{lo}, {hi}] of its dynamic size {n.name}")
+                if n.name in sizes and sizes[n.name] != actual:
+                    raise ValueError(
+                        f"xtile: dimension {d} of input {name!r} has size {actual}, but "
+                        f"the dynamic size {n.name} is {sizes[n.name]} (dimension "
+                        f"{where[n.name][1]} of input {where[n.name][0]!r}): the "
+                        "dimensions of one dynamic size must agree")
+                sizes[n.name], where[n.name] = actual, (name, d)
+        return sizes
 
     def __call__(self, *inputs):
+        sizes = self._bind(inputs)
+        program = self._program(sizes)
         buffers, user = [], iter(inputs)
         for kind, value in self.sources:
             t = next(user) if kind == "input" else value
             buffers.append(t.detach().to(self.device).contiguous())
-        outs = [torch.empty(shape, dtype=dtype, device=self.device)
+        outs = [torch.empty([d if isinstance(d, int) else sizes[d.name] for d in shape],
+                            dtype=dtype, device=self.device)
                 for shape, dtype in self.outputs]
-        self.program(buffers + outs)
+        program(buffers + outs)
         # In-place assignments to inputs and buffers, as eager makes them.
         names = [name for kind, name in self.sources if kind == "input"]
         results = []
@@ -94,7 +179,7 @@ class Compiled:
 
 
 def compile(module, example_inputs, backend=None, target="sm_90",
-            params_as_constants=False, allow_tf32=None):
+            params_as_constants=False, allow_tf32=None, dynamic_shapes=None):
     """`module` compiled through xtile's pipeline for `example_inputs`'
     shapes and types; runs on the GPU when there is one (backend="cuda"),
     else on the CPU through CUDA emulation (backend="emu").
@@ -103,9 +188,14 @@ def compile(module, example_inputs, backend=None, target="sm_90",
     operands (sm_80 and later; about f16's precision on the operands, f32
     accumulation). None follows torch.backends.cuda.matmul.allow_tf32
     (torch.set_float32_matmul_precision("high") sets it), as PyTorch's own
-    matmuls do; f32 matmuls are exact (FMA) otherwise."""
+    matmuls do; f32 matmuls are exact (FMA) otherwise.
+
+    dynamic_shapes: torch.export's (see import_module). The module is
+    imported once; each distinct value of its dynamic sizes is compiled on
+    the first call that has it (the kernels do not take sizes as arguments
+    yet), and a size outside its Dim's range is a ValueError."""
     return Compiled(module, example_inputs, backend, target, params_as_constants,
-                    allow_tf32)
+                    allow_tf32, dynamic_shapes)
 
 
 from .backend import xtile_backend  # noqa: E402,F401  (registers "xtile")

@@ -10,6 +10,7 @@ a kernel can be traced back to the model's source.
 """
 import math
 import os
+import re
 import textwrap
 
 import torch
@@ -67,7 +68,8 @@ def _why_unsupported(name):
     if name.endswith("_backward"):
         return "it is a backward operator, and xtile compiles inference graphs"
     if name.startswith("sym_"):
-        return "symbolic sizes (dynamic shapes) are not supported"
+        return ("it constrains a size that depends on the data, which xtile does "
+                "not support")
     return None
 
 
@@ -78,8 +80,126 @@ def element_type(dtype):
 
 
 def tensor_type(shape, dtype):
-    dims = "x".join(str(int(d)) for d in shape)
-    return f"tensor<{dims + 'x' if dims else ''}{element_type(dtype)}>"
+    """The Tensor IR type of `shape` (static sizes and _Sym) and `dtype`: a
+    dynamic size is `?`, named by its symbol in `#xtensor.dims<...>`."""
+    dims = "x".join("?" if isinstance(d, _Sym) else str(int(d)) for d in shape)
+    symbols = [d.name for d in shape if isinstance(d, _Sym)]
+    encoding = f", #xtensor.dims<{', '.join(symbols)}>" if symbols else ""
+    return f"tensor<{dims + 'x' if dims else ''}{element_type(dtype)}{encoding}>"
+
+
+class _SymbolicExpression(UnsupportedError):
+    """A size that would be an expression of dynamic sizes (T * 2, T - 1):
+    Tensor IR names each dynamic size by one symbol. The importer reports
+    it with the operator that needs it."""
+
+    def __init__(self, expr):
+        super().__init__(expr)
+        self.expr = expr
+
+
+class _Sym:
+    """A dynamic size, named by its symbol (torch.export's Dim name, T).
+    Equal symbols are equal sizes. Arithmetic that would need an
+    expression of symbols (T * 2, T - 1, T + S, a comparison with a number)
+    raises _SymbolicExpression; the identities T * 1, T + 0, T - 0 and
+    T // 1 are T, and T - T is 0."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, _Sym) and other.name == self.name
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(("_Sym", self.name))
+
+    def __repr__(self):
+        return self.name
+
+    def __bool__(self):  # a size of at least 1
+        return True
+
+    def _expr(self, op, other, reflected=False):
+        text = f"{other} {op} {self}" if reflected else f"{self} {op} {other}"
+        raise _SymbolicExpression(text)
+
+    def __mul__(self, other):
+        return self if _is_int(other, 1) else self._expr("*", other)
+
+    def __rmul__(self, other):
+        return self if _is_int(other, 1) else self._expr("*", other, True)
+
+    def __add__(self, other):
+        return self if _is_int(other, 0) else self._expr("+", other)
+
+    def __radd__(self, other):
+        return self if _is_int(other, 0) else self._expr("+", other, True)
+
+    def __sub__(self, other):
+        if _is_int(other, 0):
+            return self
+        return 0 if other == self else self._expr("-", other)
+
+    def __rsub__(self, other):
+        return self._expr("-", other, True)
+
+    def __floordiv__(self, other):
+        return self if _is_int(other, 1) else self._expr("//", other)
+
+    def __rfloordiv__(self, other):
+        return self._expr("//", other, True)
+
+    def __truediv__(self, other):
+        return self._expr("/", other)
+
+    def __rtruediv__(self, other):
+        return self._expr("/", other, True)
+
+    def __mod__(self, other):
+        return self._expr("%", other)
+
+    def __rmod__(self, other):
+        return self._expr("%", other, True)
+
+    def __neg__(self):
+        raise _SymbolicExpression(f"-{self}")
+
+    def __lt__(self, other):
+        return self._expr("<", other)
+
+    def __le__(self, other):
+        return self._expr("<=", other)
+
+    def __gt__(self, other):
+        return self._expr(">", other)
+
+    def __ge__(self, other):
+        return self._expr(">=", other)
+
+    def __index__(self):
+        raise _SymbolicExpression(f"the static value of {self}")
+
+    __int__ = __float__ = __index__
+
+
+def _is_int(x, value):
+    return isinstance(x, int) and not isinstance(x, bool) and x == value
+
+
+def _dim(d):
+    """A size as the importer keeps it: an int, or a _Sym."""
+    return d if isinstance(d, _Sym) else int(d)
+
+
+def _limits(limits):
+    """Slice limits in Tensor IR's form: a dynamic dimension (kept whole)
+    is -1."""
+    return [-1 if isinstance(n, _Sym) else n for n in limits]
 
 
 # +inf, -inf and NaN of each float type, as MLIR's hexadecimal literals.
@@ -148,9 +268,44 @@ def bind(schema, args, kwargs):
     return bound
 
 
+# The declared maximum of a dynamic size that torch.export leaves
+# unbounded (a Dim without max=): the int32 range.
+UNBOUNDED_MAX = 2**31 - 1
+
+
+class _Expr:
+    """A size the graph computes that is not exactly one dynamic size or a
+    number: an expression of them (T*2, T - 1) or a condition (T >= 2).
+    The importer carries it to the operator that takes it, which reports
+    it (Tensor IR names each dynamic size by one symbol)."""
+
+    def __init__(self, text, expr=None):
+        self.text, self.expr = text, expr
+
+    def __repr__(self):
+        return self.text
+
+
+def _unbacked(expr):
+    """Whether `expr` has a data-dependent size symbol (nonzero's u0)."""
+    try:
+        from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+        return bool(free_unbacked_symbols(expr))
+    except ImportError:
+        return any(str(s).startswith("u") for s in expr.free_symbols)
+
+
+def _flatten(x):
+    if isinstance(x, (list, tuple)):
+        return [y for v in x for y in _flatten(v)]
+    if isinstance(x, dict):
+        return [y for v in x.values() for y in _flatten(v)]
+    return [x]
+
+
 class _Value:
     def __init__(self, name, shape, dtype):
-        self.name, self.shape, self.dtype = name, tuple(int(d) for d in shape), dtype
+        self.name, self.shape, self.dtype = name, tuple(_dim(d) for d in shape), dtype
 
     @property
     def type(self):
@@ -166,8 +321,86 @@ class Importer:
         self.values = {}
         self.count = 0
         self.loc = "loc(unknown)"
+        self.what = None    # the operator being imported, for errors
         self.args = []      # (name, type) of the function's arguments
         self.arg_sources = []  # what feeds each argument at run time
+        self.arg_shapes = []   # each argument's shape (ints and _Sym)
+        self.symbols = {}      # dynamic size name -> (min, max), declared
+        self._names = {}       # torch's size symbol (s27) -> its name
+
+    # -- dynamic sizes --------------------------------------------------
+    def _symbol_name(self, sym, shape_env):
+        """The name of torch's size symbol `sym`: the name of the
+        torch.export Dim it stands for, where torch keeps it (the shape
+        environment names the input size it came from), else the
+        symbol's own (s27)."""
+        names = getattr(shape_env, "source_name_to_debug_name", None) or {}
+        for source in (getattr(shape_env, "var_to_sources", None) or {}).get(sym, []):
+            try:
+                key = source.name() if callable(source.name) else source.name
+            except Exception:  # noqa: BLE001 - torch's internals; fall back
+                continue
+            name = names.get(key)
+            if (isinstance(name, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name)
+                    and name not in self.symbols):
+                return name
+        return str(sym)
+
+    def _range(self, sym):
+        """[min, max] of a size symbol, from the program's range
+        constraints: min at least 1, max UNBOUNDED_MAX where unbounded."""
+        r = self.ep.range_constraints.get(sym)
+        lo = r.lower if r is not None else 1
+        hi = r.upper if r is not None else None
+        lo = max(1, int(lo)) if getattr(lo, "is_Integer", isinstance(lo, int)) else 1
+        hi = (int(hi) if getattr(hi, "is_Integer", isinstance(hi, int)) and hi is not None
+              else UNBOUNDED_MAX)
+        return lo, max(lo, hi)
+
+    def size(self, d):
+        """A size of the graph (an int, or a torch SymInt/SymBool) as the
+        importer keeps it: an int, a _Sym where it is exactly one dynamic
+        size, else an _Expr."""
+        if isinstance(d, (bool, int)):
+            return d
+        node = getattr(d, "node", None)
+        expr = getattr(node, "expr", None)
+        if expr is None:
+            return _Expr(str(d))
+        if isinstance(d, torch.SymInt) and expr.is_Integer:
+            return int(expr)
+        if isinstance(d, torch.SymInt) and expr.is_Symbol and not _unbacked(expr):
+            if expr not in self._names:
+                name = self._symbol_name(expr, getattr(node, "shape_env", None))
+                self._names[expr] = name
+                self.symbols[name] = self._range(expr)
+            return _Sym(self._names[expr])
+        import sympy
+        readable = expr.xreplace({s: sympy.Symbol(self._names[s])
+                                  for s in expr.free_symbols if s in self._names})
+        return _Expr(str(readable), expr)
+
+    def _shaped(self, what, val):
+        """A node's value with dynamic sizes as _Sym (a _Shape), or as it
+        is where its sizes are static. A size that is an expression of
+        dynamic sizes cannot be represented: an UnsupportedError."""
+        if isinstance(val, (list, tuple)):
+            return type(val)(self._shaped(what, v) for v in val)
+        if not isinstance(val, torch.Tensor) or all(isinstance(d, int) for d in val.shape):
+            return val
+        shape = [self.size(d) for d in val.shape]
+        bad = [d for d in shape if isinstance(d, _Expr)]
+        if any(d.expr is None or _unbacked(d.expr) for d in bad):
+            raise UnsupportedError(
+                f"operator {what} gives a tensor whose shape depends on "
+                f"the data ({list(val.shape)}), which xtile does not support")
+        if bad:
+            raise UnsupportedError(
+                f"operator {what} gives a tensor of shape {shape}, whose size "
+                f"{bad[0]} is an expression of dynamic sizes: xtile supports a "
+                "dynamic size only where it is exactly one symbol (a "
+                "torch.export Dim)")
+        return _Shape(shape, val.dtype)
 
     # -- emission -------------------------------------------------------
     def fresh(self):
@@ -180,6 +413,10 @@ class Importer:
         return v
 
     def const(self, value, shape, dtype):
+        if any(isinstance(d, _Sym) for d in shape):
+            # Constants are static: 1 in the dynamic sizes, broadcast.
+            ones = tuple(1 if isinstance(d, _Sym) else d for d in shape)
+            return self.broadcast(self.const(value, ones, dtype), shape)
         t = tensor_type(shape, dtype)
         if dtype.is_floating_point:
             lit = _float_literal(value, dtype)
@@ -205,7 +442,7 @@ class Importer:
                          f"{tensor_type(shape, v.dtype)}", shape, v.dtype)
 
     def reshape(self, v, shape):
-        shape = tuple(int(d) for d in shape)
+        shape = tuple(_dim(d) for d in shape)
         if v.shape == shape:
             return v
         return self.emit(f"xtensor.reshape {v.name} : {v.type} -> "
@@ -226,6 +463,10 @@ class Importer:
             return self.broadcast(self.cast(x, dtype), shape)
         if isinstance(x, (bool, int, float)):
             return self.const(x, shape, dtype)
+        if isinstance(x, _Sym):
+            raise UnsupportedError(
+                f"operator {self.what} takes the dynamic size {x} as a value, which "
+                "xtile does not support (only as a size)")
         raise UnsupportedError(f"operand {x!r} is not supported")
 
     def unary(self, op, x, shape, dtype):
@@ -262,9 +503,18 @@ class Importer:
                     self.values[node] = self.constant_tensor(tensor.detach())
                     continue
                 name = f"%arg{len(self.args)}"
-                v = _Value(name, val.shape, val.dtype)
+                shape = [self.size(d) for d in val.shape]
+                for i, d in enumerate(shape):
+                    if isinstance(d, _Expr):
+                        raise UnsupportedError(
+                            f"input {node.name} has the size {d} (dimension {i}), an "
+                            "expression of dynamic sizes: xtile supports a dynamic "
+                            "size only where it is exactly one symbol (a "
+                            "torch.export Dim)")
+                v = _Value(name, shape, val.dtype)
                 self.values[node] = v
                 self.args.append((name, v.type))
+                self.arg_shapes.append(v.shape)
                 self.arg_sources.append(("input", node.name) if is_user
                                         else ("param", tensor))
             elif node.op == "call_function":
@@ -289,7 +539,13 @@ class Importer:
         args = ", ".join(f"{n}: {t}" for n, t in self.args)
         body = "\n".join(self.lines)
         rets = ", ".join(o.name for o in self.outputs)
-        return (f"module {{\n  func.func @{self.name}({args}) -> ({res}) {{\n"
+        attrs = ""
+        if self.symbols:
+            # Each dynamic size's range, as xtile-opt checks a binding.
+            ranges = ", ".join(f"{n} = array<i64: {lo}, {hi}>"
+                               for n, (lo, hi) in sorted(self.symbols.items()))
+            attrs = f" attributes {{xtensor.symbols = {{{ranges}}}}}"
+        return (f"module {{\n  func.func @{self.name}({args}) -> ({res}){attrs} {{\n"
                 f"{body}\n    return {rets} : {res}\n  }}\n}}\n")
 
     def constant_tensor(self, t):
@@ -305,29 +561,45 @@ class Importer:
         val = node.meta.get("val")
         args = [self.arg(a) for a in node.args]
         kwargs = {k: self.arg(v) for k, v in node.kwargs.items()}
+        sizes = (torch.SymInt, torch.SymBool, torch.SymFloat)
         if schema is None:
             name = getattr(target, "__name__", str(target))
             if name == "getitem":
                 return args[0][args[1]]
+            if isinstance(val, sizes + (int,)):
+                # Arithmetic on sizes (operator.mul of a sym_size): the
+                # size PyTorch computed, reported where it is taken.
+                return self.size(val)
             raise UnsupportedError(f"call of {name} is not supported by xtile")
         name = schema.name.split("::")[-1]
         overload = getattr(target, "_overloadname", "") or "default"
         what = f"aten.{name}.{overload}"
-        for v in val if isinstance(val, (list, tuple)) else [val]:
-            if isinstance(v, torch.Tensor) and not all(
-                    isinstance(d, int) for d in v.shape):
-                raise UnsupportedError(
-                    f"operator {what} gives a tensor whose shape depends on "
-                    f"the data ({list(v.shape)}), which xtile does not support")
+        if name in ("sym_size", "sym_numel", "sym_stride", "sym_storage_offset"):
+            # A size of a tensor: a number, a dynamic size (T) or an
+            # expression of them (sym_numel's T*64), reported where it is
+            # taken.
+            return self.size(val)
+        exprs = [a for a in _flatten((args, kwargs)) if isinstance(a, _Expr)]
+        if exprs:
+            raise UnsupportedError(
+                f"operator {what} takes {exprs[0]}, an expression of dynamic "
+                "sizes: xtile supports a dynamic size only where it is exactly one "
+                "symbol (a torch.export Dim) or a number")
+        val = self._shaped(what, val)
         handler = getattr(self, "op_" + name, None)
         if handler is None:
             why = _why_unsupported(name)
             raise UnsupportedError(f"operator {what} is not supported by xtile"
                                    + (f": {why}" if why else ""))
         bound = bind(schema, args, kwargs)
-        self.node = node
+        self.node, self.what = node, what
         try:
             result = handler(val, **bound)
+        except _SymbolicExpression as e:
+            raise UnsupportedError(
+                f"operator {what} needs {e.expr}, an expression of dynamic sizes: "
+                "xtile supports a dynamic size only where it is exactly one symbol "
+                "(a torch.export Dim) or a number") from None
         except UnsupportedError:
             raise
         except TypeError as e:
@@ -352,7 +624,7 @@ class Importer:
             for r, v in zip(result, val):
                 self.check(what, r, v)
             return
-        if not isinstance(val, torch.Tensor):
+        if not isinstance(val, (torch.Tensor, _Shape)):
             return
         if (not isinstance(result, _Value) or result.shape != tuple(val.shape)
                 or result.dtype != val.dtype):
@@ -454,7 +726,9 @@ class Importer:
     def _cmp(self, pred, shape, input, other):
         # Compared in PyTorch's promoted type (an int tensor against 0.5
         # compares as float).
-        meta = [torch.empty(x.shape, dtype=x.dtype, device="meta")
+        # (Only the rank matters to the promotion: a 0-dim tensor is a
+        # lower category.)
+        meta = [torch.empty((1,) * len(x.shape), dtype=x.dtype, device="meta")
                 if isinstance(x, _Value) else x for x in (input, other)]
         dtype = torch.result_type(*meta)
         a = self.operand(input, shape, dtype)
@@ -513,6 +787,8 @@ class Importer:
         x = input
         dim %= len(x.shape)
         size = x.shape[dim]
+        if isinstance(size, _Sym):
+            return self._slice_dynamic(val, x, dim, start, end, step)
         start = 0 if start is None else (start + size if start < 0 else start)
         end = size if end is None else (end + size if end < 0 else end)
         start, end = min(max(start, 0), size), min(max(end, 0), size)
@@ -521,13 +797,49 @@ class Importer:
         limits = list(x.shape)
         strides = [1] * len(x.shape)
         starts[dim], limits[dim], strides[dim] = start, end, step
-        return self.emit(f"xtensor.slice {x.name} starts {starts} limits {limits} "
+        return self.emit(f"xtensor.slice {x.name} starts {starts} limits {_limits(limits)} "
                          f"strides {strides} : {x.type} -> "
                          f"{tensor_type(val.shape, x.dtype)}", val.shape, x.dtype)
+
+    def _slice_dynamic(self, val, x, dim, start, end, step):
+        """A slice along a dynamic dimension: whole (the input), or a
+        window of a static length (PyTorch's size is a number: it lies
+        within the smallest size), gathered at start + step * i. Anything
+        else needs a size that is an expression of the dynamic one."""
+        size = x.shape[dim]
+        start = 0 if start is None else start
+        whole = (start == 0 and step == 1 and
+                 (end is None or end == size or
+                  (isinstance(end, int) and end >= self.symbols[size.name][1])))
+        if whole:
+            return x
+        n = val.shape[dim]
+        if isinstance(n, int) and isinstance(start, int) and start >= 0:
+            at = self._iota((n,), 0)
+            if step != 1:
+                at = self.binary("mul", at, step, (n,), torch.int64)
+            if start:
+                at = self.binary("add", at, start, (n,), torch.int64)
+            return self._gather(val, x, at, dim)
+        raise UnsupportedError(
+            f"operator {self.what} slices the dynamic dimension {dim} ({size}) from "
+            f"{start} to {end} with step {step}: its result's size ({n}) would be an "
+            "expression of the dynamic size (a slice keeps a dynamic dimension "
+            "whole, or takes a window of static length from a static start)")
 
     def op_select(self, val, input, dim, index):
         x = input
         dim %= len(x.shape)
+        if isinstance(x.shape[dim], _Sym):
+            # Index i >= 0 of a dynamic dimension: a gather; from the end
+            # (-1) it would be at an expression of the size.
+            if index < 0:
+                raise UnsupportedError(
+                    f"operator {self.what} selects index {index} of the dynamic "
+                    f"dimension {dim} ({x.shape[dim]}), which needs the position "
+                    f"{x.shape[dim]} - {-index}, an expression of the dynamic size")
+            at = self.const(index, (1,), torch.int64)
+            return self.reshape(self._gather(None, x, at, dim), val.shape)
         index %= x.shape[dim]
         shape = list(x.shape)
         shape[dim] = 1
@@ -535,7 +847,7 @@ class Importer:
         starts[dim] = index
         limits = list(x.shape)
         limits[dim] = index + 1
-        s = self.emit(f"xtensor.slice {x.name} starts {starts} limits {limits} "
+        s = self.emit(f"xtensor.slice {x.name} starts {starts} limits {_limits(limits)} "
                       f"strides {[1] * len(shape)} : {x.type} -> "
                       f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
         return self.reshape(s, val.shape)
@@ -690,8 +1002,17 @@ class Importer:
                       f"{x.type} -> {tensor_type(shape, x.dtype)}", shape, x.dtype)
         return self.reshape(y, val.shape)
 
+    def _static_count(self, what, x, dims):
+        """The element count of a mean or variance must be static."""
+        dynamic = [x.shape[d] for d in dims if isinstance(x.shape[d], _Sym)]
+        if dynamic:
+            raise UnsupportedError(
+                f"operator {self.what}: {what} over the dynamic dimension {dynamic[0]} "
+                "is not supported (its element count would not be a constant)")
+
     def op_mean(self, val, input, dim=None, keepdim=False, dtype=None):
         x, dims = self._reduction(input, dim)
+        self._static_count("a mean", x, dims)
         if math.prod(x.shape[d] for d in dims) == 0:  # PyTorch: 0 / 0
             return self.const(math.nan, val.shape, val.dtype)
         return self._reduce_op("mean", val, input, dim, keepdim)
@@ -702,6 +1023,7 @@ class Importer:
     def op_var(self, val, input, dim=None, unbiased=True, keepdim=False,
                correction=None):
         x, dims = self._reduction(input, dim)
+        self._static_count("a variance", x, dims)
         shape = self._reduced_shape(x, dims, keepdim)
         if correction is None:
             correction = 1 if unbiased else 0
@@ -1131,7 +1453,7 @@ class Importer:
         starts, limits = [0] * len(tshape), list(tshape)
         limits[d] = blocks - 1
         cut = tuple(limits)
-        before = self.emit(f"xtensor.slice {inclusive.name} starts {starts} limits {limits} "
+        before = self.emit(f"xtensor.slice {inclusive.name} starts {starts} limits {_limits(limits)} "
                            f"strides {[1] * len(tshape)} : {inclusive.type} -> "
                            f"{tensor_type(cut, x.dtype)}", cut, x.dtype)
         low[d], high[d] = 1, 0
@@ -1143,7 +1465,7 @@ class Importer:
         if blocks * b == n:
             return out
         starts, limits = [0] * len(x.shape), list(x.shape)
-        return self.emit(f"xtensor.slice {out.name} starts {starts} limits {limits} "
+        return self.emit(f"xtensor.slice {out.name} starts {starts} limits {_limits(limits)} "
                          f"strides {[1] * len(x.shape)} : {out.type} -> "
                          f"{tensor_type(x.shape, x.dtype)}", x.shape, x.dtype)
 
@@ -2392,7 +2714,7 @@ class Importer:
             starts = [max(-v, 0) for v in low]
             limits = [n - max(-v, 0) for n, v in zip(x.shape, high)]
             shape = tuple(b - a for a, b in zip(starts, limits))
-            x = self.emit(f"xtensor.slice {x.name} starts {starts} limits {limits} "
+            x = self.emit(f"xtensor.slice {x.name} starts {starts} limits {_limits(limits)} "
                           f"strides {[1] * len(x.shape)} : {x.type} -> "
                           f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
         return self._pad(x, [max(v, 0) for v in low], [max(v, 0) for v in high], value)

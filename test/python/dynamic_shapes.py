@@ -1,0 +1,223 @@
+# Dynamic sizes from torch.export's dynamic_shapes: the module is imported
+# once into Tensor IR whose token dimension is `?` named by the Dim
+# (#xtensor.dims<T>, its range in xtensor.symbols); each call binds T to
+# its input's size, checked against the range, and each distinct size is
+# compiled once (the CPU emulation here) and matches eager PyTorch.
+#
+#   dynamic_shapes.py            the small models, the errors
+#   dynamic_shapes.py --llama    a Hugging Face Llama decoder layer and model
+#
+# Prints one line per check; FileCheck (dynamic-shapes*.test) reads them.
+import re
+import subprocess
+import sys
+import warnings
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.export import Dim
+
+import xtile
+from xtile import runtime
+
+from models import RMSNorm, Softmax, GeluMLP as MLP
+
+warnings.filterwarnings("ignore")
+torch.manual_seed(0)
+SIZES = (1, 7, 128)
+TOL = dict(rtol=1.3e-6, atol=1e-5)
+
+
+class Counted:
+    """Counts xtile's exports and imports."""
+
+    def __init__(self):
+        self.exports = self.imports = 0
+        self._export, self._import = xtile._export, xtile.import_exported
+
+    def __enter__(self):
+        def export(*a, **k):
+            self.exports += 1
+            return self._export(*a, **k)
+
+        def imp(*a, **k):
+            self.imports += 1
+            return self._import(*a, **k)
+        xtile._export, xtile.import_exported = export, imp
+        return self
+
+    def __exit__(self, *exc):
+        xtile._export, xtile.import_exported = self._export, self._import
+
+
+def signature(text):
+    return next(line.strip() for line in text.splitlines() if "func.func" in line)
+
+
+def verified(text):
+    """xtile-opt parses and verifies the dynamic module."""
+    done = subprocess.run([runtime._tool("xtile-opt")], input=text,
+                          capture_output=True, text=True)
+    return "verified" if done.returncode == 0 else "INVALID: " + done.stderr.strip()
+
+
+def check(name, model, make, dynamic_shapes, sizes=SIZES, tol=TOL):
+    """Imports `model` with a dynamic token dimension, compiles it once per
+    size and compares each size with eager."""
+    model.eval()
+    text = xtile.import_module(model, make(7), dynamic_shapes=dynamic_shapes)
+    print(f"{name}: {signature(text)}")
+    print(f"{name}: {verified(text)}")
+    with Counted() as counted:
+        fast = xtile.compile(model, make(7), backend="emu",
+                             dynamic_shapes=dynamic_shapes)
+        errors = []
+        for t in list(sizes) + [sizes[1]]:  # a size again: no new compile
+            args = make(t)
+            with torch.no_grad():
+                got, expected = fast(*args), model(*args)
+            ok = got.shape == expected.shape and torch.allclose(got, expected, **tol)
+            errors.append(f"size {t} {'ok' if ok else 'FAILED'} "
+                          f"({(got - expected).abs().max().item():.1e})")
+    print(f"{name}: {', '.join(errors)}; {fast.num_compiles} compiles for "
+          f"{len(set(sizes))} sizes, {counted.exports} export(s), "
+          f"{counted.imports} import(s)")
+    return fast
+
+
+def rejects(what, fn):
+    try:
+        fn()
+    except (ValueError, xtile.UnsupportedError) as e:
+        print(f"{what}: {type(e).__name__}: {str(e).split(' at /')[0]}")
+    else:
+        print(f"{what}: FAILED (no error)")
+
+
+def small_models():
+    T = Dim("T", min=1, max=512)
+    check("rmsnorm", RMSNorm(256), lambda t: (torch.randn(t, 256),), {"x": {0: T}})
+    # The tuple form of dynamic_shapes.
+    check("softmax", Softmax(), lambda t: (torch.randn(t, 384) * 4,), ({0: T},))
+    check("layernorm", nn.LayerNorm(256), lambda t: (torch.randn(t, 256),),
+          {"input": {0: T}})
+    mlp = check("mlp", MLP(64, 256), lambda t: (torch.randn(1, t, 64),), {"x": {1: T}})
+
+    # Sizes outside the range, or that disagree, are errors before any
+    # kernel runs.
+    rejects("out of range", lambda: mlp(torch.randn(1, 600, 64)))
+    rejects("static size", lambda: mlp(torch.randn(2, 5, 64)))
+
+    class Add(nn.Module):
+        def forward(self, x, y):
+            return x + y
+    add = xtile.compile(Add(), (torch.randn(5, 8), torch.randn(5, 8)), backend="emu",
+                        dynamic_shapes={"x": {0: T}, "y": {0: T}})
+    rejects("one symbol, two sizes", lambda: add(torch.randn(5, 8), torch.randn(6, 8)))
+    x, y = torch.randn(9, 8), torch.randn(9, 8)
+    print(f"add: {'ok' if torch.equal(add(x, y), x + y) else 'FAILED'}")
+
+    # A Dim without a maximum: the documented default; a Dim torch names
+    # itself (Dim.DYNAMIC): the symbol's own name.
+    print("unbounded:", signature(xtile.import_module(
+        Softmax(), (torch.randn(5, 8),), dynamic_shapes={"x": {0: Dim("N")}})))
+    print("unnamed:", signature(xtile.import_module(
+        Softmax(), (torch.randn(5, 8),), dynamic_shapes={"x": {0: Dim.DYNAMIC}})))
+
+    # Sizes that are expressions of the dynamic size: an UnsupportedError
+    # naming the operator and the expression.
+    class Flatten(nn.Module):
+        def forward(self, x):
+            return x.reshape(-1) * 2
+
+    class Split(nn.Module):
+        def forward(self, x):
+            return x.view(x.shape[0] * 2, 4)
+
+    class Concat(nn.Module):
+        def forward(self, x):
+            return torch.cat([x, x], dim=0)
+
+    class Shift(nn.Module):
+        def forward(self, x):
+            return x[1:] * 2
+
+    class Last(nn.Module):
+        def forward(self, x):
+            return x[-1]
+
+    class Scale(nn.Module):
+        def forward(self, x):
+            return x * x.shape[0]
+
+    class TokenMean(nn.Module):
+        def forward(self, x):
+            return x.mean(0)
+    # (x[1:] is empty at T = 1, which torch.export would guard against.)
+    long = Dim("T", min=3, max=512)
+    for name, model, dim in [("flatten", Flatten(), T), ("split", Split(), T),
+                             ("concat", Concat(), T),
+                             ("shift", Shift(), long), ("last", Last(), T),
+                             ("token mean", TokenMean(), T), ("size as value", Scale(), T)]:
+        rejects(name, lambda: xtile.import_module(model, (torch.randn(5, 8),),
+                                                  dynamic_shapes={"x": {0: dim}}))
+
+    class First(nn.Module):
+        """A static window of the dynamic dimension is a gather."""
+
+        def forward(self, x):
+            return x[:2] * 2 + x[0]
+    check("first", First(), lambda t: (torch.randn(t, 8),),
+          {"x": {0: Dim("T", min=2, max=512)}}, sizes=(2, 7, 128))
+
+
+def llama():
+    import transformers as T
+    from transformers.models.llama.modeling_llama import (LlamaDecoderLayer,
+                                                          LlamaRotaryEmbedding)
+    torch.manual_seed(0)
+    cfg = T.LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=1,
+                        num_attention_heads=4, num_key_value_heads=2, vocab_size=128,
+                        max_position_embeddings=256)
+    cfg._attn_implementation = "sdpa"
+
+    class Layer(nn.Module):
+        """A decoder layer on hidden states of a dynamic length, with its
+        rotary embeddings and causal attention (no mask tensor)."""
+
+        def __init__(self):
+            super().__init__()
+            self.rope, self.layer = LlamaRotaryEmbedding(cfg), LlamaDecoderLayer(cfg, 0)
+
+        def forward(self, h):
+            pos = torch.arange(h.shape[1]).unsqueeze(0)
+            out = self.layer(h, position_embeddings=self.rope(h, pos), attention_mask=None,
+                             position_ids=pos)
+            return out[0] if isinstance(out, tuple) else out
+    S = Dim("S", min=1, max=256)
+    check("llama layer", Layer(), lambda t: (torch.randn(1, t, 64),), {"h": {1: S}},
+          sizes=(1, 7, 33), tol=dict(rtol=1.3e-5, atol=1e-4))
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = T.LlamaModel(cfg).eval()
+
+        def forward(self, ids):
+            return self.model(input_ids=ids, use_cache=False).last_hidden_state
+    # The whole model builds its causal mask from the positions shifted by
+    # one (cat of [p[0] - 1] and p): a tensor of S + 1 positions.
+    rejects("llama model", lambda: xtile.import_module(
+        Model(), (torch.randint(0, 128, (1, 7)),), dynamic_shapes={"ids": {1: S}}))
+
+
+def main():
+    if "--llama" in sys.argv:
+        llama()
+    else:
+        small_models()
+
+
+if __name__ == "__main__":
+    main()
