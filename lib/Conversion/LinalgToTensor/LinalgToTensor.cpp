@@ -26,6 +26,7 @@
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
 #include "xtile/Support/DeadCode.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace xtile {
 #define GEN_PASS_DEF_CONVERTLINALGTOXTENSOR
@@ -538,6 +539,11 @@ FailureOr<SmallVector<Value>> convertStructured(linalg::LinalgOp op,
         return extract.emitOpError("reads a tensor of dynamic shape; "
                                    "--convert-linalg-to-xtensor does not "
                                    "support it");
+      int64_t count = 1;
+      for (int64_t size : table.getShape())
+        if (llvm::MulOverflow(count, size, count))
+          return extract.emitOpError("reads a tensor whose element count "
+                                     "does not fit in 64 bits");
       RankedTensorType idType = c.typeOf(loops, c.b.getI64Type());
       Value offset;
       int64_t stride = 1;
@@ -554,8 +560,7 @@ FailureOr<SmallVector<Value>> convertStructured(linalg::LinalgOp op,
                         : term;
         stride *= table.getDimSize(d);
       }
-      Value flat =
-          c.reshape(extract.getTensor(), {table.getNumElements()});
+      Value flat = c.reshape(extract.getTensor(), {count});
       values[extract] =
           offset ? (Value)xt::GatherOp::create(c.b, c.loc, flat, offset, 0)
                  : (Value)xt::BroadcastOp::create(

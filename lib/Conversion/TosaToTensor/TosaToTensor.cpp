@@ -19,6 +19,7 @@
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
 #include "xtile/Support/DeadCode.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace xtile {
 #define GEN_PASS_DEF_CONVERTTOSATOXTENSOR
@@ -230,10 +231,15 @@ FailureOr<Value> convert(Converter &c) {
     if (vType.getRank() != 3 || iType.getRank() != 2)
       return c.error("needs values [N, K, C] and indices [N, W]");
     int64_t n = vType.getDimSize(0), k = vType.getDimSize(1),
-            ch = vType.getDimSize(2), w = iType.getDimSize(1);
+            ch = vType.getDimSize(2), w = iType.getDimSize(1), numRows, numIds;
+    if (!vType.hasStaticShape() || !iType.hasStaticShape() ||
+        iType.getDimSize(0) != n || llvm::MulOverflow(n, k, numRows) ||
+        llvm::MulOverflow(n, w, numIds))
+      return c.error("needs static values [N, K, C] and indices [N, W] "
+                     "whose N*K and N*W fit in 64 bits");
     Type element = vType.getElementType();
     Value flat = xt::ReshapeOp::create(
-        b, loc, RankedTensorType::get({n * k, ch}, element), values);
+        b, loc, RankedTensorType::get({numRows, ch}, element), values);
     Value ids = indices;
     if (n > 1) {
       Value row = xt::IotaOp::create(b, loc, iType, /*dim=*/0);
@@ -244,7 +250,7 @@ FailureOr<Value> convert(Converter &c) {
       ids = xt::AddOp::create(b, loc, indices,
                               xt::MulOp::create(b, loc, row, stride));
     }
-    auto flatType = RankedTensorType::get({n * w}, iType.getElementType());
+    auto flatType = RankedTensorType::get({numIds}, iType.getElementType());
     Value flatIds = xt::ReshapeOp::create(b, loc, flatType, ids);
     Value rows = xt::GatherOp::create(b, loc, flat, flatIds, /*axis=*/0);
     return (Value)xt::ReshapeOp::create(b, loc, c.resultType(), rows);
