@@ -162,14 +162,6 @@ static RankedTensorType withDims(RankedTensorType type, ArrayRef<Dim> dims) {
   return getTensorType(dims, type.getElementType());
 }
 
-static std::string dimsStr(ArrayRef<Dim> dims) {
-  std::string s = "[";
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(dims, os, [&](const Dim &d) { os << d.str(); });
-  os << "]";
-  return s;
-}
-
 static RankedTensorType reducedType(RankedTensorType type,
                                     ArrayRef<int64_t> dims, bool keepdim) {
   SmallVector<Dim> result;
