@@ -13,7 +13,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -119,11 +118,6 @@ bool xtile::tensor::isXTensorType(Type type) {
   auto names = dyn_cast<DimsAttr>(ranked.getEncoding());
   return names && dynamic > 0 &&
          static_cast<int64_t>(names.getSymbols().size()) == dynamic;
-}
-
-bool xtile::tensor::hasDynamicDims(Type type) {
-  auto ranked = dyn_cast<RankedTensorType>(type);
-  return ranked && !ranked.hasStaticShape();
 }
 
 SmallVector<StringAttr> xtile::tensor::getSymbols(Type type) {

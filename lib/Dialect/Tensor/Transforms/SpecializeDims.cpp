@@ -8,6 +8,7 @@
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -21,21 +22,15 @@ using namespace xtile::tensor;
 
 namespace {
 
-/// `type` with the symbols bound in `sizes` replaced by their values.
-Type specialize(Type type, const llvm::StringMap<int64_t> &sizes) {
-  auto ranked = dyn_cast<RankedTensorType>(type);
-  if (!ranked || ranked.hasStaticShape())
-    return type;
-  SmallVector<Dim> dims = getDims(ranked);
-  bool changed = false;
-  for (Dim &dim : dims) {
-    auto it = dim.isDynamic() ? sizes.find(dim.symbol.getValue()) : sizes.end();
-    if (it == sizes.end())
-      continue;
-    dim = Dim::fixed(it->second);
-    changed = true;
-  }
-  return changed ? getTensorType(dims, ranked.getElementType()) : type;
+/// The value `sizes` binds `dim` to, if it is a dynamic size it binds.
+std::optional<int64_t> boundSize(const Dim &dim,
+                                 const llvm::StringMap<int64_t> &sizes) {
+  if (!dim.isDynamic())
+    return std::nullopt;
+  auto it = sizes.find(dim.symbol.getValue());
+  if (it == sizes.end())
+    return std::nullopt;
+  return it->second;
 }
 
 /// Binds `sizes` in `func`, which declares them all in `declared`.
@@ -46,29 +41,26 @@ void specializeFunction(func::FuncOp func, DictionaryAttr declared,
   func.walk([&](SliceOp slice) {
     auto in = cast<RankedTensorType>(slice.getInput().getType());
     SmallVector<int64_t> limits(slice.getLimits());
-    for (auto [limit, dim] : llvm::zip(limits, getDims(in))) {
-      auto it =
-          dim.isDynamic() ? sizes.find(dim.symbol.getValue()) : sizes.end();
-      if (it != sizes.end())
-        limit = it->second;
-    }
+    for (auto [limit, dim] : llvm::zip(limits, getDims(in)))
+      if (std::optional<int64_t> size = boundSize(dim, sizes))
+        limit = *size;
     slice.setLimits(limits);
   });
-  func.walk([&](Operation *op) {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          arg.setType(specialize(arg.getType(), sizes));
-    for (OpResult result : op->getResults())
-      result.setType(specialize(result.getType(), sizes));
+  // Every type of the function (its signature, block arguments, results)
+  // with the bound sizes in place of their symbols.
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](RankedTensorType type) -> std::optional<Type> {
+    if (type.hasStaticShape())
+      return std::nullopt;
+    SmallVector<Dim> dims = getDims(type);
+    for (Dim &dim : dims)
+      if (std::optional<int64_t> size = boundSize(dim, sizes))
+        dim = Dim::fixed(*size);
+    return getTensorType(dims, type.getElementType());
   });
-  auto map = [&](TypeRange types) {
-    return llvm::map_to_vector(types,
-                               [&](Type t) { return specialize(t, sizes); });
-  };
-  func.setFunctionType(FunctionType::get(func.getContext(),
-                                         map(func.getArgumentTypes()),
-                                         map(func.getResultTypes())));
+  replacer.recursivelyReplaceElementsIn(func, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
   SmallVector<NamedAttribute> kept;
   for (NamedAttribute entry : declared)
     if (!sizes.contains(entry.getName().getValue()))

@@ -43,8 +43,6 @@ mlir::RankedTensorType getTensorType(llvm::ArrayRef<Dim> dims,
 /// True for a ranked tensor type xtensor accepts: static, or with exactly
 /// one `#xtensor.dims` symbol per dynamic size.
 bool isXTensorType(mlir::Type type);
-/// True when `type` is a tensor with a dynamic size.
-bool hasDynamicDims(mlir::Type type);
 /// The symbols of the dynamic sizes in `type`, in order (repeated ones
 /// included).
 llvm::SmallVector<mlir::StringAttr> getSymbols(mlir::Type type);
