@@ -369,9 +369,55 @@ private:
 
 static bool isHalfLike(Type t) { return t.isF16() || t.isBF16(); }
 
+/// Whether `name` is a function of the C standard library that every CUDA
+/// translation unit declares (<math.h>, <stdlib.h>, <string.h>, <stdio.h>,
+/// the float and long double variants of the math functions, and POSIX
+/// functions their headers declare on Linux): an
+/// `extern "C"` definition of that name does not compile.
+static bool isCLibraryName(StringRef name) {
+  static const llvm::StringSet<> math = {
+      "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt",
+      "ceil", "copysign", "cos", "cosh", "erf", "erfc", "exp", "exp2",
+      "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin", "fmod",
+      "frexp", "hypot", "ilogb", "ldexp", "lgamma", "llrint", "llround",
+      "log", "log10", "log1p", "log2", "logb", "lrint", "lround", "modf",
+      "nan", "nearbyint", "nextafter", "nexttoward", "pow", "remainder",
+      "remquo", "rint", "round", "scalbln", "scalbn", "sin", "sinh", "sqrt",
+      "tan", "tanh", "tgamma", "trunc", "rsqrt", "sincos", "exp10", "erfinv",
+      "erfcinv", "normcdf", "rcbrt", "sinpi", "cospi", "j0", "j1", "jn",
+      "y0", "y1", "yn", "gamma", "significand", "signbit", "isnan", "isinf",
+      "isfinite", "fpclassify", "finite", "drem"};
+  static const llvm::StringSet<> other = {
+      "abs", "labs", "llabs", "div", "ldiv", "lldiv", "abort", "exit",
+      "_Exit", "quick_exit", "atexit", "at_quick_exit", "atof", "atoi",
+      "atol", "atoll", "strtod", "strtof", "strtold", "strtol", "strtoll",
+      "strtoul", "strtoull", "rand", "srand", "random", "srandom", "malloc",
+      "calloc", "realloc", "free", "aligned_alloc", "posix_memalign",
+      "getenv", "setenv", "unsetenv", "system", "bsearch", "qsort", "mblen",
+      "mbtowc", "wctomb", "mbstowcs", "wcstombs", "memcpy", "memmove",
+      "memset", "memcmp", "memchr", "strcpy", "strncpy", "strcat",
+      "strncat", "strcmp", "strncmp", "strcoll", "strxfrm", "strchr",
+      "strrchr", "strspn", "strcspn", "strpbrk", "strstr", "strtok",
+      "strerror", "strlen", "strdup", "printf", "fprintf", "sprintf",
+      "snprintf", "vprintf", "vfprintf", "vsprintf", "vsnprintf", "scanf",
+      "fscanf", "sscanf", "puts", "fputs", "gets", "fgets", "putchar",
+      "getchar", "fputc", "fgetc", "putc", "getc", "ungetc", "fopen",
+      "freopen", "fclose", "fflush", "fread", "fwrite", "fseek", "ftell",
+      "rewind", "fgetpos", "fsetpos", "feof", "ferror", "clearerr", "perror",
+      "remove", "rename", "tmpfile", "tmpnam", "setbuf", "setvbuf", "time",
+      "clock", "select", "read", "write", "open", "close", "signal",
+      "raise", "sleep", "wait", "kill", "fork", "pipe", "dup", "sync"};
+  if (math.contains(name) || other.contains(name))
+    return true;
+  if (name.size() > 1 && (name.back() == 'f' || name.back() == 'l'))
+    return math.contains(name.drop_back());
+  return false;
+}
+
 /// The C name of a kernel or program symbol: the symbol itself, with an
-/// underscore appended when it is a C++ keyword (a function named `double`).
-/// Fails, with an error at `where`, for a symbol that is not an identifier.
+/// underscore appended when it is a C++ keyword (a function named `double`)
+/// or a C library function (`exp`). Fails, with an error at `where`, for a
+/// symbol that is not an identifier.
 static FailureOr<std::string> cName(StringRef symbol, Operation *where) {
   static const llvm::StringSet<> keywords = {
       "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case",
@@ -390,7 +436,9 @@ static FailureOr<std::string> cName(StringRef symbol, Operation *where) {
   if (!identifier)
     return where->emitError("cannot emit '")
            << symbol << "' as a CUDA C name: not an identifier";
-  return keywords.contains(symbol) ? (symbol + "_").str() : symbol.str();
+  return keywords.contains(symbol) || isCLibraryName(symbol)
+             ? (symbol + "_").str()
+             : symbol.str();
 }
 
 FailureOr<std::string> CUDAEmitter::typeName(Type type, Operation *where) {
@@ -1219,9 +1267,11 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   FailureOr<std::string> programName = cName(program.getSymName(), program);
   if (failed(programName))
     return failure();
-  os << "// Runs " << program.getSymName()
-     << " on `stream`; buffers are device pointers.\n";
-  os << "extern \"C\" cudaError_t " << *programName << "(";
+  // The body is a function of internal linkage that both entry points
+  // call: a global symbol of the same name elsewhere in the process (libc's
+  // `step`, say) can then never be called in its place.
+  std::string impl = "xt_program_" + *programName;
+  std::string params, forwarded;
   for (BlockArgument arg : body.getArguments()) {
     auto memref = cast<MemRefType>(arg.getType());
     FailureOr<std::string> element = typeName(memref.getElementType(), program);
@@ -1232,9 +1282,12 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
                           : "out" + std::to_string(arg.getArgNumber() -
                                                    program.getNumInputs());
     names[arg] = n;
-    os << (input ? "const " : "") << *element << "* " << n << ", ";
+    params += (input ? "const " : "") + *element + "* " + n + ", ";
+    forwarded += n + ", ";
   }
-  os << "cudaStream_t stream) {\n";
+  params += "cudaStream_t stream";
+  forwarded += "stream";
+  os << "static cudaError_t " << impl << "(" << params << ") {\n";
   os.indent();
   os << "cudaError_t err = cudaSuccess;\n";
   SmallVector<std::string> temporaries;
@@ -1294,11 +1347,17 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   os << "return err;\n";
   os.unindent();
   os << "}\n";
+  os << "// Runs " << program.getSymName()
+     << " on `stream`; buffers are device pointers.\n";
+  os << "extern \"C\" cudaError_t " << *programName << "(" << params
+     << ") {\n";
+  os << "  return " << impl << "(" << forwarded << ");\n";
+  os << "}\n";
   // One signature for every program, for runtimes that load it by name.
   os << "extern \"C\" cudaError_t " << program.getSymName()
      << "_packed(void** buffers, cudaStream_t stream) {\n";
   os.indent();
-  os << "return " << *programName << "(";
+  os << "return " << impl << "(";
   for (BlockArgument arg : body.getArguments()) {
     auto memref = cast<MemRefType>(arg.getType());
     FailureOr<std::string> element = typeName(memref.getElementType(), program);

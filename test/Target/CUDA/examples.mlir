@@ -11,11 +11,11 @@
 // SOFTMAX:           xt_maximumf(
 // SOFTMAX:           xt_ex2(
 // SOFTMAX:           __syncthreads();
-// SOFTMAX:         extern "C" cudaError_t softmax(
+// SOFTMAX:         static cudaError_t xt_program_softmax(
 
 // LAYERNORM-COUNT-1: __global__
 // LAYERNORM:         xt_rsqrt(
-// LAYERNORM:         extern "C" cudaError_t layernorm(
+// LAYERNORM:         static cudaError_t xt_program_layernorm(
 
 // The matmul kernels stage their operand tiles in dynamic shared memory and
 // accumulate with FMAs; the GELU is the first kernel's epilogue.
@@ -29,7 +29,7 @@
 // MLP:          __global__
 // MLP-NEXT:     gelu_mlp_add_6(
 // MLP-NOT:      __global__
-// MLP:          extern "C" cudaError_t gelu_mlp(
+// MLP:          static cudaError_t xt_program_gelu_mlp(
 // MLP:            if ((err = cudaMallocAsync((void**)&tmp0, 8388608ULL, stream)) != cudaSuccess) break;
 // MLP:            cudaFuncSetAttribute((const void*)gelu_mlp_mul_2, cudaFuncAttributeMaxDynamicSharedMemorySize,
 // MLP-NEXT:       xt_launch(gelu_mlp_mul_2, dim3({{[0-9]+}}, 1, 1), dim3({{[0-9]+}}, 1, 1), {{[0-9]+}}, stream, in0, in2, in1, tmp0)
@@ -38,12 +38,12 @@
 
 // ATTENTION-COUNT-1: __global__
 // ATTENTION-NOT:     __global__
-// ATTENTION:         extern "C" cudaError_t attention(
+// ATTENTION:         static cudaError_t xt_program_attention(
 // ATTENTION-COUNT-1:   xt_launch(
 // ATTENTION-NOT:       xt_launch(
 
 // DECODER-COUNT-6: __global__
-// DECODER:         extern "C" cudaError_t decoder_layer(
+// DECODER:         static cudaError_t xt_program_decoder_layer(
 // DECODER-COUNT-7:   xt_launch(
 
 // Offsets are 64-bit: a row of a 70000 x 32768 tensor starts past 2^31.

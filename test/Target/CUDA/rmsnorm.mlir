@@ -21,8 +21,10 @@
 // CHECK-COUNT-4: = *reinterpret_cast<const xt_vec<float, 4>*>(in1 + {{v[0-9]+}});
 // CHECK-COUNT-4: *reinterpret_cast<xt_vec<float, 4>*>(out0 + {{v[0-9]+}}) = {{v[0-9]+}};
 // CHECK-NOT:     __global__
-// CHECK:       extern "C" cudaError_t rmsnorm(const float* in0, const float* in1, float* out0, cudaStream_t stream) {
+// CHECK:       static cudaError_t xt_program_rmsnorm(const float* in0, const float* in1, float* out0, cudaStream_t stream) {
 // CHECK:         if ((err = xt_launch(rmsnorm_mul_2, dim3(4096, 1, 1), dim3(256, 1, 1), 0, stream, in0, in1, out0)) != cudaSuccess) break;
 // CHECK:         return err;
+// CHECK:       extern "C" cudaError_t rmsnorm(const float* in0, const float* in1, float* out0, cudaStream_t stream) {
+// CHECK-NEXT:    return xt_program_rmsnorm(in0, in1, out0, stream);
 // CHECK:       extern "C" cudaError_t rmsnorm_packed(void** buffers, cudaStream_t stream) {
-// CHECK-NEXT:    return rmsnorm((const float*)buffers[0], (const float*)buffers[1], (float*)buffers[2], stream);
+// CHECK-NEXT:    return xt_program_rmsnorm((const float*)buffers[0], (const float*)buffers[1], (float*)buffers[2], stream);
