@@ -199,3 +199,4 @@ def compile(module, example_inputs, backend=None, target="sm_90",
 
 
 from .backend import xtile_backend  # noqa: E402,F401  (registers "xtile")
+from . import generation  # noqa: E402,F401  (xtile.generation.Generator)

@@ -1685,7 +1685,36 @@ class Importer:
         coords, shape = self._index_coords(input, indices)
         if math.prod(shape) == 0:
             return self.operand(input, val.shape, val.dtype)
+        if not accumulate and len(given) == 1 and len(given[0].shape) == 1:
+            p = next(m for m, t in enumerate(indices) if t is not None)
+            return self._put_slices(val, input, p, given[0], values, shape)
         return self._scatter(val, input, coords, shape, values, "sum" if accumulate else None)
+
+    def _put_slices(self, val, x, p, index, values, shape):
+        """x with its slices along dimension p at the T positions of the
+        1-D `index` replaced by the T slices of `values` (broadcast to
+        `shape`, x's shape with T at p); the last write to a slice wins, as
+        in _scatter. This is `index_copy_` and `x[:, :, pos] = v`, a KV
+        cache's update: each of x's L slices finds the last position that
+        writes it in an [L, T] comparison, and then takes one element, so
+        the work is O(L * T + numel(x)) rather than _scatter's
+        O(numel(x) * numel(shape))."""
+        L, T = x.shape[p], index.shape[0]
+        wide = (L, T)
+        target = self.reshape(self._wrapped(index, L, (T,)), (1, T))
+        hit = self._cmp("eq", wide, self._iota(wide, 0), self.broadcast(target, wide))
+        none = self.const(-1, wide, torch.int64)
+        which = self.emit(f"xtensor.select {hit.name}, {self._iota(wide, 1).name}, "
+                          f"{none.name} : {tensor_type(wide, torch.int64)}", wide, torch.int64)
+        last = self.emit(f"xtensor.reduce max {which.name} dims [1] : {which.type} -> "
+                         f"{tensor_type((L,), torch.int64)}", (L,), torch.int64)
+        along = (1,) * p + (L,) + (1,) * (len(x.shape) - p - 1)
+        written = self.broadcast(self.reshape(self._cmp("ge", (L,), last, 0), along), val.shape)
+        source = self.broadcast(
+            self.reshape(self.binary("max", last, 0, (L,), torch.int64), along), val.shape)
+        coords = [source if m == p else self._iota(val.shape, m) for m in range(len(x.shape))]
+        picked = self._take(self.operand(values, shape, val.dtype), coords, val.shape)
+        return self.op_where(val, written, picked, self.cast(x, val.dtype))
 
     def op_scatter(self, val, input, dim, index, src=None, value=None, reduce=None,
                    include_self=True):

@@ -37,6 +37,16 @@ def set_columns(x, m):
     return x
 
 
+def cache_update(cache, k, pos):
+    """A static KV cache's update as HF's StaticLayer makes it: slices
+    along the sequence dimension at positions from a tensor (a negative
+    one, a middle one, the last), then an assignment of one slice."""
+    cache = cache.clone()
+    cache.index_copy_(2, torch.tensor([-1, 0]) + pos, k[:, :, :2])
+    cache[:, :, (pos + 3).reshape(1)] = k[:, :, 2:]
+    return cache
+
+
 bf16 = torch.bfloat16
 EDGES = torch.tensor([-float("inf"), -1e30, -100.0, -89.0, -20.0, -3.0, -2.5, -1.0, -0.4, -1e-8, -0.0, 0.0,
                       1e-8, 0.3, 0.41, 0.42, 0.5, 1.0, 2.4, 2.5, 7.0, 88.5, 89.0, 1e5, 1e30, float("inf"),
@@ -125,6 +135,8 @@ CASES = [
     ("index_put (x[i] = v)", lambda x, v: x.index_put((torch.tensor([0, 2]),), v), (randn(5, 3), randn(3))),
     ("index_put accumulate", lambda x, v: x.index_put((torch.tensor([4, 1, 4]),), v, accumulate=True),
      (randn(5, 3), randn(3, 3))),
+    ("KV cache update (index_copy_, slice assignment at a position tensor)",
+     cache_update, (randn(2, 3, 9, 4), randn(2, 3, 3, 4), torch.tensor(2))),
     ("assignment through two index tensors", lambda x: put_pairs(x), (randn(4, 5),)),
     ("boolean-mask assignment: broadcast value, one row per true, accumulate",
      lambda x, m, v: torch.cat([x.index_put((m,), x.new_full((), 2.5)), x.index_put((m,), v[:3]),

@@ -1,0 +1,139 @@
+"""Greedy generation from a Hugging Face causal LM with a static KV cache.
+
+    gen = xtile.generation.Generator(model, max_cache_len=128)
+    ids = gen.generate(prompt, max_new_tokens=64)   # as model.generate(...)
+
+The cache is HF's StaticCache layout: per layer, keys and values of
+[batch, kv_heads, max_cache_len, head_dim], preallocated, written in place
+at the current positions (`index_copy_`), attended with a mask over the
+valid prefix. One step of the model is a function of the token ids, their
+positions and the cache tensors, and returns the last position's logits;
+the cache updates are its in-place assignments to its inputs. Its shapes
+depend only on the batch, the number of new tokens and max_cache_len, so
+the prefill (the prompt's length) and the decode step (one token) are
+each compiled once and reused for every step and every call."""
+import torch
+
+from . import Compiled, UnsupportedError
+
+__all__ = ["CacheStep", "Generator"]
+
+
+class CacheStep(torch.nn.Module):
+    """model(input_ids, cache_position) over a static KV cache whose
+    tensors are the step's inputs (keys then values of each layer): the
+    step writes the new keys and values into them in place, as HF's
+    StaticCache does, and returns the logits of the last position."""
+
+    def __init__(self, model, max_cache_len):
+        super().__init__()
+        self.model, self.max_cache_len = model, max_cache_len
+        self.cache_shapes = self._cache_shapes()
+
+    def _new_cache(self):
+        from transformers import StaticCache
+        from transformers.cache_utils import StaticLayer
+        cache = StaticCache(config=self.model.config, max_cache_len=self.max_cache_len)
+        for layer in cache.layers:
+            if type(layer) is not StaticLayer:
+                raise UnsupportedError(
+                    f"a KV cache layer of type {type(layer).__name__} is not supported "
+                    "(xtile's static cache takes full-attention layers, StaticLayer)")
+        return cache
+
+    def _cache_shapes(self):
+        config = self.model.config.get_text_config()
+        heads = config.num_attention_heads
+        kv_heads = getattr(config, "num_key_value_heads", None) or heads
+        head_dim = getattr(config, "head_dim", None) or config.hidden_size // heads
+        return [(kv_heads, self.max_cache_len, head_dim)] * len(self._new_cache().layers)
+
+    def new_cache(self, batch, dtype, device):
+        """Zeroed cache tensors for `batch` sequences: each layer's keys and
+        values, [batch, kv_heads, max_cache_len, head_dim]."""
+        return [torch.zeros((batch,) + shape, dtype=dtype, device=device)
+                for shape in self.cache_shapes for _ in ("keys", "values")]
+
+    def forward(self, input_ids, cache_position, *cache):
+        static = self._new_cache()
+        for i, layer in enumerate(static.layers):
+            keys, values = cache[2 * i], cache[2 * i + 1]
+            layer.keys, layer.values = keys, values
+            layer.device = keys.device
+            layer.batch_size, layer.num_heads = keys.shape[:2]
+            layer.k_head_dim, layer.v_head_dim = keys.shape[-1], values.shape[-1]
+            # The layer writes at cumulative_length + arange(new tokens).
+            layer.cumulative_length = cache_position[0].clone()
+            layer.is_initialized = True
+        out = self.model(input_ids=input_ids, cache_position=cache_position,
+                         past_key_values=static, use_cache=True, logits_to_keep=1)
+        return out.logits
+
+
+class Generator:
+    """Greedy generation from `model` (a HF causal LM) through xtile, with
+    a static KV cache of max_cache_len positions. The prefill of each
+    (batch, prompt length) and the decode step of each batch size are
+    compiled once, on first use, and kept: `num_compiles` counts them."""
+
+    def __init__(self, model, max_cache_len, backend=None, target="sm_90",
+                 allow_tf32=None):
+        self.model = model.eval()
+        self.step = CacheStep(self.model, max_cache_len)
+        self.max_cache_len = max_cache_len
+        self.options = dict(backend=backend, target=target, allow_tf32=allow_tf32)
+        self.dtype = next(model.parameters()).dtype
+        self.prefills, self.decodes = {}, {}
+
+    @property
+    def num_compiles(self):
+        return sum(c.num_compiles for c in
+                   list(self.prefills.values()) + list(self.decodes.values()))
+
+    def _compiled(self, table, key, ids, positions, cache):
+        if key not in table:
+            table[key] = Compiled(self.step, (ids, positions, *cache), **self.options)
+        return table[key]
+
+    def generate(self, input_ids, max_new_tokens, eos_token_id=None, pad_token_id=None):
+        """The prompt followed by up to max_new_tokens greedy tokens, as
+        model.generate(input_ids, max_new_tokens=..., do_sample=False)
+        makes them: a sequence that has produced eos_token_id (default: the
+        model's generation config) is padded with pad_token_id after it,
+        and generation stops when every sequence has."""
+        batch, prompt = input_ids.shape
+        if prompt + max_new_tokens > self.max_cache_len:
+            raise ValueError(
+                f"xtile: a prompt of {prompt} tokens and {max_new_tokens} new ones need "
+                f"{prompt + max_new_tokens} cache positions; the cache has "
+                f"max_cache_len={self.max_cache_len}")
+        config = getattr(self.model, "generation_config", None)
+        if eos_token_id is None and config is not None:
+            eos_token_id = config.eos_token_id
+        eos = [] if eos_token_id is None else (
+            list(eos_token_id) if isinstance(eos_token_id, (list, tuple)) else [eos_token_id])
+        if pad_token_id is None:
+            pad_token_id = getattr(config, "pad_token_id", None)
+            if pad_token_id is None:
+                pad_token_id = eos[0] if eos else 0
+        ids = input_ids.to(torch.int64)
+        positions = torch.arange(prompt)
+        cache = None
+        out, done = [ids], torch.zeros(batch, dtype=torch.bool)
+        for n in range(max_new_tokens):
+            if n == 0:
+                fn = self._compiled(self.prefills, (batch, prompt), ids, positions,
+                                    self.step.new_cache(batch, self.dtype, "cpu"))
+                cache = self.step.new_cache(batch, self.dtype, fn.device)
+            else:
+                positions = torch.tensor([prompt + n - 1])
+                fn = self._compiled(self.decodes, batch, ids, positions, cache)
+            logits = fn(ids, positions, *cache)
+            token = logits[:, -1].float().argmax(-1).cpu()
+            token = torch.where(done, torch.full_like(token, pad_token_id), token)
+            out.append(token[:, None])
+            done |= torch.isin(token, torch.tensor(eos, dtype=token.dtype))
+            if eos and bool(done.all()):
+                break
+            ids = token[:, None]
+        return torch.cat(out, dim=1)

@@ -1,0 +1,74 @@
+# Greedy generation from tiny Hugging Face models (random weights) through
+# xtile with a static KV cache (xtile.generation.Generator), under the CPU
+# emulation: token for token what model.generate() makes, with one compile
+# for the prefill and one for the decode step. Prints one line per check;
+# FileCheck (generation.test) reads them.
+import time
+import warnings
+
+import torch
+
+import xtile
+from xtile.generation import Generator
+
+warnings.filterwarnings("ignore")
+
+
+def tiny(kind):
+    import transformers as hf
+    common = dict(vocab_size=128, hidden_size=64, intermediate_size=128,
+                  num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                  max_position_embeddings=256)
+    if kind == "llama":
+        return hf.LlamaForCausalLM(hf.LlamaConfig(**common))
+    return hf.Qwen2ForCausalLM(hf.Qwen2Config(**common))
+
+
+def generate(name, model, prompt, new_tokens, max_cache_len, eos=None):
+    model.eval()
+    model.generation_config.eos_token_id = eos
+    model.generation_config.pad_token_id = 0
+    with torch.no_grad():
+        expected = model.generate(prompt, max_new_tokens=new_tokens, do_sample=False,
+                                  attention_mask=torch.ones_like(prompt))
+    gen = Generator(model, max_cache_len=max_cache_len, backend="emu")
+    start = time.time()
+    got = gen.generate(prompt, max_new_tokens=new_tokens)
+    seconds = time.time() - start
+    new = got.shape[1] - prompt.shape[1]
+    same = got.shape == expected.shape and torch.equal(got, expected)
+    print(f"{name}: {new} new tokens, {'equal to' if same else 'DIFFERENT FROM'} "
+          f"generate(); {len(gen.prefills)} prefill and {len(gen.decodes)} decode "
+          f"program(s), {gen.num_compiles} compiles ({seconds:.1f} s)" +
+          (f"; {int((got[:, prompt.shape[1]:] == 0).sum())} padded after eos"
+           if eos is not None else ""))
+    if not same:
+        print(f"  xtile:    {got.tolist()}\n  generate: {expected.tolist()}")
+    return gen
+
+
+def main():
+    torch.manual_seed(0)
+    llama = tiny("llama")
+    prompt = torch.randint(0, 128, (1, 8))
+    gen = generate("llama", llama, prompt, 64, max_cache_len=80)
+    # Another prompt of the same length: nothing compiles again.
+    again = gen.generate(torch.randint(0, 128, (1, 8)), max_new_tokens=4)
+    print(f"llama again: {again.shape[1] - 8} new tokens, {gen.num_compiles} compiles")
+    # A batch of two, stopping at an end-of-sequence token: the sequence
+    # that ends first is padded, as generate() pads it.
+    batch = torch.randint(0, 128, (2, 5))
+    with torch.no_grad():
+        first = llama.generate(batch, max_new_tokens=6, do_sample=False,
+                               attention_mask=torch.ones_like(batch))
+    eos = int(first[0, 5 + 2])  # the first sequence's third token ends it
+    generate("llama batch 2 with eos", llama, batch, 12, max_cache_len=20, eos=eos)
+    generate("qwen2", tiny("qwen2"), torch.randint(0, 128, (1, 6)), 16, max_cache_len=24)
+    try:
+        Generator(llama, max_cache_len=16, backend="emu").generate(prompt, 9)
+    except ValueError as e:
+        print(f"too long: {e}")
+
+
+if __name__ == "__main__":
+    main()
