@@ -29,6 +29,12 @@ def _export(module, example_inputs, dynamic_shapes=None):
     try:
         exported = torch.export.export(module, tuple(example_inputs), strict=False,
                                        dynamic_shapes=dynamic_shapes)
+        # The program's input guards are for running it as a module; xtile
+        # checks sizes itself (Compiled._bind). Those of a graph from
+        # TorchDynamo name Dynamo's frame (L['x']), and would fail when
+        # run_decompositions runs the module.
+        if hasattr(exported, "_guards_code"):
+            exported._guards_code = []
         return exported.run_decompositions(decomposition_table())
     finally:
         if was_training:

@@ -1,7 +1,17 @@
 """torch.compile(model, backend="xtile"): each graph TorchDynamo captures
 is exported, imported into Tensor IR and compiled by xtile. An op xtile
 does not support raises UnsupportedError naming it and its line; with
-XTILE_FALLBACK=1 that graph runs eagerly instead, with a warning."""
+XTILE_FALLBACK=1 that graph runs eagerly instead, with a warning.
+
+With symbolic sizes (torch.compile(dynamic=True), or Dynamo's automatic
+dynamic shapes after a recompile) the graph's size arguments are read
+from its tensors' sizes, and each size that is one symbol becomes a
+torch.export Dim: the graph is imported once with dynamic sizes (see
+xtile.compile's dynamic_shapes), and Dynamo does not recompile for a new
+size. Where the graph cannot be imported with dynamic sizes (a size that
+is an expression of symbols, such as batch * tokens in a linear layer),
+the graph is exported and compiled once per distinct set of input shapes
+instead, still without recompiling in Dynamo."""
 import os
 import warnings
 
@@ -10,19 +20,148 @@ import torch
 from . import importer
 
 
+class _Scalar(float):
+    """A float Dynamo passes as a 0-d f64 tensor read by `.item()` (a
+    module's eps): compiled as a constant, checked at every call."""
+
+    def item(self):
+        return float(self)
+
+
+class _Graph(torch.nn.Module):
+    """Dynamo's graph as a function of its tensor arguments only: each
+    size argument is read from the size of a tensor argument, and each
+    scalar argument is the constant it was compiled for."""
+
+    def __init__(self, gm, plan, scalars):
+        super().__init__()
+        self.gm, self.plan, self.scalars = gm, plan, scalars
+
+    def forward(self, *tensors):
+        args = []
+        for kind, i, d in self.plan:
+            if kind == "tensor":
+                args.append(tensors[i])
+            elif kind == "size":
+                args.append(tensors[i].shape[d])
+            else:
+                args.append(self.scalars[i])
+        return self.gm(*args)
+
+
+def _symbol(size):
+    """The sympy symbol of a size that is exactly one symbol, else None."""
+    expr = getattr(getattr(size, "node", None), "expr", None)
+    return expr if expr is not None and expr.is_Symbol else None
+
+
+def _plan(gm, example_inputs):
+    """How to call gm from its tensors (see _Graph), which arguments are
+    the tensors and the scalars, and torch.export's dynamic_shapes for the
+    tensors; None where gm takes a size that no tensor dimension gives."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    plan, tensors, scalars, dims, where = [], [], [], [], {}
+    for node, value in zip(placeholders, example_inputs):
+        meta = node.meta.get("example_value", value)
+        if isinstance(meta, torch.SymInt) or isinstance(value, (int, torch.SymInt)):
+            plan.append(("size", _symbol(meta), None))
+        elif (isinstance(value, torch.Tensor) and value.dim() == 0
+              and value.dtype == torch.float64 and isinstance(meta, torch.Tensor)
+              and any(u.target == "item" for u in node.users)):
+            plan.append(("scalar", len(scalars), None))
+            scalars.append(len(plan) - 1)
+        else:
+            spec = {}
+            for d, size in enumerate(getattr(meta, "shape", ())):
+                sym = _symbol(size)
+                if sym is not None:
+                    where.setdefault(sym, (len(tensors), d))
+                    spec[d] = torch.export.Dim(str(sym))
+            plan.append(("tensor", len(tensors), None))
+            tensors.append(len(plan) - 1)
+            dims.append(spec or None)
+    for k, (kind, sym, _) in enumerate(plan):
+        if kind == "size":
+            if sym not in where:
+                return None
+            plan[k] = ("size",) + where[sym]
+    return plan, tensors, scalars, dims
+
+
+def _dynamic(example_inputs):
+    return any(isinstance(x, torch.SymInt) for x in example_inputs)
+
+
 def xtile_backend(gm, example_inputs, **kwargs):
     from . import Compiled
     try:
-        compiled = Compiled(gm, tuple(example_inputs))
+        if _dynamic(example_inputs):
+            run = _symbolic(gm, example_inputs)
+        else:
+            compiled = Compiled(gm, tuple(example_inputs))
+            run = compiled.__call__
     except importer.UnsupportedError as e:
         if os.environ.get("XTILE_FALLBACK") == "1":
             warnings.warn(f"xtile: running this graph eagerly: {e}")
             return gm.forward
         raise
 
-    def run(*args):
-        out = compiled(*args)
+    def call(*args):
+        out = run(*args)
         return out if isinstance(out, tuple) else (out,)
+    return call
+
+
+def _symbolic(gm, example_inputs):
+    """The runner of a graph with size arguments: compiled with dynamic
+    sizes once per value of its scalars, or per input shapes where the
+    graph's sizes cannot all be dynamic in Tensor IR."""
+    from . import Compiled
+    planned = _plan(gm, example_inputs)
+    if planned is None:
+        raise importer.UnsupportedError(
+            "a graph from torch.compile takes a size argument that is no tensor "
+            "argument's dimension, which xtile does not support")
+    plan, tensors, scalars, dims = planned
+    variants, static = {}, []
+
+    # Exporting at run time (a new scalar value, or shapes of the static
+    # fallback) must not be traced by Dynamo, whose frame hook is active
+    # around a compiled graph.
+    @torch.compiler.disable
+    def compiled(args):
+        values = tuple(_Scalar(args[i].item()) for i in scalars)
+        # detach(): new tensor objects without the dimensions Dynamo marked
+        # dynamic on them, which torch.export would otherwise follow.
+        example = tuple(args[i].detach() for i in tensors)
+        key = values + (tuple(tuple(t.shape) for t in example) if static else ())
+        if key not in variants:
+            module = _Graph(gm, plan, values)
+            if not static:
+                try:
+                    variants[key] = Compiled(module, example, dynamic_shapes=(tuple(dims),))
+                    return variants[key], example
+                except importer.UnsupportedError as e:
+                    if "dynamic size" not in str(e):
+                        raise
+                    static.append(str(e))
+                    key += tuple(tuple(t.shape) for t in example)
+                    # torch.export marked the dynamic dimensions on them.
+                    example = tuple(args[i].detach() for i in tensors)
+            variants[key] = Compiled(module, example)
+        return variants[key], example
+
+    # Compile now, so that errors surface at torch.compile, outside Dynamo's
+    # tracing context: torch.export would otherwise add its own inputs'
+    # guards to the ShapeEnv of the frame Dynamo is compiling.
+    with torch._guards.tracing(None):
+        compiled(example_inputs)
+
+    def run(*args):
+        fn, example = compiled(args)
+        return fn(*example)
+    run.variants = variants
+    run.static = static
     return run
 
 
