@@ -11,7 +11,8 @@ positions and the cache tensors, and returns the last position's logits;
 the cache updates are its in-place assignments to its inputs. Its shapes
 depend only on the batch, the number of new tokens and max_cache_len, so
 the prefill (the prompt's length) and the decode step (one token) are
-each compiled once and reused for every step and every call."""
+each compiled once and reused for every step and every call. The
+prefill is imported once for every prompt length (a dynamic size)."""
 import torch
 
 from . import Compiled, UnsupportedError
@@ -73,8 +74,10 @@ class CacheStep(torch.nn.Module):
 class Generator:
     """Greedy generation from `model` (a HF causal LM) through xtile, with
     a static KV cache of max_cache_len positions. The prefill of each
-    (batch, prompt length) and the decode step of each batch size are
-    compiled once, on first use, and kept: `num_compiles` counts them."""
+    batch size is imported once with a dynamic prompt length where it can
+    be (see _prefill), and each prompt length compiled on first use; the
+    decode step of each batch size is compiled once. All are kept:
+    `num_compiles` counts them."""
 
     def __init__(self, model, max_cache_len, backend=None, target="sm_90",
                  allow_tf32=None):
@@ -84,16 +87,37 @@ class Generator:
         self.options = dict(backend=backend, target=target, allow_tf32=allow_tf32)
         self.dtype = next(model.parameters()).dtype
         self.prefills, self.decodes = {}, {}
+        self.static_prefills = set()   # batch sizes whose prompt length is static
+
+    def _compiled(self, table, key, ids, positions, cache, dynamic_shapes=None):
+        if key not in table:
+            table[key] = Compiled(self.step, (ids, positions, *cache),
+                                  dynamic_shapes=dynamic_shapes, **self.options)
+        return table[key]
+
+    def _prefill(self, ids, positions):
+        """The prefill for this batch size: imported once with a dynamic
+        prompt length, each length compiled on first use; or, where the
+        model cannot be imported with a dynamic length (a batch above one
+        makes its linear layers work on batch * length rows, an expression
+        of the length), compiled per (batch, prompt length)."""
+        batch, prompt = ids.shape
+        example = self.step.new_cache(batch, self.dtype, "cpu")
+        if batch not in self.static_prefills:
+            length = torch.export.Dim("S", min=1, max=self.max_cache_len)
+            try:
+                return self._compiled(self.prefills, batch, ids, positions, example,
+                                      ({1: length}, {0: length}, (None,) * len(example)))
+            except UnsupportedError as e:
+                if "dynamic size" not in str(e):
+                    raise
+                self.static_prefills.add(batch)
+        return self._compiled(self.prefills, (batch, prompt), ids, positions, example)
 
     @property
     def num_compiles(self):
         return sum(c.num_compiles for c in
                    list(self.prefills.values()) + list(self.decodes.values()))
-
-    def _compiled(self, table, key, ids, positions, cache):
-        if key not in table:
-            table[key] = Compiled(self.step, (ids, positions, *cache), **self.options)
-        return table[key]
 
     def generate(self, input_ids, max_new_tokens, eos_token_id=None, pad_token_id=None):
         """The prompt followed by up to max_new_tokens greedy tokens, as
@@ -122,8 +146,7 @@ class Generator:
         out, done = [ids], torch.zeros(batch, dtype=torch.bool)
         for n in range(max_new_tokens):
             if n == 0:
-                fn = self._compiled(self.prefills, (batch, prompt), ids, positions,
-                                    self.step.new_cache(batch, self.dtype, "cpu"))
+                fn = self._prefill(ids, positions)
                 cache = self.step.new_cache(batch, self.dtype, fn.device)
             else:
                 positions = torch.tensor([prompt + n - 1])

@@ -98,6 +98,20 @@ class _SymbolicExpression(UnsupportedError):
         self.expr = expr
 
 
+def _broadcast_shapes(*shapes):
+    """PyTorch's broadcast of shapes whose sizes are ints or _Syms: sizes
+    aligned from the right, a 1 (or a missing size) taking the other."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for k in range(rank):
+        sizes = {s[len(s) - rank + k] for s in shapes if len(s) - rank + k >= 0}
+        sizes.discard(1)
+        if len(sizes) > 1:
+            raise UnsupportedError(f"shapes {[list(s) for s in shapes]} do not broadcast")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
 class _Sym:
     """A dynamic size, named by its symbol (torch.export's Dim name, T).
     Equal symbols are equal sizes. Arithmetic that would need an
@@ -801,10 +815,23 @@ class Importer:
                          f"strides {strides} : {x.type} -> "
                          f"{tensor_type(val.shape, x.dtype)}", val.shape, x.dtype)
 
+    def _from_end(self, size, offset, at):
+        """The positions size + offset + at (`at` an int64 vector) along a
+        dynamic size: the size is the largest of its indices plus one (a
+        reduction of an iota), as Tensor IR has no size as a value."""
+        iota = self._iota((size,), 0)
+        last = self.emit(f"xtensor.reduce max {iota.name} dims [0] : {iota.type} -> "
+                         f"{tensor_type((), torch.int64)}", (), torch.int64)
+        n = at.shape[0]
+        first = self.binary("add", self.broadcast(self.reshape(last, (1,)), (n,)),
+                            offset + 1, (n,), torch.int64)
+        return self.binary("add", at, first, (n,), torch.int64)
+
     def _slice_dynamic(self, val, x, dim, start, end, step):
         """A slice along a dynamic dimension: whole (the input), or a
         window of a static length (PyTorch's size is a number: it lies
-        within the smallest size), gathered at start + step * i. Anything
+        within the smallest size), gathered at start + step * i, or at
+        size + start + step * i for a start counted from the end. Anything
         else needs a size that is an expression of the dynamic one."""
         size = x.shape[dim]
         start = 0 if start is None else start
@@ -821,24 +848,28 @@ class Importer:
             if start:
                 at = self.binary("add", at, start, (n,), torch.int64)
             return self._gather(val, x, at, dim)
+        if isinstance(n, int) and isinstance(start, int) and start < 0:
+            # A window of static length from the end (x[:, -1:]).
+            at = self._iota((n,), 0)
+            if step != 1:
+                at = self.binary("mul", at, step, (n,), torch.int64)
+            return self._gather(val, x, self._from_end(size, start, at), dim)
         raise UnsupportedError(
             f"operator {self.what} slices the dynamic dimension {dim} ({size}) from "
             f"{start} to {end} with step {step}: its result's size ({n}) would be an "
             "expression of the dynamic size (a slice keeps a dynamic dimension "
-            "whole, or takes a window of static length from a static start)")
+            "whole, or takes a window of static length from a static start or one "
+            "counted from the end)")
 
     def op_select(self, val, input, dim, index):
         x = input
         dim %= len(x.shape)
         if isinstance(x.shape[dim], _Sym):
-            # Index i >= 0 of a dynamic dimension: a gather; from the end
-            # (-1) it would be at an expression of the size.
+            # Index i of a dynamic dimension: a gather, at i or, counted
+            # from the end (-1), at size + i.
+            at = self.const(max(index, 0), (1,), torch.int64)
             if index < 0:
-                raise UnsupportedError(
-                    f"operator {self.what} selects index {index} of the dynamic "
-                    f"dimension {dim} ({x.shape[dim]}), which needs the position "
-                    f"{x.shape[dim]} - {-index}, an expression of the dynamic size")
-            at = self.const(index, (1,), torch.int64)
+                at = self._from_end(x.shape[dim], index, self.const(0, (1,), torch.int64))
             return self.reshape(self._gather(None, x, at, dim), val.shape)
         index %= x.shape[dim]
         shape = list(x.shape)
@@ -1564,7 +1595,7 @@ class Importer:
         if any(idx[m].dtype == torch.bool for m in dims):
             raise UnsupportedError("indexing with a boolean mask (its result's shape "
                                    "depends on the data) is not supported")
-        bshape = tuple(torch.broadcast_shapes(*[idx[m].shape for m in dims]))
+        bshape = _broadcast_shapes(*[idx[m].shape for m in dims])
         rest = [m for m in range(rank) if m not in dims]
         at = dims[0] if dims == list(range(dims[0], dims[-1] + 1)) else 0
         out = [x.shape[m] for m in rest]
@@ -1683,7 +1714,7 @@ class Importer:
         if len(given) == 1 and given[0].dtype == torch.bool:
             return self._masked_put(val, input, list(indices), values, accumulate)
         coords, shape = self._index_coords(input, indices)
-        if math.prod(shape) == 0:
+        if all(isinstance(d, int) for d in shape) and math.prod(shape) == 0:
             return self.operand(input, val.shape, val.dtype)
         if not accumulate and len(given) == 1 and len(given[0].shape) == 1:
             p = next(m for m, t in enumerate(indices) if t is not None)
@@ -1710,10 +1741,8 @@ class Importer:
                          f"{tensor_type((L,), torch.int64)}", (L,), torch.int64)
         along = (1,) * p + (L,) + (1,) * (len(x.shape) - p - 1)
         written = self.broadcast(self.reshape(self._cmp("ge", (L,), last, 0), along), val.shape)
-        source = self.broadcast(
-            self.reshape(self.binary("max", last, 0, (L,), torch.int64), along), val.shape)
-        coords = [source if m == p else self._iota(val.shape, m) for m in range(len(x.shape))]
-        picked = self._take(self.operand(values, shape, val.dtype), coords, val.shape)
+        source = self.binary("max", last, 0, (L,), torch.int64)
+        picked = self._gather(None, self.operand(values, shape, val.dtype), source, p)
         return self.op_where(val, written, picked, self.cast(x, val.dtype))
 
     def op_scatter(self, val, input, dim, index, src=None, value=None, reduce=None,

@@ -158,7 +158,7 @@ def small_models():
     long = Dim("T", min=3, max=512)
     for name, model, dim in [("flatten", Flatten(), T), ("split", Split(), T),
                              ("concat", Concat(), T),
-                             ("shift", Shift(), long), ("last", Last(), T),
+                             ("shift", Shift(), long),
                              ("token mean", TokenMean(), T), ("size as value", Scale(), T)]:
         rejects(name, lambda: xtile.import_module(model, (torch.randn(5, 8),),
                                                   dynamic_shapes={"x": {0: dim}}))
@@ -170,6 +170,27 @@ def small_models():
             return x[:2] * 2 + x[0]
     check("first", First(), lambda t: (torch.randn(t, 8),),
           {"x": {0: Dim("T", min=2, max=512)}}, sizes=(2, 7, 128))
+
+    class Tail(nn.Module):
+        """Windows counted from the end of the dynamic dimension (the last
+        token's logits, x[:, -1:]) and an element from it (x[-1])."""
+
+        def forward(self, x):
+            return x[-2:] * 2 + x[-1] + x[-3:-1:1]
+    check("tail", Tail(), lambda t: (torch.randn(t, 8),),
+          {"x": {0: Dim("T", min=3, max=512)}}, sizes=(3, 7, 128))
+
+    class CacheUpdate(nn.Module):
+        """A KV cache written at T positions from `start`: index_copy_ with
+        a dynamic number of positions."""
+
+        def forward(self, cache, k, pos):
+            cache = cache.clone()
+            cache.index_copy_(1, pos, k)
+            return cache * 1
+    check("cache update", CacheUpdate(),
+          lambda t: (torch.randn(2, 160, 8), torch.randn(2, t, 8), torch.arange(t) + 20),
+          {"cache": None, "k": {1: T}, "pos": {0: T}}, sizes=(1, 7, 128))
 
 
 def llama():

@@ -38,7 +38,8 @@ def generate(name, model, prompt, new_tokens, max_cache_len, eos=None):
     new = got.shape[1] - prompt.shape[1]
     same = got.shape == expected.shape and torch.equal(got, expected)
     print(f"{name}: {new} new tokens, {'equal to' if same else 'DIFFERENT FROM'} "
-          f"generate(); {len(gen.prefills)} prefill and {len(gen.decodes)} decode "
+          f"generate(); {len(gen.prefills)} prefill ("
+          f"{'static' if gen.static_prefills else 'dynamic'} length) and {len(gen.decodes)} decode "
           f"program(s), {gen.num_compiles} compiles ({seconds:.1f} s)" +
           (f"; {int((got[:, prompt.shape[1]:] == 0).sum())} padded after eos"
            if eos is not None else ""))
@@ -55,6 +56,20 @@ def main():
     # Another prompt of the same length: nothing compiles again.
     again = gen.generate(torch.randint(0, 128, (1, 8)), max_new_tokens=4)
     print(f"llama again: {again.shape[1] - 8} new tokens, {gen.num_compiles} compiles")
+    # Another prompt length: the prefill's import serves it; one compile.
+    longer = torch.randint(0, 128, (1, 11))
+    with torch.no_grad():
+        expected = llama.generate(longer, max_new_tokens=5, do_sample=False,
+                                  attention_mask=torch.ones_like(longer))
+    imports = xtile.import_exported
+    counted = []
+    xtile.import_exported = lambda *a, **k: counted.append(1) or imports(*a, **k)
+    try:
+        got = gen.generate(longer, max_new_tokens=5)
+    finally:
+        xtile.import_exported = imports
+    print(f"llama, prompt of 11: {'equal to' if torch.equal(got, expected) else 'DIFFERENT FROM'}"
+          f" generate(); {gen.num_compiles} compiles, {len(counted)} new import(s)")
     # A batch of two, stopping at an end-of-sequence token: the sequence
     # that ends first is padded, as generate() pads it.
     batch = torch.randint(0, 128, (2, 5))
