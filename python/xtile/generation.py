@@ -102,6 +102,11 @@ class Generator:
         makes its linear layers work on batch * length rows, an expression
         of the length), compiled per (batch, prompt length)."""
         batch, prompt = ids.shape
+        known = self.prefills.get((batch, prompt) if batch in self.static_prefills
+                                  else batch)
+        if known is not None:
+            return known
+        # Example cache tensors for the export only: allocated when compiling.
         example = self.step.new_cache(batch, self.dtype, "cpu")
         if batch not in self.static_prefills:
             length = torch.export.Dim("S", min=1, max=self.max_cache_len)
