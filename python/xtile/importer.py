@@ -1658,17 +1658,23 @@ class Importer:
             if not include_self:
                 total = self.op_where(flat, written, total, flat_x)
             return self.reshape(total, val.shape)
-        none = self.const(-1, wide, torch.int64)
-        which = self.emit(f"xtensor.select {hit.name}, {self._iota(wide, 1).name}, "
-                          f"{none.name} : {tensor_type(wide, torch.int64)}", wide, torch.int64)
-        last = self.emit(f"xtensor.reduce max {which.name} dims [1] : {which.type} -> "
-                         f"{tensor_type((n,), torch.int64)}", (n,), torch.int64)
+        last = self._last_write(hit)
         written = self._cmp("ge", (n,), last, 0)
         picked = self._gather(None, self.reshape(vals, (m,)),
                               self.binary("max", last, 0, (n,), torch.int64), 0)
         out = self.emit(f"xtensor.select {written.name}, {picked.name}, {flat_x.name} : "
                         f"{tensor_type((n,), dtype)}", (n,), dtype)
         return self.reshape(out, val.shape)
+
+    def _last_write(self, hit):
+        """For each destination (row) of `hit`, a bool [n, m] of which of m
+        writes target it, the last such write's position, or -1."""
+        wide = hit.shape
+        none = self.const(-1, wide, torch.int64)
+        which = self.emit(f"xtensor.select {hit.name}, {self._iota(wide, 1).name}, "
+                          f"{none.name} : {tensor_type(wide, torch.int64)}", wide, torch.int64)
+        return self.emit(f"xtensor.reduce max {which.name} dims [1] : {which.type} -> "
+                         f"{tensor_type(wide[:1], torch.int64)}", wide[:1], torch.int64)
 
     def _masked_put(self, val, x, indices, values, accumulate):
         """x[..., mask] = values (or +=) with one boolean index tensor: the
@@ -1733,12 +1739,8 @@ class Importer:
         L, T = x.shape[p], index.shape[0]
         wide = (L, T)
         target = self.reshape(self._wrapped(index, L, (T,)), (1, T))
-        hit = self._cmp("eq", wide, self._iota(wide, 0), self.broadcast(target, wide))
-        none = self.const(-1, wide, torch.int64)
-        which = self.emit(f"xtensor.select {hit.name}, {self._iota(wide, 1).name}, "
-                          f"{none.name} : {tensor_type(wide, torch.int64)}", wide, torch.int64)
-        last = self.emit(f"xtensor.reduce max {which.name} dims [1] : {which.type} -> "
-                         f"{tensor_type((L,), torch.int64)}", (L,), torch.int64)
+        last = self._last_write(
+            self._cmp("eq", wide, self._iota(wide, 0), self.broadcast(target, wide)))
         along = (1,) * p + (L,) + (1,) * (len(x.shape) - p - 1)
         written = self.broadcast(self.reshape(self._cmp("ge", (L,), last, 0), along), val.shape)
         source = self.binary("max", last, 0, (L,), torch.int64)
