@@ -11,6 +11,10 @@ Tensor IR), `xtile-opt --lower-to-kernel`, `xtile-translate --mlir-to-cuda`
 and the build of the kernels for the CPU emulation (the host C++ compiler);
 and the GPU path's build of the same CUDA C with nvcc (`-arch=sm_90`,
 `-shared`, as xtile.compile runs it on a GPU) when nvcc is installed.
+The GPU path without nvcc (the driver loader) emits PTX
+(`xtile-translate --mlir-to-ptx`) and the launch plan instead; the driver
+then compiles the PTX when it loads it, which ptxas (`-arch=sm_90`, when
+installed) stands in for here.
 Both after a warm-up on a tiny model (each side's one-time start-up:
 imports, Inductor's initialization). torch.compile: the first call of
 `torch.compile(model)` after
@@ -80,7 +84,11 @@ def main():
         tiny, t = torch.nn.ReLU(), torch.randn(4)
         xtile.compile(tiny, (t,), backend="emu")
         torch.compile(tiny)(t)
-    print(f"{'model':<18} | xtile total | import  opt   emit  c++  | nvcc sm_90 | torch.compile (cpu)")
+    ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas"
+                                      if os.path.exists("/usr/local/cuda/bin/ptxas")
+                                      else None)
+    print(f"{'model':<18} | xtile total | import  opt   emit  c++  | nvcc sm_90 "
+          f"| ptx+plan ptxas | torch.compile (cpu)")
     for name, model, shape in models():
         model = model.eval()
         x = (torch.randint(0, 1000, (1, 32)) if shape is None
@@ -108,14 +116,28 @@ def main():
                     [nvcc, "-O3", "-arch=sm_90", "-shared", "-Xcompiler",
                      "-fPIC", "-o", str(src.with_suffix(".cuda.so")), str(src)],
                     check=True, capture_output=True))
+            ptx, t_ptx = timed(lambda: subprocess.run(
+                [runtime._tool("xtile-translate"), "--mlir-to-ptx"], input=kir,
+                capture_output=True, text=True, check=True).stdout)
+            _, t_plan = timed(lambda: subprocess.run(
+                [runtime._tool("xtile-translate"), "--mlir-to-launch-plan"],
+                input=kir, capture_output=True, text=True, check=True))
+            t_ptxas = None
+            if ptxas:
+                src.with_suffix(".ptx").write_text(ptx)
+                _, t_ptxas = timed(lambda: subprocess.run(
+                    [ptxas, "-arch=sm_90", "-o", str(src.with_suffix(".cubin")),
+                     str(src.with_suffix(".ptx"))], check=True, capture_output=True))
         with tempfile.TemporaryDirectory() as inductor, torch.no_grad():
             os.environ["TORCHINDUCTOR_CACHE_DIR"] = inductor
             torch._dynamo.reset()
             compiled = torch.compile(model)
             _, t_torch = timed(lambda: compiled(x))
         nv = f"{t_nvcc:8.2f} s" if t_nvcc is not None else "    -     "
+        pa = f"{t_ptxas:5.2f}" if t_ptxas is not None else "  -  "
         print(f"{name:<18} | {total:9.2f} s | {t_import:5.2f} {t_opt:5.2f} "
-              f"{t_emit:5.2f} {t_cxx:5.2f} | {nv} | {t_torch:8.2f} s", flush=True)
+              f"{t_emit:5.2f} {t_cxx:5.2f} | {nv} | {t_ptx + t_plan:8.2f} {pa} "
+              f"| {t_torch:8.2f} s", flush=True)
     return 0
 
 

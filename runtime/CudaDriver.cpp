@@ -7,6 +7,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <dlfcn.h>
 
 using namespace mlir;
@@ -55,9 +56,15 @@ struct CudaDriver::Api {
 };
 
 CudaDriver::CudaDriver() {
-  library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  // XTILE_LIBCUDA names another driver library: the emulation's, say
+  // (runtime/xtile_emulation.h, XTILE_EMULATION_DRIVER).
+  const char *path = std::getenv("XTILE_LIBCUDA");
+  library = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
-    why = "no CUDA driver (libcuda.so.1 cannot be opened: no GPU here)";
+    why = path && *path ? std::string("XTILE_LIBCUDA=") + path +
+                              " cannot be opened: " + dlerror()
+                        : "no CUDA driver (libcuda.so.1 cannot be opened: "
+                          "no GPU here)";
     return;
   }
   api = new Api();

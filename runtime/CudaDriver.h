@@ -2,7 +2,8 @@
 //
 // xtile-run's GPU backend. libcuda.so.1 is opened with dlopen when first
 // needed, so the tools build and run on machines without a GPU or a CUDA
-// toolkit, and say so when asked for one.
+// toolkit, and say so when asked for one. XTILE_LIBCUDA names another
+// driver library to open instead (the emulation can be one).
 //
 //===----------------------------------------------------------------------===//
 

@@ -35,6 +35,7 @@
 #include <functional>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <math.h>
 #include <mutex>
 #include <thread>
@@ -971,5 +972,207 @@ inline cudaError_t xt_launch(void (*kernel)(Params...), dim3 grid, dim3 block,
   xt_emu::Launch launch{name, grid, block, shared, &body};
   return xt_emu::run(launch);
 }
+
+//===----------------------------------------------------------------------===//
+// Kernels launched as the CUDA driver launches them
+//===----------------------------------------------------------------------===//
+
+namespace xt_emu {
+
+/// Launches a kernel from an array of pointers to its parameters, as
+/// cuLaunchKernel takes them.
+using DriverLauncher = cudaError_t (*)(dim3 grid, dim3 block, size_t shared,
+                                       void **params);
+
+/// A kernel by its PTX name. xtile-translate --mlir-to-cuda ends its output
+/// with the table `xt_emu_kernels` of them, ended by a null name.
+struct DriverKernel {
+  const char *name;
+  DriverLauncher launch;
+};
+
+template <typename... P, size_t... I>
+inline cudaError_t launchPacked(void (*kernel)(P...), dim3 grid, dim3 block,
+                                size_t shared, void **params,
+                                std::index_sequence<I...>) {
+  return xt_launch(kernel, grid, block, shared, nullptr,
+                   *static_cast<P *>(params[I])...);
+}
+
+template <typename... P>
+constexpr std::index_sequence_for<P...> parameterIndices(void (*)(P...)) {
+  return {};
+}
+
+template <auto Kernel>
+cudaError_t packed(dim3 grid, dim3 block, size_t shared, void **params) {
+  return launchPacked(Kernel, grid, block, shared, params,
+                      parameterIndices(Kernel));
+}
+
+} // namespace xt_emu
+
+//===----------------------------------------------------------------------===//
+// The CUDA driver API
+//===----------------------------------------------------------------------===//
+//
+// Built with -DXTILE_EMULATION_DRIVER into a shared library, the emitted
+// CUDA C of a module is also a CUDA driver (libcuda.so.1) with one emulated
+// GPU whose "PTX" runs the module's kernels: cuModuleGetFunction finds a
+// kernel when the loaded PTX has its `.entry` and the emulation has it.
+// Memory is host memory. Hosts that load PTX through the driver API
+// (xtile-run --backend=cuda, python/xtile without nvcc) then run on the CPU
+// with XTILE_LIBCUDA naming the library.
+
+#ifdef XTILE_EMULATION_DRIVER
+#include <chrono>
+#include <string>
+
+extern "C" const xt_emu::DriverKernel xt_emu_kernels[];
+
+namespace xt_emu {
+struct DriverModule {
+  std::string image;
+};
+using DriverClock = std::chrono::steady_clock;
+inline void *currentContext = nullptr;
+inline int primaryContext;
+} // namespace xt_emu
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+extern "C" {
+CUresult cuInit(unsigned) { return 0; }
+CUresult cuDriverGetVersion(int *version) {
+  *version = 12000;
+  return 0;
+}
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return 0;
+}
+CUresult cuDeviceGet(int *device, int ordinal) {
+  if (ordinal != 0)
+    return 101; // CUDA_ERROR_INVALID_DEVICE
+  *device = 0;
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
+  // Compute capability 9.0; every other attribute reads as 0.
+  *value = attribute == 75 ? 9 : 0;
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRetain(void **context, int) {
+  *context = &xt_emu::primaryContext;
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return 0; }
+CUresult cuCtxSetCurrent(void *context) {
+  xt_emu::currentContext = context;
+  return 0;
+}
+CUresult cuCtxGetCurrent(void **context) {
+  *context = xt_emu::currentContext;
+  return 0;
+}
+CUresult cuCtxSynchronize() { return 0; }
+CUresult cuStreamSynchronize(void *) { return 0; }
+CUresult cuModuleLoadData(void **module, const void *image) {
+  std::string text = static_cast<const char *>(image);
+  if (text.find(".version") == std::string::npos ||
+      text.find(".target") == std::string::npos)
+    return 218; // CUDA_ERROR_INVALID_PTX
+  *module = new xt_emu::DriverModule{text};
+  return 0;
+}
+CUresult cuModuleUnload(void *module) {
+  delete static_cast<xt_emu::DriverModule *>(module);
+  return 0;
+}
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+  const std::string &ptx = static_cast<xt_emu::DriverModule *>(module)->image;
+  if (ptx.find(".entry " + std::string(name) + "(") == std::string::npos)
+    return 500; // CUDA_ERROR_NOT_FOUND
+  for (const xt_emu::DriverKernel *k = xt_emu_kernels; k->name; ++k)
+    if (std::strcmp(k->name, name) == 0) {
+      *function = const_cast<xt_emu::DriverKernel *>(k);
+      return 0;
+    }
+  return 500;
+}
+CUresult cuFuncSetAttribute(void *, int, int) { return 0; }
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *, void **params, void **extra) {
+  if (!function || extra)
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  auto *k = static_cast<const xt_emu::DriverKernel *>(function);
+  cudaError_t err = k->launch(dim3(gx, gy, gz), dim3(bx, by, bz), shared, params);
+  return err == cudaSuccess ? 0 : err == cudaErrorInvalidValue ? 1 : 719;
+}
+CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
+  void *p = nullptr;
+  if (cudaMallocAsync(&p, bytes, nullptr) != cudaSuccess)
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
+  *pointer = reinterpret_cast<CUdeviceptr>(p);
+  return 0;
+}
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  std::free(reinterpret_cast<void *>(pointer));
+  return 0;
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr to, const void *from, size_t bytes) {
+  std::memmove(reinterpret_cast<void *>(to), from, bytes);
+  return 0;
+}
+CUresult cuMemcpyDtoH_v2(void *to, CUdeviceptr from, size_t bytes) {
+  std::memmove(to, reinterpret_cast<const void *>(from), bytes);
+  return 0;
+}
+CUresult cuMemcpyDtoD_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes) {
+  std::memmove(reinterpret_cast<void *>(to), reinterpret_cast<void *>(from),
+               bytes);
+  return 0;
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes,
+                              void *) {
+  return cuMemcpyDtoD_v2(to, from, bytes);
+}
+CUresult cuEventCreate(void **event, unsigned) {
+  *event = new xt_emu::DriverClock::time_point(xt_emu::DriverClock::now());
+  return 0;
+}
+CUresult cuEventDestroy_v2(void *event) {
+  delete static_cast<xt_emu::DriverClock::time_point *>(event);
+  return 0;
+}
+CUresult cuEventRecord(void *event, void *) {
+  *static_cast<xt_emu::DriverClock::time_point *>(event) =
+      xt_emu::DriverClock::now();
+  return 0;
+}
+CUresult cuEventSynchronize(void *) { return 0; }
+CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
+  auto *a = static_cast<xt_emu::DriverClock::time_point *>(start);
+  auto *b = static_cast<xt_emu::DriverClock::time_point *>(end);
+  *ms = std::chrono::duration<float, std::milli>(*b - *a).count();
+  return 0;
+}
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  switch (error) {
+  case 0: *text = "no error"; break;
+  case 1: *text = "invalid argument"; break;
+  case 2: *text = "out of memory"; break;
+  case 101: *text = "invalid device ordinal"; break;
+  case 218: *text = "a PTX JIT compilation failed (not PTX)"; break;
+  case 500: *text = "named symbol not found"; break;
+  case 719: *text = "unspecified launch failure"; break;
+  default: *text = "unknown error"; return 1;
+  }
+  return 0;
+}
+} // extern "C"
+#endif // XTILE_EMULATION_DRIVER
 
 #endif // XTILE_EMULATION_H

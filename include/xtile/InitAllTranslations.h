@@ -4,6 +4,7 @@
 #define XTILE_INITALLTRANSLATIONS_H
 
 #include "xtile/Target/CUDA/CUDAEmitter.h"
+#include "xtile/Target/LaunchPlan/LaunchPlan.h"
 #include "xtile/Target/PTX/PTXEmitter.h"
 
 namespace mlir {
@@ -14,12 +15,13 @@ namespace xtile {
 
 /// Registers the translations that xtile-translate offers with the global
 /// translation registry: Kernel IR to CUDA C (`--mlir-to-cuda`) and to PTX
-/// (`--mlir-to-ptx`, through the LLVM dialect and NVPTX), and upstream's
-/// `--mlir-to-llvmir`.
+/// (`--mlir-to-ptx`, through the LLVM dialect and NVPTX), programs to
+/// launch plans (`--mlir-to-launch-plan`), and upstream's `--mlir-to-llvmir`.
 inline void registerAllTranslations() {
   mlir::registerToLLVMIRTranslation();
   registerToCUDATranslation();
   registerToPTXTranslation();
+  registerToLaunchPlanTranslation();
 }
 
 } // namespace xtile

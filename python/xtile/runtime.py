@@ -1,9 +1,18 @@
 """Builds Tensor IR with xtile's tools and runs it on torch tensors: on the
-GPU (the CUDA C built with nvcc) when there is one, else on the CPU through
-CUDA emulation (the same CUDA C built with the host compiler and
-runtime/xtile_emulation.h)."""
+GPU when there is one, else on the CPU through CUDA emulation (the emitted
+CUDA C built with the host compiler and runtime/xtile_emulation.h).
+
+On the GPU, programs are built one of two ways (the "loader"):
+- nvcc: the emitted CUDA C, kernels and host code, built into a library;
+- driver: the PTX of LLVM's NVPTX backend (xtile-translate --mlir-to-ptx),
+  loaded through the CUDA driver API with ctypes and launched from the
+  program's launch plan (--mlir-to-launch-plan). It needs no CUDA toolkit
+  and no host compiler: only the driver that torch uses.
+nvcc is used when it is found, else the driver; XTILE_CUDA_LOADER=nvcc or
+=driver chooses."""
 import ctypes
 import hashlib
+import json
 import os
 import pathlib
 import shutil
@@ -115,6 +124,165 @@ def default_backend():
     return "cuda" if torch.cuda.is_available() else "emu"
 
 
+def _nvcc():
+    """nvcc from PATH, else from $CUDA_HOME or /usr/local/cuda; None when
+    there is none."""
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    home = pathlib.Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    return str(home / "bin" / "nvcc") if (home / "bin" / "nvcc").exists() else None
+
+
+def cuda_loader():
+    """How programs are built for the GPU: "nvcc" or "driver" (the module
+    docstring). $XTILE_CUDA_LOADER chooses; else nvcc when it is found."""
+    chosen = os.environ.get("XTILE_CUDA_LOADER")
+    if chosen:
+        if chosen not in ("nvcc", "driver"):
+            raise ValueError(f"xtile: XTILE_CUDA_LOADER={chosen!r}: expected nvcc or "
+                             "driver")
+        if chosen == "nvcc" and not _nvcc():
+            raise RuntimeError("xtile: XTILE_CUDA_LOADER=nvcc but nvcc is not found "
+                               "(PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)")
+        return chosen
+    return "nvcc" if _nvcc() else "driver"
+
+
+class _Driver:
+    """The few CUDA driver entry points the driver loader calls, through
+    ctypes: libcuda.so.1, or the library $XTILE_LIBCUDA names (the
+    emulation can stand in for it: runtime/xtile_emulation.h)."""
+
+    _instance = None
+
+    @classmethod
+    def get(cls):
+        if cls._instance is None:
+            cls._instance = cls()
+        return cls._instance
+
+    def __init__(self):
+        path = os.environ.get("XTILE_LIBCUDA", "libcuda.so.1")
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise RuntimeError(f"xtile: cannot open the CUDA driver ({path}): {e}") from None
+        p, u, i = ctypes.c_void_p, ctypes.c_uint, ctypes.c_int
+        pp = ctypes.POINTER(ctypes.c_void_p)
+        self.lib = lib
+        for name, args in [
+                ("cuInit", [u]), ("cuDeviceGet", [ctypes.POINTER(i), i]),
+                ("cuCtxGetCurrent", [pp]), ("cuCtxSetCurrent", [p]),
+                ("cuDevicePrimaryCtxRetain", [pp, i]),
+                ("cuModuleLoadData", [pp, ctypes.c_char_p]),
+                ("cuModuleGetFunction", [pp, p, ctypes.c_char_p]),
+                ("cuFuncSetAttribute", [p, i, i]),
+                ("cuLaunchKernel", [p, u, u, u, u, u, u, u, p, pp, pp]),
+                ("cuMemcpyDtoDAsync_v2", [ctypes.c_uint64, ctypes.c_uint64,
+                                          ctypes.c_size_t, p]),
+                ("cuGetErrorString", [i, ctypes.POINTER(ctypes.c_char_p)])]:
+            fn = getattr(lib, name, None)
+            if fn is None:
+                raise RuntimeError(f"xtile: the CUDA driver ({path}) lacks {name}")
+            fn.argtypes, fn.restype = args, ctypes.c_int
+            setattr(self, name, fn)
+        self.check(self.cuInit(0), "initializing the CUDA driver")
+        # The context torch uses (the device's primary context), current on
+        # this thread.
+        if torch.cuda.is_available():
+            torch.cuda.init()
+        ctx = ctypes.c_void_p()
+        self.check(self.cuCtxGetCurrent(ctypes.byref(ctx)), "reading the context")
+        if not ctx.value:
+            device = ctypes.c_int()
+            ordinal = torch.cuda.current_device() if torch.cuda.is_available() else 0
+            self.check(self.cuDeviceGet(ctypes.byref(device), ordinal), "finding the GPU")
+            self.check(self.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), device),
+                       "retaining the GPU's context")
+            self.check(self.cuCtxSetCurrent(ctx), "making the context current")
+
+    def check(self, rc, what):
+        if rc != 0:
+            text = ctypes.c_char_p()
+            self.cuGetErrorString(rc, ctypes.byref(text))
+            reason = text.value.decode() if text.value else "unknown error"
+            raise RuntimeError(f"xtile: CUDA driver: {what}: {reason} (error {rc})")
+
+
+class _DriverProgram:
+    """A program's PTX loaded through the CUDA driver, run from its launch
+    plan: temporaries are torch tensors on the buffers' device, kernels are
+    launched and copies made on torch's current stream."""
+
+    _MAX_DYNAMIC_SHARED = 8   # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+
+    def __init__(self, ptx, plan, name):
+        self.driver = _Driver.get()
+        programs = [p for p in plan["programs"] if p["name"] == name]
+        if not programs:
+            raise RuntimeError(f"xtile: the launch plan has no program {name!r}")
+        self.plan = programs[0]
+        self.name = name
+        d = self.driver
+        self.module = ctypes.c_void_p()
+        d.check(d.cuModuleLoadData(ctypes.byref(self.module), ptx.encode() + b"\0"),
+                "loading the PTX")
+        self.functions = {}
+        for step in self.plan["steps"]:
+            kernel = step.get("launch")
+            if kernel is None or kernel in self.functions:
+                continue
+            fn = ctypes.c_void_p()
+            d.check(d.cuModuleGetFunction(ctypes.byref(fn), self.module, kernel.encode()),
+                    f"finding kernel {kernel} in the PTX")
+            if step["shared"] > 48 * 1024:
+                d.check(d.cuFuncSetAttribute(fn, self._MAX_DYNAMIC_SHARED, step["shared"]),
+                        f"raising {kernel}'s dynamic shared memory limit")
+            self.functions[kernel] = fn
+        self.temporaries = [b["bytes"] for b in self.plan["buffers"]
+                            if b["role"] == "temporary"]
+
+    def __call__(self, buffers):
+        d = self.driver
+        device = buffers[0].device
+        temporaries = [torch.empty(max(n, 1), dtype=torch.uint8, device=device)
+                       for n in self.temporaries]
+        ptrs = [b.data_ptr() for b in buffers] + [t.data_ptr() for t in temporaries]
+        stream = (torch.cuda.current_stream(device).cuda_stream
+                  if device.type == "cuda" else None)
+        for step in self.plan["steps"]:
+            if "copy" in step:
+                copy = step["copy"]
+                d.check(d.cuMemcpyDtoDAsync_v2(ptrs[copy["to"]], ptrs[copy["from"]],
+                                               step["bytes"], stream),
+                        f"{self.name}: copying a buffer")
+                continue
+            args = [ctypes.c_void_p(ptrs[a]) for a in step["args"]]
+            params = (ctypes.c_void_p * len(args))(
+                *[ctypes.addressof(a) for a in args])
+            (gx, gy, gz), (bx, by, bz) = step["grid"], step["block"]
+            d.check(d.cuLaunchKernel(self.functions[step["launch"]], gx, gy, gz,
+                                     bx, by, bz, step["shared"], stream, params, None),
+                    f"{self.name}: launching {step['launch']}")
+        # The temporaries go back to torch's caching allocator, whose
+        # reuse is ordered after these launches on the same stream.
+        return 0
+
+
+def _check_target(target):
+    """A GPU older than `target` cannot load its PTX: say so before JIT
+    compilation fails with an opaque error."""
+    if not torch.cuda.is_available():
+        return
+    major, minor = torch.cuda.get_device_capability()
+    wanted = int(target[3:].rstrip("a"))
+    if major * 10 + minor < wanted or (target.endswith("a") and
+                                       major * 10 + minor != wanted):
+        raise RuntimeError(f"xtile: target {target} cannot run on this GPU "
+                           f"(sm_{major}{minor}): pass target=\"sm_{major}{minor}\"")
+
+
 class Program:
     """A compiled Tensor IR function, callable on torch tensors."""
 
@@ -124,6 +292,7 @@ class Program:
         self.backend = backend or default_backend()
         if self.backend not in ("cuda", "emu"):
             raise ValueError(f"xtile: unknown backend {self.backend!r} (cuda or emu)")
+        self.loader = cuda_loader() if self.backend == "cuda" else "emu"
         spec = _tuned_spec(target)
         options = f"target={target}"
         if allow_tf32:
@@ -133,37 +302,73 @@ class Program:
         # The key covers the compiler (its binary), its options and the
         # tuned schedules.
         key = hashlib.sha256("\0".join([
-            mlir, self.backend, options, _compiler_key(self.backend),
+            mlir, self.backend, self.loader, options, _compiler_key(self.backend),
             spec.read_text() if spec else ""]).encode()).hexdigest()[:16]
         cache = pathlib.Path(cache or os.environ.get("XTILE_CACHE_DIR") or
                              pathlib.Path(tempfile.gettempdir()) / "xtile-cache")
         cache.mkdir(parents=True, exist_ok=True)
+        if self.loader == "driver":
+            _check_target(target)
+            ptx, plan = cache / f"{name}-{key}.ptx", cache / f"{name}-{key}.json"
+            if not (ptx.exists() and plan.exists()):
+                self._build_ptx(mlir, ptx, plan, options)
+            self.fn = _DriverProgram(ptx.read_text(), json.loads(plan.read_text()), name)
+            return
         lib = cache / f"{name}-{key}.so"
         if not lib.exists():
             self._build(mlir, lib, options)
         self.lib = ctypes.CDLL(str(lib))
-        self.fn = getattr(self.lib, f"{name}_packed")
-        self.fn.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
-        self.fn.restype = ctypes.c_int
+        packed = getattr(self.lib, f"{name}_packed")
+        packed.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+        packed.restype = ctypes.c_int
 
-    def _build(self, mlir, lib, options):
+        def run(buffers):
+            ptrs = (ctypes.c_void_p * len(buffers))(*[b.data_ptr() for b in buffers])
+            stream = (torch.cuda.current_stream().cuda_stream
+                      if self.backend == "cuda" else None)
+            return packed(ptrs, stream)
+        self.fn = run
+
+    @staticmethod
+    def _translate(kernel_ir, flag, what):
+        done = subprocess.run([_tool("xtile-translate"), flag], input=kernel_ir,
+                              capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"xtile: {what} failed:\n" + done.stderr)
+        return done.stdout
+
+    @staticmethod
+    def _lower(mlir, options):
         with tempfile.TemporaryDirectory() as tmp:
             src = pathlib.Path(tmp, "program.mlir")
             src.write_text(mlir)
             kernel = subprocess.run(
                 [_tool("xtile-opt"), f"--lower-to-kernel={options}", str(src)],
                 capture_output=True, text=True)
-            if kernel.returncode:
-                raise RuntimeError("xtile: lowering failed:\n" + kernel.stderr)
-            cuda = subprocess.run([_tool("xtile-translate"), "--mlir-to-cuda"],
-                                  input=kernel.stdout, capture_output=True, text=True)
-            if cuda.returncode:
-                raise RuntimeError("xtile: CUDA C emission failed:\n" + cuda.stderr)
+        if kernel.returncode:
+            raise RuntimeError("xtile: lowering failed:\n" + kernel.stderr)
+        return kernel.stdout
+
+    def _build_ptx(self, mlir, ptx, plan, options):
+        """The PTX and the launch plan, written to the cache (each through a
+        temporary name, so a reader never sees half a file)."""
+        kernel_ir = self._lower(mlir, options)
+        for path, flag, what in [(ptx, "--mlir-to-ptx", "PTX emission"),
+                                 (plan, "--mlir-to-launch-plan", "the launch plan")]:
+            text = self._translate(kernel_ir, flag, what)
+            part = path.with_name(path.name + f".{os.getpid()}.part")
+            part.write_text(text)
+            os.replace(part, path)
+
+    def _build(self, mlir, lib, options):
+        cuda = self._translate(self._lower(mlir, options), "--mlir-to-cuda",
+                               "CUDA C emission")
+        with tempfile.TemporaryDirectory() as tmp:
             cu = pathlib.Path(tmp, "program.cu")
-            cu.write_text(cuda.stdout)
+            cu.write_text(cuda)
             out = pathlib.Path(tmp, "program.so")
             if self.backend == "cuda":
-                cmd = ["nvcc", "-O3", "-arch=native", "-shared", "-Xcompiler",
+                cmd = [_nvcc(), "-O3", "-arch=native", "-shared", "-Xcompiler",
                        "-fPIC", "-o", str(out), str(cu)]
             else:
                 cmd = [os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-fPIC",
@@ -177,9 +382,6 @@ class Program:
 
     def __call__(self, buffers):
         """Runs on `buffers`: inputs then (preallocated) outputs."""
-        ptrs = (ctypes.c_void_p * len(buffers))(*[b.data_ptr() for b in buffers])
-        stream = (torch.cuda.current_stream().cuda_stream
-                  if self.backend == "cuda" else None)
-        rc = self.fn(ptrs, stream)
+        rc = self.fn(buffers)
         if rc != 0:
             raise RuntimeError(f"xtile: {self.name} failed with CUDA error {rc}")

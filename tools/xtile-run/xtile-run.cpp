@@ -373,6 +373,7 @@ int main(int argc, char **argv) {
   }
   DialectRegistry registry;
   registerAllDialects(registry);
+  registerToPTXDependencies(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   // Errors name the location; the op's text would bury them.

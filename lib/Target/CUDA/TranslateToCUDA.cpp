@@ -1401,6 +1401,21 @@ LogicalResult CUDAEmitter::emitModule(Operation *module) {
       for (auto program : block.getOps<xk::ProgramOp>())
         if (failed(emitProgram(program)))
           return failure();
+  // Under the emulation, the kernels by their PTX names with launchers
+  // that take cuLaunchKernel's parameter array: the emulation can then
+  // stand in for the CUDA driver too (runtime/xtile_emulation.h).
+  os << "#ifdef XTILE_EMULATION\n"
+        "extern \"C\" const xt_emu::DriverKernel xt_emu_kernels[] = {\n";
+  for (Region &region : module->getRegions())
+    for (Block &block : region)
+      for (auto func : block.getOps<xk::FuncOp>()) {
+        FailureOr<std::string> kernelName = cName(func.getSymName(), func);
+        if (failed(kernelName))
+          return failure();
+        os << "    {\"" << func.getSymName() << "\", &xt_emu::packed<&"
+           << *kernelName << ">},\n";
+      }
+  os << "    {nullptr, nullptr}};\n#endif\n";
   return success();
 }
 

@@ -38,18 +38,22 @@ void xtile::registerToPTXTranslation() {
                                           : std::nullopt);
       },
       [](DialectRegistry &registry) {
-        registry
-            .insert<kernel::XKernelDialect, arith::ArithDialect,
-                    math::MathDialect, scf::SCFDialect, vector::VectorDialect,
-                    cf::ControlFlowDialect, ub::UBDialect, gpu::GPUDialect,
-                    LLVM::LLVMDialect, NVVM::NVVMDialect>();
-        // gpu-module-to-binary serializes through the NVVM target
-        // attribute's interface and the LLVM IR export, which are external
-        // models: without them it fails.
-        NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-        registerBuiltinDialectTranslation(registry);
-        registerLLVMDialectTranslation(registry);
-        registerNVVMDialectTranslation(registry);
-        registerGPUDialectTranslation(registry);
+        registry.insert<kernel::XKernelDialect, arith::ArithDialect,
+                        math::MathDialect, scf::SCFDialect,
+                        vector::VectorDialect>();
+        registerToPTXDependencies(registry);
       });
+}
+
+void xtile::registerToPTXDependencies(DialectRegistry &registry) {
+  registry.insert<cf::ControlFlowDialect, ub::UBDialect, gpu::GPUDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  // gpu-module-to-binary serializes through the NVVM target attribute's
+  // interface and the LLVM IR export, which are external models: without
+  // them it crashes.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
 }

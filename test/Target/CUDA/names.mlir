@@ -15,6 +15,14 @@
 // CHECK-NEXT: return xt_program_double_((float*)buffers[0], stream);
 // CHECK: extern "C" cudaError_t malloc_(float* out0, cudaStream_t stream) {
 // CHECK: extern "C" cudaError_t malloc_packed(void** buffers, cudaStream_t stream) {
+// Under the emulation, the kernels by their PTX names, for the emulated
+// CUDA driver.
+// CHECK:      #ifdef XTILE_EMULATION
+// CHECK-NEXT: extern "C" const xt_emu::DriverKernel xt_emu_kernels[] = {
+// CHECK-NEXT:     {"float", &xt_emu::packed<&float_>},
+// CHECK-NEXT:     {"expf", &xt_emu::packed<&expf_>},
+// CHECK-NEXT:     {nullptr, nullptr}};
+// CHECK-NEXT: #endif
 xkernel.func @float(%y: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
   xkernel.return
 }

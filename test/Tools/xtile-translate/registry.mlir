@@ -6,7 +6,10 @@
 // RUN: xtile-translate --mlir-to-llvmir %s | FileCheck %s --check-prefix=LLVM
 
 // HELP: xtile translation driver
+// HELP: --mlir-to-cuda
+// HELP: --mlir-to-launch-plan
 // HELP: --mlir-to-llvmir
+// HELP: --mlir-to-ptx
 // NONE: must be specified
 // LLVM: define i32 @answer()
 // LLVM-NEXT: ret i32 42

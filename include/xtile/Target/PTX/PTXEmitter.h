@@ -3,6 +3,7 @@
 #ifndef XTILE_TARGET_PTX_PTXEMITTER_H
 #define XTILE_TARGET_PTX_PTXEMITTER_H
 
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,6 +32,11 @@ llvm::LogicalResult translateToPTX(mlir::Operation *module,
 /// Registers `--mlir-to-ptx` (with `--ptx-chip`) with the translation
 /// registry.
 void registerToPTXTranslation();
+
+/// Registers what translateToPTX needs in a context besides Kernel IR: the
+/// gpu, LLVM and NVVM dialects, the NVVM target's serialization and the
+/// LLVM IR export. A tool that calls translateToPTX registers these.
+void registerToPTXDependencies(mlir::DialectRegistry &registry);
 
 } // namespace xtile
 

@@ -1,0 +1,118 @@
+# The GPU path without nvcc (python/xtile/runtime.py, the "driver" loader):
+# a program's PTX is loaded through the CUDA driver API with ctypes and its
+# kernels launched from its launch plan (xtile-translate
+# --mlir-to-launch-plan). There is no GPU here, so the CUDA driver is the
+# emulation's: the same module's CUDA C built with -DXTILE_EMULATION_DRIVER
+# (runtime/xtile_emulation.h), which XTILE_LIBCUDA names. Its "GPU" runs
+# the kernels that the loaded PTX names, in host memory, so the loader's
+# own work (kernel lookup, temporaries, grids, parameter arrays, copies)
+# is checked against eager PyTorch and against the emulation's own host
+# code. Prints one line per check.
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+import torch
+import torch.nn as nn
+
+import xtile
+from xtile import runtime
+from models import DecoderLayer, SwiGLU, TOL
+
+torch.manual_seed(0)
+work = pathlib.Path(tempfile.mkdtemp(prefix="xtile-driver-"))
+os.environ["XTILE_CACHE_DIR"] = str(work / "cache")
+
+
+def emulated_driver(compiled, path):
+    """A CUDA driver library whose GPU runs `compiled`'s kernels."""
+    options = f"--lower-to-kernel=target={compiled.target}"
+    kernel = subprocess.run([runtime._tool("xtile-opt"), options], input=compiled.mlir,
+                            capture_output=True, text=True, check=True)
+    cuda = subprocess.run([runtime._tool("xtile-translate"), "--mlir-to-cuda"],
+                          input=kernel.stdout, capture_output=True, text=True, check=True)
+    src = path.with_suffix(".cu")
+    src.write_text(cuda.stdout)
+    subprocess.run([os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-fPIC", "-shared",
+                    "-w", "-pthread", "-x", "c++", "-include",
+                    str(runtime._runtime_dir() / "xtile_emulation.h"),
+                    "-DXTILE_EMULATION_DRIVER", str(src), "-o", str(path)], check=True)
+    return path
+
+
+def use_driver(path):
+    os.environ["XTILE_LIBCUDA"] = str(path)
+    os.environ["XTILE_CUDA_LOADER"] = "driver"
+    runtime._Driver._instance = None   # open this library
+
+
+class Twice(nn.Module):
+    """Returns its input as is (a copy step) beside a kernel's result."""
+    def forward(self, x):
+        return x * 2.0, x
+
+
+cases = [
+    ("swiglu", SwiGLU(64, 96), torch.randn(5, 64), torch.float32),
+    ("decoder_layer", DecoderLayer(64, 4, 128), torch.randn(2, 9, 64), torch.bfloat16),
+    ("copies", Twice(), torch.randn(3, 7), torch.float32),
+]
+for name, model, x, dtype in cases:
+    model = model.to(dtype).eval()
+    x = x.to(dtype)
+    with torch.no_grad():
+        expected = model(x)
+        compiled = xtile.compile(model, (x,), backend="emu")
+        emulated = compiled(x)
+        use_driver(emulated_driver(compiled, work / f"libcuda-{name}.so"))
+        # The same Compiled, its program now the driver loader's.
+        program = runtime.Program(compiled.mlir, compiled.name, backend="cuda",
+                                  target=compiled.target,
+                                  allow_tf32=compiled.allow_tf32)
+        assert isinstance(program.fn, runtime._DriverProgram), program.fn
+        compiled.programs[()] = compiled.program = program
+        got = compiled(x)
+    if not isinstance(got, tuple):
+        got, expected, emulated = (got,), (expected,), (emulated,)
+    for g, e, m in zip(got, expected, emulated):
+        torch.testing.assert_close(g, e, **TOL[dtype])
+        torch.testing.assert_close(g, m, **TOL[dtype])
+    plan = program.fn.plan
+    launches = sum("launch" in s for s in plan["steps"])
+    copies = sum("copy" in s for s in plan["steps"])
+    temporaries = len(program.fn.temporaries)
+    print(f"{name} {str(dtype).split('.')[-1]}: ok ({launches} launches, {copies} copies, "
+          f"{temporaries} temporaries)")
+
+cache = sorted(p.suffix for p in (work / "cache").iterdir())
+print("cached for the driver:", cache.count(".ptx"), "ptx,", cache.count(".json"),
+      "plans")
+
+# Errors name what is wrong.
+def error(fn):
+    try:
+        fn()
+    except (RuntimeError, ValueError) as e:
+        return str(e).splitlines()[0]
+    return "no error"
+
+
+mlir = compiled.mlir
+use_driver(work / "libcuda-swiglu.so")   # has none of Twice's kernels
+print("kernel missing:", error(lambda: runtime.Program(mlir, "twice", backend="cuda",
+                                                       cache=work / "other")))
+use_driver(work / "none.so")
+print("no driver:", error(lambda: runtime.Program(mlir, "twice", backend="cuda",
+                                                  cache=work / "other2")))
+os.environ["XTILE_CUDA_LOADER"] = "ptx"
+print("unknown loader:", error(runtime.cuda_loader))
+del os.environ["XTILE_CUDA_LOADER"]
+os.environ["CUDA_HOME"] = str(work / "no-cuda")
+os.environ["PATH"] = os.pathsep.join(
+    d for d in os.environ["PATH"].split(os.pathsep)
+    if not (pathlib.Path(d) / "nvcc").exists())
+print("without nvcc:", runtime.cuda_loader())
+os.environ["XTILE_CUDA_LOADER"] = "nvcc"
+print("nvcc asked for:", error(runtime.cuda_loader))
