@@ -57,7 +57,11 @@ def cases():
            # Token ids in, rows of the table out: tosa.gather, or a
            # linalg.generic reading the table with tensor.extract.
            ("embedding", torch.nn.Embedding(1000, 64),
-            lambda: torch.randint(0, 1000, (8, 16)))]
+            lambda: torch.randint(0, 1000, (8, 16))),
+           # tosa.conv2d, or linalg.conv_2d_nchw_fchw on a tensor.pad.
+           ("conv2d", torch.nn.Conv2d(3, 8, 3, stride=2, padding=1), (2, 3, 9, 10)),
+           ("conv2d_dilated", torch.nn.Conv2d(4, 6, (3, 2), stride=(1, 2), padding=(2, 1),
+                                              dilation=(2, 1), bias=False), (1, 4, 7, 9))]
     try:
         from transformers import LlamaConfig
         from transformers.models.llama.modeling_llama import LlamaMLP, LlamaRMSNorm

@@ -33,7 +33,11 @@ def ConvertLinalgToXTensor : Pass<"convert-linalg-to-xtensor", "::mlir::ModuleOp
       reduction's init could read: that init is then the identity;
       `expand_shape`/`collapse_shape` reshape, `extract_slice` slices,
       `pad` with a constant pads, `concat` concatenates, a static
-      `tensor.cast` disappears.
+      `tensor.cast` disappears;
+    - `linalg.conv_2d_nchw_fchw` and `conv_2d_nhwc_hwcf` on floats are
+      the contraction over the input's patches (im2col: one
+      `xtensor.gather`, then one `xtensor.matmul`), plus the init unless it
+      is zero.
 
     What it cannot take (dynamic shapes, non-permutation maps, a payload
     op without an `xtensor` twin such as the NaN-ignoring `maxnumf`, other
@@ -55,9 +59,12 @@ def ConvertTosaToXTensor : Pass<"convert-tosa-to-xtensor", "::mlir::ModuleOp"> {
     `reduce_any`, `reduce_all` (keeping the dim, as TOSA does); `reshape`,
     `transpose`, `slice`, `pad`, `concat` (shapes read from their
     `tosa.const_shape`); `matmul` (batched, zero points zero); `gather`
-    (one `xtensor.gather` along the flattened batch of values); `const`;
-    `identity`. Anything else (integer quantized arithmetic, convolutions,
-    `table`) is an error at the op naming it.
+    (one `xtensor.gather` along the flattened batch of values); `conv2d`
+    on floats (the padded input's patches gathered into rows, im2col, times
+    the weight in one `xtensor.matmul`, plus the bias; 16-bit types
+    accumulate in f32 and round once); `const`; `identity`. Anything else
+    (integer quantized arithmetic, other convolutions, `table`) is an error
+    at the op naming it.
   }];
   let dependentDialects = ["::xtile::tensor::XTensorDialect"];
 }

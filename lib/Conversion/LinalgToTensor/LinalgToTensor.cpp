@@ -24,6 +24,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Dialect/Tensor/Utils/Convolution.h"
 #include "xtile/Support/DeadCode.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -399,6 +400,68 @@ FailureOr<Value> convertContraction(linalg::LinalgOp op, Converter &c,
     perm.push_back(llvm::find(cOrder, outMap.getDimPosition(i)) -
                    cOrder.begin());
   prod = c.transpose(prod, perm);
+  if (!isIdentityInit(init, c.zeroOf(outElement), undefined))
+    prod = xt::AddOp::create(c.b, c.loc, init, prod);
+  return prod;
+}
+
+/// linalg.conv_2d_nchw_fchw and linalg.conv_2d_nhwc_hwcf, whose input the
+/// front end has padded (tensor.pad): the contraction over the input's
+/// patches (xtile::tensor::buildConvolution2D, in NHWC), plus the output
+/// tensor it accumulates into. Element types as for contractions.
+FailureOr<Value> convertConvolution(linalg::LinalgOp op, Converter &c,
+                                    const DenseSet<Value> &undefined) {
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value init = op.getDpsInitOperand(0)->get();
+  DenseIntElementsAttr stridesAttr, dilationsAttr;
+  bool nchw = false;
+  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
+    stridesAttr = conv.getStrides();
+    dilationsAttr = conv.getDilations();
+    nchw = true;
+  } else {
+    auto hwcf = cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation());
+    stridesAttr = hwcf.getStrides();
+    dilationsAttr = hwcf.getDilations();
+  }
+  SmallVector<int64_t> strides(stridesAttr.getValues<int64_t>()),
+      dilations(dilationsAttr.getValues<int64_t>());
+  auto outType = cast<RankedTensorType>(init.getType());
+  Type outElement = outType.getElementType();
+  if (!isa<FloatType>(outElement))
+    return op.emitOpError("is an integer convolution; "
+                          "--convert-linalg-to-xtensor does not support it");
+  auto elementOf = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getElementType();
+  };
+  Type inElement = elementOf(input);
+  bool widening = inElement == elementOf(filter) &&
+                  (inElement.isF16() || inElement.isBF16()) &&
+                  outElement.isF32();
+  if (!widening)
+    for (Value *v : {&input, &filter})
+      if (elementOf(*v) != outElement)
+        *v = xt::CastOp::create(
+            c.b, c.loc,
+            RankedTensorType::get(
+                cast<RankedTensorType>(v->getType()).getShape(), outElement),
+            *v);
+  // To [N, H, W, C] and [F, KH, KW, C].
+  if (nchw) {
+    input = c.transpose(input, {0, 2, 3, 1});
+    filter = c.transpose(filter, {0, 2, 3, 1});
+  } else {
+    filter = c.transpose(filter, {3, 0, 1, 2});
+  }
+  FailureOr<Value> y = xt::buildConvolution2D(c.b, c.loc, input, filter,
+                                              strides, dilations, outElement);
+  if (failed(y))
+    return failure();
+  Value prod = nchw ? c.transpose(*y, {0, 3, 1, 2}) : *y;
+  if (cast<RankedTensorType>(prod.getType()).getShape() != outType.getShape())
+    return op.emitOpError("has an output shape that its input, strides and "
+                          "dilations do not give");
   if (!isIdentityInit(init, c.zeroOf(outElement), undefined))
     prod = xt::AddOp::create(c.b, c.loc, init, prod);
   return prod;
@@ -847,6 +910,15 @@ struct ConvertLinalgToXTensorPass
                           "only");
           failedAny = true;
           break;
+        }
+        if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcHwcfOp>(op)) {
+          FailureOr<Value> v = convertConvolution(linalgOp, c, undefined);
+          if (failed(v)) {
+            failedAny = true;
+            break;
+          }
+          rewriter.replaceOp(op, *v);
+          continue;
         }
         if (!mapsAreSupported(linalgOp)) {
           op->emitOpError("has indexing maps that are not projected "

@@ -17,6 +17,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Dialect/Tensor/Utils/Convolution.h"
 #include "xtile/Support/DeadCode.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -254,6 +255,50 @@ FailureOr<Value> convert(Converter &c) {
     Value flatIds = xt::ReshapeOp::create(b, loc, flatType, ids);
     Value rows = xt::GatherOp::create(b, loc, flat, flatIds, /*axis=*/0);
     return (Value)xt::ReshapeOp::create(b, loc, c.resultType(), rows);
+  }
+  if (name == "conv2d") {
+    // input [N, H, W, C], weight [O, KH, KW, C], bias [O] or [1]; the
+    // result [N, OH, OW, O] is the contraction of the padded input's
+    // patches, plus the bias, in the accumulator type, rounded once.
+    for (unsigned i = 3; i < op->getNumOperands(); ++i)
+      if (!isZeros(op->getOperand(i)))
+        return c.error("has a non-zero zero point, which "
+                       "--convert-tosa-to-xtensor does not support");
+    RankedTensorType result = c.resultType();
+    Type element = result.getElementType();
+    if (!isa<FloatType>(element))
+      return c.error("is an integer (quantized) convolution, which "
+                     "--convert-tosa-to-xtensor does not support");
+    auto pad = op->getAttrOfType<DenseI64ArrayAttr>("pad");
+    auto stride = op->getAttrOfType<DenseI64ArrayAttr>("stride");
+    auto dilation = op->getAttrOfType<DenseI64ArrayAttr>("dilation");
+    if (!pad || pad.size() != 4 || !stride || !dilation)
+      return c.error("needs pad, stride and dilation");
+    Value input = op->getOperand(0);
+    if (llvm::any_of(pad.asArrayRef(), [](int64_t p) { return p != 0; }))
+      input = xt::PadOp::create(b, loc, input,
+                                ArrayRef<int64_t>{0, pad[0], pad[2], 0},
+                                ArrayRef<int64_t>{0, pad[1], pad[3], 0},
+                                b.getFloatAttr(element, 0.0));
+    Type acc = element.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : element;
+    FailureOr<Value> y = xt::buildConvolution2D(
+        b, loc, input, op->getOperand(1), stride.asArrayRef(),
+        dilation.asArrayRef(), acc);
+    if (failed(y))
+      return failure();
+    auto yType = cast<RankedTensorType>(y->getType());
+    if (yType.getShape() != result.getShape())
+      return c.error("has a result shape that its padding, stride and "
+                     "dilation do not give");
+    Value bias = op->getOperand(2);
+    auto bType = cast<RankedTensorType>(bias.getType());
+    if (bType.getElementType() != acc)
+      bias = xt::CastOp::create(
+          b, loc, RankedTensorType::get(bType.getShape(), acc), bias);
+    Value sum = xt::AddOp::create(b, loc, *y, c.to(bias, yType.getShape()));
+    if (acc == element)
+      return sum;
+    return (Value)xt::CastOp::create(b, loc, result, sum);
   }
   if (name == "const") {
     auto values = op->getAttrOfType<DenseElementsAttr>("values");

@@ -59,3 +59,20 @@ func.func @fill_value(%v: f32) -> tensor<4xf32> {
   %f = linalg.fill ins(%v : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %f : tensor<4xf32>
 }
+
+// -----
+
+func.func @conv_int(%x: tensor<1x2x4x4xi8>, %w: tensor<3x2x1x1xi8>, %init: tensor<1x3x4x4xi32>) -> tensor<1x3x4x4xi32> {
+  // expected-error @+1 {{'linalg.conv_2d_nchw_fchw' op is an integer convolution; --convert-linalg-to-xtensor does not support it}}
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x4x4xi8>, tensor<3x2x1x1xi8>) outs(%init : tensor<1x3x4x4xi32>) -> tensor<1x3x4x4xi32>
+  return %y : tensor<1x3x4x4xi32>
+}
+
+// -----
+
+// Convolutions other than the two 2-D layouts are named.
+func.func @conv_1d(%x: tensor<1x2x8xf32>, %w: tensor<3x2x3xf32>, %init: tensor<1x3x6xf32>) -> tensor<1x3x6xf32> {
+  // expected-error @+1 {{'linalg.conv_1d_ncw_fcw' op has indexing maps that are not projected permutations}}
+  %y = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%x, %w : tensor<1x2x8xf32>, tensor<3x2x3xf32>) outs(%init : tensor<1x3x6xf32>) -> tensor<1x3x6xf32>
+  return %y : tensor<1x3x6xf32>
+}

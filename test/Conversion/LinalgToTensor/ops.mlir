@@ -268,3 +268,41 @@ func.func @scalar_read(%arg0: tensor<8xf32>, %arg1: tensor<f32>) -> tensor<8xf32
   } -> tensor<8xf32>
   return %1 : tensor<8xf32>
 }
+
+// -----
+
+// linalg's convolutions (the input padded by the front end) are the
+// contraction over the input's patches, in NHWC; an NCHW convolution is
+// transposed in and out. The output tensor they accumulate into is added
+// unless it is zero.
+// CHECK-LABEL: func.func @conv_nchw(
+// CHECK:         %[[X:.*]] = xtensor.transpose %arg0 perm [0, 2, 3, 1] : tensor<1x2x6x5xf32> -> tensor<1x6x5x2xf32>
+// CHECK:         %[[W:.*]] = xtensor.transpose %arg1 perm [0, 2, 3, 1] : tensor<3x2x2x2xf32> -> tensor<3x2x2x2xf32>
+// CHECK:         %[[ROWS:.*]] = xtensor.reshape %[[X]] : tensor<1x6x5x2xf32> -> tensor<30x2xf32>
+// CHECK:         %[[G:.*]] = xtensor.gather %[[ROWS]][%{{.*}}] axis 0 : tensor<30x2xf32>, tensor<1x3x2x2x2xi64> -> tensor<1x3x2x2x2x2xf32>
+// CHECK:         %[[MM:.*]] = xtensor.matmul %{{.*}}, %{{.*}} : tensor<6x8xf32>, tensor<8x3xf32> -> tensor<6x3xf32>
+// CHECK:         %[[Y:.*]] = xtensor.reshape %[[MM]] : tensor<6x3xf32> -> tensor<1x3x2x3xf32>
+// CHECK:         %[[YT:.*]] = xtensor.transpose %[[Y]] perm [0, 3, 1, 2] : tensor<1x3x2x3xf32> -> tensor<1x3x3x2xf32>
+// CHECK:         %[[S:.*]] = xtensor.add %arg2, %[[YT]] : tensor<1x3x3x2xf32>
+// CHECK:         return %[[S]]
+func.func @conv_nchw(%x: tensor<1x2x6x5xf32>, %w: tensor<3x2x2x2xf32>, %init: tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<[1, 2]> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x2x6x5xf32>, tensor<3x2x2x2xf32>) outs(%init : tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
+  return %y : tensor<1x3x3x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_nhwc(
+// CHECK:         %[[W:.*]] = xtensor.transpose %arg1 perm [3, 0, 1, 2] : tensor<3x3x4x5xbf16> -> tensor<5x3x3x4xbf16>
+// CHECK:         xtensor.gather %{{.*}} axis 0 : tensor<32x4xbf16>, tensor<2x2x2x3x3xi64> -> tensor<2x2x2x3x3x4xbf16>
+// CHECK:         %[[MM:.*]] = xtensor.matmul %{{.*}}, %{{.*}} : tensor<8x36xbf16>, tensor<36x5xbf16> -> tensor<8x5xf32>
+// CHECK:         %[[Y:.*]] = xtensor.reshape %[[MM]] : tensor<8x5xf32> -> tensor<2x2x2x5xf32>
+// CHECK-NOT:     xtensor.add
+// CHECK:         return %[[Y]]
+func.func @conv_nhwc(%x: tensor<2x4x4x4xbf16>, %w: tensor<3x3x4x5xbf16>) -> tensor<2x2x2x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2x2x5xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2x2x5xf32>) -> tensor<2x2x2x5xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x4x4x4xbf16>, tensor<3x3x4x5xbf16>) outs(%init : tensor<2x2x2x5xf32>) -> tensor<2x2x2x5xf32>
+  return %y : tensor<2x2x2x5xf32>
+}

@@ -91,3 +91,33 @@ func.func @batched_gather(%arg0: tensor<3x10x4xf16>, %arg1: tensor<3x5xi32>) -> 
   %0 = tosa.gather %arg0, %arg1 : (tensor<3x10x4xf16>, tensor<3x5xi32>) -> tensor<3x5x4xf16>
   return %0 : tensor<3x5x4xf16>
 }
+
+// -----
+
+// A convolution is a contraction over the padded input's patches: the
+// row each patch element reads, ((n*H + oh*sh + kh*dh) * W + ow*sw +
+// kw*dw) of the input flattened to [N*H*W, C], gathered (im2col); times
+// the weight [O, KH*KW*C] transposed; plus the bias. bf16 accumulates in
+// f32 and rounds once.
+// CHECK-LABEL: func.func @conv2d(
+// CHECK:         %[[P:.*]] = xtensor.pad %arg0 low [0, 1, 0, 0] high [0, 2, 1, 0] value 0.000000e+00 : bf16 : tensor<2x5x6x3xbf16> -> tensor<2x8x7x3xbf16>
+// CHECK-DAG:     xtensor.constant dense<8> : tensor<2x3x3x2x2xi64>
+// CHECK-DAG:     xtensor.constant dense<7> : tensor<2x3x3x2x2xi64>
+// CHECK-DAG:     xtensor.constant dense<3> : tensor<2x3x3x2x2xi64>
+// CHECK:         %[[ROWS:.*]] = xtensor.reshape %[[P]] : tensor<2x8x7x3xbf16> -> tensor<112x3xbf16>
+// CHECK:         %[[G:.*]] = xtensor.gather %[[ROWS]][%{{.*}}] axis 0 : tensor<112x3xbf16>, tensor<2x3x3x2x2xi64> -> tensor<2x3x3x2x2x3xbf16>
+// CHECK:         %[[COLS:.*]] = xtensor.reshape %[[G]] : tensor<2x3x3x2x2x3xbf16> -> tensor<18x12xbf16>
+// CHECK:         %[[W:.*]] = xtensor.reshape %arg1 : tensor<4x2x2x3xbf16> -> tensor<4x12xbf16>
+// CHECK:         %[[WT:.*]] = xtensor.transpose %[[W]] perm [1, 0] : tensor<4x12xbf16> -> tensor<12x4xbf16>
+// CHECK:         %[[MM:.*]] = xtensor.matmul %[[COLS]], %[[WT]] : tensor<18x12xbf16>, tensor<12x4xbf16> -> tensor<18x4xf32>
+// CHECK:         %[[Y:.*]] = xtensor.reshape %[[MM]] : tensor<18x4xf32> -> tensor<2x3x3x4xf32>
+// CHECK:         %[[B:.*]] = xtensor.cast %arg2 : tensor<4xbf16> -> tensor<4xf32>
+// CHECK:         %[[BB:.*]] = xtensor.broadcast %[[B]] : tensor<4xf32> -> tensor<2x3x3x4xf32>
+// CHECK:         %[[S:.*]] = xtensor.add %[[Y]], %[[BB]] : tensor<2x3x3x4xf32>
+// CHECK:         %[[R:.*]] = xtensor.cast %[[S]] : tensor<2x3x3x4xf32> -> tensor<2x3x3x4xbf16>
+// CHECK:         return %[[R]]
+func.func @conv2d(%x: tensor<2x5x6x3xbf16>, %w: tensor<4x2x2x3xbf16>, %b: tensor<4xbf16>) -> tensor<2x3x3x4xbf16> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xbf16>}> : () -> tensor<1xbf16>
+  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 2, 0, 1>, stride = array<i64: 3, 2>} : (tensor<2x5x6x3xbf16>, tensor<4x2x2x3xbf16>, tensor<4xbf16>, tensor<1xbf16>, tensor<1xbf16>) -> tensor<2x3x3x4xbf16>
+  return %y : tensor<2x3x3x4xbf16>
+}
