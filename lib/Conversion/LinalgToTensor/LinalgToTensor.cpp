@@ -78,6 +78,27 @@ struct Converter {
     return xt::TransposeOp::create(b, loc, v, perm);
   }
 
+  /// The operands of a product summed into `outElement` (a contraction's,
+  /// a convolution's), of one type: 16-bit floats summed into f32 stay
+  /// 16-bit (the matmul's result is f32); otherwise both are cast to
+  /// `outElement`.
+  void productOperands(Value &x, Value &y, Type outElement) {
+    auto elementOf = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getElementType();
+    };
+    Type in = elementOf(x);
+    if (in == elementOf(y) && (in.isF16() || in.isBF16()) &&
+        outElement.isF32())
+      return;
+    for (Value *v : {&x, &y})
+      if (elementOf(*v) != outElement)
+        *v = xt::CastOp::create(
+            b, loc,
+            RankedTensorType::get(
+                cast<RankedTensorType>(v->getType()).getShape(), outElement),
+            *v);
+  }
+
   /// `v`, an operand whose dims are the loop dims `map` selects (or unit
   /// dims, `0` in the map), laid out over the whole iteration space
   /// `loops` (transposed into loop order, unit dims for the loops it does
@@ -361,24 +382,7 @@ FailureOr<Value> convertContraction(linalg::LinalgOp op, Converter &c,
   llvm::append_range(cOrder, dims->m);
   llvm::append_range(cOrder, dims->n);
   Type outElement = outType.getElementType();
-  auto elementOf = [](Value v) {
-    return cast<RankedTensorType>(v.getType()).getElementType();
-  };
-  // Operands of one type; 16-bit floats may accumulate into an f32 result.
-  Type inElement = elementOf(a);
-  bool widening = inElement == elementOf(bv) &&
-                  (inElement.isF16() || inElement.isBF16()) &&
-                  outElement.isF32();
-  if (!widening && (elementOf(a) != outElement || elementOf(bv) != outElement)) {
-    inElement = outElement;
-    for (Value *v : {&a, &bv})
-      if (elementOf(*v) != outElement)
-        *v = xt::CastOp::create(
-            c.b, c.loc,
-            RankedTensorType::get(cast<RankedTensorType>(v->getType()).getShape(),
-                                  outElement),
-            *v);
-  }
+  c.productOperands(a, bv, outElement);
   // Without batch dims, a 2-d product.
   auto shape = [&](int64_t x, int64_t y) {
     return dims->batch.empty() ? SmallVector<int64_t>{x, y}
@@ -432,21 +436,7 @@ FailureOr<Value> convertConvolution(linalg::LinalgOp op, Converter &c,
   if (!isa<FloatType>(outElement))
     return op.emitOpError("is an integer convolution; "
                           "--convert-linalg-to-xtensor does not support it");
-  auto elementOf = [](Value v) {
-    return cast<RankedTensorType>(v.getType()).getElementType();
-  };
-  Type inElement = elementOf(input);
-  bool widening = inElement == elementOf(filter) &&
-                  (inElement.isF16() || inElement.isBF16()) &&
-                  outElement.isF32();
-  if (!widening)
-    for (Value *v : {&input, &filter})
-      if (elementOf(*v) != outElement)
-        *v = xt::CastOp::create(
-            c.b, c.loc,
-            RankedTensorType::get(
-                cast<RankedTensorType>(v->getType()).getShape(), outElement),
-            *v);
+  c.productOperands(input, filter, outElement);
   // To [N, H, W, C] and [F, KH, KW, C].
   if (nchw) {
     input = c.transpose(input, {0, 2, 3, 1});
