@@ -11,10 +11,12 @@ import subprocess
 
 import torch
 
-from .importer import UnsupportedError, decomposition_table, import_exported
+from .importer import (DynamicSizeError, UnsupportedError, decomposition_table,
+                       import_exported)
 from .runtime import Program, _tool, default_backend
 
-__all__ = ["import_module", "compile", "UnsupportedError", "Compiled"]
+__all__ = ["import_module", "compile", "UnsupportedError", "DynamicSizeError",
+           "Compiled"]
 
 
 def _export(module, example_inputs, dynamic_shapes=None):

@@ -141,9 +141,7 @@ def _symbolic(gm, example_inputs):
                 try:
                     variants[key] = Compiled(module, example, dynamic_shapes=(tuple(dims),))
                     return variants[key], example
-                except importer.UnsupportedError as e:
-                    if "dynamic size" not in str(e):
-                        raise
+                except importer.DynamicSizeError as e:
                     static.append(str(e))
                     key += tuple(tuple(t.shape) for t in example)
                     # torch.export marked the dynamic dimensions on them.

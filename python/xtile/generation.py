@@ -16,6 +16,7 @@ prefill is imported once for every prompt length (a dynamic size)."""
 import torch
 
 from . import Compiled, UnsupportedError
+from .importer import DynamicSizeError
 
 __all__ = ["CacheStep", "Generator"]
 
@@ -113,9 +114,7 @@ class Generator:
             try:
                 return self._compiled(self.prefills, batch, ids, positions, example,
                                       ({1: length}, {0: length}, (None,) * len(example)))
-            except UnsupportedError as e:
-                if "dynamic size" not in str(e):
-                    raise
+            except DynamicSizeError:
                 self.static_prefills.add(batch)
         return self._compiled(self.prefills, (batch, prompt), ids, positions, example)
 

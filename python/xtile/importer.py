@@ -27,6 +27,13 @@ class UnsupportedError(RuntimeError):
     """An op of the program that xtile cannot import."""
 
 
+class DynamicSizeError(UnsupportedError):
+    """An op that xtile cannot import with the dynamic sizes asked for (a
+    size that would be an expression of them, T * 2 or T - 1; a slice
+    inside one; a mean over one; a size used as a value), though it could
+    with static sizes: callers that can fall back to them catch this."""
+
+
 # Composites xtile keeps whole rather than let PyTorch decompose them: each
 # is one xtensor composite whose decomposition (in f32 for 16-bit types)
 # fuses into one kernel, and a softmax or a norm written out in Core ATen
@@ -88,7 +95,7 @@ def tensor_type(shape, dtype):
     return f"tensor<{dims + 'x' if dims else ''}{element_type(dtype)}{encoding}>"
 
 
-class _SymbolicExpression(UnsupportedError):
+class _SymbolicExpression(DynamicSizeError):
     """A size that would be an expression of dynamic sizes (T * 2, T - 1):
     Tensor IR names each dynamic size by one symbol. The importer reports
     it with the operator that needs it."""
@@ -409,7 +416,7 @@ class Importer:
                 f"operator {what} gives a tensor whose shape depends on "
                 f"the data ({list(val.shape)}), which xtile does not support")
         if bad:
-            raise UnsupportedError(
+            raise DynamicSizeError(
                 f"operator {what} gives a tensor of shape {shape}, whose size "
                 f"{bad[0]} is an expression of dynamic sizes: xtile supports a "
                 "dynamic size only where it is exactly one symbol (a "
@@ -478,7 +485,7 @@ class Importer:
         if isinstance(x, (bool, int, float)):
             return self.const(x, shape, dtype)
         if isinstance(x, _Sym):
-            raise UnsupportedError(
+            raise DynamicSizeError(
                 f"operator {self.what} takes the dynamic size {x} as a value, which "
                 "xtile does not support (only as a size)")
         raise UnsupportedError(f"operand {x!r} is not supported")
@@ -520,7 +527,7 @@ class Importer:
                 shape = [self.size(d) for d in val.shape]
                 for i, d in enumerate(shape):
                     if isinstance(d, _Expr):
-                        raise UnsupportedError(
+                        raise DynamicSizeError(
                             f"input {node.name} has the size {d} (dimension {i}), an "
                             "expression of dynamic sizes: xtile supports a dynamic "
                             "size only where it is exactly one symbol (a "
@@ -539,7 +546,9 @@ class Importer:
                     self.values[node] = self.call(node)
                 except UnsupportedError as e:
                     where = f" at {src[0]}:{src[1]}: {src[2]}" if src else ""
-                    raise UnsupportedError(f"{e}{where}") from None
+                    kind = (DynamicSizeError if isinstance(e, DynamicSizeError)
+                            else UnsupportedError)
+                    raise kind(f"{e}{where}") from None
             elif node.op == "output":
                 outs = node.args[0]
                 self.outputs = [self.values[o] for o in outs]
@@ -595,7 +604,7 @@ class Importer:
             return self.size(val)
         exprs = [a for a in _flatten((args, kwargs)) if isinstance(a, _Expr)]
         if exprs:
-            raise UnsupportedError(
+            raise DynamicSizeError(
                 f"operator {what} takes {exprs[0]}, an expression of dynamic "
                 "sizes: xtile supports a dynamic size only where it is exactly one "
                 "symbol (a torch.export Dim) or a number")
@@ -610,7 +619,7 @@ class Importer:
         try:
             result = handler(val, **bound)
         except _SymbolicExpression as e:
-            raise UnsupportedError(
+            raise DynamicSizeError(
                 f"operator {what} needs {e.expr}, an expression of dynamic sizes: "
                 "xtile supports a dynamic size only where it is exactly one symbol "
                 "(a torch.export Dim) or a number") from None
@@ -854,7 +863,7 @@ class Importer:
             if step != 1:
                 at = self.binary("mul", at, step, (n,), torch.int64)
             return self._gather(val, x, self._from_end(size, start, at), dim)
-        raise UnsupportedError(
+        raise DynamicSizeError(
             f"operator {self.what} slices the dynamic dimension {dim} ({size}) from "
             f"{start} to {end} with step {step}: its result's size ({n}) would be an "
             "expression of the dynamic size (a slice keeps a dynamic dimension "
@@ -1037,7 +1046,7 @@ class Importer:
         """The element count of a mean or variance must be static."""
         dynamic = [x.shape[d] for d in dims if isinstance(x.shape[d], _Sym)]
         if dynamic:
-            raise UnsupportedError(
+            raise DynamicSizeError(
                 f"operator {self.what}: {what} over the dynamic dimension {dynamic[0]} "
                 "is not supported (its element count would not be a constant)")
 
