@@ -3,10 +3,30 @@
 #include "xtile/Support/KernelSignature.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
+
+namespace {
+constexpr llvm::StringLiteral kNumSizes = "num_sizes";
+constexpr llvm::StringLiteral kSizeRanges = "size_ranges";
+constexpr llvm::StringLiteral kSizeHints = "size_hints";
+constexpr llvm::StringLiteral kBufferDims = "buffer_dims";
+
+/// Whether ops named `name` declare dynamic sizes.
+bool takesSizes(OperationName name) {
+  return llvm::any_of(name.getAttributeNames(), [](StringAttr attr) {
+    return attr.getValue() == kNumSizes;
+  });
+}
+
+int64_t numSizesOf(Operation *op) {
+  auto n = op->getAttrOfType<IntegerAttr>(kNumSizes);
+  return n ? n.getInt() : 0;
+}
+} // namespace
 
 ParseResult xtile::parseKernel(OpAsmParser &parser, OperationState &result,
                                StringAttr numInputsName) {
@@ -14,12 +34,58 @@ ParseResult xtile::parseKernel(OpAsmParser &parser, OperationState &result,
   if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(),
                              result.attributes))
     return failure();
+  Builder &b = parser.getBuilder();
+  // [%T = 1 to 4096, ...]
+  SmallVector<OpAsmParser::Argument> sizes;
+  SmallVector<int64_t> ranges;
+  if (takesSizes(result.name) && succeeded(parser.parseOptionalLSquare())) {
+    if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+          OpAsmParser::Argument size;
+          int64_t lo, hi;
+          if (parser.parseArgument(size) || parser.parseEqual() ||
+              parser.parseInteger(lo) || parser.parseKeyword("to") ||
+              parser.parseInteger(hi))
+            return failure();
+          size.type = b.getIndexType();
+          sizes.push_back(size);
+          ranges.append({lo, hi});
+          return success();
+        }) ||
+        parser.parseRSquare())
+      return failure();
+  }
+  // (%x: memref<?x8xf32> [%T], ...)
+  SmallVector<int64_t> bufferDims;
+  auto parseBuffers = [&](SmallVector<OpAsmParser::Argument> &buffers) {
+    return parser.parseCommaSeparatedList(
+        OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+          OpAsmParser::Argument buffer;
+          if (parser.parseArgument(buffer, /*allowType=*/true))
+            return failure();
+          buffers.push_back(buffer);
+          if (sizes.empty() || failed(parser.parseOptionalLSquare()))
+            return success();
+          return failure(
+              parser.parseCommaSeparatedList([&]() -> ParseResult {
+                OpAsmParser::UnresolvedOperand use;
+                llvm::SMLoc at = parser.getCurrentLocation();
+                if (parser.parseOperand(use))
+                  return failure();
+                auto it = llvm::find_if(sizes, [&](auto &size) {
+                  return size.ssaName.name == use.name &&
+                         size.ssaName.number == use.number;
+                });
+                if (it == sizes.end())
+                  return parser.emitError(at, "'")
+                         << use.name << "' is not a size of the kernel";
+                bufferDims.push_back(it - sizes.begin());
+                return success();
+              }) ||
+              parser.parseRSquare());
+        });
+  };
   SmallVector<OpAsmParser::Argument> inputs, outputs;
-  if (parser.parseArgumentList(inputs, OpAsmParser::Delimiter::Paren,
-                               /*allowType=*/true) ||
-      parser.parseArrow() ||
-      parser.parseArgumentList(outputs, OpAsmParser::Delimiter::Paren,
-                               /*allowType=*/true))
+  if (parseBuffers(inputs) || parser.parseArrow() || parseBuffers(outputs))
     return failure();
   // The op's own attributes must have their declared kinds (as generated
   // parsers check): a wrongly typed one would otherwise be dropped.
@@ -28,10 +94,15 @@ ParseResult xtile::parseKernel(OpAsmParser &parser, OperationState &result,
       failed(result.name.verifyInherentAttrs(
           result.attributes, [&] { return parser.emitError(attrLoc); })))
     return failure();
-  result.addAttribute(numInputsName,
-                      parser.getBuilder().getI64IntegerAttr(inputs.size()));
+  result.addAttribute(numInputsName, b.getI64IntegerAttr(inputs.size()));
+  if (!sizes.empty()) {
+    result.addAttribute(kNumSizes, b.getI64IntegerAttr(sizes.size()));
+    result.addAttribute(kSizeRanges, b.getDenseI64ArrayAttr(ranges));
+    result.addAttribute(kBufferDims, b.getDenseI64ArrayAttr(bufferDims));
+  }
   SmallVector<OpAsmParser::Argument> args(inputs);
   llvm::append_range(args, outputs);
+  llvm::append_range(args, sizes);
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, args))
     return failure();
@@ -45,18 +116,41 @@ void xtile::printKernel(OpAsmPrinter &p, Operation *op, StringRef name,
   p << ' ';
   p.printSymbolName(name);
   Block &body = op->getRegion(0).front();
+  ArrayRef<BlockArgument> sizes = getKernelSizes(op);
+  auto ranges = op->getAttrOfType<DenseI64ArrayAttr>(kSizeRanges);
+  if (!sizes.empty()) {
+    p << '[';
+    llvm::interleaveComma(llvm::enumerate(sizes), p, [&](auto item) {
+      p.printOperand(item.value());
+      if (ranges && static_cast<int64_t>(ranges.size()) >
+                        2 * static_cast<int64_t>(item.index()) + 1)
+        p << " = " << ranges[2 * item.index()] << " to "
+          << ranges[2 * item.index() + 1];
+    });
+    p << ']';
+  }
   auto printArgs = [&](ArrayRef<BlockArgument> args) {
     p << '(';
-    llvm::interleaveComma(
-        args, p, [&](BlockArgument arg) { p.printRegionArgument(arg); });
+    llvm::interleaveComma(args, p, [&](BlockArgument arg) {
+      p.printRegionArgument(arg);
+      SmallVector<BlockArgument> dims = getKernelBufferSizes(op, arg);
+      if (dims.empty())
+        return;
+      p << " [";
+      llvm::interleaveComma(dims, p,
+                            [&](BlockArgument d) { p.printOperand(d); });
+      p << ']';
+    });
     p << ')';
   };
-  ArrayRef<BlockArgument> args = body.getArguments();
-  printArgs(args.take_front(numInputs));
+  ArrayRef<BlockArgument> buffers =
+      body.getArguments().drop_back(sizes.size());
+  printArgs(buffers.take_front(numInputs));
   p << " -> ";
-  printArgs(args.drop_front(numInputs));
+  printArgs(buffers.drop_front(numInputs));
   p.printOptionalAttrDictWithKeyword(
-      op->getAttrs(), {SymbolTable::getSymbolAttrName(), numInputsName});
+      op->getAttrs(), {SymbolTable::getSymbolAttrName(), numInputsName,
+                       kNumSizes, kSizeRanges, kBufferDims});
   p << ' ';
   p.printRegion(op->getRegion(0), /*printEntryBlockArgs=*/false);
 }
@@ -64,20 +158,70 @@ void xtile::printKernel(OpAsmPrinter &p, Operation *op, StringRef name,
 LogicalResult xtile::verifyKernelBuffers(Operation *op, Block &body,
                                          int64_t numInputs) {
   int64_t numArgs = body.getNumArguments();
+  int64_t numSizes = numSizesOf(op);
   if (numInputs < 0)
     return op->emitOpError()
            << "num_inputs must be non-negative, got " << numInputs;
-  if (numInputs > numArgs)
+  if (numSizes < 0 || numSizes > numArgs)
+    return op->emitOpError() << "num_sizes " << numSizes
+                             << " does not fit its " << numArgs
+                             << " arguments";
+  int64_t numBuffers = numArgs - numSizes;
+  if (numInputs > numBuffers)
     return op->emitOpError() << "num_inputs " << numInputs << " exceeds its "
-                             << numArgs << " buffers";
-  if (numInputs == numArgs)
+                             << numBuffers << " buffers";
+  if (numInputs == numBuffers)
     return op->emitOpError() << "needs at least one output buffer";
-  for (BlockArgument arg : body.getArguments())
-    if (!isa<MemRefType>(arg.getType()) ||
-        !cast<MemRefType>(arg.getType()).hasStaticShape())
+  auto ranges = op->getAttrOfType<DenseI64ArrayAttr>(kSizeRanges);
+  auto hints = op->getAttrOfType<DenseI64ArrayAttr>(kSizeHints);
+  auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kBufferDims);
+  if (numSizes == 0 && ((ranges && !ranges.empty()) ||
+                        (hints && !hints.empty()) || (dims && !dims.empty())))
+    return op->emitOpError("has size ranges, hints or buffer dims but no "
+                           "sizes");
+  if (numSizes > 0) {
+    if (!ranges || static_cast<int64_t>(ranges.size()) != 2 * numSizes)
+      return op->emitOpError() << "needs a range (min, max) for each of its "
+                               << numSizes << " sizes";
+    for (int64_t i = 0; i < numSizes; ++i) {
+      if (ranges[2 * i] < 1 || ranges[2 * i] > ranges[2 * i + 1])
+        return op->emitOpError()
+               << "size #" << i << " has the range [" << ranges[2 * i] << ", "
+               << ranges[2 * i + 1] << "]; it needs 1 <= min <= max";
+      if (!body.getArgument(numBuffers + i).getType().isIndex())
+        return op->emitOpError() << "size #" << i << " must be an index";
+    }
+    if (hints) {
+      if (static_cast<int64_t>(hints.size()) != numSizes)
+        return op->emitOpError()
+               << "has " << hints.size() << " size hints for " << numSizes
+               << " sizes";
+      for (int64_t i = 0; i < numSizes; ++i)
+        if (hints[i] < ranges[2 * i] || hints[i] > ranges[2 * i + 1])
+          return op->emitOpError()
+                 << "size hint " << hints[i] << " of size #" << i
+                 << " is outside its range [" << ranges[2 * i] << ", "
+                 << ranges[2 * i + 1] << "]";
+    }
+  }
+  int64_t dynamic = 0;
+  for (BlockArgument arg : body.getArguments().take_front(numBuffers)) {
+    auto memref = dyn_cast<MemRefType>(arg.getType());
+    if (!memref || (!memref.hasStaticShape() && numSizes == 0))
       return op->emitOpError()
-             << "buffer #" << arg.getArgNumber()
-             << " must be a statically shaped memref, got " << arg.getType();
+             << "buffer #" << arg.getArgNumber() << " must be a "
+             << (numSizes ? "" : "statically shaped ") << "memref, got "
+             << arg.getType();
+    dynamic += memref.getNumDynamicDims();
+  }
+  int64_t named = dims ? static_cast<int64_t>(dims.size()) : 0;
+  if (named != dynamic)
+    return op->emitOpError() << "names " << named << " sizes for the "
+                             << dynamic << " dynamic sizes of its buffers";
+  for (int64_t d : dims ? dims.asArrayRef() : ArrayRef<int64_t>())
+    if (d < 0 || d >= numSizes)
+      return op->emitOpError() << "buffer dim refers to size #" << d
+                               << " of " << numSizes;
   return success();
 }
 
@@ -87,8 +231,47 @@ xtile::getKernelBuffers(Operation *op) {
   if (!numInputs || op->getNumRegions() != 1 || op->getRegion(0).empty())
     return std::nullopt;
   ArrayRef<BlockArgument> args = op->getRegion(0).front().getArguments();
-  int64_t n = numInputs.getInt();
-  if (n < 0 || n > static_cast<int64_t>(args.size()))
+  int64_t n = numInputs.getInt(), sizes = numSizesOf(op);
+  if (n < 0 || sizes < 0 || n + sizes > static_cast<int64_t>(args.size()))
     return std::nullopt;
+  args = args.drop_back(sizes);
   return std::make_pair(args.take_front(n), args.drop_front(n));
+}
+
+ArrayRef<BlockArgument> xtile::getKernelSizes(Operation *op) {
+  int64_t n = numSizesOf(op);
+  if (n <= 0 || op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return {};
+  ArrayRef<BlockArgument> args = op->getRegion(0).front().getArguments();
+  if (n > static_cast<int64_t>(args.size()))
+    return {};
+  return args.take_back(n);
+}
+
+SmallVector<BlockArgument> xtile::getKernelBufferSizes(Operation *op,
+                                                       BlockArgument buffer) {
+  ArrayRef<BlockArgument> sizes = getKernelSizes(op);
+  auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kBufferDims);
+  if (sizes.empty() || !dims)
+    return {};
+  // The `?` sizes of the buffers before this one come first.
+  int64_t first = 0;
+  for (BlockArgument arg : op->getRegion(0).front().getArguments()) {
+    if (arg == buffer)
+      break;
+    if (auto memref = dyn_cast<MemRefType>(arg.getType()))
+      first += memref.getNumDynamicDims();
+  }
+  auto memref = dyn_cast<MemRefType>(buffer.getType());
+  if (!memref)
+    return {};
+  SmallVector<BlockArgument> out;
+  for (int64_t i = 0; i < memref.getNumDynamicDims(); ++i) {
+    int64_t at = first + i;
+    if (at >= static_cast<int64_t>(dims.size()) || dims[at] < 0 ||
+        dims[at] >= static_cast<int64_t>(sizes.size()))
+      return {};
+    out.push_back(sizes[dims[at]]);
+  }
+  return out;
 }

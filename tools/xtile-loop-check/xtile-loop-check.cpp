@@ -5,6 +5,11 @@
 // interpreter on the same seeded random inputs, and compares every output.
 // Exits 1 when they differ, or when anything fails to lower or run.
 //
+// A module with dynamic sizes is checked at each binding of --dims: it is
+// lowered to Loop IR once with its sizes dynamic (one op per kernel), and
+// run at each binding against the module specialized to it and lowered
+// through --lower-to-loop.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mlir/IR/MLIRContext.h"
@@ -13,6 +18,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "xtile/Conversion/Passes.h"
 #include "xtile/Dialect/Loop/Utils/Interpreter.h"
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
 #include "xtile/InitAllDialects.h"
 #include "xtile/Pipelines/Pipelines.h"
@@ -42,6 +48,11 @@ static llvm::cl::opt<bool>
                   llvm::cl::desc("Online folds and softmax fusion "
                                  "(--lower-to-loop)"),
                   llvm::cl::init(true));
+
+static llvm::cl::list<std::string>
+    dims("dims",
+         llvm::cl::desc("A binding of the dynamic sizes (T=7 or T=7,S=3); "
+                        "repeat for several"));
 
 static loop::HostTensor randomTensor(Type type, std::mt19937 &rng) {
   auto shaped = cast<ShapedType>(type);
@@ -78,26 +89,66 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  OwningOpRef<ModuleOp> unfused = module->clone();
-  OwningOpRef<ModuleOp> fused = module->clone();
-  PassManager plain(&context);
-  plain.addPass(tensor::createXTensorDecompose());
-  plain.addPass(tensor::createXTensorNormalize());
-  plain.addPass(createConvertXTensorToXLoop());
-  PassManager full(&context);
+  bool dynamic = false;
+  module->walk([&](func::FuncOp func) {
+    dynamic |= func->hasAttr(tensor::kSymbolsAttrName);
+  });
+  if (dynamic && dims.empty()) {
+    llvm::errs() << "xtile-loop-check: the module has dynamic sizes: give "
+                    "bindings to check it at (--dims T=7)\n";
+    return 1;
+  }
+  if (!dynamic && !dims.empty()) {
+    llvm::errs() << "xtile-loop-check: --dims given, but the module has no "
+                    "dynamic sizes\n";
+    return 1;
+  }
+  auto plainPipeline = [&](PassManager &pm) {
+    pm.addPass(tensor::createXTensorDecompose());
+    pm.addPass(tensor::createXTensorNormalize());
+    pm.addPass(createConvertXTensorToXLoop());
+  };
   LowerToLoopOptions options;
   options.flopsPerByte = flopsPerByte;
   options.onlineSoftmax = onlineSoftmax;
-  buildLowerToLoopPipeline(full, options);
-  if (failed(plain.run(*unfused)) || failed(full.run(*fused)))
+
+  // What is checked: (the unfused module, the fused module, the binding)
+  // for each binding; the unfused one is the same dynamic module at every
+  // binding.
+  OwningOpRef<ModuleOp> unfused = module->clone();
+  PassManager plain(&context);
+  plainPipeline(plain);
+  if (failed(plain.run(*unfused)))
     return 1;
+  std::vector<std::string> bindings(dims.begin(), dims.end());
+  if (bindings.empty())
+    bindings.push_back("");
+  std::vector<OwningOpRef<ModuleOp>> fusedModules;
+  for (const std::string &binding : bindings) {
+    OwningOpRef<ModuleOp> fused = module->clone();
+    PassManager full(&context);
+    if (!binding.empty()) {
+      tensor::XTensorSpecializeDimsOptions bind;
+      SmallVector<StringRef> entries;
+      StringRef(binding).split(entries, ',');
+      for (StringRef entry : entries)
+        bind.sizes.push_back(entry.str());
+      full.addPass(tensor::createXTensorSpecializeDims(bind));
+    }
+    buildLowerToLoopPipeline(full, options);
+    if (failed(full.run(*fused)))
+      return 1;
+    fusedModules.push_back(std::move(fused));
+  }
 
   bool ok = true;
+  for (auto [binding, fused] : llvm::zip(bindings, fusedModules))
   for (auto func : unfused->getOps<func::FuncOp>()) {
     auto other = fused->lookupSymbol<func::FuncOp>(func.getSymName());
     std::mt19937 rng(seed);
     std::vector<loop::HostTensor> inputs;
-    for (Type t : func.getArgumentTypes())
+    // Inputs of the bound (static) types, which the dynamic module takes.
+    for (Type t : other.getArgumentTypes())
       inputs.push_back(randomTensor(t, rng));
     auto a = loop::interpret(*unfused, func, inputs);
     auto b = loop::interpret(*fused, other, inputs);
@@ -118,7 +169,9 @@ int main(int argc, char **argv) {
       }
     bool same = worst <= 1e-12;
     ok &= same;
-    llvm::outs() << "func @" << func.getSymName() << ": " << launches(func)
+    llvm::outs() << "func @" << func.getSymName()
+                 << (binding.empty() ? "" : " at " + binding) << ": "
+                 << launches(func)
                  << " unfused launches, " << launches(other)
                  << " fused, max relative difference " << worst
                  << (same ? " (same)" : " (MISMATCH)") << "\n";

@@ -1,12 +1,19 @@
 //===- KernelSignature.h - kernel ops' shared syntax ------------*- C++ -*-===//
 //
-// Loop IR and Tile IR kernels are symbols whose body block arguments are
-// their buffers, inputs first:
+// Loop IR and Tile IR kernels (and Kernel IR programs) are symbols whose
+// body block arguments are their buffers, inputs first:
 //
 //   @name(%in: memref<...>, ...) -> (%out: memref<...>, ...) [attributes {...}]
 //   {
 //     body
 //   }
+//
+// An op that declares the attributes `num_sizes`, `size_ranges` and
+// `buffer_dims` may also take dynamic sizes: `index` block arguments after
+// the buffers, declared in brackets with their ranges, and named after each
+// buffer with `?` sizes, in order:
+//
+//   @name[%T = 1 to 4096](%in: memref<?x512xf32> [%T]) -> (...)
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +24,9 @@
 
 namespace xtile {
 
-/// Parses the symbol name, the buffers, the optional attributes and the body;
-/// records the number of inputs in the attribute `numInputsName`.
+/// Parses the symbol name, the sizes (where the op has them), the buffers,
+/// the optional attributes and the body; records the number of inputs in
+/// the attribute `numInputsName`.
 mlir::ParseResult parseKernel(mlir::OpAsmParser &parser,
                               mlir::OperationState &result,
                               mlir::StringAttr numInputsName);
@@ -29,16 +37,27 @@ void printKernel(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                  mlir::StringAttr numInputsName);
 
 /// Verifies `numInputs` against the body's buffers, that every buffer is a
-/// statically shaped memref and that there is at least one output.
+/// memref whose dynamic sizes are sizes of the op (`buffer_dims`), that the
+/// sizes are `index` arguments with ranges 1 <= min <= max (and hints in
+/// them), and that there is at least one output.
 llvm::LogicalResult verifyKernelBuffers(mlir::Operation *op, mlir::Block &body,
                                         int64_t numInputs);
 
 /// The (inputs, outputs) buffers of a kernel op of either level: a symbol
 /// with a `num_inputs` attribute and a body whose block arguments are its
-/// buffers. None for any other op.
+/// buffers, then its `num_sizes` sizes. None for any other op.
 std::optional<std::pair<llvm::ArrayRef<mlir::BlockArgument>,
                         llvm::ArrayRef<mlir::BlockArgument>>>
 getKernelBuffers(mlir::Operation *op);
+
+/// The dynamic sizes of a kernel op (its trailing `num_sizes` block
+/// arguments); empty for one without.
+llvm::ArrayRef<mlir::BlockArgument> getKernelSizes(mlir::Operation *op);
+
+/// The size arguments that the `?` sizes of `buffer`, a buffer of kernel
+/// op `op`, are (`buffer_dims`), in order.
+llvm::SmallVector<mlir::BlockArgument>
+getKernelBufferSizes(mlir::Operation *op, mlir::BlockArgument buffer);
 
 } // namespace xtile
 

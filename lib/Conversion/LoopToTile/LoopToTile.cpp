@@ -63,6 +63,8 @@ struct ConvertXLoopToXTilePass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--convert-xloop-to-xtile")))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     xt::TargetAttr targetAttr = lookupTarget(module, target);
     if (!targetAttr)

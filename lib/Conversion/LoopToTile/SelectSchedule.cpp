@@ -127,6 +127,8 @@ struct XTileSelectSchedulePass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xtile-select-schedule")))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     xt::TargetAttr targetAttr;
     std::unique_ptr<CostModel> model;
@@ -188,6 +190,8 @@ struct XTileListSchedulesPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xtile-list-schedules")))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     xt::TargetAttr targetAttr;
     std::unique_ptr<CostModel> model;

@@ -16,6 +16,8 @@
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
+
 namespace xtile {
 #define GEN_PASS_DEF_CONVERTXTENSORTOXLOOP
 #include "xtile/Conversion/Passes.h.inc"
@@ -28,13 +30,29 @@ namespace xl = xtile::loop;
 
 namespace {
 
+/// The size a kernel's dynamic size is priced at (`size_hints`), within
+/// its declared range: fusion and schedule decisions on a dynamic
+/// dimension are taken once for the range, at this size
+/// (docs/DynamicShapes.md).
+constexpr int64_t kSizeHint = 1024;
+
 /// The body of one kernel under construction: loads operands (or
 /// materializes splat constants as scalars) and builds scalar math.
 class ElementBuilder {
 public:
   ElementBuilder(OpBuilder &b, Location loc, Operation *op,
-                 ArrayRef<Value> buffers)
-      : b(b), loc(loc), op(op), buffers(buffers) {}
+                 ArrayRef<Value> buffers,
+                 const DenseMap<StringAttr, Value> &sizes)
+      : b(b), loc(loc), op(op), buffers(buffers), sizes(sizes) {}
+
+  /// The size of dimension `d` of `type`: a constant, or the kernel's size
+  /// argument of its symbol.
+  OpFoldResult extent(Type type, unsigned d) {
+    auto ranked = cast<RankedTensorType>(type);
+    if (!ranked.isDynamicDim(d))
+      return b.getI64IntegerAttr(ranked.getDimSize(d));
+    return sizes.lookup(xt::getDims(ranked)[d].symbol);
+  }
 
   /// Operand `i` of the op at `indices`.
   Value load(unsigned i, ValueRange indices) {
@@ -69,6 +87,7 @@ public:
   Location loc;
   Operation *op;
   ArrayRef<Value> buffers;
+  const DenseMap<StringAttr, Value> &sizes;
 };
 
 static bool isFloat(Type type) { return isa<FloatType>(type); }
@@ -331,13 +350,32 @@ static xl::CombineKind combineOf(xt::ReduceKind kind) {
 /// consecutive iterations walk the innermost reduced dimension). A single
 /// fold keeps every reduction a row kernel that Tile IR lowers; the order of
 /// combination changes as it does under any reduction schedule.
-static Value buildFold(OpBuilder &b, Location loc, xl::CombineKind kind,
-                       Type type, ArrayRef<int64_t> extents,
-                       function_ref<Value(ArrayRef<Value>)> element) {
+static FailureOr<Value>
+buildFold(OpBuilder &b, Location loc, xl::CombineKind kind, Type type,
+          ArrayRef<OpFoldResult> mixedExtents,
+          function_ref<Value(ArrayRef<Value>)> element) {
+  Value init = identity(b, loc, kind, type);
+  // A fold over one dynamic size runs to it.
+  SmallVector<int64_t> extents;
+  for (OpFoldResult e : mixedExtents) {
+    if (auto attr = dyn_cast<Attribute>(e)) {
+      extents.push_back(cast<IntegerAttr>(attr).getInt());
+      continue;
+    }
+    if (mixedExtents.size() != 1)
+      return emitError(loc, "a reduction over several dimensions that "
+                            "include a dynamic one is not lowered to Loop IR "
+                            "yet");
+    auto fold = xl::FoldOp::create(b, loc, 0, e, kind, init);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&fold.getBodyBlock());
+    Value k = fold.getInductionVar();
+    xl::YieldOp::create(b, loc, ValueRange{element({k})});
+    return fold.getResult();
+  }
   int64_t total = 1;
   for (int64_t e : extents)
     total *= e;
-  Value init = identity(b, loc, kind, type);
   if (total == 0) // a reduction over nothing is its identity
     return init;
   auto fold = xl::FoldOp::create(b, loc, 0, total, kind, init);
@@ -407,14 +445,14 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
       .Case([&](xt::ReduceOp reduce) -> FailureOr<Value> {
         auto inType = cast<RankedTensorType>(reduce.getInput().getType());
         ArrayRef<int64_t> dims = reduce.getDims();
-        SmallVector<int64_t> extents;
+        SmallVector<OpFoldResult> extents;
         for (int64_t d : dims)
-          extents.push_back(inType.getDimSize(d));
+          extents.push_back(e.extent(inType, d));
         xl::CombineKind kind = combineOf(reduce.getKind());
         bool widen =
             kind == xl::CombineKind::add || kind == xl::CombineKind::mul;
         Type acc = widen ? accumulatorType(elementType) : elementType;
-        Value r =
+        FailureOr<Value> r =
             buildFold(b, loc, kind, acc, extents, [&](ArrayRef<Value> rivs) {
               SmallVector<Value> idx;
               unsigned next = 0, reduced = 0;
@@ -430,15 +468,17 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
               Value v = e.load(0, idx);
               return acc == elementType ? v : convertFloat(b, loc, v, acc);
             });
-        return acc == elementType ? r : convertFloat(b, loc, r, elementType);
+        if (failed(r))
+          return failure();
+        return acc == elementType ? *r : convertFloat(b, loc, *r, elementType);
       })
       .Case([&](xt::MatmulOp mm) -> FailureOr<Value> {
         auto lhsType = cast<RankedTensorType>(mm.getLhs().getType());
         int64_t rank = lhsType.getRank();
         Type acc = accumulatorType(elementType);
-        Value r =
+        FailureOr<Value> r =
             buildFold(b, loc, xl::CombineKind::add, acc,
-                      {lhsType.getDimSize(rank - 1)}, [&](ArrayRef<Value> k) {
+                      {e.extent(lhsType, rank - 1)}, [&](ArrayRef<Value> k) {
                         SmallVector<Value> a(ivs.drop_back()),
                             c(ivs.drop_back(2));
                         a.push_back(k[0]);
@@ -452,7 +492,9 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
                         }
                         return Value(arith::MulIOp::create(b, loc, x, y));
                       });
-        return acc == elementType ? r : convertFloat(b, loc, r, elementType);
+        if (failed(r))
+          return failure();
+        return acc == elementType ? *r : convertFloat(b, loc, *r, elementType);
       })
       .Case([&](xt::TransposeOp t) -> FailureOr<Value> {
         SmallVector<Value> idx(ivs.size());
@@ -471,20 +513,45 @@ static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
       })
       .Case([&](xt::ReshapeOp r) -> FailureOr<Value> {
         auto inType = cast<RankedTensorType>(r.getInput().getType());
-        // Row-major linear index of the result element, then the operand's
-        // coordinates of that linear index.
+        // Tensor IR keeps each dynamic dimension whole and in order through
+        // a reshape, so the dimensions split into segments between them
+        // whose static sizes have equal products: a dynamic dimension of
+        // the operand is read at the iv of the result's, and within each
+        // segment the row-major linear index of the result element gives
+        // the operand's coordinates.
         MLIRContext *ctx = b.getContext();
-        AffineExpr linear = getAffineConstantExpr(0, ctx);
-        int64_t stride = 1;
-        for (int64_t d = resultType.getRank() - 1; d >= 0; --d) {
-          linear = linear + getAffineDimExpr(d, ctx) * stride;
-          stride *= resultType.getDimSize(d);
-        }
+        auto dynamicDims = [](RankedTensorType t) {
+          SmallVector<int64_t> out;
+          for (int64_t d = 0; d < t.getRank(); ++d)
+            if (t.isDynamicDim(d))
+              out.push_back(d);
+          out.push_back(t.getRank()); // the end of the last segment
+          return out;
+        };
+        SmallVector<int64_t> inCuts = dynamicDims(inType),
+                             outCuts = dynamicDims(resultType);
+        if (inCuts.size() != outCuts.size())
+          return r.emitOpError("splits or merges a dynamic dimension, which "
+                               "is not lowered to Loop IR");
         SmallVector<Value> idx(inType.getRank());
-        stride = 1;
-        for (int64_t d = inType.getRank() - 1; d >= 0; --d) {
-          idx[d] = e.apply(linear.floorDiv(stride) % inType.getDimSize(d), ivs);
-          stride *= inType.getDimSize(d);
+        int64_t inStart = 0, outStart = 0;
+        for (auto [inEnd, outEnd] : llvm::zip(inCuts, outCuts)) {
+          AffineExpr linear = getAffineConstantExpr(0, ctx);
+          int64_t stride = 1;
+          for (int64_t d = outEnd - 1; d >= outStart; --d) {
+            linear = linear + getAffineDimExpr(d, ctx) * stride;
+            stride *= resultType.getDimSize(d);
+          }
+          stride = 1;
+          for (int64_t d = inEnd - 1; d >= inStart; --d) {
+            idx[d] =
+                e.apply(linear.floorDiv(stride) % inType.getDimSize(d), ivs);
+            stride *= inType.getDimSize(d);
+          }
+          if (inEnd < inType.getRank())
+            idx[inEnd] = ivs[outEnd];
+          inStart = inEnd + 1;
+          outStart = outEnd + 1;
         }
         return e.load(0, idx);
       })
@@ -616,8 +683,9 @@ struct KernelLowering : ConversionPattern {
       return op->emitOpError("must be inside a func.func to be lowered");
     Location loc = op->getLoc();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    // An empty result is known without running anything: no kernel.
-    if (resultType.getNumElements() == 0) {
+    // An empty result is known without running anything: no kernel. (A
+    // dynamic size is at least 1.)
+    if (llvm::is_contained(resultType.getShape(), 0)) {
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(
           op, DenseElementsAttr::get(resultType, ArrayRef<Attribute>{}));
       return success();
@@ -645,6 +713,34 @@ struct KernelLowering : ConversionPattern {
     bufferTypes.push_back(
         MemRefType::get(resultType.getShape(), resultType.getElementType()));
 
+    // The dynamic sizes: one size argument per symbol, in order of first
+    // appearance in the buffers; each `?` of a buffer names its symbol's.
+    SmallVector<StringAttr> names;
+    SmallVector<int64_t> bufferDims;
+    SmallVector<Type> tensorTypes;
+    for (Value v : launchInputs)
+      tensorTypes.push_back(v.getType());
+    tensorTypes.push_back(resultType);
+    for (Type t : tensorTypes)
+      for (StringAttr symbol : xt::getSymbols(t)) {
+        auto it = llvm::find(names, symbol);
+        bufferDims.push_back(it - names.begin());
+        if (it == names.end())
+          names.push_back(symbol);
+      }
+    SmallVector<int64_t> ranges, hints;
+    auto declared = func->getAttrOfType<DictionaryAttr>(xt::kSymbolsAttrName);
+    for (StringAttr name : names) {
+      auto range = declared ? dyn_cast_or_null<DenseI64ArrayAttr>(
+                                  declared.get(name))
+                            : DenseI64ArrayAttr();
+      if (!range || range.size() != 2)
+        return op->emitOpError() << "has the dynamic size '" << name.getValue()
+                                 << "', which its function does not declare";
+      ranges.append({range[0], range[1]});
+      hints.push_back(std::clamp<int64_t>(kSizeHint, range[0], range[1]));
+    }
+
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(func);
     auto kernel = rewriter.create<xl::KernelOp>(
@@ -654,6 +750,15 @@ struct KernelLowering : ConversionPattern {
     Block *block = rewriter.createBlock(&kernel.getBody());
     for (Type t : bufferTypes)
       block->addArgument(t, loc);
+    DenseMap<StringAttr, Value> sizes;
+    if (!names.empty()) {
+      kernel.setNumSizes(names.size());
+      kernel.setSizeRanges(ranges);
+      kernel.setSizeHints(hints);
+      kernel.setBufferDims(bufferDims);
+      for (StringAttr name : names)
+        sizes[name] = block->addArgument(rewriter.getIndexType(), loc);
+    }
 
     SmallVector<Value> buffers(op->getNumOperands());
     for (auto [i, b] : llvm::enumerate(bufferOf))
@@ -662,21 +767,26 @@ struct KernelLowering : ConversionPattern {
 
     SmallVector<Value> ivs;
     rewriter.setInsertionPointToStart(block);
-    for (int64_t size : resultType.getShape()) {
-      auto loop = xl::ParallelOp::create(rewriter, loc, 0, size);
+    ElementBuilder builder(rewriter, loc, op, buffers, sizes);
+    for (int64_t d = 0; d < resultType.getRank(); ++d) {
+      auto loop = xl::ParallelOp::create(rewriter, loc, 0,
+                                         builder.extent(resultType, d));
       ivs.push_back(loop.getInductionVar());
       rewriter.setInsertionPointToStart(&loop.getBodyBlock());
     }
-    ElementBuilder builder(rewriter, loc, op, buffers);
     FailureOr<Value> element = buildElement(builder, ivs);
     if (failed(element))
       return failure();
-    xl::StoreOp::create(rewriter, loc, *element, block->getArguments().back(),
-                        ivs);
+    xl::StoreOp::create(rewriter, loc, *element,
+                        block->getArgument(bufferTypes.size() - 1), ivs);
 
     rewriter.setInsertionPoint(op);
-    rewriter.replaceOpWithNewOp<xl::LaunchOp>(
+    SmallVector<StringRef> launchSizes;
+    for (StringAttr name : names)
+      launchSizes.push_back(name.getValue());
+    auto launch = rewriter.replaceOpWithNewOp<xl::LaunchOp>(
         op, TypeRange{resultType}, kernel.getSymName(), launchInputs);
+    launch.setSizesAttr(rewriter.getStrArrayAttr(launchSizes));
     return success();
   }
 
@@ -700,25 +810,23 @@ struct ConvertXTensorToXLoopPass
     });
     if (composites.wasInterrupted())
       return signalPassFailure();
-    // Loop IR has static bounds: dynamic sizes are bound first.
-    WalkResult dynamic = module.walk([](func::FuncOp func) {
-      for (Type type : llvm::concat<const Type>(func.getArgumentTypes(),
-                                                func.getResultTypes())) {
-        SmallVector<StringAttr> names = xt::getSymbols(type);
-        if (names.empty())
-          continue;
-        func.emitError() << "dynamic size '" << names.front().getValue()
-                         << "' of " << type
-                         << ": Loop IR needs static sizes; bind it first "
-                            "with --xtensor-specialize-dims=\"sizes="
-                         << names.front().getValue() << "=N\"";
+    // Folds run over one dynamic size at most (before the conversion, which
+    // would report the op as merely illegal).
+    WalkResult reductions = module.walk([](xt::ReduceOp reduce) {
+      auto type = cast<RankedTensorType>(reduce.getInput().getType());
+      ArrayRef<int64_t> dims = reduce.getDims();
+      if (dims.size() > 1 && llvm::any_of(dims, [&](int64_t d) {
+            return type.isDynamicDim(d);
+          })) {
+        reduce.emitOpError("is a reduction over several dimensions that "
+                           "include a dynamic one, which is not lowered to "
+                           "Loop IR yet");
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
     });
-    if (dynamic.wasInterrupted())
+    if (reductions.wasInterrupted())
       return signalPassFailure();
-
     SymbolTable symbols(module);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<xt::XTensorDialect>();

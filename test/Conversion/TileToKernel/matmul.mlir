@@ -24,7 +24,7 @@
 // CHECK-NEXT:      xkernel.barrier
 // CHECK-NEXT:      scf.yield
 // CHECK:         }
-// CHECK:         arith.addf %{{.*}}, %[[ACC]]#0 : f32
+// CHECK:         arith.addf {{.*}}%[[ACC]]#0{{.*}} : f32
 // CHECK:         xkernel.return
 // CHECK-LABEL: xkernel.program @linear(
 // CHECK:         xkernel.launch @linear_add(%arg0, %arg2, %arg1, %arg3) grid [8, 1, 1] block [128, 1, 1] shared 16384

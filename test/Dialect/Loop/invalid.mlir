@@ -150,7 +150,7 @@ xloop.kernel @copy(%a: memref<4xf32>) -> (%c: memref<4xf32>) {
 }
 
 func.func @dynamic_tensor(%a: tensor<?xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xloop.launch' op operand #0 must be variadic of statically shaped tensor of any type values, but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'xloop.launch' op input #0 'tensor<?xf32>' does not match kernel buffer 'memref<4xf32>'}}
   %c = xloop.launch @copy(%a) : (tensor<?xf32>) -> tensor<4xf32>
   return %c : tensor<4xf32>
 }
@@ -179,7 +179,7 @@ xloop.kernel @parallel_upper_below_lower(%a: memref<4xf32>) -> (%b: memref<4xf32
 
 xloop.kernel @parallel_no_index(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
   // expected-error @+1 {{'xloop.parallel' op body must have one index argument}}
-  "xloop.parallel"() <{lower = 0 : i64, upper = 4 : i64}> ({
+  "xloop.parallel"() <{lower = 0 : i64, static_upper = 4 : i64}> ({
     "xloop.yield"() : () -> ()
   }) : () -> ()
 }
@@ -188,7 +188,7 @@ xloop.kernel @parallel_no_index(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
 
 xloop.kernel @parallel_i64_argument(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
   // expected-error @+1 {{'xloop.parallel' op body must have one index argument}}
-  "xloop.parallel"() <{lower = 0 : i64, upper = 4 : i64}> ({
+  "xloop.parallel"() <{lower = 0 : i64, static_upper = 4 : i64}> ({
   ^bb0(%i: i64):
     "xloop.yield"() : () -> ()
   }) : () -> ()
@@ -198,7 +198,7 @@ xloop.kernel @parallel_i64_argument(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
 
 xloop.kernel @parallel_two_arguments(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
   // expected-error @+1 {{'xloop.parallel' op body must have one index argument}}
-  "xloop.parallel"() <{lower = 0 : i64, upper = 4 : i64}> ({
+  "xloop.parallel"() <{lower = 0 : i64, static_upper = 4 : i64}> ({
   ^bb0(%i: index, %j: index):
     "xloop.yield"() : () -> ()
   }) : () -> ()
@@ -208,7 +208,7 @@ xloop.kernel @parallel_two_arguments(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
 
 xloop.kernel @parallel_empty_block(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
   // expected-error @+1 {{'xloop.parallel' op expects a non-empty block}}
-  "xloop.parallel"() <{lower = 0 : i64, upper = 4 : i64}> ({
+  "xloop.parallel"() <{lower = 0 : i64, static_upper = 4 : i64}> ({
   ^bb0(%i: index):
   }) : () -> ()
 }
@@ -217,14 +217,14 @@ xloop.kernel @parallel_empty_block(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
 
 xloop.kernel @parallel_no_region(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
   // expected-error @+1 {{'xloop.parallel' op region #0 ('body') failed to verify constraint: region with 1 blocks}}
-  "xloop.parallel"() <{lower = 0 : i64, upper = 4 : i64}> ({
+  "xloop.parallel"() <{lower = 0 : i64, static_upper = 4 : i64}> ({
   }) : () -> ()
 }
 
 // -----
 
 xloop.kernel @parallel_bad_terminator(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
-  "xloop.parallel"() <{lower = 0 : i64, upper = 4 : i64}> ({
+  "xloop.parallel"() <{lower = 0 : i64, static_upper = 4 : i64}> ({
   ^bb0(%i: index):
     // expected-error @+1 {{block with no terminator}}
     %c = arith.constant 0 : index
@@ -262,7 +262,7 @@ xloop.kernel @fold_upper_below_lower(%a: memref<4xf32>) -> (%b: memref<f32>) {
 xloop.kernel @fold_no_index(%a: memref<4xf32>) -> (%b: memref<f32>) {
   %z = arith.constant 0.0 : f32
   // expected-error @+1 {{'xloop.fold' op body must have one index argument}}
-  %r = "xloop.fold"(%z) <{lower = 0 : i64, upper = 4 : i64, combine = 0 : i32}> ({
+  %r = "xloop.fold"(%z) <{lower = 0 : i64, static_upper = 4 : i64, combine = 0 : i32}> ({
     "xloop.yield"(%z) : (f32) -> ()
   }) : (f32) -> f32
   xloop.store %r, %b[] : memref<f32>
@@ -273,7 +273,7 @@ xloop.kernel @fold_no_index(%a: memref<4xf32>) -> (%b: memref<f32>) {
 xloop.kernel @fold_f32_argument(%a: memref<4xf32>) -> (%b: memref<f32>) {
   %z = arith.constant 0.0 : f32
   // expected-error @+1 {{'xloop.fold' op body must have one index argument}}
-  %r = "xloop.fold"(%z) <{lower = 0 : i64, upper = 4 : i64, combine = 0 : i32}> ({
+  %r = "xloop.fold"(%z) <{lower = 0 : i64, static_upper = 4 : i64, combine = 0 : i32}> ({
   ^bb0(%i: f32):
     "xloop.yield"(%i) : (f32) -> ()
   }) : (f32) -> f32
@@ -389,7 +389,7 @@ xloop.kernel @fold_of_index(%a: memref<4xf32>) -> (%b: memref<f32>) {
 xloop.kernel @fold_no_region(%a: memref<4xf32>) -> (%b: memref<f32>) {
   %z = arith.constant 0.0 : f32
   // expected-error @+1 {{'xloop.fold' op region #0 ('body') failed to verify constraint: region with 1 blocks}}
-  %r = "xloop.fold"(%z) <{lower = 0 : i64, upper = 4 : i64, combine = 0 : i32}> ({
+  %r = "xloop.fold"(%z) <{lower = 0 : i64, static_upper = 4 : i64, combine = 0 : i32}> ({
   }) : (f32) -> f32
   xloop.store %r, %b[] : memref<f32>
 }
@@ -526,19 +526,17 @@ xloop.kernel @load_i32_index(%a: memref<4xf32>) -> (%b: memref<f32>) {
 
 // -----
 
-func.func @load_dynamic_buffer(%a: memref<?xf32>) -> f32 {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{custom op 'xloop.load' 'buffer' must be statically shaped memref of any type values, but got 'memref<?xf32>'}}
-  %v = xloop.load %a[%c0] : memref<?xf32>
-  return %v : f32
+// A dynamic size of a buffer is a size of the kernel.
+// expected-error @+1 {{'xloop.kernel' op buffer #0 must be a statically shaped memref, got 'memref<?xf32>'}}
+xloop.kernel @load_dynamic_buffer(%a: memref<?xf32>) -> (%b: memref<f32>) {
 }
 
 // -----
 
-func.func @load_dynamic_buffer_generic(%a: memref<?xf32>) -> f32 {
+func.func @load_unranked_buffer(%a: memref<*xf32>) -> f32 {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'xloop.load' op operand #0 must be statically shaped memref of any type values, but got 'memref<?xf32>'}}
-  %v = "xloop.load"(%a, %c0) : (memref<?xf32>, index) -> f32
+  // expected-error @+1 {{'xloop.load' op operand #0 must be memref of any type values, but got 'memref<*xf32>'}}
+  %v = "xloop.load"(%a, %c0) : (memref<*xf32>, index) -> f32
   return %v : f32
 }
 
@@ -565,7 +563,7 @@ xloop.kernel @empty_fold(%x: memref<4xf32>) -> (%y: memref<f32>) {
 xloop.kernel @init_type(%x: memref<4xi32>) -> (%y: memref<i32>) {
   %z = arith.constant 0.0 : f32
   // expected-error @+1 {{'xloop.fold' op init 'f32' must have the result type 'i32'}}
-  %r = "xloop.fold"(%z) <{lower = 0 : i64, upper = 4 : i64, combine = 0 : i32}> ({
+  %r = "xloop.fold"(%z) <{lower = 0 : i64, static_upper = 4 : i64, combine = 0 : i32}> ({
   ^bb0(%i: index):
     %v = xloop.load %x[%i] : memref<4xi32>
     xloop.yield %v : i32

@@ -3,10 +3,14 @@
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
 #include "xtile/Support/KernelSignature.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace xtile::loop;
@@ -67,9 +71,45 @@ LogicalResult KernelOp::verify() {
   return failure(result.wasInterrupted());
 }
 
+bool KernelOp::isSize(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && arg.getOwner() == &getBodyBlock() &&
+         llvm::is_contained(getSizes(), arg);
+}
+
+SmallVector<BlockArgument> KernelOp::getBufferSizes(BlockArgument buffer) {
+  return xtile::getKernelBufferSizes(*this, buffer);
+}
+
 //===----------------------------------------------------------------------===//
 // LaunchOp
 //===----------------------------------------------------------------------===//
+
+/// `[T, S]`: the names of a launch's sizes (none: nothing).
+static ParseResult parseSizeNames(OpAsmParser &parser, ArrayAttr &sizes) {
+  SmallVector<Attribute> names;
+  if (succeeded(parser.parseOptionalLSquare()) &&
+      (parser.parseCommaSeparatedList([&]() -> ParseResult {
+         std::string name;
+         if (parser.parseKeywordOrString(&name))
+           return failure();
+         names.push_back(parser.getBuilder().getStringAttr(name));
+         return success();
+       }) ||
+       parser.parseRSquare()))
+    return failure();
+  sizes = parser.getBuilder().getArrayAttr(names);
+  return success();
+}
+
+static void printSizeNames(OpAsmPrinter &p, LaunchOp, ArrayAttr sizes) {
+  if (!sizes || sizes.empty())
+    return;
+  p << '[';
+  llvm::interleaveComma(sizes.getAsValueRange<StringAttr>(), p,
+                        [&](StringRef name) { p.printKeywordOrString(name); });
+  p << ']';
+}
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   // Loop IR kernels, and the Tile IR kernels they are lowered to, share
@@ -80,11 +120,40 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (!buffers)
     return emitOpError() << "'" << getKernel()
                          << "' does not reference a kernel";
-  auto matches = [](Type tensor, Type buffer) {
+  // A tensor matches its buffer in shape (`?` where the buffer has one)
+  // and element type, and each `?` is named by the size its buffer's `?`
+  // is given.
+  ArrayRef<BlockArgument> kernelSizes = xtile::getKernelSizes(kernel);
+  ArrayAttr names = getSizes();
+  if (names.size() != kernelSizes.size())
+    return emitOpError() << "passes " << names.size() << " size(s) but kernel @"
+                         << getKernel() << " takes " << kernelSizes.size();
+  if (!names.empty()) {
+    auto func = (*this)->getParentOfType<func::FuncOp>();
+    auto declared =
+        func ? func->getAttrOfType<DictionaryAttr>("xtensor.symbols")
+             : DictionaryAttr();
+    for (StringRef name : names.getAsValueRange<StringAttr>())
+      if (!declared || !declared.contains(name))
+        return emitOpError() << "passes the size '" << name
+                             << "', which the enclosing function does not "
+                                "declare in 'xtensor.symbols'";
+  }
+  auto matches = [&](Type tensor, BlockArgument buffer) {
     auto t = cast<ShapedType>(tensor);
-    auto b = cast<ShapedType>(buffer);
-    return t.getShape() == b.getShape() &&
-           t.getElementType() == b.getElementType();
+    auto b = cast<ShapedType>(buffer.getType());
+    if (t.getShape() != b.getShape() ||
+        t.getElementType() != b.getElementType())
+      return false;
+    SmallVector<StringAttr> symbols = xtile::tensor::getSymbols(tensor);
+    SmallVector<BlockArgument> sizes =
+        xtile::getKernelBufferSizes(kernel, buffer);
+    if (symbols.size() != sizes.size())
+      return false;
+    for (auto [symbol, size] : llvm::zip(symbols, sizes))
+      if (names[llvm::find(kernelSizes, size) - kernelSizes.begin()] != symbol)
+        return false;
+    return true;
   };
   auto [ins, outs] = *buffers;
   if (ins.size() != getInputs().size() || outs.size() != getOutputs().size())
@@ -96,7 +165,7 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   auto check = [&](StringRef what, ValueRange values,
                    ArrayRef<BlockArgument> buffers) -> LogicalResult {
     for (auto [i, pair] : llvm::enumerate(llvm::zip(values, buffers)))
-      if (!matches(std::get<0>(pair).getType(), std::get<1>(pair).getType()))
+      if (!matches(std::get<0>(pair).getType(), std::get<1>(pair)))
         return emitOpError()
                << what << " #" << i << " " << std::get<0>(pair).getType()
                << " does not match kernel buffer "
@@ -112,38 +181,86 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
 // ParallelOp and FoldOp
 //===----------------------------------------------------------------------===//
 
-/// Parses `%iv = <lower> to <upper>` into `iv` and the bound attributes.
+/// Parses `%iv = <lower> to <upper>`, the upper bound a constant or a
+/// size (`%T`), into `iv`, the bound attributes and the operand.
+template <typename OpTy>
 static ParseResult parseLoopHeader(OpAsmParser &parser, OperationState &result,
-                                   OpAsmParser::Argument &iv,
-                                   StringAttr lowerName, StringAttr upperName) {
-  int64_t lower, upper;
+                                   OpAsmParser::Argument &iv) {
+  int64_t lower, upper = ShapedType::kDynamic;
+  Builder &b = parser.getBuilder();
+  OpAsmParser::UnresolvedOperand size;
   if (parser.parseArgument(iv) || parser.parseEqual() ||
-      parser.parseInteger(lower) || parser.parseKeyword("to") ||
-      parser.parseInteger(upper))
+      parser.parseInteger(lower) || parser.parseKeyword("to"))
     return failure();
-  iv.type = parser.getBuilder().getIndexType();
-  result.addAttribute(lowerName, parser.getBuilder().getI64IntegerAttr(lower));
-  result.addAttribute(upperName, parser.getBuilder().getI64IntegerAttr(upper));
+  OptionalParseResult dynamic = parser.parseOptionalOperand(size);
+  if (dynamic.has_value()) {
+    if (failed(*dynamic) ||
+        parser.resolveOperand(size, b.getIndexType(), result.operands))
+      return failure();
+  } else if (parser.parseInteger(upper)) {
+    return failure();
+  }
+  iv.type = b.getIndexType();
+  result.addAttribute(OpTy::getLowerAttrName(result.name),
+                      b.getI64IntegerAttr(lower));
+  result.addAttribute(OpTy::getStaticUpperAttrName(result.name),
+                      b.getI64IntegerAttr(upper));
   return success();
 }
 
-static LogicalResult verifyLoop(Operation *op, Region &body, int64_t lower,
-                                int64_t upper) {
-  if (lower < 0 || upper < lower)
-    return op->emitOpError() << "bounds [" << lower << ", " << upper
-                             << ") must satisfy 0 <= lower <= upper";
-  Block &block = body.front();
+/// Prints `%iv = <lower> to <upper>`.
+template <typename OpTy>
+static void printLoopHeader(OpAsmPrinter &p, OpTy op) {
+  p << ' ' << op.getInductionVar() << " = " << op.getLower() << " to ";
+  if (Value size = op.getDynamicUpper())
+    p << size;
+  else
+    p << op.getStaticUpper();
+}
+
+template <typename OpTy>
+static LogicalResult verifyLoop(OpTy op) {
+  int64_t lower = op.getLower();
+  if (Value size = op.getDynamicUpper()) {
+    auto kernel = op->template getParentOfType<KernelOp>();
+    if (!kernel || !kernel.isSize(size))
+      return op.emitOpError("upper bound must be a constant or a size of "
+                            "the enclosing kernel");
+    if (op.getStaticUpper() != ShapedType::kDynamic)
+      return op.emitOpError("has both a static and a dynamic upper bound");
+    if (lower != 0)
+      return op.emitOpError() << "lower bound must be 0 with a dynamic upper "
+                                 "bound, got "
+                              << lower;
+  } else if (lower < 0 || op.getStaticUpper() < lower) {
+    return op.emitOpError() << "bounds [" << lower << ", "
+                            << op.getStaticUpper()
+                            << ") must satisfy 0 <= lower <= upper";
+  }
+  Block &block = op.getBody().front();
   if (block.getNumArguments() != 1 || !block.getArgument(0).getType().isIndex())
-    return op->emitOpError("body must have one index argument");
+    return op.emitOpError("body must have one index argument");
   return success();
+}
+
+/// Sets the bound attributes and operand of a loop being built.
+template <typename OpTy>
+static void addBounds(OpBuilder &builder, OperationState &result,
+                      int64_t lower, OpFoldResult upper) {
+  result.addAttribute(OpTy::getLowerAttrName(result.name),
+                      builder.getI64IntegerAttr(lower));
+  int64_t bound = ShapedType::kDynamic;
+  if (auto attr = dyn_cast<Attribute>(upper))
+    bound = cast<IntegerAttr>(attr).getInt();
+  else
+    result.addOperands(cast<Value>(upper));
+  result.addAttribute(OpTy::getStaticUpperAttrName(result.name),
+                      builder.getI64IntegerAttr(bound));
 }
 
 void ParallelOp::build(OpBuilder &builder, OperationState &result,
-                       int64_t lower, int64_t upper) {
-  result.addAttribute(getLowerAttrName(result.name),
-                      builder.getI64IntegerAttr(lower));
-  result.addAttribute(getUpperAttrName(result.name),
-                      builder.getI64IntegerAttr(upper));
+                       int64_t lower, OpFoldResult upper) {
+  addBounds<ParallelOp>(builder, result, lower, upper);
   // Not builder.createBlock: that would move the insertion point into the
   // loop being built.
   Region *body = result.addRegion();
@@ -153,8 +270,7 @@ void ParallelOp::build(OpBuilder &builder, OperationState &result,
 
 ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::Argument iv;
-  if (parseLoopHeader(parser, result, iv, getLowerAttrName(result.name),
-                      getUpperAttrName(result.name)) ||
+  if (parseLoopHeader<ParallelOp>(parser, result, iv) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
@@ -165,16 +281,16 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void ParallelOp::print(OpAsmPrinter &p) {
-  p << ' ' << getInductionVar() << " = " << getLower() << " to " << getUpper();
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getLowerAttrName(), getUpperAttrName()});
+  printLoopHeader(p, *this);
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getLowerAttrName(), getStaticUpperAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
 }
 
 LogicalResult ParallelOp::verify() {
-  if (failed(verifyLoop(*this, getBody(), getLower(), getUpper())))
+  if (failed(verifyLoop(*this)))
     return failure();
   Block &block = getBodyBlock();
   if (!block.empty())
@@ -185,11 +301,8 @@ LogicalResult ParallelOp::verify() {
 }
 
 void FoldOp::build(OpBuilder &builder, OperationState &result, int64_t lower,
-                   int64_t upper, CombineKind combine, Value init) {
-  result.addAttribute(getLowerAttrName(result.name),
-                      builder.getI64IntegerAttr(lower));
-  result.addAttribute(getUpperAttrName(result.name),
-                      builder.getI64IntegerAttr(upper));
+                   OpFoldResult upper, CombineKind combine, Value init) {
+  addBounds<FoldOp>(builder, result, lower, upper);
   result.addAttribute(getCombineAttrName(result.name),
                       CombineKindAttr::get(builder.getContext(), combine));
   result.addOperands(init);
@@ -204,8 +317,7 @@ ParseResult FoldOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::UnresolvedOperand init;
   StringRef kindName;
   Type type;
-  if (parseLoopHeader(parser, result, iv, getLowerAttrName(result.name),
-                      getUpperAttrName(result.name)) ||
+  if (parseLoopHeader<FoldOp>(parser, result, iv) ||
       parser.parseKeyword("combine"))
     return failure();
   llvm::SMLoc kindLoc = parser.getCurrentLocation();
@@ -229,12 +341,12 @@ ParseResult FoldOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void FoldOp::print(OpAsmPrinter &p) {
-  p << ' ' << getInductionVar() << " = " << getLower() << " to " << getUpper()
-    << " combine " << stringifyCombineKind(getCombine()) << " init("
+  printLoopHeader(p, *this);
+  p << " combine " << stringifyCombineKind(getCombine()) << " init("
     << getInit() << ") : " << getType();
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
-      {getLowerAttrName(), getUpperAttrName(), getCombineAttrName()});
+      {getLowerAttrName(), getStaticUpperAttrName(), getCombineAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -245,7 +357,8 @@ Value FoldOp::getYieldedValue() {
 }
 
 OpFoldResult FoldOp::fold(FoldAdaptor) {
-  if (getUpper() <= getLower())
+  // (A dynamic size is at least 1.)
+  if (!hasDynamicUpper() && getStaticUpper() <= getLower())
     return getInit();
   Value yielded = getYieldedValue();
   // Only a value the iterations do not compute.
@@ -281,7 +394,7 @@ OpFoldResult FoldOp::fold(FoldAdaptor) {
 }
 
 LogicalResult FoldOp::verify() {
-  if (failed(verifyLoop(*this, getBody(), getLower(), getUpper())))
+  if (failed(verifyLoop(*this)))
     return failure();
   if (getInit().getType() != getType())
     return emitOpError() << "init " << getInit().getType()
@@ -301,12 +414,9 @@ LogicalResult FoldOp::verify() {
 }
 
 void OnlineFoldOp::build(OpBuilder &builder, OperationState &result,
-                         int64_t lower, int64_t upper, Type type,
+                         int64_t lower, OpFoldResult upper, Type type,
                          unsigned numAccumulators) {
-  result.addAttribute(getLowerAttrName(result.name),
-                      builder.getI64IntegerAttr(lower));
-  result.addAttribute(getUpperAttrName(result.name),
-                      builder.getI64IntegerAttr(upper));
+  addBounds<OnlineFoldOp>(builder, result, lower, upper);
   result.addTypes(SmallVector<Type>(2 + numAccumulators, type));
   Region *body = result.addRegion();
   body->emplaceBlock().addArgument(builder.getIndexType(), result.location);
@@ -318,8 +428,7 @@ ParseResult OnlineFoldOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::Argument iv;
   Type type;
   int64_t weights = 0;
-  if (parseLoopHeader(parser, result, iv, getLowerAttrName(result.name),
-                      getUpperAttrName(result.name)) ||
+  if (parseLoopHeader<OnlineFoldOp>(parser, result, iv) ||
       parser.parseColonType(type))
     return failure();
   if (succeeded(parser.parseOptionalKeyword("weights"))) {
@@ -337,12 +446,12 @@ ParseResult OnlineFoldOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void OnlineFoldOp::print(OpAsmPrinter &p) {
-  p << ' ' << getInductionVar() << " = " << getLower() << " to " << getUpper()
-    << " : " << getMax().getType();
+  printLoopHeader(p, *this);
+  p << " : " << getMax().getType();
   if (!getAccumulators().empty())
     p << " weights " << getAccumulators().size();
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getLowerAttrName(), getUpperAttrName()});
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getLowerAttrName(), getStaticUpperAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -358,7 +467,7 @@ ValueRange OnlineFoldOp::getYieldedWeights() {
 }
 
 LogicalResult OnlineFoldOp::verify() {
-  if (failed(verifyLoop(*this, getBody(), getLower(), getUpper())))
+  if (failed(verifyLoop(*this)))
     return failure();
   Type type = getMax().getType();
   for (Value r : getResults())
@@ -379,6 +488,24 @@ LogicalResult OnlineFoldOp::verify() {
 
 static SmallVector<Region *> loopRegions(Region &body) { return {&body}; }
 
+/// The (lower, static upper, dynamic upper) bounds of a loop op.
+static std::optional<std::tuple<int64_t, int64_t, Value>>
+boundsOf(Operation *op) {
+  return TypeSwitch<Operation *,
+                    std::optional<std::tuple<int64_t, int64_t, Value>>>(op)
+      .Case<ParallelOp, FoldOp, OnlineFoldOp>([](auto loop) {
+        return std::make_tuple(int64_t(loop.getLower()),
+                               int64_t(loop.getStaticUpper()),
+                               loop.getDynamicUpper());
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+static bool sameBounds(Operation *a, Operation *b) {
+  auto x = boundsOf(a), y = boundsOf(b);
+  return x && y && *x == *y;
+}
+
 #define XLOOP_LOOP_LIKE(Op)                                                    \
   SmallVector<Region *> Op::getLoopRegions() {                                 \
     return loopRegions(getBody());                                             \
@@ -391,8 +518,18 @@ static SmallVector<Region *> loopRegions(Region &body) { return {&body}; }
         Builder(getContext()).getIndexAttr(getLower())};                       \
   }                                                                            \
   std::optional<SmallVector<OpFoldResult>> Op::getLoopUpperBounds() {          \
+    if (Value size = getDynamicUpper())                                        \
+      return SmallVector<OpFoldResult>{size};                                  \
     return SmallVector<OpFoldResult>{                                          \
-        Builder(getContext()).getIndexAttr(getUpper())};                       \
+        Builder(getContext()).getIndexAttr(getStaticUpper())};                 \
+  }                                                                            \
+  OpFoldResult Op::getMixedUpper() {                                           \
+    if (Value size = getDynamicUpper())                                        \
+      return size;                                                             \
+    return Builder(getContext()).getI64IntegerAttr(getStaticUpper());          \
+  }                                                                            \
+  bool Op::hasSameBounds(Operation *other) {                                   \
+    return sameBounds(getOperation(), other);                                  \
   }                                                                            \
   std::optional<SmallVector<OpFoldResult>> Op::getLoopSteps() {                \
     return SmallVector<OpFoldResult>{Builder(getContext()).getIndexAttr(1)};   \
@@ -433,6 +570,23 @@ LogicalResult LoadOp::verify() {
 
 LogicalResult StoreOp::verify() {
   return verifyAccess(*this, getBuffer(), getIndices().size());
+}
+
+LogicalResult xtile::loop::checkStaticKernels(Operation *root,
+                                              StringRef pass) {
+  WalkResult result = root->walk([&](Operation *op) {
+    ArrayRef<BlockArgument> sizes = xtile::getKernelSizes(op);
+    if (sizes.empty())
+      return WalkResult::advance();
+    op->emitError() << "kernel @"
+                    << SymbolTable::getSymbolName(op).getValue()
+                    << " takes dynamic sizes, which " << pass
+                    << " does not take yet: bind them first "
+                       "(--xtensor-specialize-dims=\"sizes=T=N\", xtile-run "
+                       "--dims T=N)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
 }
 
 #define GET_OP_CLASSES

@@ -35,6 +35,8 @@ bool computesHalf(Operation *op) {
 struct XLoopComputeF32Pass
     : xtile::loop::impl::XLoopComputeF32Base<XLoopComputeF32Pass> {
   void runOnOperation() override {
+    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xloop-compute-f32")))
+      return signalPassFailure();
     getOperation().walk([&](KernelOp kernel) { widen(kernel); });
   }
 

@@ -12,6 +12,8 @@
 #include "xtile/Support/StructuralHash.h"
 #include "llvm/Support/Format.h"
 
+#include <algorithm>
+
 namespace xtile::loop {
 #define GEN_PASS_DEF_XLOOPDEDUPE
 #include "xtile/Dialect/Loop/Transforms/Passes.h.inc"
@@ -23,10 +25,42 @@ using namespace xtile::loop;
 
 uint64_t xtile::loop::computeKernelIdentity(KernelOp kernel) {
   StructuralHasher hasher;
-  // The body (buffers, loops, scalar code) is the identity; the name and
-  // attributes of the kernel op itself are not.
+  // The body (buffers, sizes, loops, scalar code) is the identity; the name
+  // and attributes of the kernel op itself are not, except which size each
+  // `?` of a buffer is. A dynamic size is an argument, not a value, so the
+  // same layer at two lengths, or at two sizes named differently, is the
+  // same kernel; the sizes' ranges and hints are not part of it.
   uint64_t h = hasher.hashRegions(kernel);
-  return StructuralHasher::combine(h, kernel.getNumInputs());
+  h = StructuralHasher::combine(h, kernel.getNumInputs());
+  h = StructuralHasher::combine(h, kernel.getNumSizes());
+  if (std::optional<ArrayRef<int64_t>> dims = kernel.getBufferDims())
+    for (int64_t d : *dims)
+      h = StructuralHasher::combine(h, d);
+  return h;
+}
+
+/// Whether two kernels of equal identity compute the same: the same
+/// buffers, sizes and body.
+static bool sameKernel(KernelOp a, KernelOp b) {
+  return a.getNumInputs() == b.getNumInputs() &&
+         a.getNumSizes() == b.getNumSizes() &&
+         a.getBufferDims() == b.getBufferDims() &&
+         OperationEquivalence::isRegionEquivalentTo(
+             &a.getBody(), &b.getBody(), OperationEquivalence::IgnoreLocations);
+}
+
+/// `kept` replaces `other`: its sizes' ranges cover both.
+static void widenRanges(KernelOp kept, KernelOp other) {
+  std::optional<ArrayRef<int64_t>> a = kept.getSizeRanges(),
+                                   b = other.getSizeRanges();
+  if (!a || !b || a->size() != b->size())
+    return;
+  SmallVector<int64_t> ranges(*a);
+  for (size_t i = 0; i + 1 < ranges.size(); i += 2) {
+    ranges[i] = std::min(ranges[i], (*b)[i]);
+    ranges[i + 1] = std::max(ranges[i + 1], (*b)[i + 1]);
+  }
+  kept.setSizeRanges(ranges);
 }
 
 static std::string identityString(uint64_t hash) {
@@ -56,17 +90,16 @@ struct XLoopDedupePass : xtile::loop::impl::XLoopDedupeBase<XLoopDedupePass> {
       // A hash collision must not merge different kernels: confirm.
       KernelOp match;
       for (KernelOp candidate : same)
-        if (candidate.getNumInputs() == kernel.getNumInputs() &&
-            OperationEquivalence::isRegionEquivalentTo(
-                &candidate.getBody(), &kernel.getBody(),
-                OperationEquivalence::IgnoreLocations)) {
+        if (sameKernel(candidate, kernel)) {
           match = candidate;
           break;
         }
-      if (match)
+      if (match) {
         replacement[kernel.getSymNameAttr()] = match.getSymNameAttr();
-      else
+        widenRanges(match, kernel);
+      } else {
         same.push_back(kernel);
+      }
     }
     if (replacement.empty())
       return;

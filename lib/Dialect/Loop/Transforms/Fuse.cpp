@@ -693,6 +693,8 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
 struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
   using Base::Base;
   void runOnOperation() override {
+    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xloop-fuse")))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     KernelCleaner clean(&getContext(), onlineSoftmax);
     Fuser fuser(module, clean, flopsPerByte);

@@ -21,6 +21,7 @@
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 
 #include <optional>
@@ -177,8 +178,9 @@ std::optional<IndexRange> boundsOf(Value v) {
   if (!isa_and_nonnull<ParallelOp, FoldOp, OnlineFoldOp>(loop))
     return std::nullopt;
   int64_t lower = loop->getAttrOfType<IntegerAttr>("lower").getInt();
-  int64_t upper = loop->getAttrOfType<IntegerAttr>("upper").getInt();
-  if (upper <= lower)
+  int64_t upper = loop->getAttrOfType<IntegerAttr>("static_upper").getInt();
+  // A dynamic upper bound (kDynamic) has no range here.
+  if (upper == ShapedType::kDynamic || upper <= lower)
     return std::nullopt;
   return IndexRange{lower, upper - 1};
 }

@@ -25,6 +25,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 
@@ -134,11 +135,10 @@ bool isConstantFloat(Value v, double expected) {
 }
 
 bool sameRange(Operation *a, Operation *b) {
-  auto bounds = [](Operation *op) {
-    return std::make_pair(op->getAttrOfType<IntegerAttr>("lower").getInt(),
-                          op->getAttrOfType<IntegerAttr>("upper").getInt());
-  };
-  return bounds(a) == bounds(b);
+  return TypeSwitch<Operation *, bool>(a)
+      .Case<ParallelOp, FoldOp, OnlineFoldOp>(
+          [&](auto loop) { return loop.hasSameBounds(b); })
+      .Default([](Operation *) { return false; });
 }
 
 /// `M`: a fold of the maximum from -inf.
@@ -421,6 +421,8 @@ namespace {
 struct XLoopOnlineFoldPass
     : xtile::loop::impl::XLoopOnlineFoldBase<XLoopOnlineFoldPass> {
   void runOnOperation() override {
+    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xloop-online-fold")))
+      return signalPassFailure();
     for (KernelOp kernel : getOperation().getOps<KernelOp>())
       formOnlineFolds(kernel);
   }

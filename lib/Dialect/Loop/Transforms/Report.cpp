@@ -34,6 +34,8 @@ static Traffic kernelTraffic(KernelOp kernel) {
 struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xloop-report")))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);

@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/SymbolTable.h"
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -19,8 +21,12 @@ namespace {
 
 class KernelRunner {
 public:
-  explicit KernelRunner(DenseMap<Value, HostTensor *> buffers)
-      : buffers(std::move(buffers)) {}
+  KernelRunner(DenseMap<Value, HostTensor *> buffers,
+               ArrayRef<std::pair<Value, int64_t>> sizes)
+      : buffers(std::move(buffers)) {
+    for (auto [size, value] : sizes)
+      env[size] = static_cast<double>(value);
+  }
 
   LogicalResult run(Block &block) {
     for (Operation &op : block)
@@ -31,6 +37,14 @@ public:
 
 private:
   double get(Value v) { return env.lookup(v); }
+
+  /// A loop's upper bound: its constant, or its size's value.
+  template <typename Loop>
+  int64_t upperOf(Loop loop) {
+    if (Value size = loop.getDynamicUpper())
+      return static_cast<int64_t>(get(size));
+    return loop.getStaticUpper();
+  }
 
   int64_t offset(HostTensor &t, OperandRange indices) {
     int64_t linear = 0;
@@ -93,7 +107,7 @@ private:
     };
     return TypeSwitch<Operation *, LogicalResult>(op)
         .Case([&](ParallelOp loop) {
-          for (int64_t i = loop.getLower(); i < int64_t(loop.getUpper()); ++i) {
+          for (int64_t i = loop.getLower(), n = upperOf(loop); i < n; ++i) {
             env[loop.getInductionVar()] = static_cast<double>(i);
             if (failed(run(loop.getBodyBlock())))
               return failure();
@@ -102,7 +116,7 @@ private:
         })
         .Case([&](FoldOp fold) {
           double acc = get(fold.getInit());
-          for (int64_t i = fold.getLower(); i < int64_t(fold.getUpper()); ++i) {
+          for (int64_t i = fold.getLower(), n = upperOf(fold); i < n; ++i) {
             env[fold.getInductionVar()] = static_cast<double>(i);
             if (failed(run(fold.getBodyBlock())))
               return failure();
@@ -116,7 +130,7 @@ private:
           std::vector<double> scores;
           std::vector<std::vector<double>> weights;
           double max = -INFINITY;
-          for (int64_t i = fold.getLower(); i < int64_t(fold.getUpper()); ++i) {
+          for (int64_t i = fold.getLower(), n = upperOf(fold); i < n; ++i) {
             env[fold.getInductionVar()] = static_cast<double>(i);
             if (failed(run(fold.getBodyBlock())))
               return failure();
@@ -293,8 +307,33 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
                        const std::vector<HostTensor> &inputs) {
   SymbolTable symbols(module);
   DenseMap<Value, HostTensor> values;
-  for (auto [arg, input] : llvm::zip(func.getArguments(), inputs))
+  // The dynamic sizes, from the arguments' shapes.
+  llvm::StringMap<int64_t> bound;
+  for (auto [arg, input] : llvm::zip(func.getArguments(), inputs)) {
     values[arg] = input;
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type)
+      continue;
+    if (static_cast<int64_t>(input.shape.size()) != type.getRank())
+      return func.emitOpError() << "argument #" << arg.getArgNumber()
+                                << " has rank " << input.shape.size()
+                                << ", expected " << type;
+    for (auto [d, dim] : llvm::enumerate(xtile::tensor::getDims(type))) {
+      int64_t size = input.shape[d];
+      if (!dim.isDynamic()) {
+        if (size != dim.size)
+          return func.emitOpError()
+                 << "argument #" << arg.getArgNumber() << " has size " << size
+                 << " in dimension " << d << ", expected " << type;
+        continue;
+      }
+      auto [it, inserted] = bound.try_emplace(dim.symbol.getValue(), size);
+      if (!inserted && it->second != size)
+        return func.emitOpError()
+               << "dynamic size '" << dim.symbol.getValue() << "' is "
+               << it->second << " and " << size << " in the arguments";
+    }
+  }
   for (Operation &op : func.getBody().front()) {
     if (auto c = dyn_cast<arith::ConstantOp>(op)) {
       auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
@@ -317,11 +356,25 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
       return launch.emitOpError("launches an unknown kernel");
     std::vector<HostTensor> outputs;
     for (Type t : launch.getResultTypes()) {
-      auto shaped = cast<ShapedType>(t);
       HostTensor h;
-      h.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
-      h.data.assign(shaped.getNumElements(), std::nan(""));
+      int64_t elements = 1;
+      for (const xtile::tensor::Dim &dim : xtile::tensor::getDims(cast<RankedTensorType>(t))) {
+        int64_t size = dim.isDynamic() ? bound.lookup(dim.symbol.getValue())
+                                       : dim.size;
+        h.shape.push_back(size);
+        elements *= size;
+      }
+      h.data.assign(elements, std::nan(""));
       outputs.push_back(std::move(h));
+    }
+    SmallVector<std::pair<Value, int64_t>> sizes;
+    for (auto [size, name] : llvm::zip(
+             kernel.getSizes(), launch.getSizes().getAsValueRange<StringAttr>())) {
+      auto it = bound.find(name);
+      if (it == bound.end())
+        return launch.emitOpError() << "passes the size '" << name
+                                    << "', which no argument binds";
+      sizes.push_back({size, it->second});
     }
     std::vector<HostTensor> ins;
     for (Value v : launch.getInputs())
@@ -331,7 +384,7 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
       buffers[arg] = &t;
     for (auto [arg, t] : llvm::zip(kernel.getOutputs(), outputs))
       buffers[arg] = &t;
-    KernelRunner runner(std::move(buffers));
+    KernelRunner runner(std::move(buffers), sizes);
     if (failed(runner.run(kernel.getBodyBlock())))
       return failure();
     for (auto [result, t] : llvm::zip(launch.getResults(), outputs))

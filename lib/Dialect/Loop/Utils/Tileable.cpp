@@ -85,9 +85,10 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   // Loops starting elsewhere than 0 never come from Tensor IR.
   kernel.walk([&](Operation *op) {
     auto lower = op->getAttrOfType<IntegerAttr>("lower");
-    auto upper = op->getAttrOfType<IntegerAttr>("upper");
+    auto upper = op->getAttrOfType<IntegerAttr>("static_upper");
     if (!isa<ParallelOp, FoldOp>(op) || !lower)
       return WalkResult::advance();
+    // (A dynamic upper bound, static_upper kDynamic, is at least 1.)
     if (lower.getInt() != 0 || upper.getInt() == 0) {
       problem = TileProblem{op, "with a non-zero lower bound or no iterations "
                                 "is not lowered to Tile IR"};

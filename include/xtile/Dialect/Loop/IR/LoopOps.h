@@ -18,4 +18,15 @@
 #define GET_OP_CLASSES
 #include "xtile/Dialect/Loop/IR/LoopOps.h.inc"
 
+namespace xtile::loop {
+
+/// Fails with an error at the first kernel in `root` that takes dynamic
+/// sizes, naming `pass`, which does not take them yet: the sizes are bound
+/// first (--xtensor-specialize-dims). Passes that read static bounds
+/// (`getUpper()`) call this before they look at any kernel.
+llvm::LogicalResult checkStaticKernels(mlir::Operation *root,
+                                       llvm::StringRef pass);
+
+} // namespace xtile::loop
+
 #endif // XTILE_DIALECT_LOOP_IR_LOOPOPS_H

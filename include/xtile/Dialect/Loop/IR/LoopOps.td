@@ -10,6 +10,32 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/LoopLikeInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+// The bounds of xloop.parallel, xloop.fold and xloop.online_fold: a static
+// lower bound, and an upper bound that is a constant (`static_upper`) or a
+// dynamic size of the kernel (`dynamic_upper`; `static_upper` is then
+// ShapedType::kDynamic).
+defvar XLoop_LoopBounds = [{
+    /// Whether the upper bound is a dynamic size.
+    bool hasDynamicUpper() { return getDynamicUpper() != nullptr; }
+    /// The upper bound where it is a constant.
+    std::optional<int64_t> getConstantUpper() {
+      if (hasDynamicUpper())
+        return std::nullopt;
+      return getStaticUpper();
+    }
+    /// The constant upper bound of a loop known to be static: the passes
+    /// below TensorToLoop that do not take dynamic sizes yet reject kernels
+    /// with them first (xtile::loop::checkStaticKernels).
+    int64_t getUpper() {
+      assert(!hasDynamicUpper() && "a static bound of a dynamic loop");
+      return getStaticUpper();
+    }
+    /// The upper bound: an attribute or the size argument.
+    ::mlir::OpFoldResult getMixedUpper();
+    /// Whether `other` runs over the same iterations.
+    bool hasSameBounds(::mlir::Operation *other);
+}];
+
 def XLoop_KernelOp : XLoop_Op<"kernel", [
     Symbol, IsolatedFromAbove, SingleBlock, NoTerminator]> {
   let summary = "a kernel: loop nests that read inputs and write outputs";
@@ -20,6 +46,21 @@ def XLoop_KernelOp : XLoop_Op<"kernel", [
     `xloop.fold` loops; every output element is stored exactly once.
     Kernels are launched from functions with `xloop.launch`; one kernel can
     be launched several times (see `--xloop-dedupe`).
+
+    A kernel over dynamic sizes takes them as `index` arguments after its
+    buffers, declared in brackets with their ranges (`num_sizes`,
+    `size_ranges`); a buffer's `?` sizes name them in order after its type
+    (`buffer_dims`), and loops run to them. `size_hints` is the size that
+    fusion and scheduling price the kernel at.
+
+    ```mlir
+    xloop.kernel @scale[%T = 1 to 4096](%a: memref<?x8xf32> [%T]) -> (%c: memref<?x8xf32> [%T])
+        attributes {size_hints = array<i64: 1024>} {
+      xloop.parallel %i = 0 to %T {
+        ...
+      }
+    }
+    ```
 
     ```mlir
     xloop.kernel @add(%a: memref<8xf32>, %b: memref<8xf32>) -> (%c: memref<8xf32>) {
@@ -32,18 +73,37 @@ def XLoop_KernelOp : XLoop_Op<"kernel", [
     }
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$num_inputs);
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$num_inputs,
+                   DefaultValuedAttr<I64Attr, "0">:$num_sizes,
+                   OptionalAttr<DenseI64ArrayAttr>:$size_ranges,
+                   OptionalAttr<DenseI64ArrayAttr>:$size_hints,
+                   OptionalAttr<DenseI64ArrayAttr>:$buffer_dims);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "int64_t":$numInputs), [{
+    build($_builder, $_state, name, numInputs, /*num_sizes=*/0, nullptr,
+          nullptr, nullptr);
+  }]>];
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     ::llvm::ArrayRef<::mlir::BlockArgument> getInputs() {
       return getBodyBlock().getArguments().take_front(getNumInputs());
     }
     ::llvm::ArrayRef<::mlir::BlockArgument> getOutputs() {
-      return getBodyBlock().getArguments().drop_front(getNumInputs());
+      return getBodyBlock().getArguments().drop_front(getNumInputs())
+          .drop_back(getNumSizes());
     }
+    /// The dynamic sizes, after the buffers.
+    ::llvm::ArrayRef<::mlir::BlockArgument> getSizes() {
+      return getBodyBlock().getArguments().take_back(getNumSizes());
+    }
+    /// Whether `v` is one of the dynamic sizes.
+    bool isSize(::mlir::Value v);
+    /// The size arguments that the `?` sizes of `buffer` are, in order.
+    ::llvm::SmallVector<::mlir::BlockArgument>
+    getBufferSizes(::mlir::BlockArgument buffer);
   }];
 }
 
@@ -58,12 +118,30 @@ def XLoop_LaunchOp : XLoop_Op<"launch", [
     ```mlir
     %c = xloop.launch @add(%a, %b) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
     ```
+
+    A kernel over dynamic sizes is launched with the names of the
+    function's sizes (its `xtensor.symbols`) that its size arguments take,
+    in brackets; each `?` of an operand or result is named (by its
+    `#xtensor.dims`) as the size its buffer's `?` is.
+
+    ```mlir
+    %c = xloop.launch @scale[T](%a) : (tensor<?x8xf32, #xtensor.dims<T>>)
+        -> tensor<?x8xf32, #xtensor.dims<T>>
+    ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
-                   Variadic<AnyStaticShapeTensor>:$inputs);
-  let results = (outs Variadic<AnyStaticShapeTensor>:$outputs);
+                   DefaultValuedAttr<StrArrayAttr, "{}">:$sizes,
+                   Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs Variadic<AnyRankedTensor>:$outputs);
+  let builders = [OpBuilder<(ins "::mlir::TypeRange":$outputs,
+                                 "::llvm::StringRef":$kernel,
+                                 "::mlir::ValueRange":$inputs), [{
+    build($_builder, $_state, outputs, kernel, $_builder.getStrArrayAttr({}),
+          inputs);
+  }]>];
   let assemblyFormat = [{
-    $kernel `(` $inputs `)` attr-dict `:` functional-type($inputs, $outputs)
+    $kernel `` custom<SizeNames>($sizes) `` `(` $inputs `)` attr-dict `:`
+    functional-type($inputs, $outputs)
   }];
 }
 
@@ -83,13 +161,17 @@ def XLoop_ParallelOp : XLoop_Op<"parallel", [
     }
     ```
   }];
-  let arguments = (ins I64Attr:$lower, I64Attr:$upper);
+  let arguments = (ins I64Attr:$lower, I64Attr:$static_upper,
+                   Optional<Index>:$dynamic_upper);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
-  let builders = [OpBuilder<(ins "int64_t":$lower, "int64_t":$upper)>];
-  let extraClassDeclaration = [{
+  let builders = [OpBuilder<(ins "int64_t":$lower, "::mlir::OpFoldResult":$upper)>,
+                  OpBuilder<(ins "int64_t":$lower, "int64_t":$upper), [{
+    build($_builder, $_state, lower, $_builder.getI64IntegerAttr(upper));
+  }]>];
+  let extraClassDeclaration = XLoop_LoopBounds # [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     ::mlir::BlockArgument getInductionVar() {
       return getBodyBlock().getArgument(0);
@@ -118,7 +200,8 @@ def XLoop_FoldOp : XLoop_Op<"fold", [
     }
     ```
   }];
-  let arguments = (ins I64Attr:$lower, I64Attr:$upper,
+  let arguments = (ins I64Attr:$lower, I64Attr:$static_upper,
+                   Optional<Index>:$dynamic_upper,
                    XLoop_CombineKind:$combine, XLoop_Scalar:$init);
   let results = (outs XLoop_Scalar:$result);
   let regions = (region SizedRegion<1>:$body);
@@ -129,9 +212,14 @@ def XLoop_FoldOp : XLoop_Op<"fold", [
   // and, or the initial value itself), is its initial value.
   let hasFolder = 1;
   let skipDefaultBuilders = 1;
-  let builders = [OpBuilder<(ins "int64_t":$lower, "int64_t":$upper,
-                                 "CombineKind":$combine, "::mlir::Value":$init)>];
-  let extraClassDeclaration = [{
+  let builders = [OpBuilder<(ins "int64_t":$lower, "::mlir::OpFoldResult":$upper,
+                                 "CombineKind":$combine, "::mlir::Value":$init)>,
+                  OpBuilder<(ins "int64_t":$lower, "int64_t":$upper,
+                                 "CombineKind":$combine, "::mlir::Value":$init), [{
+    build($_builder, $_state, lower, $_builder.getI64IntegerAttr(upper),
+          combine, init);
+  }]>];
+  let extraClassDeclaration = XLoop_LoopBounds # [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     ::mlir::BlockArgument getInductionVar() {
       return getBodyBlock().getArgument(0);
@@ -186,17 +274,24 @@ def XLoop_OnlineFoldOp : XLoop_Op<"online_fold", [
     }
     ```
   }];
-  let arguments = (ins I64Attr:$lower, I64Attr:$upper);
+  let arguments = (ins I64Attr:$lower, I64Attr:$static_upper,
+                   Optional<Index>:$dynamic_upper);
   let results = (outs AnyFloat:$max, AnyFloat:$sum,
                  Variadic<AnyFloat>:$accumulators);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
-  let builders = [OpBuilder<(ins "int64_t":$lower, "int64_t":$upper,
+  let builders = [OpBuilder<(ins "int64_t":$lower, "::mlir::OpFoldResult":$upper,
                                  "::mlir::Type":$type,
-                                 "unsigned":$numAccumulators)>];
-  let extraClassDeclaration = [{
+                                 "unsigned":$numAccumulators)>,
+                  OpBuilder<(ins "int64_t":$lower, "int64_t":$upper,
+                                 "::mlir::Type":$type,
+                                 "unsigned":$numAccumulators), [{
+    build($_builder, $_state, lower, $_builder.getI64IntegerAttr(upper), type,
+          numAccumulators);
+  }]>];
+  let extraClassDeclaration = XLoop_LoopBounds # [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     ::mlir::BlockArgument getInductionVar() {
       return getBodyBlock().getArgument(0);
@@ -234,7 +329,7 @@ def XLoop_LoadOp : XLoop_Op<"load", [
     %v = xloop.load %x[%i, %j] : memref<4096x4096xf32>
     ```
   }];
-  let arguments = (ins AnyStaticShapeMemRef:$buffer, Variadic<Index>:$indices);
+  let arguments = (ins AnyMemRef:$buffer, Variadic<Index>:$indices);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$buffer `[` $indices `]` attr-dict `:` type($buffer)";
   let hasVerifier = 1;
@@ -256,7 +351,7 @@ def XLoop_StoreOp : XLoop_Op<"store", [
     ```
   }];
   let arguments = (ins AnyType:$value,
-                   Arg<AnyStaticShapeMemRef, "", [MemWrite]>:$buffer,
+                   Arg<AnyMemRef, "", [MemWrite]>:$buffer,
                    Variadic<Index>:$indices);
   let assemblyFormat = [{
     $value `,` $buffer `[` $indices `]` attr-dict `:` type($buffer)

@@ -112,7 +112,10 @@ def XLoopDedupe : Pass<"xloop-dedupe", "::mlir::ModuleOp"> {
     order from Tensor IR normalization), confirms equal hashes with a full
     structural comparison, and makes identical kernels one kernel launched
     several times. Each kernel is annotated with its hash as
-    `xloop.identity`.
+    `xloop.identity`. Dynamic sizes are arguments, so the identity ignores
+    their values and names (which launches pass) but not which size each
+    `?` of a buffer is: the same layer over `T` and over `S` is one kernel,
+    launched `[T]` and `[S]`, whose sizes' ranges cover both.
   }];
   let dependentDialects = ["::xtile::loop::XLoopDialect"];
 }

@@ -1,0 +1,59 @@
+// RUN: xtile-opt %s --convert-xtensor-to-xloop --split-input-file | FileCheck %s
+
+// Dynamic sizes stay dynamic in Loop IR: each kernel takes the sizes of
+// its buffers as `index` arguments (their ranges from the function's
+// xtensor.symbols; priced at 1024, within the range), loops run to them,
+// and the launch names them. A reduction or a matmul over the dynamic
+// dimension folds to its size; a reshape reads a dynamic dimension at its
+// own iv (Tensor IR keeps it whole); a broadcast from 1 and an iota need
+// the size only for their loops.
+// CHECK-LABEL: xloop.kernel @ops_exp
+// CHECK-SAME:    [%[[T:[a-z0-9_]+]] = 1 to 100000](%{{.*}}: memref<?x8xf32> [%[[T]]]) -> (%{{.*}}: memref<?x8xf32> [%[[T]]]) attributes {size_hints = array<i64: 1024>}
+// CHECK-NEXT:    xloop.parallel %{{.*}} = 0 to %[[T]] {
+// CHECK-NEXT:      xloop.parallel %{{.*}} = 0 to 8 {
+// CHECK-LABEL: xloop.kernel @ops_reduce
+// CHECK-SAME:    [%[[T:[a-z0-9_]+]] = 1 to 100000](%{{.*}}: memref<?x8xf32> [%[[T]]]) -> (%{{.*}}: memref<8xf32>)
+// CHECK:         xloop.fold %{{.*}} = 0 to %[[T]] combine add
+// CHECK-LABEL: xloop.kernel @ops_matmul
+// CHECK-SAME:    [%[[T:[a-z0-9_]+]] = 1 to 100000](%{{.*}}: memref<?x8xf32> [%[[T]]], %{{.*}}: memref<8x16xf32>) -> (%{{.*}}: memref<?x16xf32> [%[[T]]])
+// CHECK:         xloop.parallel %{{.*}} = 0 to %[[T]] {
+// CHECK:           xloop.fold %{{.*}} = 0 to 8 combine add
+// CHECK-LABEL: xloop.kernel @ops_matmul_0
+// CHECK-SAME:    [%[[T:[a-z0-9_]+]] = 1 to 100000](%{{.*}}: memref<4x?xf32> [%[[T]]], %{{.*}}: memref<?x8xf32> [%[[T]]]) -> (%{{.*}}: memref<4x8xf32>)
+// CHECK:         xloop.fold %{{.*}} = 0 to %[[T]] combine add
+// CHECK-LABEL: xloop.kernel @ops_reshape
+// CHECK-SAME:    [%[[T:[a-z0-9_]+]] = 1 to 100000](%[[R:[a-z0-9_]+]]: memref<1x?x2x4xf32> [%[[T]]])
+// CHECK:         xloop.parallel %[[I:[a-z0-9_]+]] = 0 to %[[T]] {
+// CHECK:           xloop.load %[[R]][%{{.*}}, %[[I]], %{{.*}}, %{{.*}}] : memref<1x?x2x4xf32>
+// CHECK-LABEL: xloop.kernel @ops_broadcast
+// CHECK-SAME:    [%[[T:[a-z0-9_]+]] = 1 to 100000](%{{.*}}: memref<1x8xf32>) -> (%{{.*}}: memref<?x8xf32> [%[[T]]])
+// CHECK-LABEL: xloop.kernel @ops_iota
+// CHECK-SAME:    [%[[T:[a-z0-9_]+]] = 1 to 100000]() -> (%{{.*}}: memref<?xi64> [%[[T]]])
+// CHECK-LABEL: func.func @ops(
+// CHECK:         xloop.launch @ops_exp[T](%arg0) : (tensor<?x8xf32, #xtensor.dims<T>>) -> tensor<?x8xf32, #xtensor.dims<T>>
+// CHECK:         xloop.launch @ops_reduce[T](%arg0) : (tensor<?x8xf32, #xtensor.dims<T>>) -> tensor<8xf32>
+// CHECK:         xloop.launch @ops_iota[T]() : () -> tensor<?xi64, #xtensor.dims<T>>
+#T = #xtensor.dims<T>
+func.func @ops(%x: tensor<?x8xf32, #T>, %k: tensor<4x?xf32, #T>, %v: tensor<?x8xf32, #T>, %w: tensor<8x16xf32>, %r: tensor<1x?x2x4xf32, #T>, %b: tensor<1x8xf32>)
+    -> (tensor<?x8xf32, #T>, tensor<8xf32>, tensor<?x16xf32, #T>, tensor<4x8xf32>, tensor<?x8xf32, #T>, tensor<?x8xf32, #T>, tensor<?xi64, #T>)
+    attributes {xtensor.symbols = {T = array<i64: 1, 100000>}} {
+  %e = xtensor.exp %x : tensor<?x8xf32, #T>
+  %s = xtensor.reduce sum %x dims [0] : tensor<?x8xf32, #T> -> tensor<8xf32>
+  %m = xtensor.matmul %x, %w : tensor<?x8xf32, #T>, tensor<8x16xf32> -> tensor<?x16xf32, #T>
+  %p = xtensor.matmul %k, %v : tensor<4x?xf32, #T>, tensor<?x8xf32, #T> -> tensor<4x8xf32>
+  %f = xtensor.reshape %r : tensor<1x?x2x4xf32, #T> -> tensor<?x8xf32, #T>
+  %c = xtensor.broadcast %b : tensor<1x8xf32> -> tensor<?x8xf32, #T>
+  %i = xtensor.iota dim 0 : tensor<?xi64, #T>
+  return %e, %s, %m, %p, %f, %c, %i : tensor<?x8xf32, #T>, tensor<8xf32>, tensor<?x16xf32, #T>, tensor<4x8xf32>, tensor<?x8xf32, #T>, tensor<?x8xf32, #T>, tensor<?xi64, #T>
+}
+
+// -----
+
+// A size is priced at 1024 unless its range says otherwise.
+// CHECK-LABEL: xloop.kernel @short_exp
+// CHECK-SAME:    attributes {size_hints = array<i64: 16>}
+func.func @short(%x: tensor<?xf32, #xtensor.dims<S>>) -> tensor<?xf32, #xtensor.dims<S>>
+    attributes {xtensor.symbols = {S = array<i64: 2, 16>}} {
+  %e = xtensor.exp %x : tensor<?xf32, #xtensor.dims<S>>
+  return %e : tensor<?xf32, #xtensor.dims<S>>
+}
