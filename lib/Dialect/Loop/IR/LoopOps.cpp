@@ -131,7 +131,8 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (!names.empty()) {
     auto func = (*this)->getParentOfType<func::FuncOp>();
     auto declared =
-        func ? func->getAttrOfType<DictionaryAttr>("xtensor.symbols")
+        func ? func->getAttrOfType<DictionaryAttr>(
+                   xtile::tensor::kSymbolsAttrName)
              : DictionaryAttr();
     for (StringRef name : names.getAsValueRange<StringAttr>())
       if (!declared || !declared.contains(name))
