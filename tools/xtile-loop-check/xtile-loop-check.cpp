@@ -5,10 +5,9 @@
 // interpreter on the same seeded random inputs, and compares every output.
 // Exits 1 when they differ, or when anything fails to lower or run.
 //
-// A module with dynamic sizes is checked at each binding of --dims: it is
-// lowered to Loop IR once with its sizes dynamic (one op per kernel), and
-// run at each binding against the module specialized to it and lowered
-// through --lower-to-loop.
+// A module with dynamic sizes is lowered both ways once, its sizes
+// dynamic, and checked at each binding of --dims, also against the module
+// specialized to that binding and fused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,69 +111,86 @@ int main(int argc, char **argv) {
   options.flopsPerByte = flopsPerByte;
   options.onlineSoftmax = onlineSoftmax;
 
-  // What is checked: (the unfused module, the fused module, the binding)
-  // for each binding; the unfused one is the same dynamic module at every
-  // binding.
+  // The module lowered once one op per kernel and once fused (with its
+  // sizes dynamic, if it has some); at each binding, also the module
+  // specialized to it and fused.
   OwningOpRef<ModuleOp> unfused = module->clone();
-  PassManager plain(&context);
+  OwningOpRef<ModuleOp> fused = module->clone();
+  PassManager plain(&context), full(&context);
   plainPipeline(plain);
-  if (failed(plain.run(*unfused)))
+  buildLowerToLoopPipeline(full, options);
+  if (failed(plain.run(*unfused)) || failed(full.run(*fused)))
     return 1;
   std::vector<std::string> bindings(dims.begin(), dims.end());
   if (bindings.empty())
     bindings.push_back("");
-  std::vector<OwningOpRef<ModuleOp>> fusedModules;
-  for (const std::string &binding : bindings) {
-    OwningOpRef<ModuleOp> fused = module->clone();
-    PassManager full(&context);
-    if (!binding.empty()) {
-      tensor::XTensorSpecializeDimsOptions bind;
-      SmallVector<StringRef> entries;
-      StringRef(binding).split(entries, ',');
-      for (StringRef entry : entries)
-        bind.sizes.push_back(entry.str());
-      full.addPass(tensor::createXTensorSpecializeDims(bind));
-    }
-    buildLowerToLoopPipeline(full, options);
-    if (failed(full.run(*fused)))
-      return 1;
-    fusedModules.push_back(std::move(fused));
-  }
 
-  bool ok = true;
-  for (auto [binding, fused] : llvm::zip(bindings, fusedModules))
-  for (auto func : unfused->getOps<func::FuncOp>()) {
-    auto other = fused->lookupSymbol<func::FuncOp>(func.getSymName());
-    std::mt19937 rng(seed);
-    std::vector<loop::HostTensor> inputs;
-    // Inputs of the bound (static) types, which the dynamic module takes.
-    for (Type t : other.getArgumentTypes())
-      inputs.push_back(randomTensor(t, rng));
-    auto a = loop::interpret(*unfused, func, inputs);
-    auto b = loop::interpret(*fused, other, inputs);
-    if (failed(a) || failed(b))
-      return 1;
-    auto launches = [](func::FuncOp f) {
-      int n = 0;
-      f.walk([&](loop::LaunchOp) { ++n; });
-      return n;
-    };
+  auto launches = [](func::FuncOp f) {
+    int n = 0;
+    f.walk([&](loop::LaunchOp) { ++n; });
+    return n;
+  };
+  auto difference = [](const std::vector<loop::HostTensor> &a,
+                       const std::vector<loop::HostTensor> &b) {
     double worst = 0;
-    for (auto [x, y] : llvm::zip(*a, *b))
+    for (auto [x, y] : llvm::zip(a, b))
       for (auto [u, v] : llvm::zip(x.data, y.data)) {
         double diff = (std::isnan(u) && std::isnan(v)) ? 0 : std::fabs(u - v);
         if (std::isnan(diff))
           diff = INFINITY;
         worst = std::max(worst, diff / std::max(1.0, std::fabs(u)));
       }
-    bool same = worst <= 1e-12;
-    ok &= same;
-    llvm::outs() << "func @" << func.getSymName()
-                 << (binding.empty() ? "" : " at " + binding) << ": "
-                 << launches(func)
-                 << " unfused launches, " << launches(other)
-                 << " fused, max relative difference " << worst
-                 << (same ? " (same)" : " (MISMATCH)") << "\n";
+    return worst;
+  };
+  bool ok = true;
+  for (const std::string &binding : bindings) {
+    OwningOpRef<ModuleOp> specialized;
+    if (!binding.empty()) {
+      specialized = module->clone();
+      PassManager pm(&context);
+      tensor::XTensorSpecializeDimsOptions bind;
+      SmallVector<StringRef> entries;
+      StringRef(binding).split(entries, ',');
+      for (StringRef entry : entries)
+        bind.sizes.push_back(entry.str());
+      pm.addPass(tensor::createXTensorSpecializeDims(bind));
+      buildLowerToLoopPipeline(pm, options);
+      if (failed(pm.run(*specialized)))
+        return 1;
+    }
+    for (auto func : unfused->getOps<func::FuncOp>()) {
+      auto other = fused->lookupSymbol<func::FuncOp>(func.getSymName());
+      auto bound = specialized
+                       ? specialized->lookupSymbol<func::FuncOp>(
+                             func.getSymName())
+                       : func::FuncOp();
+      std::mt19937 rng(seed);
+      std::vector<loop::HostTensor> inputs;
+      // Inputs of the bound (static) types, which the dynamic modules take.
+      for (Type t : (bound ? bound : func).getArgumentTypes())
+        inputs.push_back(randomTensor(t, rng));
+      auto a = loop::interpret(*unfused, func, inputs);
+      auto b = loop::interpret(*fused, other, inputs);
+      if (failed(a) || failed(b))
+        return 1;
+      double worst = difference(*a, *b);
+      if (bound) {
+        auto c = loop::interpret(*specialized, bound, inputs);
+        if (failed(c))
+          return 1;
+        worst = std::max(worst, difference(*a, *c));
+      }
+      bool same = worst <= 1e-12;
+      ok &= same;
+      llvm::outs() << "func @" << func.getSymName()
+                   << (binding.empty() ? "" : " at " + binding) << ": "
+                   << launches(func) << " unfused launches, "
+                   << launches(other) << " fused";
+      if (bound)
+        llvm::outs() << " (" << launches(bound) << " when specialized)";
+      llvm::outs() << ", max relative difference " << worst
+                   << (same ? " (same)" : " (MISMATCH)") << "\n";
+    }
   }
   return ok ? 0 : 1;
 }

@@ -30,12 +30,6 @@ namespace xl = xtile::loop;
 
 namespace {
 
-/// The size a kernel's dynamic size is priced at (`size_hints`), within
-/// its declared range: fusion and schedule decisions on a dynamic
-/// dimension are taken once for the range, at this size
-/// (docs/DynamicShapes.md).
-constexpr int64_t kSizeHint = 1024;
-
 /// The body of one kernel under construction: loads operands (or
 /// materializes splat constants as scalars) and builds scalar math.
 class ElementBuilder {
@@ -729,16 +723,13 @@ struct KernelLowering : ConversionPattern {
           names.push_back(symbol);
       }
     SmallVector<int64_t> ranges, hints;
-    auto declared = func->getAttrOfType<DictionaryAttr>(xt::kSymbolsAttrName);
     for (StringAttr name : names) {
-      auto range = declared ? dyn_cast_or_null<DenseI64ArrayAttr>(
-                                  declared.get(name))
-                            : DenseI64ArrayAttr();
-      if (!range || range.size() != 2)
+      auto declared = xt::getDeclaredSymbol(func, name.getValue());
+      if (!declared)
         return op->emitOpError() << "has the dynamic size '" << name.getValue()
                                  << "', which its function does not declare";
-      ranges.append({range[0], range[1]});
-      hints.push_back(std::clamp<int64_t>(kSizeHint, range[0], range[1]));
+      ranges.append({declared->min, declared->max});
+      hints.push_back(xl::defaultSizeHint(declared->min, declared->max));
     }
 
     OpBuilder::InsertionGuard guard(rewriter);

@@ -1,22 +1,24 @@
 // Loop IR over dynamic sizes computes what the module specialized to each
-// size computes: the dynamic module is lowered once (one op per kernel,
-// sizes as kernel arguments), and at each binding its interpretation is
-// compared with the specialized module's, fused.
+// size computes: the dynamic module is lowered once one op per kernel and
+// once fused (sizes as kernel arguments), and at each binding both are
+// compared with each other and with the specialized module, fused. Fusion
+// prices a dynamic size at its hint, so at T = 1 it fuses what the
+// specialization at 1 leaves split (the norms' one-row rows).
 //
 // RUN: xtile-loop-check %s --dims T=1 --dims T=7 --dims T=130 | FileCheck %s
 // RUN: xtile-loop-check %S/../../Integration/Inputs/dynamic-rows.mlir --dims T=1 --dims T=7 --dims T=129 | FileCheck %s --check-prefix=ROWS
 // RUN: not xtile-loop-check %s 2>&1 | FileCheck %s --check-prefix=UNBOUND
 //
 // CHECK-NOT: MISMATCH
-// CHECK: func @ops at T=1: {{[0-9]+}} unfused launches, {{[0-9]+}} fused, {{.*}} (same)
-// CHECK: func @attention at T=1: {{.*}} (same)
+// CHECK: func @ops at T=1: {{[0-9]+}} unfused launches, {{[0-9]+}} fused ({{[0-9]+}} when specialized), {{.*}} (same)
+// CHECK: func @attention at T=1: 13 unfused launches, 3 fused (3 when specialized), {{.*}} (same)
 // CHECK: func @ops at T=7: {{.*}} (same)
 // CHECK: func @attention at T=7: {{.*}} (same)
 // CHECK: func @ops at T=130: {{.*}} (same)
 // CHECK: func @attention at T=130: {{.*}} (same)
 // CHECK-NOT: MISMATCH
 // ROWS-NOT: MISMATCH
-// ROWS-COUNT-12: func @{{.*}} at T={{[0-9]+}}: {{.*}} (same)
+// ROWS-COUNT-12: func @{{.*}} at T={{[0-9]+}}: {{[0-9]+}} unfused launches, 1 fused ({{[0-9]+}} when specialized), {{.*}} (same)
 // ROWS-NOT: MISMATCH
 // UNBOUND: xtile-loop-check: the module has dynamic sizes: give bindings to check it at (--dims T=7)
 

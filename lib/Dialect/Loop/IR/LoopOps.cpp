@@ -81,6 +81,86 @@ SmallVector<BlockArgument> KernelOp::getBufferSizes(BlockArgument buffer) {
   return xtile::getKernelBufferSizes(*this, buffer);
 }
 
+/// The position in `buffer_dims` of the first `?` of buffer `index`.
+static size_t firstBufferDim(KernelOp kernel, unsigned index) {
+  size_t at = 0;
+  for (BlockArgument arg : kernel.getBodyBlock().getArguments().take_front(index))
+    at += cast<MemRefType>(arg.getType()).getNumDynamicDims();
+  return at;
+}
+
+/// Inserts a buffer at block argument `index` with its `?` sizes.
+static BlockArgument insertBuffer(KernelOp kernel, unsigned index, Type type,
+                                  ArrayRef<BlockArgument> sizes, Location loc) {
+  SmallVector<int64_t> dims(kernel.getBufferDims().value_or(ArrayRef<int64_t>()));
+  size_t at = firstBufferDim(kernel, index);
+  ArrayRef<BlockArgument> all = kernel.getSizes();
+  SmallVector<int64_t> added;
+  for (BlockArgument size : sizes)
+    added.push_back(llvm::find(all, size) - all.begin());
+  dims.insert(dims.begin() + at, added.begin(), added.end());
+  BlockArgument arg = kernel.getBodyBlock().insertArgument(index, type, loc);
+  if (!dims.empty())
+    kernel.setBufferDims(dims);
+  return arg;
+}
+
+BlockArgument KernelOp::insertInput(unsigned pos, Type type,
+                                    ArrayRef<BlockArgument> sizes,
+                                    Location loc) {
+  BlockArgument arg = insertBuffer(*this, pos, type, sizes, loc);
+  setNumInputs(getNumInputs() + 1);
+  return arg;
+}
+
+void KernelOp::eraseInput(unsigned pos) {
+  BlockArgument arg = getInputs()[pos];
+  if (std::optional<ArrayRef<int64_t>> dims = getBufferDims()) {
+    SmallVector<int64_t> kept(*dims);
+    size_t at = firstBufferDim(*this, pos);
+    kept.erase(kept.begin() + at,
+               kept.begin() + at +
+                   cast<MemRefType>(arg.getType()).getNumDynamicDims());
+    setBufferDims(kept);
+  }
+  getBodyBlock().eraseArgument(arg.getArgNumber());
+  setNumInputs(getNumInputs() - 1);
+}
+
+BlockArgument KernelOp::addOutput(Type type, ArrayRef<BlockArgument> sizes,
+                                  Location loc) {
+  unsigned index = getBodyBlock().getNumArguments() - getNumSizes();
+  return insertBuffer(*this, index, type, sizes, loc);
+}
+
+BlockArgument KernelOp::addSize(int64_t min, int64_t max, int64_t hint,
+                                Location loc) {
+  SmallVector<int64_t> ranges(getSizeRanges().value_or(ArrayRef<int64_t>()));
+  SmallVector<int64_t> hints(getSizeHints().value_or(ArrayRef<int64_t>()));
+  // Hints missing so far take their sizes' default.
+  for (size_t i = hints.size(); i < getNumSizes(); ++i)
+    hints.push_back(xtile::loop::defaultSizeHint(ranges[2 * i],
+                                                 ranges[2 * i + 1]));
+  ranges.append({min, max});
+  hints.push_back(hint);
+  setSizeRanges(ranges);
+  setSizeHints(hints);
+  setNumSizes(getNumSizes() + 1);
+  return getBodyBlock().addArgument(IndexType::get(getContext()), loc);
+}
+
+int64_t KernelOp::getSizeHint(BlockArgument size) {
+  ArrayRef<BlockArgument> sizes = getSizes();
+  size_t i = llvm::find(sizes, size) - sizes.begin();
+  if (std::optional<ArrayRef<int64_t>> hints = getSizeHints())
+    if (i < hints->size())
+      return (*hints)[i];
+  std::optional<ArrayRef<int64_t>> ranges = getSizeRanges();
+  if (ranges && 2 * i + 1 < ranges->size())
+    return xtile::loop::defaultSizeHint((*ranges)[2 * i], (*ranges)[2 * i + 1]);
+  return 1;
+}
+
 //===----------------------------------------------------------------------===//
 // LaunchOp
 //===----------------------------------------------------------------------===//
@@ -130,12 +210,8 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
                          << getKernel() << " takes " << kernelSizes.size();
   if (!names.empty()) {
     auto func = (*this)->getParentOfType<func::FuncOp>();
-    auto declared =
-        func ? func->getAttrOfType<DictionaryAttr>(
-                   xtile::tensor::kSymbolsAttrName)
-             : DictionaryAttr();
     for (StringRef name : names.getAsValueRange<StringAttr>())
-      if (!declared || !declared.contains(name))
+      if (!xtile::tensor::getDeclaredSymbol(func, name))
         return emitOpError() << "passes the size '" << name
                              << "', which the enclosing function does not "
                                 "declare in 'xtensor.symbols'";

@@ -35,8 +35,6 @@ bool computesHalf(Operation *op) {
 struct XLoopComputeF32Pass
     : xtile::loop::impl::XLoopComputeF32Base<XLoopComputeF32Pass> {
   void runOnOperation() override {
-    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xloop-compute-f32")))
-      return signalPassFailure();
     getOperation().walk([&](KernelOp kernel) { widen(kernel); });
   }
 
@@ -115,8 +113,9 @@ struct XLoopComputeF32Pass
       } else {
         init = arith::ExtFOp::create(b, fold.getLoc(), f32, fold.getInit());
       }
-      auto widened = FoldOp::create(b, fold.getLoc(), fold.getLower(),
-                                    fold.getUpper(), fold.getCombine(), init);
+      auto widened =
+          FoldOp::create(b, fold.getLoc(), fold.getLower(),
+                         fold.getMixedUpper(), fold.getCombine(), init);
       widened.getBody().takeBody(fold.getBody());
       Operation *terminator = widened.getBodyBlock().getTerminator();
       terminator->replaceUsesOfWith(yielded, wideYield);

@@ -19,6 +19,9 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Support/Storage.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace xtile::loop {
 #define GEN_PASS_DEF_XLOOPFUSE
@@ -76,6 +79,40 @@ static std::optional<PointwiseNest> getPointwiseNest(KernelOp kernel) {
   return nest;
 }
 
+/// The iterations of a loop: a dynamic one's at its size's hint, the size
+/// fusion is priced at.
+static int64_t tripCount(Operation *op) {
+  return TypeSwitch<Operation *, int64_t>(op)
+      .Case<ParallelOp, FoldOp, OnlineFoldOp>([](auto loop) -> int64_t {
+        if (Value size = loop.getDynamicUpper())
+          return loop->template getParentOfType<KernelOp>().getSizeHint(
+                     cast<BlockArgument>(size)) -
+                 loop.getLower();
+        return loop.getStaticUpper() - loop.getLower();
+      })
+      .Default([](Operation *) { return 1; });
+}
+
+/// The bytes of a tensor of a function, its dynamic sizes at their hints
+/// (the default hint of their declared ranges).
+static double bytesAtHints(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.hasStaticShape())
+    return getNumBytes(type);
+  auto func = v.getParentRegion()->getParentOfType<func::FuncOp>();
+  SmallVector<int64_t> shape;
+  for (const xtile::tensor::Dim &dim : xtile::tensor::getDims(type)) {
+    if (!dim.isDynamic()) {
+      shape.push_back(dim.size);
+      continue;
+    }
+    auto declared = xtile::tensor::getDeclaredSymbol(func, dim.symbol);
+    shape.push_back(declared ? defaultSizeHint(declared->min, declared->max)
+                             : 1);
+  }
+  return getNumBytes(RankedTensorType::get(shape, type.getElementType()));
+}
+
 /// Estimated dynamic work of a kernel: every arithmetic op and load,
 /// weighted (math functions are several flops), times the trip counts of
 /// the loops around it. In an online fold's body, what does not depend on
@@ -99,11 +136,9 @@ static double estimateWork(Operation *kernel) {
       if (auto loop = dyn_cast<ParallelOp>(p)) {
         if (!online || online->getParentOp() != loop ||
             ivs.contains(loop.getInductionVar()))
-          weight *= loop.getUpper() - loop.getLower();
-      } else if (auto fold = dyn_cast<FoldOp>(p)) {
-        weight *= fold.getUpper() - fold.getLower();
-      } else if (auto fold = dyn_cast<OnlineFoldOp>(p)) {
-        weight *= fold.getUpper() - fold.getLower();
+          weight *= tripCount(loop);
+      } else if (isa<FoldOp, OnlineFoldOp>(p)) {
+        weight *= tripCount(p);
       }
     }
     work += weight;
@@ -304,6 +339,7 @@ private:
       return false;
     auto trial = cast<KernelOp>(ck->clone());
     SmallVector<Value> inputs(consumer.getInputs());
+    SmallVector<StringAttr> names = sizeNames(consumer);
     SmallVector<LaunchOp> taken;
     // Every producer taken must disappear (its users are the consumer and
     // the other producers taken), but for generators without inputs (an
@@ -343,7 +379,7 @@ private:
         break;
       KernelOp pk = kernelOf(next);
       std::optional<PointwiseNest> nest = getPointwiseNest(pk);
-      inputs = inlineInto(trial, inputs, pos, next, pk, *nest);
+      inputs = inlineInto(trial, inputs, names, pos, next, pk, *nest);
       if (!llvm::is_contained(taken, next))
         taken.push_back(next);
       absorbed.insert(next);
@@ -369,7 +405,7 @@ private:
     for (LaunchOp p : taken) {
       if (!dies(p))
         continue;
-      savedBytes += 2 * getNumBytes(p.getOutputs()[0].getType());
+      savedBytes += 2 * bytesAtHints(p.getOutputs()[0]);
       producersWork += cleanedWork(kernelOf(p));
     }
     if (estimateWork(trial) - estimateWork(ck) - producersWork >
@@ -377,7 +413,7 @@ private:
       trial->erase();
       return false;
     }
-    adopt(consumer, ck, trial, inputs);
+    adopt(consumer, ck, trial, inputs, names);
     // Later producers use earlier ones: erased last first.
     llvm::sort(taken, [](LaunchOp a, LaunchOp b) {
       return b->isBeforeInBlock(a);
@@ -387,13 +423,28 @@ private:
     return true;
   }
 
-  /// Keeps the trial as the consumer's kernel, launched on `inputs`.
+  /// Keeps the trial as the consumer's kernel, launched on `inputs` with
+  /// the sizes `names`.
   void adopt(LaunchOp consumer, KernelOp ck, KernelOp trial,
-             ArrayRef<Value> inputs) {
+             ArrayRef<Value> inputs, ArrayRef<StringAttr> names) {
     ck.getBody().takeBody(trial.getBody());
     ck.setNumInputs(trial.getNumInputs());
+    ck.setNumSizes(trial.getNumSizes());
+    ck.setSizeRangesAttr(trial.getSizeRangesAttr());
+    ck.setSizeHintsAttr(trial.getSizeHintsAttr());
+    ck.setBufferDimsAttr(trial.getBufferDimsAttr());
     trial->erase();
     consumer.getInputsMutable().assign(inputs);
+    consumer.setSizesAttr(
+        ArrayAttr::get(consumer.getContext(),
+                       SmallVector<Attribute>(names.begin(), names.end())));
+  }
+
+  /// The names of the sizes a launch passes.
+  static SmallVector<StringAttr> sizeNames(LaunchOp launch) {
+    return llvm::to_vector(llvm::map_range(launch.getSizes(), [](Attribute a) {
+      return cast<StringAttr>(a);
+    }));
   }
 
   /// Erases a producer's launch that nothing uses any more, and its kernel
@@ -411,17 +462,39 @@ private:
   }
 
   /// Inlines `producer` (kernel `pk` in pointwise form `nest`) into
-  /// `target`, a kernel whose launch takes `inputs`, at every load of input
-  /// `pos`. Returns the target's new launch inputs.
+  /// `target`, a kernel whose launch takes `inputs` and the sizes `names`,
+  /// at every load of input `pos`. Returns the target's new launch inputs;
+  /// `names` gets the sizes the producer brings.
   SmallVector<Value> inlineInto(KernelOp target, ArrayRef<Value> inputs,
-                                unsigned pos, LaunchOp producer, KernelOp pk,
+                                SmallVector<StringAttr> &names, unsigned pos,
+                                LaunchOp producer, KernelOp pk,
                                 PointwiseNest &nest) {
     SmallVector<Value> newInputs(inputs);
-    Block &block = target.getBodyBlock();
     BlockArgument buffer = target.getInputs()[pos];
 
-    // Map the producer's inputs onto the target's, adding new ones.
+    // Map the producer's sizes onto the target's by the names their
+    // launches pass (the same function's sizes), adding new ones.
     IRMapping base;
+    std::optional<ArrayRef<int64_t>> ranges = pk.getSizeRanges();
+    for (auto [k, size] : llvm::enumerate(pk.getSizes())) {
+      auto name = cast<StringAttr>(producer.getSizes()[k]);
+      auto existing = llvm::find(names, name);
+      if (existing != names.end()) {
+        base.map(size, target.getSizes()[existing - names.begin()]);
+        continue;
+      }
+      names.push_back(name);
+      base.map(size, target.addSize((*ranges)[2 * k], (*ranges)[2 * k + 1],
+                                    pk.getSizeHint(size), size.getLoc()));
+    }
+    auto mappedSizes = [&](BlockArgument parg) {
+      SmallVector<BlockArgument> sizes;
+      for (BlockArgument size : pk.getBufferSizes(parg))
+        sizes.push_back(cast<BlockArgument>(base.lookup(size)));
+      return sizes;
+    };
+
+    // Map the producer's inputs onto the target's, adding new ones.
     for (auto [k, input] : llvm::enumerate(producer.getInputs())) {
       BlockArgument parg = pk.getInputs()[k];
       auto existing = llvm::find(newInputs, input);
@@ -429,10 +502,9 @@ private:
         base.map(parg, target.getInputs()[existing - newInputs.begin()]);
         continue;
       }
-      unsigned at = target.getNumInputs();
       BlockArgument arg =
-          block.insertArgument(at, parg.getType(), parg.getLoc());
-      target.setNumInputs(at + 1);
+          target.insertInput(target.getNumInputs(), parg.getType(),
+                             mappedSizes(parg), parg.getLoc());
       newInputs.push_back(input);
       base.map(parg, arg);
     }
@@ -453,8 +525,7 @@ private:
       load.erase();
     }
 
-    block.eraseArgument(buffer.getArgNumber());
-    target.setNumInputs(target.getNumInputs() - 1);
+    target.eraseInput(buffer.getArgNumber());
     newInputs.erase(newInputs.begin() + pos);
     return newInputs;
   }
@@ -479,8 +550,9 @@ private:
     // Try it on a copy of the consumer.
     auto trial = cast<KernelOp>(ck->clone());
     SmallVector<Value> inputs(consumer.getInputs());
+    SmallVector<StringAttr> names = sizeNames(consumer);
     SmallVector<Value> newInputs =
-        inlineInto(trial, inputs, pos, producer, pk, *nest);
+        inlineInto(trial, inputs, names, pos, producer, pk, *nest);
     clean(trial);
     // Never build a kernel the Tile IR lowering must reject when the
     // consumer alone has a Tile IR form.
@@ -496,15 +568,15 @@ private:
     // producer still runs, and its inputs the consumer did not read are new
     // reads.
     bool producerDies = producer->hasOneUse();
-    double savedBytes = getNumBytes(producer.getOutputs()[0].getType());
+    double savedBytes = bytesAtHints(producer.getOutputs()[0]);
     if (producerDies)
-      savedBytes += getNumBytes(producer.getOutputs()[0].getType());
+      savedBytes += bytesAtHints(producer.getOutputs()[0]);
     for (Value input : producer.getInputs()) {
       bool shared = llvm::is_contained(inputs, input);
       if (producerDies && shared)
-        savedBytes += getNumBytes(input.getType());
+        savedBytes += bytesAtHints(input);
       else if (!producerDies && !shared)
-        savedBytes -= getNumBytes(input.getType());
+        savedBytes -= bytesAtHints(input);
     }
     double addedWork = estimateWork(trial) - estimateWork(ck) -
                        (producerDies ? cleanedWork(pk) : 0.0);
@@ -513,7 +585,7 @@ private:
       return false;
     }
 
-    adopt(consumer, ck, trial, newInputs);
+    adopt(consumer, ck, trial, newInputs, names);
     eraseIfUnused(producer);
     return true;
   }
@@ -548,8 +620,7 @@ static void mergeAdjacentLoops(Block *block) {
         next = next->getNextNode();
       }
       auto second = dyn_cast_or_null<ParallelOp>(next);
-      if (!second || second.getLower() != first.getLower() ||
-          second.getUpper() != first.getUpper())
+      if (!second || !first.hasSameBounds(second))
         continue;
       for (Operation *moved : between)
         moved->moveBefore(first);
@@ -613,10 +684,13 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
       if (!ka || !kb || ka == kb || !launchedOnce(ka) || !launchedOnce(kb) ||
           a->getBlock() != b->getBlock())
         continue;
-      auto shapeOf = [](KernelOp k) {
-        return cast<MemRefType>(k.getOutputs()[0].getType()).getShape();
+      // The same iteration space: the same output shape, its dynamic
+      // sizes the same sizes of the function.
+      auto dimsOf = [](LaunchOp l) {
+        return xtile::tensor::getDims(
+            cast<RankedTensorType>(l.getResult(0).getType()));
       };
-      if (shapeOf(ka) != shapeOf(kb))
+      if (dimsOf(a) != dimsOf(b))
         continue;
       bool shares = llvm::any_of(b.getInputs(), [&](Value v) {
         return llvm::is_contained(a.getInputs(), v);
@@ -629,15 +703,38 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
       if (!shares || !available)
         continue;
 
-      // One kernel: a's buffers, then b's inputs not already there; a's
-      // outputs then b's.
+      // One kernel: the sizes of both (by the names their launches pass);
+      // a's buffers, then b's inputs not already there; a's outputs then
+      // b's.
       SmallVector<Value> inputs(a.getInputs());
       OpBuilder builder(ka);
       auto merged = KernelOp::create(builder, ka.getLoc(), ka.getSymName(), 0);
       Block *block = builder.createBlock(&merged.getBody());
       IRMapping map;
+      SmallVector<StringAttr> names;
+      for (auto [l, k] : {std::make_pair(a, ka), std::make_pair(b, kb)}) {
+        std::optional<ArrayRef<int64_t>> ranges = k.getSizeRanges();
+        for (auto [i, size] : llvm::enumerate(k.getSizes())) {
+          auto name = cast<StringAttr>(l.getSizes()[i]);
+          auto existing = llvm::find(names, name);
+          if (existing != names.end()) {
+            map.map(size, merged.getSizes()[existing - names.begin()]);
+            continue;
+          }
+          names.push_back(name);
+          map.map(size, merged.addSize((*ranges)[2 * i], (*ranges)[2 * i + 1],
+                                       k.getSizeHint(size), k.getLoc()));
+        }
+      }
+      auto mappedSizes = [&](KernelOp k, BlockArgument buffer) {
+        SmallVector<BlockArgument> sizes;
+        for (BlockArgument size : k.getBufferSizes(buffer))
+          sizes.push_back(cast<BlockArgument>(map.lookup(size)));
+        return sizes;
+      };
       for (BlockArgument in : ka.getInputs())
-        map.map(in, block->addArgument(in.getType(), ka.getLoc()));
+        map.map(in, merged.insertInput(merged.getNumInputs(), in.getType(),
+                                       mappedSizes(ka, in), ka.getLoc()));
       for (auto [k, v] : llvm::enumerate(b.getInputs())) {
         auto existing = llvm::find(inputs, v);
         if (existing != inputs.end()) {
@@ -646,13 +743,14 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
           continue;
         }
         inputs.push_back(v);
-        map.map(kb.getInputs()[k],
-                block->addArgument(kb.getInputs()[k].getType(), kb.getLoc()));
+        BlockArgument in = kb.getInputs()[k];
+        map.map(in, merged.insertInput(merged.getNumInputs(), in.getType(),
+                                       mappedSizes(kb, in), kb.getLoc()));
       }
-      merged.setNumInputs(inputs.size());
       for (KernelOp k : {ka, kb})
         for (BlockArgument out : k.getOutputs())
-          map.map(out, block->addArgument(out.getType(), k.getLoc()));
+          map.map(out, merged.addOutput(out.getType(), mappedSizes(k, out),
+                                        k.getLoc()));
       builder.setInsertionPointToEnd(block);
       for (KernelOp k : {ka, kb})
         for (Operation &op : k.getBodyBlock())
@@ -670,6 +768,9 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
       llvm::append_range(results, b.getResultTypes());
       auto launch = LaunchOp::create(builder, a.getLoc(), results,
                                      merged.getSymName(), inputs);
+      launch.setSizesAttr(ArrayAttr::get(
+          builder.getContext(),
+          SmallVector<Attribute>(names.begin(), names.end())));
       a.replaceAllUsesWith(launch.getResults().take_front(a.getNumResults()));
       b.replaceAllUsesWith(launch.getResults().drop_front(a.getNumResults()));
       dead.insert(a);
@@ -693,8 +794,6 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
 struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xloop-fuse")))
-      return signalPassFailure();
     ModuleOp module = getOperation();
     KernelCleaner clean(&getContext(), onlineSoftmax);
     Fuser fuser(module, clean, flopsPerByte);

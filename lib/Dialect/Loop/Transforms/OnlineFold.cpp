@@ -102,7 +102,8 @@ private:
       return value.getSExtValue();
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       if (auto loop = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
-        if (loop.getUpper() - loop.getLower() == 1)
+        if (std::optional<int64_t> upper = loop.getConstantUpper();
+            upper && *upper - loop.getLower() == 1)
           return loop.getLower();
       return std::nullopt;
     }
@@ -264,8 +265,9 @@ void rewrite(FoldOp fold, const Term &term) {
   OpBuilder b(fold);
   Location loc = fold.getLoc();
   Type type = fold.getType();
-  auto online = OnlineFoldOp::create(b, loc, fold.getLower(), fold.getUpper(),
-                                     type, term.variant.empty() ? 0 : 1);
+  auto online =
+      OnlineFoldOp::create(b, loc, fold.getLower(), fold.getMixedUpper(), type,
+                           term.variant.empty() ? 0 : 1);
   IRMapping map;
   map.map(fold.getInductionVar(), online.getInductionVar());
   b.setInsertionPointToStart(&online.getBodyBlock());
@@ -421,8 +423,6 @@ namespace {
 struct XLoopOnlineFoldPass
     : xtile::loop::impl::XLoopOnlineFoldBase<XLoopOnlineFoldPass> {
   void runOnOperation() override {
-    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xloop-online-fold")))
-      return signalPassFailure();
     for (KernelOp kernel : getOperation().getOps<KernelOp>())
       formOnlineFolds(kernel);
   }

@@ -7,6 +7,12 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Support/Storage.h"
+
+#include <map>
+#include <string>
+#include <vector>
 
 namespace xtile::loop {
 #define GEN_PASS_DEF_XLOOPREPORT
@@ -17,25 +23,99 @@ using namespace mlir;
 using namespace xtile::loop;
 
 namespace {
+/// Bytes as a polynomial in the dynamic sizes: a coefficient per product
+/// of sizes (the empty product is the constant term).
+using Bytes = std::map<std::vector<std::string>, int64_t>;
+
+/// The bytes of a buffer or tensor of `type` whose `?` sizes are `names`.
+static Bytes bytesOf(ShapedType type, ArrayRef<std::string> names) {
+  SmallVector<int64_t> shape;
+  for (int64_t d : type.getShape())
+    shape.push_back(ShapedType::isDynamic(d) ? 1 : d);
+  std::vector<std::string> monomial(names.begin(), names.end());
+  llvm::sort(monomial);
+  Bytes b;
+  b[monomial] =
+      getNumBytes(RankedTensorType::get(shape, type.getElementType()));
+  return b;
+}
+
+static void add(Bytes &into, const Bytes &b) {
+  for (auto &[monomial, coefficient] : b)
+    into[monomial] += coefficient;
+}
+
+/// The polynomial at `values` (sizes missing from it count as 1).
+static double evaluate(const Bytes &b, const llvm::StringMap<int64_t> &values) {
+  double total = 0;
+  for (auto &[monomial, coefficient] : b) {
+    double term = coefficient;
+    for (const std::string &name : monomial)
+      term *= values.lookup(name) ? values.lookup(name) : 1;
+    total += term;
+  }
+  return total;
+}
+
+/// `2048*S*T + 512*T + 64`, or a plain number without sizes.
+static std::string print(const Bytes &b) {
+  std::vector<std::pair<std::vector<std::string>, int64_t>> terms(b.begin(),
+                                                                   b.end());
+  llvm::stable_sort(terms, [](const auto &x, const auto &y) {
+    return x.first.size() > y.first.size();
+  });
+  std::string out;
+  for (auto &[monomial, coefficient] : terms) {
+    if (coefficient == 0)
+      continue;
+    if (!out.empty())
+      out += " + ";
+    out += std::to_string(coefficient);
+    for (const std::string &name : monomial)
+      out += "*" + name;
+  }
+  return out.empty() ? "0" : out;
+}
+
 struct Traffic {
-  int64_t reads = 0, writes = 0;
+  Bytes reads, writes;
 };
 
-/// Each buffer a kernel touches, counted once and in full.
-static Traffic kernelTraffic(KernelOp kernel) {
+/// Each buffer a kernel touches, counted once and in full; its sizes named
+/// by `names` (a launch's), or s0, s1... by position.
+static Traffic kernelTraffic(KernelOp kernel, ArrayAttr names = {}) {
+  ArrayRef<BlockArgument> sizes = kernel.getSizes();
+  auto nameOf = [&](BlockArgument size) {
+    size_t i = llvm::find(sizes, size) - sizes.begin();
+    if (names && i < names.size())
+      return cast<StringAttr>(names[i]).str();
+    return "s" + std::to_string(i);
+  };
+  auto bytes = [&](BlockArgument buffer) {
+    std::vector<std::string> dims;
+    for (BlockArgument size : kernel.getBufferSizes(buffer))
+      dims.push_back(nameOf(size));
+    return bytesOf(cast<ShapedType>(buffer.getType()), dims);
+  };
   Traffic t;
   for (BlockArgument in : kernel.getInputs())
-    t.reads += getNumBytes(in.getType());
+    add(t.reads, bytes(in));
   for (BlockArgument out : kernel.getOutputs())
-    t.writes += getNumBytes(out.getType());
+    add(t.writes, bytes(out));
   return t;
+}
+
+/// The bytes of a function's tensor, its `?` sizes named by its encoding.
+static Bytes tensorBytes(Type type) {
+  std::vector<std::string> names;
+  for (StringAttr symbol : xtile::tensor::getSymbols(type))
+    names.push_back(symbol.str());
+  return bytesOf(cast<ShapedType>(type), names);
 }
 
 struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xloop-report")))
-      return signalPassFailure();
     ModuleOp module = getOperation();
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
@@ -45,32 +125,51 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
     }
     llvm::raw_ostream &os = file->os();
     SymbolTable symbols(module);
+    // A kernel's sizes are named as its first launch names them.
+    DenseMap<StringAttr, ArrayAttr> namesOf;
+    module.walk([&](LaunchOp launch) {
+      namesOf.try_emplace(launch.getKernelAttr().getAttr(), launch.getSizes());
+    });
     for (KernelOp kernel : module.getOps<KernelOp>()) {
-      Traffic t = kernelTraffic(kernel);
+      Traffic t =
+          kernelTraffic(kernel, namesOf.lookup(kernel.getSymNameAttr()));
       os << "kernel @" << kernel.getSymName() << " identity "
          << llvm::format_hex(computeKernelIdentity(kernel), 18) << " reads "
-         << t.reads << " B writes " << t.writes << " B\n";
+         << print(t.reads) << " B writes " << print(t.writes) << " B\n";
     }
     for (auto func : module.getOps<func::FuncOp>()) {
-      int64_t launches = 0, moved = 0, ideal = 0;
+      int64_t launches = 0;
+      Bytes moved, ideal;
       func.walk([&](LaunchOp launch) {
         auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
         if (!kernel)
           return;
-        Traffic t = kernelTraffic(kernel);
-        moved += t.reads + t.writes;
+        Traffic t = kernelTraffic(kernel, launch.getSizes());
+        add(moved, t.reads);
+        add(moved, t.writes);
         ++launches;
       });
       for (BlockArgument arg : func.getArguments())
         if (isa<ShapedType>(arg.getType()) && !arg.use_empty())
-          ideal += getNumBytes(arg.getType());
+          add(ideal, tensorBytes(arg.getType()));
       for (Type result : func.getResultTypes())
         if (isa<ShapedType>(result))
-          ideal += getNumBytes(result);
+          add(ideal, tensorBytes(result));
+      // The ratio at the sizes' hints, where there are sizes.
+      llvm::StringMap<int64_t> hints;
+      std::string at;
+      for (const xtile::tensor::DeclaredSymbol &symbol :
+           xtile::tensor::getDeclaredSymbols(func)) {
+        int64_t hint = defaultSizeHint(symbol.min, symbol.max);
+        hints[symbol.name.getValue()] = hint;
+        at += (at.empty() ? " at " : ", ") + symbol.name.getValue().str() +
+              "=" + std::to_string(hint);
+      }
+      double m = evaluate(moved, hints), i = evaluate(ideal, hints);
       os << "func @" << func.getName() << ": " << launches
-         << (launches == 1 ? " launch, " : " launches, ") << moved
-         << " B moved, ideal " << ideal << " B ("
-         << llvm::format("%.2f", ideal ? double(moved) / ideal : 0.0) << "x)\n";
+         << (launches == 1 ? " launch, " : " launches, ") << print(moved)
+         << " B moved, ideal " << print(ideal) << " B ("
+         << llvm::format("%.2f", i ? m / i : 0.0) << "x" << at << ")\n";
     }
     file->keep();
     markAllAnalysesPreserved();

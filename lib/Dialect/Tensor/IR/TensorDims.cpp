@@ -168,6 +168,27 @@ XTensorDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
+SmallVector<DeclaredSymbol> xtile::tensor::getDeclaredSymbols(Operation *func) {
+  SmallVector<DeclaredSymbol> symbols;
+  auto declared =
+      func ? func->getAttrOfType<DictionaryAttr>(kSymbolsAttrName) : nullptr;
+  if (!declared)
+    return symbols;
+  for (NamedAttribute entry : declared)
+    if (auto range = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
+        range && range.size() == 2)
+      symbols.push_back({entry.getName(), range[0], range[1]});
+  return symbols;
+}
+
+std::optional<DeclaredSymbol>
+xtile::tensor::getDeclaredSymbol(Operation *func, StringRef symbol) {
+  for (const DeclaredSymbol &declared : getDeclaredSymbols(func))
+    if (declared.name.getValue() == symbol)
+      return declared;
+  return std::nullopt;
+}
+
 LogicalResult xtile::tensor::verifyDeclaredSymbols(Operation *op) {
   DictionaryAttr declared;
   bool looked = false;

@@ -13,12 +13,22 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "xtile/Dialect/Loop/IR/LoopDialect.h"
 
+#include <algorithm>
+
 #include "xtile/Dialect/Loop/IR/LoopEnums.h.inc"
 
 #define GET_OP_CLASSES
 #include "xtile/Dialect/Loop/IR/LoopOps.h.inc"
 
 namespace xtile::loop {
+
+/// The size a dynamic size in [min, max] is priced at unless told
+/// otherwise (`size_hints`): fusion and schedule decisions on a dynamic
+/// dimension are taken once for its range, at 1024 within it
+/// (docs/DynamicShapes.md).
+inline int64_t defaultSizeHint(int64_t min, int64_t max) {
+  return std::clamp<int64_t>(1024, min, max);
+}
 
 /// Fails with an error at the first kernel in `root` that takes dynamic
 /// sizes, naming `pass`, which does not take them yet: the sizes are bound

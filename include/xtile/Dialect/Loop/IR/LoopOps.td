@@ -104,6 +104,20 @@ def XLoop_KernelOp : XLoop_Op<"kernel", [
     /// The size arguments that the `?` sizes of `buffer` are, in order.
     ::llvm::SmallVector<::mlir::BlockArgument>
     getBufferSizes(::mlir::BlockArgument buffer);
+    /// Inserts an input buffer at input position `pos` whose `?` sizes are
+    /// `sizes` (size arguments of this kernel).
+    ::mlir::BlockArgument insertInput(unsigned pos, ::mlir::Type type,
+        ::llvm::ArrayRef<::mlir::BlockArgument> sizes, ::mlir::Location loc);
+    /// Erases input buffer `pos`, which nothing uses.
+    void eraseInput(unsigned pos);
+    /// Appends an output buffer whose `?` sizes are `sizes`.
+    ::mlir::BlockArgument addOutput(::mlir::Type type,
+        ::llvm::ArrayRef<::mlir::BlockArgument> sizes, ::mlir::Location loc);
+    /// Appends a size argument with its range and hint.
+    ::mlir::BlockArgument addSize(int64_t min, int64_t max, int64_t hint,
+                                  ::mlir::Location loc);
+    /// The hint of a size argument: the value pricing takes for it.
+    int64_t getSizeHint(::mlir::BlockArgument size);
   }];
 }
 

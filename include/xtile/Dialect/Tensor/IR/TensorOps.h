@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "xtile/Dialect/Tensor/IR/TensorDialect.h"
+#include <optional>
 
 #include "xtile/Dialect/Tensor/IR/TensorEnums.h.inc"
 
@@ -49,6 +50,18 @@ llvm::SmallVector<mlir::StringAttr> getSymbols(mlir::Type type);
 /// The name of the function attribute that declares the symbols and their
 /// ranges: `xtensor.symbols = {T = array<i64: min, max>}`.
 inline constexpr llvm::StringLiteral kSymbolsAttrName = "xtensor.symbols";
+
+/// A symbol declared in a function's `xtensor.symbols`, with its range.
+struct DeclaredSymbol {
+  mlir::StringAttr name;
+  int64_t min, max;
+};
+/// The symbols `func` declares, sorted by name (none when it declares none
+/// or is not a function).
+llvm::SmallVector<DeclaredSymbol> getDeclaredSymbols(mlir::Operation *func);
+/// The declaration of `symbol` in `func`, if `func` declares it.
+std::optional<DeclaredSymbol> getDeclaredSymbol(mlir::Operation *func,
+                                                llvm::StringRef symbol);
 
 /// Checks that the symbols of `op`'s operand and result types are declared
 /// by the enclosing function.
