@@ -275,3 +275,65 @@ SmallVector<BlockArgument> xtile::getKernelBufferSizes(Operation *op,
   }
   return out;
 }
+
+SmallVector<int64_t> xtile::evaluateSizeMap(AffineMap map,
+                                            ArrayRef<int64_t> symbols) {
+  SmallVector<AffineExpr> values;
+  for (int64_t v : symbols)
+    values.push_back(getAffineConstantExpr(v, map.getContext()));
+  AffineMap folded = map.replaceDimsAndSymbols({}, values, 0, 0);
+  SmallVector<int64_t> results;
+  for (AffineExpr e : folded.getResults())
+    results.push_back(cast<AffineConstantExpr>(e).getValue());
+  return results;
+}
+
+SmallVector<std::pair<int64_t, int64_t>>
+xtile::getKernelSizeRanges(Operation *op) {
+  SmallVector<std::pair<int64_t, int64_t>> result;
+  auto ranges = op->getAttrOfType<DenseI64ArrayAttr>(kSizeRanges);
+  if (!ranges)
+    return result;
+  for (size_t i = 0; i + 1 < ranges.size(); i += 2)
+    result.push_back({ranges[i], ranges[i + 1]});
+  return result;
+}
+
+LogicalResult xtile::verifyGridMap(Operation *op, AffineMap map,
+                                   ArrayRef<int64_t> grid) {
+  int64_t numSizes = numSizesOf(op);
+  if (numSizes == 0)
+    return op->emitOpError("has a grid map but no dynamic sizes");
+  if (map.getNumDims() != 0 ||
+      static_cast<int64_t>(map.getNumSymbols()) != numSizes ||
+      map.getNumResults() != grid.size())
+    return op->emitOpError()
+           << "grid map " << AffineMapAttr::get(map) << " must have no dimensions, one symbol per "
+           << "size (" << numSizes << ") and one result per grid dimension ("
+           << grid.size() << ")";
+  SmallVector<int64_t> lo, hi;
+  for (auto [min, max] : getKernelSizeRanges(op)) {
+    lo.push_back(min);
+    hi.push_back(max);
+  }
+  if (static_cast<int64_t>(hi.size()) != numSizes)
+    return failure(); // verifyKernelBuffers reports it
+  SmallVector<int64_t> atMax = evaluateSizeMap(map, hi);
+  if (ArrayRef<int64_t>(atMax) != grid)
+    return op->emitOpError() << "grid [" << grid
+                             << "] is not its grid map at the sizes' maxima ["
+                             << atMax << "]";
+  SmallVector<int64_t> atMin = evaluateSizeMap(map, lo);
+  if (llvm::any_of(atMin, [](int64_t g) { return g <= 0; }))
+    return op->emitOpError() << "grid map " << AffineMapAttr::get(map)
+                             << " has no programs at the sizes' minima";
+  if (atMax[0] > 2147483647 ||
+      llvm::any_of(ArrayRef(atMax).drop_front(),
+                   [](int64_t g) { return g > 65535; }))
+    return op->emitOpError()
+           << "grid map " << AffineMapAttr::get(map) << " gives [" << atMax
+           << "] programs at the sizes' maxima, past CUDA's grid limits (x < "
+              "2^31, y and z <= 65535): declare a narrower range for the "
+              "sizes";
+  return success();
+}

@@ -20,6 +20,7 @@
 #ifndef XTILE_SUPPORT_KERNELSIGNATURE_H
 #define XTILE_SUPPORT_KERNELSIGNATURE_H
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/OpImplementation.h"
 
 namespace xtile {
@@ -58,6 +59,22 @@ llvm::ArrayRef<mlir::BlockArgument> getKernelSizes(mlir::Operation *op);
 /// op `op`, are (`buffer_dims`), in order.
 llvm::SmallVector<mlir::BlockArgument>
 getKernelBufferSizes(mlir::Operation *op, mlir::BlockArgument buffer);
+
+/// The values of `map`, an affine map of no dimensions (a grid map), at
+/// `symbols`.
+llvm::SmallVector<int64_t> evaluateSizeMap(mlir::AffineMap map,
+                                           llvm::ArrayRef<int64_t> symbols);
+
+/// The ranges (min, max) of a kernel op's sizes, from `size_ranges`.
+llvm::SmallVector<std::pair<int64_t, int64_t>>
+getKernelSizeRanges(mlir::Operation *op);
+
+/// Verifies a grid map of kernel op `op` against its `grid`: no dimensions,
+/// one symbol per size, one result per grid dimension, equal to `grid` at
+/// the sizes' maxima, positive at their minima, and within CUDA's grid
+/// limits at the maxima.
+llvm::LogicalResult verifyGridMap(mlir::Operation *op, mlir::AffineMap map,
+                                  llvm::ArrayRef<int64_t> grid);
 
 } // namespace xtile
 

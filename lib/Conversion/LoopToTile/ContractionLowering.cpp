@@ -132,11 +132,17 @@ static Value indexTile(OpBuilder &b, Location loc, Value base, int64_t size,
                                  shaped);
 }
 
-/// `tile < bound`, elementwise.
-static Value below(OpBuilder &b, Location loc, Value tile, int64_t bound) {
+/// `tile < bound`, elementwise; the bound `dynamicBound` (an index) where
+/// it is given, else `bound`.
+static Value below(OpBuilder &b, Location loc, Value tile, int64_t bound,
+                   Value dynamicBound = Value()) {
   auto type = cast<ShapedType>(tile.getType());
-  Value limit = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(type, b.getIndexAttr(bound)));
+  Value limit =
+      dynamicBound
+          ? xt::SplatOp::create(b, loc, type, dynamicBound).getResult()
+          : arith::ConstantOp::create(
+                b, loc, DenseElementsAttr::get(type, b.getIndexAttr(bound)))
+                .getResult();
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, tile, limit);
 }
 
@@ -207,8 +213,11 @@ static xt::KernelOp beginProgram(OpBuilder &b, xl::KernelOp kernel,
       partialArgs->push_back(arg);
   }
   if (withOutputs)
-    for (BlockArgument arg : args.drop_front(inputs))
+    for (BlockArgument arg : kernel.getOutputs())
       scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  // (Partial buffers come with attention only, whose sizes are static.)
+  if (withOutputs && partials.empty())
+    addSizes(kernel, tk, block, scalars);
   for (Operation &op : kernel.getBodyBlock())
     if (!op.getNumRegions())
       cloneScalar(b, op, scalars);
@@ -216,17 +225,21 @@ static xt::KernelOp beginProgram(OpBuilder &b, xl::KernelOp kernel,
 }
 
 /// The batch rows (all but the innermost `inner`) of a program index
-/// `rest`, the last fastest.
-static void mapBatchRows(OpBuilder &b, Location loc, const RowNest &nest,
-                         Value rest, IRMapping &scalars, unsigned inner = 2) {
+/// `rest`, the last fastest; returns their number (over the kernel's
+/// sizes).
+static AffineExpr mapBatchRows(OpBuilder &b, Location loc,
+                               const RowNest &nest, Value rest,
+                               IRMapping &scalars, unsigned inner = 2) {
+  AffineExpr batch = getAffineConstantExpr(1, b.getContext());
   for (xl::ParallelOp row :
        llvm::reverse(ArrayRef(nest.rows).drop_back(inner))) {
-    Value extent = arith::ConstantIndexOp::create(
-        b, loc, row.getUpper() - row.getLower());
+    Extent extent = rowExtent(b, loc, row, scalars);
     scalars.map(row.getInductionVar(),
-                arith::RemUIOp::create(b, loc, rest, extent));
-    rest = arith::DivUIOp::create(b, loc, rest, extent);
+                arith::RemUIOp::create(b, loc, rest, extent.value));
+    rest = arith::DivUIOp::create(b, loc, rest, extent.value);
+    batch = batch * extent.expr;
   }
+  return batch;
 }
 
 LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
@@ -246,15 +259,34 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
                                  f.batch * mb * nb, schedule, target, scalars);
 
   // Program -> (batch..., tile row, tile column), tile column fastest.
+  // Dynamic M and N (rows over sizes) give as many tiles as they need at
+  // run time, masked at the edges.
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
+  Value mSize, nSize; // the dynamic extents
+  AffineExpr mExpr = getAffineConstantExpr(f.m, b.getContext()),
+             nExpr = getAffineConstantExpr(f.n, b.getContext());
+  Value mBlocks = constant(mb), nBlocks = constant(nb);
+  if (c.i.hasDynamicUpper()) {
+    Extent e = rowExtent(b, loc, c.i, scalars);
+    mSize = e.value;
+    mExpr = e.expr;
+    mBlocks = arith::CeilDivUIOp::create(b, loc, mSize, constant(bm));
+  }
+  if (c.j.hasDynamicUpper()) {
+    Extent e = rowExtent(b, loc, c.j, scalars);
+    nSize = e.value;
+    nExpr = e.expr;
+    nBlocks = arith::CeilDivUIOp::create(b, loc, nSize, constant(bn));
+  }
   Value pid = xt::ProgramIdOp::create(b, loc, 0);
-  Value pn = arith::RemUIOp::create(b, loc, pid, constant(nb));
-  Value rest = arith::DivUIOp::create(b, loc, pid, constant(nb));
-  Value pm = arith::RemUIOp::create(b, loc, rest, constant(mb));
-  rest = arith::DivUIOp::create(b, loc, rest, constant(mb));
-  mapBatchRows(b, loc, nest, rest, scalars);
+  Value pn = arith::RemUIOp::create(b, loc, pid, nBlocks);
+  Value rest = arith::DivUIOp::create(b, loc, pid, nBlocks);
+  Value pm = arith::RemUIOp::create(b, loc, rest, mBlocks);
+  rest = arith::DivUIOp::create(b, loc, rest, mBlocks);
+  AffineExpr batch = mapBatchRows(b, loc, nest, rest, scalars);
+  setGrid(tk, batch * mExpr.ceilDiv(bm) * nExpr.ceilDiv(bn));
   Value mBase = arith::MulIOp::create(b, loc, pm, constant(bm));
   Value nBase = arith::MulIOp::create(b, loc, pn, constant(bn));
 
@@ -289,12 +321,12 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
     Value bk = indexTile(b, loc, k0, bkSize, bShape, 0);
     Value bj = indexTile(b, loc, nBase, bn, bShape, 1);
     Value aMask, bMask;
-    if (f.m % bm || raggedK)
-      aMask = arith::AndIOp::create(b, loc, below(b, loc, ai, f.m),
+    if (f.m % bm || mSize || raggedK)
+      aMask = arith::AndIOp::create(b, loc, below(b, loc, ai, f.m, mSize),
                                     below(b, loc, ak, f.k));
-    if (f.n % bn || raggedK)
+    if (f.n % bn || nSize || raggedK)
       bMask = arith::AndIOp::create(b, loc, below(b, loc, bk, f.k),
-                                    below(b, loc, bj, f.n));
+                                    below(b, loc, bj, f.n, nSize));
     SmallVector<Value> next;
     for (auto [index, p] : llvm::enumerate(c.products)) {
       TileContext actx(b, loc, scalars, aShape, aMask);
@@ -324,9 +356,9 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   Value ci = indexTile(b, loc, mBase, bm, accShape, 0);
   Value cj = indexTile(b, loc, nBase, bn, accShape, 1);
   Value cMask;
-  if (f.m % bm || f.n % bn)
-    cMask = arith::AndIOp::create(b, loc, below(b, loc, ci, f.m),
-                                  below(b, loc, cj, f.n));
+  if (f.m % bm || f.n % bn || mSize || nSize)
+    cMask = arith::AndIOp::create(b, loc, below(b, loc, ci, f.m, mSize),
+                                  below(b, loc, cj, f.n, nSize));
   TileContext cctx(b, loc, scalars, accShape, cMask);
   cctx.ivs[c.i.getInductionVar()] = ci;
   cctx.ivs[c.j.getInductionVar()] = cj;

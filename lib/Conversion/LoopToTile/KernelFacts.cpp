@@ -61,7 +61,7 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
         if (failed(checkAccumulator(online.getSum())))
           return failure();
       }
-      extent = online.getUpper() - online.getLower();
+      extent = online.getTripCountAtHint();
       ++nest.folds;
     } else if (auto fold = dyn_cast<xl::FoldOp>(op)) {
       if (xl::isContractionFold(fold, rowIvs)) {
@@ -69,11 +69,10 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
         if (failed(checkAccumulator(fold.getResult())))
           return failure();
       }
-      extent = fold.getUpper() - fold.getLower();
+      extent = fold.getTripCountAtHint();
       ++nest.folds;
     } else {
-      extent = cast<xl::ParallelOp>(op).getUpper() -
-               cast<xl::ParallelOp>(op).getLower();
+      extent = cast<xl::ParallelOp>(op).getTripCountAtHint();
     }
     if (nest.columns && extent != nest.columns)
       nest.uniform = false;
@@ -130,7 +129,7 @@ FailureOr<Contraction> xtile::analyzeContraction(xl::KernelOp kernel,
     c.products.push_back({fold, x, y});
   }
   for (xl::FoldOp fold : folds)
-    if (fold.getUpper() != folds.front().getUpper())
+    if (!fold.hasSameBounds(folds.front()))
       return kernel.emitOpError(
           "has contractions over different lengths; not lowered to Tile IR "
           "yet");
@@ -172,8 +171,8 @@ static FailureOr<Contraction> analyzeAttention(xl::KernelOp kernel,
     narrowOperands(x, y);
     c.scoreProduct = {fold, x, y};
   }
-  if (c.j.getUpper() - c.j.getLower() > 256 ||
-      (c.score && c.score.getUpper() - c.score.getLower() > 256))
+  if (c.j.getTripCountAtHint() > 256 ||
+      (c.score && c.score.getTripCountAtHint() > 256))
     return kernel.emitOpError("has an attention head dimension above 256; "
                               "not lowered to Tile IR yet");
   return c;
@@ -189,7 +188,7 @@ static int64_t headGroup(const RowNest &nest, const Contraction &c) {
     return 1;
   xl::ParallelOp row = nest.rows[nest.rows.size() - 3];
   Value head = row.getInductionVar();
-  int64_t heads = row.getUpper() - row.getLower(), group = 0;
+  int64_t heads = row.getTripCountAtHint(), group = 0;
   SmallVector<Value> work{c.online.getYieldedWeights().front()};
   if (c.score)
     work.push_back(c.scoreProduct.b);
@@ -233,12 +232,12 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
                          const Contraction &c) {
   DotFacts f;
   xl::FoldOp first = c.products.front().fold;
-  f.m = c.i.getUpper() - c.i.getLower();
-  f.n = c.j.getUpper() - c.j.getLower();
-  f.k = first.getUpper() - first.getLower();
+  f.m = c.i.getTripCountAtHint();
+  f.n = c.j.getTripCountAtHint();
+  f.k = first.getTripCountAtHint();
   f.folds = c.products.size();
   for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
-    f.batch *= row.getUpper() - row.getLower();
+    f.batch *= row.getTripCountAtHint();
   f.inBytes = getElementBytes(c.products.front().a.getType());
   f.tensorCoreOperands = llvm::all_of(c.products, [](const auto &p) {
     Type a = p.a.getType();
@@ -252,9 +251,8 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
     return load && !load.getIndices().empty() &&
            load.getIndices().back() == p.fold.getInductionVar();
   });
-  for (BlockArgument out :
-       kernel.getBodyBlock().getArguments().drop_front(kernel.getNumInputs()))
-    f.otherBytes += xl::getNumBytes(out.getType());
+  for (BlockArgument out : kernel.getOutputs())
+    f.otherBytes += kernel.getNumBytesAtHints(out);
   return f;
 }
 
@@ -302,17 +300,19 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
                          bool fastMath) {
   RowFacts facts;
   for (xl::ParallelOp row : nest.rows)
-    facts.programs *= row.getUpper() - row.getLower();
+    facts.programs *= row.getTripCountAtHint();
   facts.columns = nest.columns;
   facts.tile = nest.columns ? int64_t(llvm::PowerOf2Ceil(nest.columns)) : 1;
   facts.folds = nest.folds;
-  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
-    facts.bytes += xl::getNumBytes(arg.getType());
+  SmallVector<BlockArgument> buffers(kernel.getInputs());
+  llvm::append_range(buffers, kernel.getOutputs());
+  for (BlockArgument arg : buffers)
+    facts.bytes += kernel.getNumBytesAtHints(arg);
   // Every access of a group moves `vector` elements in at most 16 bytes:
   // the widest element of any buffer bounds the vector width (a bf16
   // input sized alone would give an 8-lane f32 store).
   facts.elementBytes = 1;
-  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+  for (BlockArgument arg : buffers)
     facts.elementBytes = std::max<int64_t>(
         facts.elementBytes,
         getElementBytes(cast<MemRefType>(arg.getType()).getElementType()));
@@ -375,8 +375,10 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
     });
     foldResults.insert(fold.getResult());
   }
+  // (A split's partials are per row: not over dynamic rows, for now.)
   facts.splittable = independent && facts.folds > 0 && loops <= 1 &&
-                     facts.columns > 0 && nest.uniform;
+                     facts.columns > 0 && nest.uniform &&
+                     kernel.getNumSizes() == 0;
 
   // What runs for each element of a row: the bodies of the column loops.
   for (Operation &op : *nest.body) {
@@ -412,10 +414,10 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
       return failure();
     DotFacts &f = facts.dot;
     f.attention = true;
-    f.m = c->i.getUpper() - c->i.getLower();
-    f.n = c->j.getUpper() - c->j.getLower();
-    f.k = c->online.getUpper() - c->online.getLower();
-    f.scoreK = c->score ? c->score.getUpper() - c->score.getLower() : 0;
+    f.m = c->i.getTripCountAtHint();
+    f.n = c->j.getTripCountAtHint();
+    f.k = c->online.getTripCountAtHint();
+    f.scoreK = c->score ? c->score.getTripCountAtHint() : 0;
     // A decode step's grouped heads share their K/V reads (at most 64
     // rows per program).
     if (f.m < 16) {
@@ -438,13 +440,12 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
     f.windowLower = window.lower;
     f.windowUpper = window.upper;
     for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
-      f.batch *= row.getUpper() - row.getLower();
+      f.batch *= row.getTripCountAtHint();
     // Scores and weighted sums: two contractions, in f32.
     f.folds = 2;
     f.inBytes = 4;
-    for (BlockArgument out : kernel.getBodyBlock().getArguments().drop_front(
-             kernel.getNumInputs()))
-      f.otherBytes += xl::getNumBytes(out.getType());
+    for (BlockArgument out : kernel.getOutputs())
+      f.otherBytes += kernel.getNumBytesAtHints(out);
     if (contraction)
       *contraction = std::move(*c);
     return facts;

@@ -63,8 +63,6 @@ struct ConvertXLoopToXTilePass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--convert-xloop-to-xtile")))
-      return signalPassFailure();
     ModuleOp module = getOperation();
     xt::TargetAttr targetAttr = lookupTarget(module, target);
     if (!targetAttr)
@@ -122,6 +120,11 @@ struct ConvertXLoopToXTilePass
              << schedule;
     if (!row.getWays())
       return lowerRowKernel(kernel, *nest, facts->row, row, target);
+    if (kernel.getNumSizes())
+      return kernel.emitOpError()
+             << "cannot use the schedule " << schedule
+             << ": a split (ways > 0) of rows over dynamic sizes is not "
+                "lowered to Tile IR yet";
     if (!facts->row.splittable)
       return kernel.emitOpError()
              << "cannot use the schedule " << schedule

@@ -10,6 +10,7 @@
 #define XTILE_LIB_CONVERSION_LOOPTOTILE_LOWERING_H
 
 #include "xtile/Conversion/LoopToTile/KernelFacts.h"
+#include "xtile/Support/KernelSignature.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,6 +54,28 @@ inline FailureOr<TypedAttr> foldIdentity(xl::FoldOp fold) {
 /// kernels).
 void splitLaunches(xl::KernelOp kernel, StringRef partialName,
                    TypeRange partials);
+
+/// The iterations of a row loop of a kernel: in the Tile IR kernel being
+/// built (a constant, or the size argument `scalars` maps), and as an
+/// affine expression over the kernel's sizes (symbol i: size i), which grid
+/// maps are made of.
+struct Extent {
+  Value value;
+  AffineExpr expr;
+};
+Extent rowExtent(OpBuilder &b, Location loc, xl::ParallelOp row,
+                 const IRMapping &scalars);
+
+/// Appends the dynamic sizes of `kernel` to `block`, the body of `tk` (whose
+/// buffers are the kernel's, in order), with their ranges, hints and buffer
+/// dims, and maps them in `scalars`.
+void addSizes(xl::KernelOp kernel, xt::KernelOp tk, Block *block,
+              IRMapping &scalars);
+
+/// Sets the grid of `tk`, one dimension of `programs` (an affine expression
+/// over its sizes): the grid at the sizes' maxima, and the grid map where
+/// `programs` depends on them.
+void setGrid(xt::KernelOp tk, AffineExpr programs);
 
 /// Copies a per-program scalar op (hoisted above the columns) into a Tile
 /// IR kernel: loads become scalar Tile IR loads.

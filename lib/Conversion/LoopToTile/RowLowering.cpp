@@ -27,6 +27,44 @@ void xtile::detail::cloneScalar(OpBuilder &b, Operation &op, IRMapping &map) {
   b.clone(op, map);
 }
 
+Extent xtile::detail::rowExtent(OpBuilder &b, Location loc, xl::ParallelOp row,
+                                const IRMapping &scalars) {
+  if (Value size = row.getDynamicUpper()) {
+    auto kernel = row->getParentOfType<xl::KernelOp>();
+    auto position = llvm::find(kernel.getSizes(), size) -
+                    kernel.getSizes().begin();
+    return {scalars.lookup(size), getAffineSymbolExpr(position, b.getContext())};
+  }
+  int64_t extent = row.getUpper() - row.getLower();
+  return {arith::ConstantIndexOp::create(b, loc, extent),
+          getAffineConstantExpr(extent, b.getContext())};
+}
+
+void xtile::detail::addSizes(xl::KernelOp kernel, xt::KernelOp tk,
+                             Block *block, IRMapping &scalars) {
+  if (!kernel.getNumSizes())
+    return;
+  tk.setNumSizes(kernel.getNumSizes());
+  tk.setSizeRangesAttr(kernel.getSizeRangesAttr());
+  tk.setSizeHintsAttr(kernel.getSizeHintsAttr());
+  tk.setBufferDimsAttr(kernel.getBufferDimsAttr());
+  for (BlockArgument size : kernel.getSizes())
+    scalars.map(size, block->addArgument(size.getType(), size.getLoc()));
+}
+
+void xtile::detail::setGrid(xt::KernelOp tk, AffineExpr programs) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(programs)) {
+    tk.setGrid(ArrayRef<int64_t>{constant.getValue()});
+    return;
+  }
+  SmallVector<int64_t> maxima;
+  for (auto [min, max] : getKernelSizeRanges(tk))
+    maxima.push_back(max);
+  auto map = AffineMap::get(0, maxima.size(), programs);
+  tk.setGrid(evaluateSizeMap(map, maxima));
+  tk.setGridMap(map);
+}
+
 /// An affine expression over tiles of indices (all of `type`), as arith on
 /// the tiles; `mod` is the non-negative remainder, as affine defines it.
 Value xtile::detail::lowerAffineOnTiles(OpBuilder &b, Location loc, AffineExpr e,
@@ -71,7 +109,7 @@ LogicalResult xtile::detail::lowerRowKernel(xl::KernelOp kernel, const RowNest &
   Location loc = kernel.getLoc();
   auto tk =
       xt::KernelOp::create(b, loc, kernel.getSymName(), kernel.getNumInputs(),
-                           ArrayRef<int64_t>{facts.programs}, schedule.getWarps(),
+                           ArrayRef<int64_t>{1}, schedule.getWarps(),
                            target, schedule);
   Block *block = b.createBlock(&tk.getBody());
   b.setInsertionPointToStart(block);
@@ -95,18 +133,24 @@ LogicalResult xtile::detail::lowerRowKernel(xl::KernelOp kernel, const RowNest &
             range, mask, schedule.getStrategy(), schedule.getChunk());
   if (!nest.uniform && !schedule.getChunk())
     e.enablePerLoopTiles();
-  for (BlockArgument arg : kernel.getBodyBlock().getArguments())
+  for (BlockArgument arg : kernel.getInputs())
     e.scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  for (BlockArgument arg : kernel.getOutputs())
+    e.scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  addSizes(kernel, tk, block, e.scalars);
 
-  // Row indices from the program id, innermost row fastest.
+  // Row indices from the program id, innermost row fastest; one program
+  // per row (of the rows' sizes, where they are dynamic).
   Value pid = xt::ProgramIdOp::create(b, loc, 0);
+  AffineExpr programs = getAffineConstantExpr(1, b.getContext());
   for (xl::ParallelOp row : llvm::reverse(nest.rows)) {
-    Value extent = arith::ConstantIndexOp::create(
-        b, loc, row.getUpper() - row.getLower());
+    Extent extent = rowExtent(b, loc, row, e.scalars);
     e.scalars.map(row.getInductionVar(),
-                  arith::RemUIOp::create(b, loc, pid, extent));
-    pid = arith::DivUIOp::create(b, loc, pid, extent);
+                  arith::RemUIOp::create(b, loc, pid, extent.value));
+    pid = arith::DivUIOp::create(b, loc, pid, extent.value);
+    programs = programs * extent.expr;
   }
+  setGrid(tk, programs);
   // Ops above the innermost row body (hoisted constants, per-row scalars
   // of outer rows) first, outer to inner.
   if (!nest.rows.empty()) {

@@ -29,8 +29,6 @@ struct XTileApplyScheduleSpecPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xtile-apply-schedule-spec")))
-      return signalPassFailure();
     ModuleOp module = getOperation();
     if (file.empty()) {
       module.emitError("--xtile-apply-schedule-spec needs file=<spec.json>");

@@ -127,8 +127,6 @@ struct XTileSelectSchedulePass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xtile-select-schedule")))
-      return signalPassFailure();
     ModuleOp module = getOperation();
     xt::TargetAttr targetAttr;
     std::unique_ptr<CostModel> model;
@@ -190,8 +188,6 @@ struct XTileListSchedulesPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(xtile::loop::checkStaticKernels(getOperation(), "--xtile-list-schedules")))
-      return signalPassFailure();
     ModuleOp module = getOperation();
     xt::TargetAttr targetAttr;
     std::unique_ptr<CostModel> model;

@@ -129,6 +129,11 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   if (!src.getTarget())
     return src.emitOpError("has no target: run --convert-xloop-to-xtile, "
                            "which chooses one");
+  if (src.getNumSizes())
+    return src.emitOpError("takes dynamic sizes, which --convert-xtile-to-"
+                           "xkernel does not take yet: bind them first "
+                           "(--xtensor-specialize-dims=\"sizes=T=N\", "
+                           "xtile-run --dims T=N)");
   MLIRContext *ctx = src.getContext();
   Block &body = src.getBodyBlock();
   SmallVector<Type> argTypes;

@@ -520,15 +520,6 @@ xtile.kernel @load_i32_index(%a: memref<4xf32>) -> (%b: memref<4xf32>) attribute
 
 // -----
 
-xtile.kernel @load_dynamic_buffer(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64} {
-  %m = builtin.unrealized_conversion_cast %a : memref<4xf32> to memref<?xf32>
-  %i = xtile.range 0 to 4 : tensor<4xindex>
-  // expected-error @+1 {{'xtile.load' op operand #0 must be statically shaped memref of any type values, but got 'memref<?xf32>'}}
-  %v = xtile.load %m[%i] : memref<?xf32>[tensor<4xindex>] -> tensor<4xf32>
-}
-
-// -----
-
 xtile.kernel @load_mask_not_i1(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64} {
   %i = xtile.range 0 to 4 : tensor<4xindex>
   %m = arith.constant dense<1> : tensor<4xi8>
@@ -1115,4 +1106,39 @@ func.func @unknown_attribute() attributes {xtile.stages = 2 : i64} {
 
 // expected-error @+1 {{ways must be in [1, 1024], got 0}}
 xtile.kernel @no_ways(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 16, block_n = 64, block_k = 32, stages = 1, warps = 4, ways = 0>} {
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op grid [64] is not its grid map at the sizes' maxima [4096]}}
+xtile.kernel @grid_map_not_grid[%T = 1 to 4096](%a: memref<?xf32> [%T]) -> (%b: memref<?xf32> [%T])
+    attributes {grid = array<i64: 64>, grid_map = affine_map<()[s0] -> (s0)>, num_warps = 4 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op grid map affine_map<(d0) -> (d0)> must have no dimensions, one symbol per size (1) and one result per grid dimension (1)}}
+xtile.kernel @grid_map_dims[%T = 1 to 4096](%a: memref<?xf32> [%T]) -> (%b: memref<?xf32> [%T])
+    attributes {grid = array<i64: 4096>, grid_map = affine_map<(d0) -> (d0)>, num_warps = 4 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op grid map affine_map<()[s0] -> (s0 floordiv 2)> has no programs at the sizes' minima}}
+xtile.kernel @grid_map_empty[%T = 1 to 4096](%a: memref<?xf32> [%T]) -> (%b: memref<?xf32> [%T])
+    attributes {grid = array<i64: 2048>, grid_map = affine_map<()[s0] -> (s0 floordiv 2)>, num_warps = 4 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op has a grid map but no dynamic sizes}}
+xtile.kernel @grid_map_static(%a: memref<4xf32>) -> (%b: memref<4xf32>)
+    attributes {grid = array<i64: 1>, grid_map = affine_map<() -> (1)>, num_warps = 4 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'xtile.kernel' op grid map affine_map<()[s0] -> (s0, s0 * 32)> gives [4096, 131072] programs at the sizes' maxima, past CUDA's grid limits}}
+xtile.kernel @grid_map_limit[%T = 1 to 4096](%a: memref<?xf32> [%T]) -> (%b: memref<?xf32> [%T])
+    attributes {grid = array<i64: 4096, 131072>, grid_map = affine_map<()[s0] -> (s0, s0 * 32)>, num_warps = 4 : i64} {
 }

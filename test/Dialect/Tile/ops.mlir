@@ -10,6 +10,17 @@
 // Kernels: grids, targets, schedules
 //===----------------------------------------------------------------------===//
 
+// A kernel over a dynamic size: its grid map counts its programs at run
+// time; `grid` is the map at the size's maximum.
+// CHECK: #[[GRID:.*]] = affine_map<()[s0] -> (s0 ceildiv 4)>
+// CHECK-LABEL: xtile.kernel @dynamic_rows
+// CHECK-SAME:      [%[[T:[a-zA-Z0-9_]+]] = 1 to 4096](%{{[a-zA-Z0-9_]+}}: memref<?x64xf32> [%[[T]]]) -> (%{{[a-zA-Z0-9_]+}}: memref<?x64xf32> [%[[T]]]) attributes {grid = array<i64: 1024>, grid_map = #[[GRID]], num_warps = 4 : i64, size_hints = array<i64: 256>} {
+// CHECK-NEXT:    xtile.program_id 0
+xtile.kernel @dynamic_rows[%T = 1 to 4096](%x: memref<?x64xf32> [%T]) -> (%y: memref<?x64xf32> [%T])
+    attributes {grid = array<i64: 1024>, grid_map = affine_map<()[s0] -> (s0 ceildiv 4)>, num_warps = 4 : i64, size_hints = array<i64: 256>} {
+  %pid = xtile.program_id 0
+}
+
 // A 1-D grid, no target, no schedule: a program offsets a range by its id.
 // CHECK-LABEL: xtile.kernel @grid_1d(
 // CHECK-SAME:      %[[X:[a-zA-Z0-9_]+]]: memref<1024xf32>) -> (%[[Y:[a-zA-Z0-9_]+]]: memref<1024xf32>) attributes {grid = array<i64: 8>, num_warps = 4 : i64} {

@@ -10,6 +10,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
 #include "xtile/Support/KernelSignature.h"
+#include "xtile/Support/Storage.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -159,6 +160,18 @@ int64_t KernelOp::getSizeHint(BlockArgument size) {
   if (ranges && 2 * i + 1 < ranges->size())
     return xtile::loop::defaultSizeHint((*ranges)[2 * i], (*ranges)[2 * i + 1]);
   return 1;
+}
+
+int64_t KernelOp::getNumBytesAtHints(BlockArgument buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.hasStaticShape())
+    return xtile::getNumBytes(type);
+  SmallVector<BlockArgument> sizes = getBufferSizes(buffer);
+  SmallVector<int64_t> shape;
+  size_t next = 0;
+  for (int64_t d : type.getShape())
+    shape.push_back(ShapedType::isDynamic(d) ? getSizeHint(sizes[next++]) : d);
+  return xtile::getNumBytes(MemRefType::get(shape, type.getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -608,6 +621,13 @@ static bool sameBounds(Operation *a, Operation *b) {
   bool Op::hasSameBounds(Operation *other) {                                   \
     return sameBounds(getOperation(), other);                                  \
   }                                                                            \
+  int64_t Op::getTripCountAtHint() {                                           \
+    if (Value size = getDynamicUpper())                                        \
+      return (*this)->getParentOfType<KernelOp>().getSizeHint(                 \
+                 cast<BlockArgument>(size)) -                                  \
+             getLower();                                                       \
+    return getStaticUpper() - getLower();                                      \
+  }                                                                            \
   std::optional<SmallVector<OpFoldResult>> Op::getLoopSteps() {                \
     return SmallVector<OpFoldResult>{Builder(getContext()).getIndexAttr(1)};   \
   }
@@ -647,23 +667,6 @@ LogicalResult LoadOp::verify() {
 
 LogicalResult StoreOp::verify() {
   return verifyAccess(*this, getBuffer(), getIndices().size());
-}
-
-LogicalResult xtile::loop::checkStaticKernels(Operation *root,
-                                              StringRef pass) {
-  WalkResult result = root->walk([&](Operation *op) {
-    ArrayRef<BlockArgument> sizes = xtile::getKernelSizes(op);
-    if (sizes.empty())
-      return WalkResult::advance();
-    op->emitError() << "kernel @"
-                    << SymbolTable::getSymbolName(op).getValue()
-                    << " takes dynamic sizes, which " << pass
-                    << " does not take yet: bind them first "
-                       "(--xtensor-specialize-dims=\"sizes=T=N\", xtile-run "
-                       "--dims T=N)";
-    return WalkResult::interrupt();
-  });
-  return failure(result.wasInterrupted());
 }
 
 #define GET_OP_CLASSES

@@ -83,13 +83,8 @@ static std::optional<PointwiseNest> getPointwiseNest(KernelOp kernel) {
 /// fusion is priced at.
 static int64_t tripCount(Operation *op) {
   return TypeSwitch<Operation *, int64_t>(op)
-      .Case<ParallelOp, FoldOp, OnlineFoldOp>([](auto loop) -> int64_t {
-        if (Value size = loop.getDynamicUpper())
-          return loop->template getParentOfType<KernelOp>().getSizeHint(
-                     cast<BlockArgument>(size)) -
-                 loop.getLower();
-        return loop.getStaticUpper() - loop.getLower();
-      })
+      .Case<ParallelOp, FoldOp, OnlineFoldOp>(
+          [](auto loop) { return loop.getTripCountAtHint(); })
       .Default([](Operation *) { return 1; });
 }
 

@@ -52,7 +52,7 @@ bool xtile::loop::isContractionFold(FoldOp fold, ArrayRef<Value> rowIvs) {
 SmallVector<Value> xtile::loop::rowInductionVars(ArrayRef<ParallelOp> rows) {
   SmallVector<Value> ivs;
   for (ParallelOp row : rows)
-    if (row.getUpper() - row.getLower() > 1)
+    if (row.hasDynamicUpper() || row.getUpper() - row.getLower() > 1)
       ivs.push_back(row.getInductionVar());
   return ivs;
 }
@@ -105,6 +105,22 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   // have to be recomputed per tile).
   // Attention (a weighted online fold) is lowered alone in its row body,
   // as a contraction is. Each check names the first loop in the way.
+  // Dynamic sizes: rows only (programs, or a contraction's output tiles,
+  // masked at the edges); the work of a row runs over static lengths.
+  problem = std::nullopt;
+  block->walk([&](Operation *op) {
+    auto dynamic = [](auto loop) { return loop && loop.hasDynamicUpper(); };
+    if (!dynamic(dyn_cast<ParallelOp>(op)) && !dynamic(dyn_cast<FoldOp>(op)) &&
+        !dynamic(dyn_cast<OnlineFoldOp>(op)))
+      return WalkResult::advance();
+    problem = TileProblem{op, "runs over a dynamic size inside a row (a "
+                              "column loop, a fold or a contraction's K); "
+                              "dynamic sizes are lowered to Tile IR as rows "
+                              "only, for now"};
+    return WalkResult::interrupt();
+  });
+  if (problem)
+    return problem;
   SmallVector<Value> rowIvs = rowInductionVars(nest.rows);
   Operation *contraction = nullptr, *other = nullptr;
   Operation *attention = nullptr, *besideAttention = nullptr;
@@ -128,6 +144,9 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   if (attention && besideAttention)
     return TileProblem{besideAttention, "beside an attention online fold is "
                                         "not lowered to Tile IR yet"};
+  if (attention && kernel.getNumSizes())
+    return TileProblem{attention, "is attention over dynamic sizes, which is "
+                                  "not lowered to Tile IR yet"};
   // Each operand of a contraction depends on one of the two output indices
   // (the innermost two rows), as a(i, k) and b(k, j).
   if (contraction && nest.rows.size() >= 2) {

@@ -362,6 +362,9 @@ LogicalResult KernelOp::verify() {
       llvm::any_of(grid, [](int64_t g) { return g <= 0; }))
     return emitOpError() << "grid must have 1 to 3 positive dimensions, got ["
                          << grid << "]";
+  if (std::optional<AffineMap> map = getGridMap())
+    if (failed(xtile::verifyGridMap(*this, *map, grid)))
+      return failure();
   int64_t warps = static_cast<int64_t>(getNumWarps());
   if (warps < 1 || warps > 32 || !llvm::isPowerOf2_64(warps))
     return emitOpError() << "num_warps must be a power of two in [1, 32], got "
@@ -431,6 +434,12 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "schedule " << schedule
                          << " does not fit the target: " << reason;
   return success();
+}
+
+SmallVector<int64_t> KernelOp::getGridAt(ArrayRef<int64_t> sizes) {
+  if (std::optional<AffineMap> map = getGridMap())
+    return xtile::evaluateSizeMap(*map, sizes);
+  return SmallVector<int64_t>(getGrid());
 }
 
 LogicalResult ProgramIdOp::verify() {

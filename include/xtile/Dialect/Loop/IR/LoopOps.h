@@ -30,13 +30,6 @@ inline int64_t defaultSizeHint(int64_t min, int64_t max) {
   return std::clamp<int64_t>(1024, min, max);
 }
 
-/// Fails with an error at the first kernel in `root` that takes dynamic
-/// sizes, naming `pass`, which does not take them yet: the sizes are bound
-/// first (--xtensor-specialize-dims). Passes that read static bounds
-/// (`getUpper()`) call this before they look at any kernel.
-llvm::LogicalResult checkStaticKernels(mlir::Operation *root,
-                                       llvm::StringRef pass);
-
 } // namespace xtile::loop
 
 #endif // XTILE_DIALECT_LOOP_IR_LOOPOPS_H

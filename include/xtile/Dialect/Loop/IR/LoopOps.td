@@ -23,9 +23,8 @@ defvar XLoop_LoopBounds = [{
         return std::nullopt;
       return getStaticUpper();
     }
-    /// The constant upper bound of a loop known to be static: the passes
-    /// below TensorToLoop that do not take dynamic sizes yet reject kernels
-    /// with them first (xtile::loop::checkStaticKernels).
+    /// The constant upper bound of a loop known to be static (row loops
+    /// aside, Tile IR's findTileProblem rejects dynamic ones).
     int64_t getUpper() {
       assert(!hasDynamicUpper() && "a static bound of a dynamic loop");
       return getStaticUpper();
@@ -34,6 +33,9 @@ defvar XLoop_LoopBounds = [{
     ::mlir::OpFoldResult getMixedUpper();
     /// Whether `other` runs over the same iterations.
     bool hasSameBounds(::mlir::Operation *other);
+    /// The iterations: a dynamic loop's at its size's hint (the size that
+    /// fusion and scheduling price the kernel at).
+    int64_t getTripCountAtHint();
 }];
 
 def XLoop_KernelOp : XLoop_Op<"kernel", [
@@ -118,6 +120,8 @@ def XLoop_KernelOp : XLoop_Op<"kernel", [
                                   ::mlir::Location loc);
     /// The hint of a size argument: the value pricing takes for it.
     int64_t getSizeHint(::mlir::BlockArgument size);
+    /// The bytes of `buffer`, its dynamic sizes at their hints.
+    int64_t getNumBytesAtHints(::mlir::BlockArgument buffer);
   }];
 }
 

@@ -31,16 +31,48 @@ def XTile_KernelOp : XTile_Op<"kernel", [
       ...
     }
     ```
+
+    A kernel over dynamic sizes takes them after its buffers, as an
+    `xloop.kernel` does (`num_sizes`, `size_ranges`, `size_hints`,
+    `buffer_dims`). Its grid is then `grid_map`, an affine map of no
+    dimensions whose symbols are the sizes, evaluated when it is launched;
+    `grid` is that map at the sizes' maxima, which the verifier holds to
+    the grid limits.
+
+    ```mlir
+    xtile.kernel @rows[%T = 1 to 4096](%x: memref<?x512xf32> [%T]) -> (%y: memref<?x512xf32> [%T])
+        attributes {grid = array<i64: 4096>, grid_map = affine_map<()[s0] -> (s0)>, num_warps = 4 : i64} {
+      ...
+    }
+    ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$num_inputs,
                    DenseI64ArrayAttr:$grid, I64Attr:$num_warps,
                    OptionalAttr<XTile_TargetAttr>:$target,
-                   OptionalAttr<XTile_AnySchedule>:$schedule);
+                   OptionalAttr<XTile_AnySchedule>:$schedule,
+                   DefaultValuedAttr<I64Attr, "0">:$num_sizes,
+                   OptionalAttr<DenseI64ArrayAttr>:$size_ranges,
+                   OptionalAttr<DenseI64ArrayAttr>:$size_hints,
+                   OptionalAttr<DenseI64ArrayAttr>:$buffer_dims,
+                   OptionalAttr<AffineMapAttr>:$grid_map);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+      "int64_t":$numInputs, "::llvm::ArrayRef<int64_t>":$grid,
+      "int64_t":$numWarps, "::xtile::tile::TargetAttr":$target,
+      "::xtile::tile::ScheduleAttrInterface":$schedule), [{
+    build($_builder, $_state, name, numInputs, grid, numWarps, target,
+          schedule, /*num_sizes=*/0, nullptr, nullptr, nullptr, nullptr);
+  }]>];
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The dynamic sizes, after the buffers.
+    ::llvm::ArrayRef<::mlir::BlockArgument> getSizes() {
+      return getBodyBlock().getArguments().take_back(getNumSizes());
+    }
+    /// The grid at `sizes` (one value per size; none for a static kernel).
+    ::llvm::SmallVector<int64_t> getGridAt(::llvm::ArrayRef<int64_t> sizes);
   }];
 }
 
@@ -130,7 +162,7 @@ def XTile_LoadOp : XTile_Op<"load", [Pure, AttrSizedOperandSegments]> {
         : memref<4096x1000xf32>[tensor<1024xindex>, tensor<1024xindex>] -> tensor<1024xf32>
     ```
   }];
-  let arguments = (ins AnyStaticShapeMemRef:$buffer,
+  let arguments = (ins AnyMemRef:$buffer,
                    Variadic<XTile_IndexLike>:$indices,
                    Optional<StaticShapeTensorOf<[I1]>>:$mask,
                    Optional<AnyType>:$other);
@@ -155,7 +187,7 @@ def XTile_StoreOp : XTile_Op<"store", [AttrSizedOperandSegments]> {
     ```
   }];
   let arguments = (ins AnyType:$value,
-                   Arg<AnyStaticShapeMemRef, "", [MemWrite]>:$buffer,
+                   Arg<AnyMemRef, "", [MemWrite]>:$buffer,
                    Variadic<XTile_IndexLike>:$indices,
                    Optional<StaticShapeTensorOf<[I1]>>:$mask);
   let assemblyFormat = [{
