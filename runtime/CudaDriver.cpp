@@ -126,7 +126,7 @@ CudaDriver::~CudaDriver() {
 
 LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
                                      std::vector<std::vector<char>> &buffers,
-                                     int repeats,
+                                     ArrayRef<int64_t> sizes, int repeats,
                                      std::vector<KernelTime> &times) {
   auto check = [&](CUresult r, const char *what) -> LogicalResult {
     if (r == 0)
@@ -142,6 +142,20 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
                    "loading the PTX")))
     return failure();
   Block &body = program.getBodyBlock();
+  // The values of the program's sizes, and the bytes of a buffer at them.
+  DenseMap<Value, int64_t> sizeOf;
+  for (auto [arg, size] : llvm::zip(program.getSizes(), sizes))
+    sizeOf[arg] = size;
+  auto bytesOf = [&](Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    int64_t bytes = getElementBytes(type.getElementType());
+    for (int64_t d : type.getShape())
+      if (!ShapedType::isDynamic(d))
+        bytes *= d;
+    for (Value size : program.getBufferSizes(buffer))
+      bytes *= sizeOf.lookup(size);
+    return static_cast<size_t>(bytes);
+  };
   DenseMap<Value, CUdeviceptr> device;
   std::vector<CUdeviceptr> owned;
   auto cleanup = [&] {
@@ -158,7 +172,7 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
     device[v] = p;
     return success();
   };
-  for (auto [arg, host] : llvm::zip(body.getArguments(), buffers)) {
+  for (auto [arg, host] : llvm::zip(program.getBuffers(), buffers)) {
     if (failed(allocate(arg, host.size())) ||
         failed(check(api->memcpyHtoD(device[arg], host.data(), host.size()),
                      "copying an input"))) {
@@ -175,7 +189,7 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
   std::vector<kernel::CopyOp> copies;
   for (Operation &op : body) {
     if (auto alloc = dyn_cast<kernel::AllocOp>(op)) {
-      if (failed(allocate(alloc.getResult(), getNumBytes(alloc.getType())))) {
+      if (failed(allocate(alloc.getResult(), bytesOf(alloc.getResult())))) {
         cleanup();
         return failure();
       }
@@ -205,10 +219,16 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
       std::vector<CUdeviceptr> args;
       for (Value b : step.launch.getBuffers())
         args.push_back(device[b]);
+      std::vector<int64_t> launchSizes;
+      for (Value size : step.launch.getSizes())
+        launchSizes.push_back(sizeOf.lookup(size));
       std::vector<void *> params;
       for (CUdeviceptr &a : args)
         params.push_back(&a);
-      ArrayRef<int64_t> g = step.launch.getGrid(), bl = step.launch.getBlock();
+      for (int64_t &size : launchSizes)
+        params.push_back(&size);
+      SmallVector<int64_t, 3> g = step.launch.getGridAt(launchSizes);
+      ArrayRef<int64_t> bl = step.launch.getBlock();
       api->eventRecord(before, nullptr);
       if (failed(check(api->launchKernel(step.fn, g[0], g[1], g[2], bl[0],
                                          bl[1], bl[2], step.launch.getShared(),
@@ -233,7 +253,7 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
   for (kernel::CopyOp copy : copies) {
     if (failed(check(api->memcpyDtoD(device[copy.getTarget()],
                                      device[copy.getSource()],
-                                     getNumBytes(copy.getSource().getType())),
+                                     bytesOf(copy.getSource())),
                      "copying a buffer"))) {
       cleanup();
       return failure();
@@ -245,7 +265,7 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
     times.push_back({step.name, s.empty() ? 0.0 : s[s.size() / 2]});
   }
   unsigned numInputs = program.getNumInputs();
-  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+  for (auto [i, arg] : llvm::enumerate(program.getBuffers())) {
     if (i < numInputs)
       continue;
     if (failed(check(api->memcpyDtoH(buffers[i].data(), device[arg],

@@ -35,10 +35,12 @@ public:
   /// Loads `ptx`, runs `program`'s launches once to warm up and `repeats`
   /// more times, and returns the median time of each launch. `buffers`
   /// holds the program's inputs (read) and outputs (written back), in
-  /// argument order.
+  /// argument order; `sizes` the values of its dynamic sizes, in order
+  /// (in their declared ranges).
   llvm::LogicalResult runProgram(llvm::StringRef ptx, kernel::ProgramOp program,
                                  std::vector<std::vector<char>> &buffers,
-                                 int repeats, std::vector<KernelTime> &times);
+                                 llvm::ArrayRef<int64_t> sizes, int repeats,
+                                 std::vector<KernelTime> &times);
 
 private:
   struct Api;

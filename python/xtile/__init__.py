@@ -69,14 +69,18 @@ def import_module(module, example_inputs, params_as_constants=False,
 class Compiled:
     """`module` compiled by xtile: call it like the module.
 
-    With dynamic sizes (dynamic_shapes), the module is exported and
-    imported once; each call binds the dynamic sizes to its inputs' sizes
-    (checked against their ranges), and each distinct binding is compiled
-    once (its specialization, `xtile-opt --xtensor-specialize-dims`) and
-    kept: `num_compiles` counts them."""
+    With dynamic sizes (dynamic_shapes), the module is exported, imported
+    and compiled once: its kernels take the sizes as arguments, and each
+    call binds them to its inputs' sizes (checked against their ranges).
+    A module that xtile cannot compile over dynamic sizes (attention over
+    them, a reduction of a dynamic length: docs/DynamicShapes.md) is
+    instead compiled once per distinct binding (its specialization, `xtile-
+    opt --xtensor-specialize-dims`), and `dynamic_error` says why; with
+    `specialize=True` it always is. `num_compiles` counts the compiles."""
 
     def __init__(self, module, example_inputs, backend=None, target="sm_90",
-                 params_as_constants=False, allow_tf32=None, dynamic_shapes=None):
+                 params_as_constants=False, allow_tf32=None, dynamic_shapes=None,
+                 specialize=False):
         exported = _export(module, example_inputs, dynamic_shapes)
         self.mlir, imp = import_exported(exported, _name(module),
                                          params_as_constants)
@@ -99,12 +103,24 @@ class Compiled:
         self.allow_tf32 = allow_tf32
         self.programs = {}     # the dynamic sizes' values -> its Program
         self.num_compiles = 0
+        self.dynamic = None    # the Program over the dynamic sizes
+        self.dynamic_error = None
         if not self.symbols:
             self.program = self._program({})
+        elif not specialize:
+            try:
+                self.dynamic = Program(self.mlir, self.name, self.backend,
+                                       self.target, allow_tf32=self.allow_tf32)
+                self.num_compiles += 1
+            except RuntimeError as e:
+                self.dynamic_error = str(e)
 
     def _program(self, sizes):
-        """The Program for these values of the dynamic sizes, compiled on
-        first use: the module specialized to them, then xtile's pipeline."""
+        """The Program for these values of the dynamic sizes: the one
+        compiled over them, or the module specialized to them (compiled on
+        first use), then xtile's pipeline."""
+        if self.dynamic is not None:
+            return self.dynamic
         key = tuple(sizes[n] for n in sorted(self.symbols))
         if key not in self.programs:
             mlir = self.mlir
@@ -171,7 +187,9 @@ class Compiled:
         outs = [torch.empty([d if isinstance(d, int) else sizes[d.name] for d in shape],
                             dtype=dtype, device=self.device)
                 for shape, dtype in self.outputs]
-        program(buffers + outs)
+        program(buffers + outs,
+                [sizes[n] for n in sorted(self.symbols)] if program is self.dynamic
+                else ())
         # In-place assignments to inputs and buffers, as eager makes them.
         names = [name for kind, name in self.sources if kind == "input"]
         results = []
@@ -187,7 +205,8 @@ class Compiled:
 
 
 def compile(module, example_inputs, backend=None, target="sm_90",
-            params_as_constants=False, allow_tf32=None, dynamic_shapes=None):
+            params_as_constants=False, allow_tf32=None, dynamic_shapes=None,
+            specialize=False):
     """`module` compiled through xtile's pipeline for `example_inputs`'
     shapes and types; runs on the GPU when there is one (backend="cuda"),
     else on the CPU through CUDA emulation (backend="emu").
@@ -199,11 +218,13 @@ def compile(module, example_inputs, backend=None, target="sm_90",
     matmuls do; f32 matmuls are exact (FMA) otherwise.
 
     dynamic_shapes: torch.export's (see import_module). The module is
-    imported once; each distinct value of its dynamic sizes is compiled on
-    the first call that has it (the kernels do not take sizes as arguments
-    yet), and a size outside its Dim's range is a ValueError."""
+    imported and compiled once, its kernels taking the dynamic sizes as
+    arguments; a size outside its Dim's range is a ValueError. What xtile
+    cannot compile over dynamic sizes yet is compiled per distinct value of
+    the sizes instead, on the first call that has it (see Compiled);
+    specialize=True asks for that."""
     return Compiled(module, example_inputs, backend, target, params_as_constants,
-                    allow_tf32, dynamic_shapes)
+                    allow_tf32, dynamic_shapes, specialize)
 
 
 from .backend import xtile_backend  # noqa: E402,F401  (registers "xtile")

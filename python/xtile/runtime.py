@@ -240,14 +240,46 @@ class _DriverProgram:
                 d.check(d.cuFuncSetAttribute(fn, self._MAX_DYNAMIC_SHARED, step["shared"]),
                         f"raising {kernel}'s dynamic shared memory limit")
             self.functions[kernel] = fn
-        self.temporaries = [b["bytes"] for b in self.plan["buffers"]
+        self.temporaries = [b for b in self.plan["buffers"]
                             if b["role"] == "temporary"]
+        self.sizes = self.plan.get("sizes", [])
 
-    def __call__(self, buffers):
+    @staticmethod
+    def _bytes(entry, sizes):
+        """The bytes of a buffer or copy of the plan at these sizes."""
+        n = entry["bytes"]
+        for i in entry.get("sizes", []):
+            n *= sizes[i]
+        return n
+
+    @staticmethod
+    def _evaluate(e, sizes):
+        """A grid expression of the plan (an affine expression of the sizes,
+        all positive) at these sizes."""
+        if isinstance(e, int):
+            return e
+        if isinstance(e, dict):
+            return sizes[e["size"]]
+        kind = e[0]
+        l, r = (_DriverProgram._evaluate(x, sizes) for x in e[1:])
+        return {"add": lambda: l + r, "mul": lambda: l * r,
+                "floordiv": lambda: l // r, "ceildiv": lambda: -(-l // r),
+                "mod": lambda: l % r}[kind]()
+
+    def __call__(self, buffers, sizes=()):
         d = self.driver
+        if len(sizes) != len(self.sizes):
+            raise ValueError(f"xtile: {self.name} takes {len(self.sizes)} sizes, "
+                             f"got {len(sizes)}")
+        for value, size in zip(sizes, self.sizes):
+            if not size["min"] <= value <= size["max"]:
+                raise ValueError(f"xtile: {self.name}: size {size['name']}={value} "
+                                 f"is outside its range [{size['min']}, "
+                                 f"{size['max']}]")
         device = buffers[0].device
-        temporaries = [torch.empty(max(n, 1), dtype=torch.uint8, device=device)
-                       for n in self.temporaries]
+        temporaries = [torch.empty(max(self._bytes(t, sizes), 1), dtype=torch.uint8,
+                                   device=device)
+                       for t in self.temporaries]
         ptrs = [b.data_ptr() for b in buffers] + [t.data_ptr() for t in temporaries]
         stream = (torch.cuda.current_stream(device).cuda_stream
                   if device.type == "cuda" else None)
@@ -255,13 +287,17 @@ class _DriverProgram:
             if "copy" in step:
                 copy = step["copy"]
                 d.check(d.cuMemcpyDtoDAsync_v2(ptrs[copy["to"]], ptrs[copy["from"]],
-                                               step["bytes"], stream),
+                                               self._bytes(step, sizes), stream),
                         f"{self.name}: copying a buffer")
                 continue
             args = [ctypes.c_void_p(ptrs[a]) for a in step["args"]]
+            args += [ctypes.c_int64(sizes[i]) for i in step.get("sizes", [])]
             params = (ctypes.c_void_p * len(args))(
                 *[ctypes.addressof(a) for a in args])
             (gx, gy, gz), (bx, by, bz) = step["grid"], step["block"]
+            if "grid_map" in step:
+                grid = [self._evaluate(e, sizes) for e in step["grid_map"]]
+                gx, gy, gz = (grid + [1, 1])[:3]
             d.check(d.cuLaunchKernel(self.functions[step["launch"]], gx, gy, gz,
                                      bx, by, bz, step["shared"], stream, params, None),
                     f"{self.name}: launching {step['launch']}")
@@ -318,15 +354,17 @@ class Program:
         if not lib.exists():
             self._build(mlir, lib, options)
         self.lib = ctypes.CDLL(str(lib))
-        packed = getattr(self.lib, f"{name}_packed")
-        packed.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+        packed = getattr(self.lib, f"{name}_packed_sizes")
+        packed.argtypes = [ctypes.POINTER(ctypes.c_void_p),
+                           ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p]
         packed.restype = ctypes.c_int
 
-        def run(buffers):
+        def run(buffers, sizes=()):
             ptrs = (ctypes.c_void_p * len(buffers))(*[b.data_ptr() for b in buffers])
+            values = (ctypes.c_int64 * max(len(sizes), 1))(*sizes)
             stream = (torch.cuda.current_stream().cuda_stream
                       if self.backend == "cuda" else None)
-            return packed(ptrs, stream)
+            return packed(ptrs, values, stream)
         self.fn = run
 
     @staticmethod
@@ -380,8 +418,11 @@ class Program:
                 raise RuntimeError("xtile: building the kernels failed:\n" + built.stderr)
             shutil.move(str(out), str(lib))
 
-    def __call__(self, buffers):
-        """Runs on `buffers`: inputs then (preallocated) outputs."""
-        rc = self.fn(buffers)
+    def __call__(self, buffers, sizes=()):
+        """Runs on `buffers`: inputs then (preallocated) outputs; `sizes`
+        the values of the program's dynamic sizes, in the order of their
+        names (a size outside its declared range is an error)."""
+        rc = self.fn(buffers, sizes)
         if rc != 0:
-            raise RuntimeError(f"xtile: {self.name} failed with CUDA error {rc}")
+            raise RuntimeError(f"xtile: {self.name} failed with CUDA error {rc}"
+                               + (f" (sizes {tuple(sizes)})" if sizes else ""))

@@ -80,9 +80,15 @@ def check(name, model, make, dynamic_shapes, sizes=SIZES, tol=TOL):
             ok = got.shape == expected.shape and torch.allclose(got, expected, **tol)
             errors.append(f"size {t} {'ok' if ok else 'FAILED'} "
                           f"({(got - expected).abs().max().item():.1e})")
+    why = ""
+    if fast.dynamic_error:
+        # The first error of the failed compile over the dynamic sizes.
+        first = next(line for line in fast.dynamic_error.splitlines()
+                     if "error:" in line)
+        why = "; per size, as " + first.split("error: ", 1)[1]
     print(f"{name}: {', '.join(errors)}; {fast.num_compiles} compiles for "
           f"{len(set(sizes))} sizes, {counted.exports} export(s), "
-          f"{counted.imports} import(s)")
+          f"{counted.imports} import(s){why}")
     return fast
 
 
@@ -117,6 +123,18 @@ def small_models():
     rejects("one symbol, two sizes", lambda: add(torch.randn(5, 8), torch.randn(6, 8)))
     x, y = torch.randn(9, 8), torch.randn(9, 8)
     print(f"add: {'ok' if torch.equal(add(x, y), x + y) else 'FAILED'}")
+    # specialize=True compiles each size, as a module xtile cannot compile
+    # over its dynamic sizes is.
+    norm = RMSNorm(256).eval()
+    each = xtile.compile(norm, (torch.randn(7, 256),), backend="emu",
+                         dynamic_shapes={"x": {0: T}}, specialize=True)
+    same = []
+    for t in (3, 5):
+        x = torch.randn(t, 256)
+        with torch.no_grad():
+            same.append(torch.allclose(each(x), norm(x), **TOL))
+    print(f"specialize: {'ok' if all(same) else 'FAILED'}, {each.num_compiles} "
+          "compiles for 2 sizes")
 
     # A Dim without a maximum: the documented default; a Dim torch names
     # itself (Dim.DYNAMIC): the symbol's own name.

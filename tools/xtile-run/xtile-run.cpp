@@ -119,6 +119,11 @@ static cl::list<std::string>
                       "(comma-separated): the module is specialized to them "
                       "(--xtensor-specialize-dims) before it runs"),
              cl::CommaSeparated);
+static cl::list<std::string> atSizes(
+    "at",
+    cl::desc("Sizes of the dynamic dimensions to run at, SYMBOL=N "
+             "(comma-separated); repeatable: the module is compiled once "
+             "over its dynamic sizes and run at each"));
 static cl::opt<std::string>
     keepDir("keep", cl::desc("Keep the emitted CUDA C and library in this "
                              "directory"),
@@ -426,23 +431,84 @@ int main(int argc, char **argv) {
                  << " to run\n";
     return 1;
   }
-  if (!inputFiles.empty() && funcs.size() != 1) {
-    llvm::errs() << "xtile-run: --inputs needs one function (--entry)\n";
+  if (!inputFiles.empty() && (funcs.size() != 1 || atSizes.size() > 1)) {
+    llvm::errs() << "xtile-run: --inputs needs one function (--entry) and "
+                    "at most one --at\n";
     return 1;
+  }
+  if (!atSizes.empty() && !dimSizes.empty()) {
+    llvm::errs() << "xtile-run: --dims specializes the module before it is "
+                    "compiled, --at runs one compiled module at several "
+                    "sizes: give one of them\n";
+    return 1;
+  }
+
+  // What runs: each function, or with --at each function at each binding
+  // of the sizes (its reference computed on the function specialized to
+  // them; the compiled module stays dynamic).
+  struct Run {
+    func::FuncOp fn;    // in the module that is compiled
+    func::FuncOp bound; // its static form: `fn`, or specialized to `at`
+    std::string at;     // "T=7", or empty
+    llvm::StringMap<int64_t> sizes;
+    std::string label() {
+      return "@" + fn.getSymName().str() + (at.empty() ? "" : "[" + at + "]");
+    }
+  };
+  std::vector<Run> runs;
+  std::vector<OwningOpRef<ModuleOp>> specialized;
+  if (atSizes.empty()) {
+    for (func::FuncOp fn : funcs)
+      runs.push_back({fn, fn, "", {}});
+  } else {
+    for (const std::string &at : atSizes) {
+      Run run;
+      SmallVector<StringRef> bindings;
+      StringRef(at).split(bindings, ',', -1, /*KeepEmpty=*/false);
+      SmallVector<std::string> bind;
+      for (StringRef binding : bindings) {
+        auto [name, text] = binding.split('=');
+        int64_t size;
+        if (name.empty() || text.getAsInteger(10, size)) {
+          llvm::errs() << "xtile-run: --at '" << at
+                       << "' must be SYMBOL=N[,SYMBOL=N...]\n";
+          return 1;
+        }
+        run.sizes[name] = size;
+        bind.push_back(binding.str());
+      }
+      specialized.push_back(cast<ModuleOp>(module->clone()));
+      PassManager pm(&context);
+      tensor::XTensorSpecializeDimsOptions options;
+      options.sizes.assign(bind.begin(), bind.end());
+      pm.addPass(tensor::createXTensorSpecializeDims(options));
+      if (failed(pm.run(*specialized.back())))
+        return 1;
+      for (func::FuncOp fn : funcs) {
+        Run r = run;
+        r.fn = fn;
+        r.bound = specialized.back()->lookupSymbol<func::FuncOp>(
+            fn.getSymName());
+        r.at = at;
+        runs.push_back(std::move(r));
+      }
+    }
   }
 
   // Inputs and the reference, before any lowering.
   std::mt19937 rng(seed);
   std::vector<std::vector<RefTensor>> inputs, expected;
   std::vector<std::vector<RefTensor>> roundedRefs;
-  for (func::FuncOp fn : funcs) {
+  for (Run &run : runs) {
+    func::FuncOp fn = run.bound;
     std::vector<RefTensor> in;
     for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes())) {
       auto type = dyn_cast<RankedTensorType>(t);
       if (type && !type.hasStaticShape()) {
         fn.emitError("argument #")
-            << i << " " << type << " has dynamic sizes: give them with --dims "
-            << tensor::getSymbols(type).front().getValue() << "=N";
+            << i << " " << type << " has dynamic sizes: give them with --at "
+            << tensor::getSymbols(type).front().getValue()
+            << "=N (or specialize the module to them with --dims)";
         return 1;
       }
       if (!type) {
@@ -481,7 +547,7 @@ int main(int argc, char **argv) {
     double secs = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - start)
                       .count();
-    llvm::outs() << "@" << fn.getSymName() << ": reference (float64) in "
+    llvm::outs() << run.label() << ": reference (float64) in "
                  << llvm::format("%.2f", secs) << " s\n";
     inputs.push_back(std::move(in));
     expected.push_back(std::move(*ref));
@@ -492,7 +558,7 @@ int main(int argc, char **argv) {
   if (backend == "ref") {
     results = expected;
   } else {
-    // Lower the whole module.
+    // Lower the whole module, once.
     OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
     // Only the functions that run are compiled.
     for (auto fn : llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
@@ -528,6 +594,25 @@ int main(int argc, char **argv) {
     llvm::outs() << "lowered to " << (backend == "emu" ? "CUDA C" : "PTX")
                  << " in " << llvm::format("%.2f", lowerSecs) << " s\n";
 
+    // Each run's program and the values of its sizes, in the program's
+    // order.
+    std::vector<kernel::ProgramOp> programs;
+    std::vector<std::vector<int64_t>> programSizes;
+    for (Run &run : runs) {
+      auto program =
+          lowered->lookupSymbol<kernel::ProgramOp>(run.fn.getSymName());
+      if (!program) {
+        run.fn.emitError("has no Kernel IR program");
+        return 1;
+      }
+      std::vector<int64_t> values;
+      if (std::optional<ArrayAttr> names = program.getSizeNames())
+        for (StringRef name : names->getAsValueRange<StringAttr>())
+          values.push_back(run.sizes.lookup(name));
+      programs.push_back(program);
+      programSizes.push_back(std::move(values));
+    }
+
     if (backend == "emu") {
       SmallString<128> dir;
       if (!keepDir.empty()) {
@@ -552,37 +637,38 @@ int main(int argc, char **argv) {
         llvm::errs() << "xtile-run: " << dlerror() << "\n";
         return 1;
       }
-      for (auto [fn, in] : llvm::zip(funcs, inputs)) {
-        using Packed = int (*)(void **, void *);
-        auto run = reinterpret_cast<Packed>(
-            dlsym(handle, (fn.getSymName() + "_packed").str().c_str()));
-        if (!run) {
-          llvm::errs() << "xtile-run: no entry point for @" << fn.getSymName()
-                       << " in the emitted code\n";
+      for (auto [k, run] : llvm::enumerate(runs)) {
+        const std::vector<RefTensor> &in = inputs[k];
+        using Packed = int (*)(void **, const int64_t *, void *);
+        auto entryPoint = reinterpret_cast<Packed>(dlsym(
+            handle, (run.fn.getSymName() + "_packed_sizes").str().c_str()));
+        if (!entryPoint) {
+          llvm::errs() << "xtile-run: no entry point for @"
+                       << run.fn.getSymName() << " in the emitted code\n";
           return 1;
         }
         std::vector<std::vector<char>> buffers;
         for (const RefTensor &t : in)
           buffers.push_back(toDevice(t));
-        for (Type t : fn.getResultTypes())
+        for (Type t : run.bound.getResultTypes())
           buffers.emplace_back(getNumBytes(t));
         std::vector<void *> pointers;
         for (auto &b : buffers)
           pointers.push_back(b.data());
         start = std::chrono::steady_clock::now();
-        int rc = run(pointers.data(), nullptr);
+        int rc = entryPoint(pointers.data(), programSizes[k].data(), nullptr);
         double secs = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - start)
                           .count();
         if (rc != 0) {
-          llvm::errs() << "xtile-run: @" << fn.getSymName()
+          llvm::errs() << "xtile-run: " << run.label()
                        << " failed in the emulation (error " << rc << ")\n";
           return 1;
         }
-        llvm::outs() << "@" << fn.getSymName() << ": emulated in "
+        llvm::outs() << run.label() << ": emulated in "
                      << llvm::format("%.2f", secs) << " s\n";
         std::vector<RefTensor> outs;
-        for (auto [i, t] : llvm::enumerate(fn.getResultTypes()))
+        for (auto [i, t] : llvm::enumerate(run.bound.getResultTypes()))
           outs.push_back(fromDevice(cast<RankedTensorType>(t),
                                     buffers[in.size() + i]));
         results.push_back(std::move(outs));
@@ -590,26 +676,23 @@ int main(int argc, char **argv) {
       if (keepDir.empty())
         llvm::sys::fs::remove_directories(dir);
     } else {
-      for (auto [fn, in] : llvm::zip(funcs, inputs)) {
-        auto program = lowered->lookupSymbol<kernel::ProgramOp>(fn.getSymName());
-        if (!program) {
-          fn.emitError("has no Kernel IR program");
-          return 1;
-        }
+      for (auto [k, run] : llvm::enumerate(runs)) {
+        const std::vector<RefTensor> &in = inputs[k];
         std::vector<std::vector<char>> host;
         for (const RefTensor &t : in)
           host.push_back(toDevice(t));
-        for (Type t : fn.getResultTypes())
+        for (Type t : run.bound.getResultTypes())
           host.emplace_back(getNumBytes(t));
         std::vector<CudaDriver::KernelTime> times;
-        if (failed(driver.runProgram(code, program, host, repeats, times)))
+        if (failed(driver.runProgram(code, programs[k], host, programSizes[k],
+                                     repeats, times)))
           return 1;
         for (const auto &kt : times)
-          llvm::outs() << "@" << fn.getSymName() << ": kernel " << kt.name
-                       << ": " << llvm::format("%.2f", kt.micros)
-                       << " us (median of " << repeats << ")\n";
+          llvm::outs() << run.label() << ": kernel " << kt.name << ": "
+                       << llvm::format("%.2f", kt.micros) << " us (median of "
+                       << repeats << ")\n";
         std::vector<RefTensor> outs;
-        for (auto [i, t] : llvm::enumerate(fn.getResultTypes()))
+        for (auto [i, t] : llvm::enumerate(run.bound.getResultTypes()))
           outs.push_back(fromDevice(cast<RankedTensorType>(t),
                                     host[in.size() + i]));
         results.push_back(std::move(outs));
@@ -620,14 +703,15 @@ int main(int argc, char **argv) {
   // Compare and report.
   bool ok = true;
   size_t written = 0;
-  for (auto [k, fn] : llvm::enumerate(funcs)) {
+  for (auto [k, run] : llvm::enumerate(runs)) {
+    std::string label = run.label();
     for (auto [i, out, ref] : llvm::enumerate(results[k], expected[k])) {
       Type e = ref.type.getElementType();
       if (written < outputFiles.size() &&
           failed(npy::write(outputFiles[written++], out)))
         return 1;
       if (backend == "ref") {
-        llvm::outs() << "@" << fn.getSymName() << " output #" << i << " "
+        llvm::outs() << label << " output #" << i << " "
                      << ref.type << "\n";
         continue;
       }
@@ -639,7 +723,7 @@ int main(int argc, char **argv) {
       double tol = std::max(toleranceOf(e, tf32),
                             std::min(4 * rounding, 10 * toleranceOf(e, tf32)));
       bool pass = bad == 0 && err <= tol;
-      llvm::outs() << "@" << fn.getSymName() << " output #" << i << " "
+      llvm::outs() << label << " output #" << i << " "
                    << ref.type << ": normwise relative error "
                    << llvm::format("%.3g", err) << " (tolerance "
                    << llvm::format("%.2g", tol) << ")"

@@ -268,17 +268,23 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   AffineExpr mExpr = getAffineConstantExpr(f.m, b.getContext()),
              nExpr = getAffineConstantExpr(f.n, b.getContext());
   Value mBlocks = constant(mb), nBlocks = constant(nb);
+  // ceil(size / block), as (size + block - 1) / block.
+  auto blocks = [&](Value size, int64_t block) -> Value {
+    return arith::DivUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, size, constant(block - 1)),
+        constant(block));
+  };
   if (c.i.hasDynamicUpper()) {
     Extent e = rowExtent(b, loc, c.i, scalars);
     mSize = e.value;
     mExpr = e.expr;
-    mBlocks = arith::CeilDivUIOp::create(b, loc, mSize, constant(bm));
+    mBlocks = blocks(mSize, bm);
   }
   if (c.j.hasDynamicUpper()) {
     Extent e = rowExtent(b, loc, c.j, scalars);
     nSize = e.value;
     nExpr = e.expr;
-    nBlocks = arith::CeilDivUIOp::create(b, loc, nSize, constant(bn));
+    nBlocks = blocks(nSize, bn);
   }
   Value pid = xt::ProgramIdOp::create(b, loc, 0);
   Value pn = arith::RemUIOp::create(b, loc, pid, nBlocks);

@@ -11,10 +11,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
+#include "xtile/Dialect/Tensor/IR/TensorOps.h"
 
 using namespace mlir;
 using namespace xtile;
 namespace xk = xtile::kernel;
+namespace tensor = xtile::tensor;
 
 //===----------------------------------------------------------------------===//
 // The host side
@@ -26,11 +28,27 @@ xtile::lowerHostFunction(Operation *op,
   auto fn = dyn_cast<func::FuncOp>(op);
   if (!fn || fn.isExternal())
     return op->emitOpError("is not a function of launches");
+  // The function's sizes (its declared symbols, sorted by name) become
+  // the program's, after its buffers.
+  SmallVector<tensor::DeclaredSymbol> symbols = tensor::getDeclaredSymbols(fn);
+  auto symbolIndex = [&](StringAttr symbol) -> std::optional<int64_t> {
+    for (auto [i, s] : llvm::enumerate(symbols))
+      if (s.name == symbol)
+        return i;
+    return std::nullopt;
+  };
   auto memrefOf = [&](Type t, Operation *user) -> FailureOr<MemRefType> {
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    if (!tensor || !tensor.hasStaticShape())
-      return user->emitOpError("needs statically shaped tensors, got ") << t;
-    return MemRefType::get(tensor.getShape(), tensor.getElementType());
+    auto type = dyn_cast<RankedTensorType>(t);
+    if (!type || !tensor::isXTensorType(type))
+      return user->emitOpError("needs ranked tensors whose dynamic sizes "
+                               "are named (#xtensor.dims), got ")
+             << t;
+    for (StringAttr symbol : tensor::getSymbols(type))
+      if (!symbolIndex(symbol))
+        return user->emitOpError("has the dynamic size '")
+               << symbol.getValue()
+               << "', which the function does not declare";
+    return MemRefType::get(type.getShape(), type.getElementType());
   };
   auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
   SmallVector<Type> buffers;
@@ -62,6 +80,34 @@ xtile::lowerHostFunction(Operation *op,
                                        fn.getNumArguments());
   Block *body = b.createBlock(&program.getBody(), {}, buffers,
                               SmallVector<Location>(buffers.size(), fn.getLoc()));
+  SmallVector<Value> sizes;
+  bool dynamic = llvm::any_of(buffers, [](Type t) {
+    return !cast<MemRefType>(t).hasStaticShape();
+  });
+  if (dynamic) {
+    SmallVector<int64_t> ranges, bufferDims;
+    SmallVector<StringRef> names;
+    for (const tensor::DeclaredSymbol &symbol : symbols) {
+      sizes.push_back(body->addArgument(b.getIndexType(), fn.getLoc()));
+      ranges.append({symbol.min, symbol.max});
+      names.push_back(symbol.name.getValue());
+    }
+    for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(),
+                                     fn.getResultTypes()))
+      for (StringAttr symbol : tensor::getSymbols(t))
+        bufferDims.push_back(*symbolIndex(symbol));
+    program.setNumSizes(symbols.size());
+    program.setSizeRanges(ranges);
+    program.setBufferDims(bufferDims);
+    program.setSizeNamesAttr(b.getStrArrayAttr(names));
+  }
+  // The values of the `?`s of a tensor of the function, in order.
+  auto sizesOf = [&](Type t) {
+    SmallVector<Value> values;
+    for (StringAttr symbol : tensor::getSymbols(t))
+      values.push_back(sizes[*symbolIndex(symbol)]);
+    return values;
+  };
   b.setInsertionPointToStart(body);
   DenseMap<Value, Value> bufferOf;
   for (auto [arg, buffer] : llvm::zip(fn.getArguments(), body->getArguments()))
@@ -83,8 +129,8 @@ xtile::lowerHostFunction(Operation *op,
         program.erase();
         return failure();
       }
-      bufferOf[constant.getResult()] =
-          xk::AllocOp::create(b, constant.getLoc(), *m);
+      bufferOf[constant.getResult()] = xk::AllocOp::create(
+          b, constant.getLoc(), *m, sizesOf(constant.getType()));
       continue;
     }
     auto launch = dyn_cast<loop::LaunchOp>(inner);
@@ -120,7 +166,8 @@ xtile::lowerHostFunction(Operation *op,
           program.erase();
           return failure();
         }
-        buffer = xk::AllocOp::create(b, launch.getLoc(), *m);
+        buffer = xk::AllocOp::create(b, launch.getLoc(), *m,
+                                     sizesOf(out.getType()));
       }
       bufferOf[out] = buffer;
       operands.push_back(buffer);
@@ -130,15 +177,21 @@ xtile::lowerHostFunction(Operation *op,
       return launch.emitOpError("uses a tensor that is not a buffer of the "
                                 "program");
     }
+    // The kernel's sizes, by the names the launch passes.
+    SmallVector<Value> launchSizes;
+    for (StringRef name : launch.getSizes().getAsValueRange<StringAttr>())
+      launchSizes.push_back(
+          sizes[*symbolIndex(StringAttr::get(fn.getContext(), name))]);
     xk::FuncOp kernel = lowered->second.func;
     SmallVector<int64_t> grid(lowered->second.grid.begin(),
                               lowered->second.grid.end());
     grid.resize(3, 1);
-    xk::LaunchOp::create(b, launch.getLoc(), kernel.getSymName(),
-                         b.getDenseI64ArrayAttr(grid),
-                         b.getDenseI64ArrayAttr(
-                             {(int64_t)kernel.getMaxThreads(), 1, 1}),
-                         kernel.getDynamicShared(), operands);
+    AffineMap gridMap = lowered->second.gridMap;
+    xk::LaunchOp::create(
+        b, launch.getLoc(), kernel.getSymName(), b.getDenseI64ArrayAttr(grid),
+        b.getDenseI64ArrayAttr({(int64_t)kernel.getMaxThreads(), 1, 1}),
+        kernel.getDynamicShared(), operands, launchSizes,
+        gridMap ? AffineMapAttr::get(gridMap) : AffineMapAttr());
   }
   for (auto [v, i] : copies) {
     if (isEmpty(v)) // nothing to copy

@@ -195,9 +195,13 @@ private:
   FailureOr<Value> lowerScalarLoad(xt::LoadOp op);
 
   // Accesses.
+  /// A buffer's pointer and strides: `strides` the static factor of each,
+  /// `dynamicStrides` the whole stride where a `?` follows its dimension
+  /// (a product of sizes, computed once per kernel), else null.
   struct Access {
     Value ptr;
     SmallVector<int64_t> strides;
+    SmallVector<Value> dynamicStrides;
   };
   Access accessOf(Value buffer);
   FailureOr<SmallVector<Value>> offsets(const Access &access,

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "xtile/Support/KernelSignature.h"
 #include "xtile/Support/Storage.h"
 
 using namespace mlir;
@@ -35,8 +36,27 @@ KernelLowering::Access KernelLowering::accessOf(Value buffer) {
   Access a;
   a.ptr = func.getArgument(arg.getArgNumber());
   a.strides.assign(type.getRank(), 1);
-  for (int64_t d = type.getRank() - 2; d >= 0; --d)
-    a.strides[d] = a.strides[d + 1] * type.getDimSize(d + 1);
+  a.dynamicStrides.assign(type.getRank(), Value());
+  // The values of the buffer's `?`s, innermost last.
+  SmallVector<BlockArgument> sizes = getKernelBufferSizes(src, arg);
+  size_t next = sizes.size();
+  Value dynamic; // product of the `?`s after the current dimension
+  for (int64_t d = type.getRank() - 2; d >= 0; --d) {
+    int64_t size = type.getDimSize(d + 1);
+    if (ShapedType::isDynamic(size)) {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(prelude);
+      Value value = scalars.lookup(sizes[--next]);
+      dynamic = dynamic ? mul(dynamic, value) : value;
+      size = 1;
+    }
+    a.strides[d] = a.strides[d + 1] * size;
+    if (dynamic) {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(prelude);
+      a.dynamicStrides[d] = mul(dynamic, cst(a.strides[d]));
+    }
+  }
   return a;
 }
 
@@ -45,7 +65,8 @@ KernelLowering::offsets(const Access &access, ValueRange indices, int cs,
                         Operation *user) {
   size_t n = cs < 0 ? 1 : coordSets[cs].coords.size();
   SmallVector<Value> out(n, Value());
-  for (auto [index, stride] : llvm::zip(indices, access.strides)) {
+  for (auto [index, stride, dynamicStride] :
+       llvm::zip(indices, access.strides, access.dynamicStrides)) {
     SmallVector<Value> slots;
     if (isTile(index)) {
       FailureOr<SmallVector<Value>> t = tile(index, cs);
@@ -59,7 +80,7 @@ KernelLowering::offsets(const Access &access, ValueRange indices, int cs,
       slots.assign(n, *s);
     }
     for (size_t s = 0; s < n; ++s) {
-      Value term = mul(slots[s], cst(stride));
+      Value term = mul(slots[s], dynamicStride ? dynamicStride : cst(stride));
       out[s] = out[s] ? add(out[s], term) : term;
     }
   }
@@ -253,9 +274,12 @@ bool KernelLowering::vectorizable(ValueRange indices, Value mask,
           16)
     return false;
   int64_t stride = 0, divisor = kMaxDivisor;
-  for (auto [index, bufferStride] : llvm::zip(indices, access.strides)) {
+  for (auto [index, bufferStride, dynamicStride] :
+       llvm::zip(indices, access.strides, access.dynamicStrides)) {
     Progression p = progression(index, vec, dim);
-    if (!p.known)
+    // A dynamic stride is its static factor times sizes: as aligned as
+    // that factor, but of unknown step.
+    if (!p.known || (dynamicStride && p.stride != 0))
       return false;
     stride += p.stride * bufferStride;
     divisor = std::min(divisor, std::min(kMaxDivisor, p.divisor *

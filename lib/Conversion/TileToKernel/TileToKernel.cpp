@@ -129,16 +129,17 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   if (!src.getTarget())
     return src.emitOpError("has no target: run --convert-xloop-to-xtile, "
                            "which chooses one");
-  if (src.getNumSizes())
-    return src.emitOpError("takes dynamic sizes, which --convert-xtile-to-"
-                           "xkernel does not take yet: bind them first "
-                           "(--xtensor-specialize-dims=\"sizes=T=N\", "
-                           "xtile-run --dims T=N)");
   MLIRContext *ctx = src.getContext();
   Block &body = src.getBodyBlock();
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argAttrs;
   for (BlockArgument arg : body.getArguments()) {
+    // Dynamic sizes become index arguments after the buffers' pointers.
+    if (arg.getArgNumber() >= body.getNumArguments() - src.getNumSizes()) {
+      argTypes.push_back(arg.getType());
+      argAttrs.push_back(DictionaryAttr::get(ctx));
+      continue;
+    }
     auto memref = dyn_cast<MemRefType>(arg.getType());
     if (!memref || !memref.getLayout().isIdentity())
       return src.emitOpError("buffer #")
@@ -160,6 +161,8 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   Block *entry = b.createBlock(&func.getBody(), {}, argTypes,
                                SmallVector<Location>(argTypes.size(), loc));
   b.setInsertionPointToStart(entry);
+  for (BlockArgument size : src.getSizes())
+    scalars[size] = entry->getArgument(size.getArgNumber());
   tid = xk::ThreadIdOp::create(b, loc, xk::Dim::x);
   // Everything computed once per thread is placed before this marker.
   prelude = arith::ConstantIndexOp::create(b, loc, 0);
@@ -208,7 +211,8 @@ struct ConvertXTileToXKernelPass
         continue;
       }
       lowered[kernel.getSymName()] = {
-          *func, SmallVector<int64_t, 3>(kernel.getGrid())};
+          *func, SmallVector<int64_t, 3>(kernel.getGrid()),
+          kernel.getGridMap().value_or(AffineMap())};
     }
     if (failedAny)
       return signalPassFailure();

@@ -21,6 +21,7 @@
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
 #include "xtile/Dialect/Kernel/Transforms/Passes.h"
 #include "xtile/Support/Storage.h"
+#include "xtile/Support/KernelSignature.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -1260,6 +1261,32 @@ LogicalResult CUDAEmitter::emitKernel(xk::FuncOp func) {
   return success();
 }
 
+/// `e`, an affine expression of sizes (symbol i: `symbols[i]`, all
+/// positive), as a C expression of type int64_t.
+static std::string affineToC(AffineExpr e, ArrayRef<std::string> symbols) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return std::to_string(c.getValue()) + "LL";
+  if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+    return symbols[sym.getPosition()];
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  std::string l = affineToC(bin.getLHS(), symbols),
+              r = affineToC(bin.getRHS(), symbols);
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + l + " + " + r + ")";
+  case AffineExprKind::Mul:
+    return "(" + l + " * " + r + ")";
+  case AffineExprKind::FloorDiv:
+    return "(" + l + " / " + r + ")";
+  case AffineExprKind::CeilDiv:
+    return "((" + l + " + " + r + " - 1) / " + r + ")";
+  case AffineExprKind::Mod:
+    return "(" + l + " % " + r + ")";
+  default:
+    llvm_unreachable("not an affine expression of sizes");
+  }
+}
+
 LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   names.clear();
   counters.clear();
@@ -1272,7 +1299,22 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   // `step`, say) can then never be called in its place.
   std::string impl = "xt_program_" + *programName;
   std::string params, forwarded;
-  for (BlockArgument arg : body.getArguments()) {
+  // The bytes of a buffer: static, or its `?`s' sizes times the rest.
+  auto bytesOf = [&](Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    int64_t elements = 1;
+    for (int64_t d : type.getShape())
+      if (!ShapedType::isDynamic(d))
+        elements *= d;
+    std::string bytes =
+        std::to_string(elements * xtile::getElementBytes(type.getElementType())) +
+        "ULL";
+    for (Value size : program.getBufferSizes(buffer))
+      bytes = "(size_t)" + name(size) + " * " + bytes;
+    return bytes;
+  };
+  ArrayRef<BlockArgument> sizes = program.getSizes();
+  for (BlockArgument arg : program.getBuffers()) {
     auto memref = cast<MemRefType>(arg.getType());
     FailureOr<std::string> element = typeName(memref.getElementType(), program);
     if (failed(element))
@@ -1285,10 +1327,29 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
     params += (input ? "const " : "") + *element + "* " + n + ", ";
     forwarded += n + ", ";
   }
+  // Dynamic sizes, after the buffers, by their names.
+  auto sizeNames = program.getSizeNames().value_or(ArrayAttr());
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    StringRef symbol = cast<StringAttr>(sizeNames[i]).getValue();
+    bool identifier = llvm::all_of(
+        symbol, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+    std::string n = identifier ? "size_" + symbol.str()
+                               : "size" + std::to_string(i);
+    names[size] = n;
+    params += "int64_t " + n + ", ";
+    forwarded += n + ", ";
+  }
   params += "cudaStream_t stream";
   forwarded += "stream";
   os << "static cudaError_t " << impl << "(" << params << ") {\n";
   os.indent();
+  // A size outside its declared range would run kernels chosen and
+  // checked for the range: an error, never a wrong result.
+  for (auto [size, range] :
+       llvm::zip(sizes, xtile::getKernelSizeRanges(program)))
+    os << "if (" << name(size) << " < " << range.first << "LL || "
+       << name(size) << " > " << range.second
+       << "LL) return cudaErrorInvalidValue;\n";
   os << "cudaError_t err = cudaSuccess;\n";
   SmallVector<std::string> temporaries;
   for (Operation &op : body)
@@ -1307,15 +1368,14 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   for (Operation &op : body) {
     if (auto alloc = dyn_cast<xk::AllocOp>(op)) {
       os << "if ((err = cudaMallocAsync((void**)&" << name(alloc.getResult())
-         << ", " << xtile::getNumBytes(alloc.getType())
-         << "ULL, stream)) != cudaSuccess) break;\n";
+         << ", " << bytesOf(alloc.getResult())
+         << ", stream)) != cudaSuccess) break;\n";
       continue;
     }
     if (auto copy = dyn_cast<xk::CopyOp>(op)) {
       os << "if ((err = cudaMemcpyAsync(" << name(copy.getTarget()) << ", "
-         << name(copy.getSource()) << ", "
-         << xtile::getNumBytes(copy.getSource().getType())
-         << "ULL, cudaMemcpyDeviceToDevice, stream)) != cudaSuccess) break;\n";
+         << name(copy.getSource()) << ", " << bytesOf(copy.getSource())
+         << ", cudaMemcpyDeviceToDevice, stream)) != cudaSuccess) break;\n";
       continue;
     }
     auto launch = dyn_cast<xk::LaunchOp>(op);
@@ -1324,6 +1384,11 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
     std::string args;
     for (Value buffer : launch.getBuffers())
       args += ", " + name(buffer);
+    SmallVector<std::string> launchSizes;
+    for (Value size : launch.getSizes()) {
+      args += ", (int64_t)" + name(size);
+      launchSizes.push_back(name(size));
+    }
     FailureOr<std::string> kernel = cName(launch.getKernel(), launch);
     if (failed(kernel))
       return failure();
@@ -1335,8 +1400,15 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
       return "dim3(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) +
              ", " + std::to_string(d[2]) + ")";
     };
-    os << "if ((err = xt_launch(" << *kernel << ", "
-       << dims(launch.getGrid()) << ", " << dims(launch.getBlock()) << ", "
+    std::string grid = dims(launch.getGrid());
+    if (std::optional<AffineMap> map = launch.getGridMap()) {
+      SmallVector<std::string> g(3, "1");
+      for (auto [i, e] : llvm::enumerate(map->getResults()))
+        g[i] = "(unsigned)" + affineToC(e, launchSizes);
+      grid = "dim3(" + g[0] + ", " + g[1] + ", " + g[2] + ")";
+    }
+    os << "if ((err = xt_launch(" << *kernel << ", " << grid << ", "
+       << dims(launch.getBlock()) << ", "
        << launch.getShared() << ", stream" << args
        << ")) != cudaSuccess) break;\n";
   }
@@ -1353,22 +1425,32 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
      << ") {\n";
   os << "  return " << impl << "(" << forwarded << ");\n";
   os << "}\n";
-  // One signature for every program, for runtimes that load it by name.
-  os << "extern \"C\" cudaError_t " << program.getSymName()
-     << "_packed(void** buffers, cudaStream_t stream) {\n";
-  os.indent();
-  os << "return " << impl << "(";
-  for (BlockArgument arg : body.getArguments()) {
+  // One signature for every program, for runtimes that load it by name:
+  // `<name>_packed_sizes` takes the sizes (in size_names order), and a
+  // program without sizes also has `<name>_packed`.
+  std::string packed;
+  for (BlockArgument arg : program.getBuffers()) {
     auto memref = cast<MemRefType>(arg.getType());
     FailureOr<std::string> element = typeName(memref.getElementType(), program);
     if (failed(element))
       return failure();
-    os << "(" << (arg.getArgNumber() < program.getNumInputs() ? "const " : "")
-       << *element << "*)buffers[" << arg.getArgNumber() << "], ";
+    packed += "(" +
+              std::string(arg.getArgNumber() < program.getNumInputs()
+                              ? "const "
+                              : "") +
+              *element + "*)buffers[" + std::to_string(arg.getArgNumber()) +
+              "], ";
   }
-  os << "stream);\n";
-  os.unindent();
-  os << "}\n\n";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    packed += "sizes[" + std::to_string(i) + "], ";
+  if (sizes.empty())
+    os << "extern \"C\" cudaError_t " << program.getSymName()
+       << "_packed(void** buffers, cudaStream_t stream) {\n"
+       << "  return " << impl << "(" << packed << "stream);\n}\n";
+  os << "extern \"C\" cudaError_t " << program.getSymName()
+     << "_packed_sizes(void** buffers, const int64_t* sizes, cudaStream_t "
+        "stream) {\n"
+     << "  return " << impl << "(" << packed << "stream);\n}\n\n";
   return success();
 }
 

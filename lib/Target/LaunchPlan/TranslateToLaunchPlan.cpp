@@ -11,6 +11,7 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "xtile/Dialect/Kernel/IR/KernelDialect.h"
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
+#include "xtile/Support/KernelSignature.h"
 #include "xtile/Support/Storage.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -27,45 +28,121 @@ std::string typeString(Type type) {
   return text;
 }
 
-llvm::json::Object buffer(StringRef role, MemRefType type) {
+/// The bytes of a buffer of `program`: for a dynamic one, the bytes of its
+/// static dimensions, to be multiplied by its sizes (`sizes`, indices of
+/// the program's sizes).
+std::pair<int64_t, llvm::json::Array> bytesOf(xk::ProgramOp program,
+                                              Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t bytes = xtile::getElementBytes(type.getElementType());
+  for (int64_t d : type.getShape())
+    if (!ShapedType::isDynamic(d))
+      bytes *= d;
+  llvm::json::Array sizes;
+  ArrayRef<BlockArgument> programSizes = program.getSizes();
+  for (Value size : program.getBufferSizes(buffer))
+    sizes.push_back(llvm::find(programSizes, size) - programSizes.begin());
+  return {bytes, std::move(sizes)};
+}
+
+llvm::json::Object buffer(xk::ProgramOp program, StringRef role,
+                          Value value) {
+  auto type = cast<MemRefType>(value.getType());
   llvm::json::Array shape;
   for (int64_t d : type.getShape())
-    shape.push_back(d);
+    shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+  auto [bytes, sizes] = bytesOf(program, value);
   return llvm::json::Object{{"role", role},
                             {"shape", std::move(shape)},
                             {"element", typeString(type.getElementType())},
-                            {"bytes", xtile::getNumBytes(type)}};
+                            {"bytes", bytes},
+                            {"sizes", std::move(sizes)}};
+}
+
+/// An affine expression of a launch's sizes as JSON: an integer, {"size":
+/// i} (the program's size i), or [kind, lhs, rhs] with kind add, mul,
+/// floordiv, ceildiv or mod.
+llvm::json::Value expressionOf(AffineExpr e, ArrayRef<int64_t> sizes) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue();
+  if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+    return llvm::json::Object{{"size", sizes[sym.getPosition()]}};
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  StringRef kind;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    kind = "add";
+    break;
+  case AffineExprKind::Mul:
+    kind = "mul";
+    break;
+  case AffineExprKind::FloorDiv:
+    kind = "floordiv";
+    break;
+  case AffineExprKind::CeilDiv:
+    kind = "ceildiv";
+    break;
+  default:
+    kind = "mod";
+    break;
+  }
+  return llvm::json::Array{kind, expressionOf(bin.getLHS(), sizes),
+                           expressionOf(bin.getRHS(), sizes)};
 }
 
 FailureOr<llvm::json::Object> planOf(xk::ProgramOp program) {
   Block &body = program.getBodyBlock();
   DenseMap<Value, int64_t> index;
-  llvm::json::Array buffers, steps;
-  for (BlockArgument arg : body.getArguments()) {
+  llvm::json::Array buffers, steps, sizes;
+  ArrayRef<BlockArgument> programSizes = program.getSizes();
+  if (std::optional<ArrayAttr> names = program.getSizeNames())
+    for (auto [size, range] :
+         llvm::zip(*names, xtile::getKernelSizeRanges(program)))
+      sizes.push_back(llvm::json::Object{
+          {"name", cast<StringAttr>(size).getValue()},
+          {"min", range.first},
+          {"max", range.second}});
+  for (BlockArgument arg : program.getBuffers()) {
     index[arg] = buffers.size();
-    buffers.push_back(
-        buffer(arg.getArgNumber() < program.getNumInputs() ? "input" : "output",
-               cast<MemRefType>(arg.getType())));
+    buffers.push_back(buffer(
+        program,
+        arg.getArgNumber() < program.getNumInputs() ? "input" : "output", arg));
   }
   for (Operation &op : body) {
     if (auto alloc = dyn_cast<xk::AllocOp>(op)) {
       index[alloc.getResult()] = buffers.size();
-      buffers.push_back(buffer("temporary", alloc.getType()));
+      buffers.push_back(buffer(program, "temporary", alloc.getResult()));
     } else if (auto copy = dyn_cast<xk::CopyOp>(op)) {
+      auto [bytes, copySizes] = bytesOf(program, copy.getSource());
       steps.push_back(llvm::json::Object{
           {"copy", llvm::json::Object{{"from", index.lookup(copy.getSource())},
                                       {"to", index.lookup(copy.getTarget())}}},
-          {"bytes", xtile::getNumBytes(copy.getSource().getType())}});
+          {"bytes", bytes},
+          {"sizes", std::move(copySizes)}});
     } else if (auto launch = dyn_cast<xk::LaunchOp>(op)) {
-      llvm::json::Array args;
+      llvm::json::Array args, launchSizes;
       for (Value b : launch.getBuffers())
         args.push_back(index.lookup(b));
-      steps.push_back(llvm::json::Object{
+      SmallVector<int64_t> positions;
+      for (Value size : launch.getSizes()) {
+        positions.push_back(llvm::find(programSizes, size) -
+                            programSizes.begin());
+        launchSizes.push_back(positions.back());
+      }
+      llvm::json::Object step{
           {"launch", launch.getKernel()},
           {"grid", llvm::json::Array(launch.getGrid())},
           {"block", llvm::json::Array(launch.getBlock())},
           {"shared", static_cast<int64_t>(launch.getShared())},
-          {"args", std::move(args)}});
+          {"args", std::move(args)},
+          {"sizes", std::move(launchSizes)}};
+      if (std::optional<AffineMap> map = launch.getGridMap()) {
+        llvm::json::Array gridMap;
+        for (AffineExpr e : map->getResults())
+          gridMap.push_back(expressionOf(e, positions));
+        step["grid_map"] = std::move(gridMap);
+      }
+      steps.push_back(std::move(step));
     } else {
       return op.emitError("cannot write '")
              << op.getName() << "' into a launch plan";
@@ -74,6 +151,7 @@ FailureOr<llvm::json::Object> planOf(xk::ProgramOp program) {
   return llvm::json::Object{{"name", program.getSymName()},
                             {"inputs", static_cast<int64_t>(
                                            program.getNumInputs())},
+                            {"sizes", std::move(sizes)},
                             {"buffers", std::move(buffers)},
                             {"steps", std::move(steps)}};
 }

@@ -43,8 +43,10 @@ xloop.kernel @rows[%T = 1 to 4096](%x: memref<2x?x64xf32> [%T]) -> (%y: memref<2
 // CHECK-LABEL: xtile.kernel @matmul
 // CHECK-SAME:    [%[[M:.*]] = 1 to 512, %[[N:.*]] = 1 to 128]
 // CHECK-SAME:    grid = array<i64: 64>, grid_map = #[[TILES]]
-// CHECK-DAG:     %[[MB:.*]] = arith.ceildivui %[[M]], %{{.*}} : index
-// CHECK-DAG:     %[[NB:.*]] = arith.ceildivui %[[N]], %{{.*}} : index
+// CHECK:         %[[M1:.*]] = arith.addi %[[M]], %c31 : index
+// CHECK:         %[[MB:.*]] = arith.divui %[[M1]], %c32 : index
+// CHECK:         %[[N1:.*]] = arith.addi %[[N]], %c31{{.*}} : index
+// CHECK:         %[[NB:.*]] = arith.divui %[[N1]], %c32{{.*}} : index
 // CHECK:         %[[PID:.*]] = xtile.program_id 0
 // CHECK:         arith.remui %[[PID]], %[[NB]] : index
 // CHECK:         scf.for

@@ -406,3 +406,46 @@ xkernel.func @stages_wide() attributes {max_threads = 32 : i64} {
   } {xkernel.num_stages = -100000000000000000000000 : i128}
   xkernel.return
 }
+
+// -----
+
+xkernel.program @p[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) attributes {size_names = ["T"]} {
+  // expected-error @+1 {{'xkernel.alloc' op has 0 dynamic size(s) for 'memref<?x4xf32>', which has 1}}
+  %t = xkernel.alloc : memref<?x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'xkernel.program' op needs one name per size (size_names) for its 1 size(s)}}
+xkernel.program @p[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+
+// -----
+
+xkernel.func @k(%x: !xkernel.ptr<f32, global>, %n: index) attributes {max_threads = 64 : i64} {
+  xkernel.return
+}
+xkernel.program @p[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) attributes {size_names = ["T"]} {
+  // expected-error @+1 {{grid map affine_map<()[s0, s1] -> (s0)> must have no dimensions, one symbol per size (1) and 1 to 3 results}}
+  xkernel.launch @k(%x) sizes(%T) grid [8, 1, 1] map affine_map<()[s0, s1] -> (s0)> block [64, 1, 1] shared 0 : memref<?xf32>
+}
+
+// -----
+
+xkernel.func @k(%x: !xkernel.ptr<f32, global>, %n: index) attributes {max_threads = 64 : i64} {
+  xkernel.return
+}
+xkernel.program @p[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) attributes {size_names = ["T"]} {
+  // expected-error @+1 {{'k' takes 2 argument(s), launched with 1 buffer(s) and 0 size(s)}}
+  xkernel.launch @k(%x) grid [8, 1, 1] block [64, 1, 1] shared 0 : memref<?xf32>
+}
+
+// -----
+
+xkernel.func @k(%x: !xkernel.ptr<f32, global>, %n: !xkernel.ptr<f32, global>) attributes {max_threads = 64 : i64} {
+  xkernel.return
+}
+xkernel.program @p[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) attributes {size_names = ["T"]} {
+  // expected-error @+1 {{size #0 is passed to argument type '!xkernel.ptr<f32, global>' of 'k', which is not an index}}
+  xkernel.launch @k(%x) sizes(%T) grid [8, 1, 1] block [64, 1, 1] shared 0 : memref<?xf32>
+}

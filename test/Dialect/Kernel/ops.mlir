@@ -2,6 +2,9 @@
 // RUN: xtile-opt %s | xtile-opt | FileCheck %s
 // RUN: xtile-opt %s --mlir-print-op-generic | xtile-opt | FileCheck %s
 
+// The grid map of @rows, printed as an alias at the top.
+// CHECK: #[[GRID:.*]] = affine_map<()[s0] -> (s0 ceildiv 128)>
+
 // CHECK-LABEL: xkernel.func @every_op(
 // CHECK-SAME:    %{{.*}}: !xkernel.ptr<f32, global> {xkernel.readonly}, %{{.*}}: !xkernel.ptr<f32, global>, %{{.*}}: !xkernel.ptr<i32, global>, %{{.*}}: f32)
 // CHECK-SAME:    attributes {dynamic_shared = 32 : i64, max_threads = 128 : i64}
@@ -83,6 +86,24 @@ xkernel.program @graph(%in: memref<4096xf32>) -> (%out: memref<4096xf32>) {
   xkernel.launch @copy(%in, %t) grid [32, 1, 1] block [128, 1, 1] shared 0 : memref<4096xf32>, memref<4096xf32>
   xkernel.launch @copy(%t, %out) grid [32, 1, 1] block [128, 1, 1] shared 0 : memref<4096xf32>, memref<4096xf32>
   xkernel.copy %t to %out : memref<4096xf32>
+}
+
+// A program over a dynamic size: it comes after the buffers, a temporary
+// is sized by it, and a launch passes it to the kernel and computes its
+// grid from it.
+// CHECK-LABEL: xkernel.program @rows
+// CHECK-SAME:    [%[[T:.*]] = 1 to 8192](%[[IN:.*]]: memref<?xf32> [%[[T]]]) -> (%[[OUT:.*]]: memref<?xf32> [%[[T]]]) attributes {size_names = ["T"]} {
+// CHECK-NEXT:    %[[TMP:.*]] = xkernel.alloc(%[[T]]) : memref<?xf32>
+// CHECK-NEXT:    xkernel.launch @copy_rows(%[[IN]], %[[TMP]]) sizes(%[[T]]) grid [64, 1, 1] map #[[GRID]] block [128, 1, 1] shared 0 : memref<?xf32>, memref<?xf32>
+// CHECK-NEXT:    xkernel.copy %[[TMP]] to %[[OUT]] : memref<?xf32>
+xkernel.func @copy_rows(%x: !xkernel.ptr<f32, global> {xkernel.readonly}, %y: !xkernel.ptr<f32, global>, %n: index)
+    attributes {max_threads = 128 : i64} {
+  xkernel.return
+}
+xkernel.program @rows[%T = 1 to 8192](%in: memref<?xf32> [%T]) -> (%out: memref<?xf32> [%T]) attributes {size_names = ["T"]} {
+  %t = xkernel.alloc(%T) : memref<?xf32>
+  xkernel.launch @copy_rows(%in, %t) sizes(%T) grid [64, 1, 1] map affine_map<()[s0] -> (s0 ceildiv 128)> block [128, 1, 1] shared 0 : memref<?xf32>, memref<?xf32>
+  xkernel.copy %t to %out : memref<?xf32>
 }
 
 // Tensor cores: ldmatrix (with and without trans) and mma.

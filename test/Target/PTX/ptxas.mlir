@@ -10,6 +10,13 @@
 // RUN: %ptxas -arch=sm_90 %t/decoder_layer.ptx -o %t/decoder_layer.cubin
 // RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/gelu_mlp.mlir | xtile-translate --mlir-to-ptx -o %t/gelu_mlp.ptx
 // RUN: %ptxas -arch=sm_90 %t/gelu_mlp.ptx -o %t/gelu_mlp.cubin
+// Kernels over a dynamic size: it is a .u64 parameter after the buffers.
+// RUN: xtile-opt --lower-to-kernel %xtile_src_root/test/Integration/Inputs/dynamic-rows.mlir | xtile-translate --mlir-to-ptx -o %t/dynamic_rows.ptx
+// RUN: FileCheck %s --check-prefix=DYNAMIC < %t/dynamic_rows.ptx
+// RUN: %ptxas -arch=sm_90 %t/dynamic_rows.ptx -o %t/dynamic_rows.cubin
+// DYNAMIC: .entry gelu_mlp_{{.*}}(
+// DYNAMIC: .param .u64 .ptr .global .align 1 gelu_mlp_{{.*}}_param_3,
+// DYNAMIC-NEXT: .param .u64 gelu_mlp_{{.*}}_param_4
 // RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/layernorm.mlir | xtile-translate --mlir-to-ptx -o %t/layernorm.ptx
 // RUN: %ptxas -arch=sm_90 %t/layernorm.ptx -o %t/layernorm.cubin
 // RUN: xtile-opt --lower-to-kernel %xtile_src_root/examples/rmsnorm.mlir | xtile-translate --mlir-to-ptx -o %t/rmsnorm.ptx

@@ -22,10 +22,12 @@ namespace xtile {
 llvm::FailureOr<kernel::FuncOp>
 lowerTileKernel(tile::KernelOp kernel, llvm::StringRef testMutate = "");
 
-/// A lowered kernel and the grid of programs it runs as.
+/// A lowered kernel and the grid of programs it runs as: `grid`, or for a
+/// kernel over dynamic sizes `gridMap` of them (`grid` at their maxima).
 struct LoweredKernel {
   kernel::FuncOp func;
   llvm::SmallVector<int64_t, 3> grid;
+  mlir::AffineMap gridMap;
 };
 
 /// Lowers a function of launches (the host side after Tile IR) to an

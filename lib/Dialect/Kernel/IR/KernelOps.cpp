@@ -345,8 +345,43 @@ void ProgramOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult ProgramOp::verify() {
-  return xtile::verifyKernelBuffers(*this, getBodyBlock(),
-                                    static_cast<int64_t>(getNumInputs()));
+  if (failed(xtile::verifyKernelBuffers(*this, getBodyBlock(),
+                                        static_cast<int64_t>(getNumInputs()))))
+    return failure();
+  std::optional<ArrayAttr> names = getSizeNames();
+  if (getNumSizes() && (!names || names->size() != getNumSizes()))
+    return emitOpError() << "needs one name per size (size_names) for its "
+                         << getNumSizes() << " size(s)";
+  if (!getNumSizes() && names && !names->empty())
+    return emitOpError("has size names but no sizes");
+  return success();
+}
+
+SmallVector<Value> ProgramOp::getBufferSizes(Value buffer) {
+  if (auto alloc = buffer.getDefiningOp<AllocOp>())
+    return SmallVector<Value>(alloc.getDynamicSizes());
+  SmallVector<Value> sizes;
+  if (auto arg = dyn_cast<BlockArgument>(buffer))
+    for (BlockArgument size : xtile::getKernelBufferSizes(*this, arg))
+      sizes.push_back(size);
+  return sizes;
+}
+
+LogicalResult AllocOp::verify() {
+  int64_t dynamic = getType().getNumDynamicDims();
+  if (static_cast<int64_t>(getDynamicSizes().size()) != dynamic)
+    return emitOpError() << "has " << getDynamicSizes().size()
+                         << " dynamic size(s) for " << getType() << ", which "
+                         << "has " << dynamic;
+  return success();
+}
+
+SmallVector<int64_t, 3> LaunchOp::getGridAt(ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t, 3> grid(getGrid());
+  if (std::optional<AffineMap> map = getGridMap())
+    for (auto [i, g] : llvm::enumerate(xtile::evaluateSizeMap(*map, sizes)))
+      grid[i] = g;
+  return grid;
 }
 
 LogicalResult LaunchOp::verify() {
@@ -371,6 +406,13 @@ LogicalResult LaunchOp::verify() {
     return emitOpError("a block has at most 1024 threads, got ") << threads;
   if (static_cast<int64_t>(getShared()) < 0)
     return emitOpError("shared must not be negative");
+  if (std::optional<AffineMap> map = getGridMap()) {
+    if (map->getNumDims() != 0 || map->getNumSymbols() != getSizes().size() ||
+        map->getNumResults() < 1 || map->getNumResults() > 3)
+      return emitOpError() << "grid map " << AffineMapAttr::get(*map)
+                           << " must have no dimensions, one symbol per size ("
+                           << getSizes().size() << ") and 1 to 3 results";
+  }
   return success();
 }
 
@@ -380,12 +422,20 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!kernel)
     return emitOpError("'") << getKernel() << "' is not an xkernel.func";
   ArrayRef<Type> params = kernel.getArgumentTypes();
-  if (params.size() != getBuffers().size())
+  if (params.size() != getBuffers().size() + getSizes().size())
     return emitOpError("'") << getKernel() << "' takes " << params.size()
                             << " argument(s), launched with "
-                            << getBuffers().size() << " buffer(s)";
+                            << getBuffers().size() << " buffer(s) and "
+                            << getSizes().size() << " size(s)";
+  for (auto [i, param] :
+       llvm::enumerate(params.drop_front(getBuffers().size())))
+    if (!param.isIndex())
+      return emitOpError("size #") << i << " is passed to argument type "
+                                   << param << " of '" << getKernel()
+                                   << "', which is not an index";
   for (auto [i, param, buffer] :
-       llvm::enumerate(params, getBuffers().getTypes())) {
+       llvm::enumerate(params.take_front(getBuffers().size()),
+                       getBuffers().getTypes())) {
     auto ptr = dyn_cast<PtrType>(param);
     auto memref = cast<MemRefType>(buffer);
     if (!ptr || ptr.getElementType() != memref.getElementType())

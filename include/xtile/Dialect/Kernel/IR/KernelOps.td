@@ -509,13 +509,47 @@ def XKernel_ProgramOp : XKernel_Op<"program", [
           : memref<4096x4096xf32>, memref<4096xf32>, memref<4096x4096xf32>
     }
     ```
+
+    A program over dynamic sizes takes them after its buffers, declared
+    with their ranges as a kernel's are, and named by `size_names` (the
+    function's symbols, sorted): entry points take the sizes in that
+    order, and a size outside its range is an error at run time.
+
+    ```mlir
+    xkernel.program @rms_norm[%T = 1 to 4096](%x: memref<?x512xf32> [%T], %w: memref<512xf32>)
+        -> (%y: memref<?x512xf32> [%T]) attributes {size_names = ["T"]} {
+      xkernel.launch @rms_norm_mul_4(%x, %w, %y) sizes(%T) grid [4096, 1, 1]
+          map affine_map<()[s0] -> (s0)> block [128, 1, 1] shared 0
+          : memref<?x512xf32>, memref<512xf32>, memref<?x512xf32>
+    }
+    ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$num_inputs);
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$num_inputs,
+                   DefaultValuedAttr<I64Attr, "0">:$num_sizes,
+                   OptionalAttr<DenseI64ArrayAttr>:$size_ranges,
+                   OptionalAttr<DenseI64ArrayAttr>:$buffer_dims,
+                   OptionalAttr<StrArrayAttr>:$size_names);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "int64_t":$numInputs), [{
+    build($_builder, $_state, name, numInputs, /*num_sizes=*/0, nullptr,
+          nullptr, nullptr);
+  }]>];
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The dynamic sizes, after the buffers.
+    ::llvm::ArrayRef<::mlir::BlockArgument> getSizes() {
+      return getBodyBlock().getArguments().take_back(getNumSizes());
+    }
+    /// The buffers, inputs then outputs.
+    ::llvm::ArrayRef<::mlir::BlockArgument> getBuffers() {
+      return getBodyBlock().getArguments().drop_back(getNumSizes());
+    }
+    /// The values of the dynamic sizes of `buffer` (a buffer of the
+    /// program or a temporary), in order.
+    ::llvm::SmallVector<::mlir::Value> getBufferSizes(::mlir::Value buffer);
   }];
 }
 
@@ -526,10 +560,15 @@ def XKernel_AllocOp : XKernel_Op<"alloc", [HasParent<"ProgramOp">]> {
 
     ```mlir
     %t = xkernel.alloc : memref<8x64xf32>
+    %u = xkernel.alloc(%T) : memref<?x64xf32>
     ```
+
+    Its dynamic sizes are the values of its type's `?`s, in order.
   }];
-  let results = (outs AnyStaticShapeMemRef:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let arguments = (ins Variadic<Index>:$dynamic_sizes);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "(`(` $dynamic_sizes^ `)`)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def XKernel_CopyOp : XKernel_Op<"copy", [HasParent<"ProgramOp">,
@@ -543,13 +582,13 @@ def XKernel_CopyOp : XKernel_Op<"copy", [HasParent<"ProgramOp">,
     xkernel.copy %x to %y : memref<4096xf32>
     ```
   }];
-  let arguments = (ins AnyStaticShapeMemRef:$source,
-                   AnyStaticShapeMemRef:$target);
+  let arguments = (ins AnyMemRef:$source, AnyMemRef:$target);
   let assemblyFormat = "$source `to` $target attr-dict `:` type($source)";
 }
 
 def XKernel_LaunchOp : XKernel_Op<"launch", [
-    HasParent<"ProgramOp">, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    HasParent<"ProgramOp">, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "launch a kernel on the program's stream";
   let description = [{
     Runs `kernel` on a grid of blocks, each of `block` threads with `shared`
@@ -560,16 +599,35 @@ def XKernel_LaunchOp : XKernel_Op<"launch", [
     xkernel.launch @k(%x, %y) grid [4096, 1, 1] block [256, 1, 1] shared 0
         : memref<4096x4096xf32>, memref<4096x4096xf32>
     ```
+
+    A kernel over dynamic sizes takes them after its buffers (`sizes`), and
+    its grid is `map`, an affine map of no dimensions whose symbols are the
+    sizes, evaluated at launch (one to three results; the others are 1).
+    `grid` is then the grid at the sizes' maxima.
+
+    ```mlir
+    xkernel.launch @k(%x, %y) sizes(%T) grid [4096, 1, 1]
+        map affine_map<()[s0] -> (s0)> block [256, 1, 1] shared 0
+        : memref<?x512xf32>, memref<?x512xf32>
+    ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel, DenseI64ArrayAttr:$grid,
                    DenseI64ArrayAttr:$block,
                    DefaultValuedAttr<I64Attr, "0">:$shared,
-                   Variadic<AnyStaticShapeMemRef>:$buffers);
+                   Variadic<AnyMemRef>:$buffers,
+                   Variadic<Index>:$sizes,
+                   OptionalAttr<AffineMapAttr>:$grid_map);
   let assemblyFormat = [{
-    $kernel `(` $buffers `)` `grid` $grid `block` $block `shared` $shared
+    $kernel `(` $buffers `)` (`sizes` `(` $sizes^ `)`)? `grid` $grid
+    (`map` $grid_map^)? `block` $block `shared` $shared
     attr-dict `:` type($buffers)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The grid at `sizes` (values of the launch's sizes), three
+    /// dimensions.
+    ::llvm::SmallVector<int64_t, 3> getGridAt(::llvm::ArrayRef<int64_t> sizes);
+  }];
 }
 
 #endif // XTILE_DIALECT_KERNEL_IR_KERNELOPS_TD
