@@ -23,26 +23,31 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 T, D, F = 64, 256, 512
 
 
-def stack(layers):
-    args = [f"%x: tensor<{T}x{D}xf32>"]
+def stack(layers, d=D, f=F, rows=None, symbols=""):
+    """`layers` blocks on [rows, d] activations (`rows`: a type's leading
+    size and encoding, "T" static by default; `symbols`: the function's
+    attributes, for a dynamic one)."""
+    rows = rows or (str(T), "")
+    act = lambda n: f"tensor<{rows[0]}x{n}xf32{rows[1]}>"
+    args = [f"%x: {act(d)}"]
     body = []
     cur = "%x"
     for l in range(layers):
-        args += [f"%n{l}: tensor<{D}xf32>", f"%wg{l}: tensor<{F}x{D}xf32>",
-                 f"%wu{l}: tensor<{F}x{D}xf32>", f"%wd{l}: tensor<{D}x{F}xf32>"]
+        args += [f"%n{l}: tensor<{d}xf32>", f"%wg{l}: tensor<{f}x{d}xf32>",
+                 f"%wu{l}: tensor<{f}x{d}xf32>", f"%wd{l}: tensor<{d}x{f}xf32>"]
         body += [
-            f"%h{l} = xtensor.rms_norm {cur} weight %n{l} eps 1.0e-6 : (tensor<{T}x{D}xf32>, tensor<{D}xf32>) -> tensor<{T}x{D}xf32>",
-            f"%g{l} = xtensor.linear %h{l}, %wg{l} : (tensor<{T}x{D}xf32>, tensor<{F}x{D}xf32>) -> tensor<{T}x{F}xf32>",
-            f"%u{l} = xtensor.linear %h{l}, %wu{l} : (tensor<{T}x{D}xf32>, tensor<{F}x{D}xf32>) -> tensor<{T}x{F}xf32>",
-            f"%s{l} = xtensor.silu %g{l} : tensor<{T}x{F}xf32>",
-            f"%m{l} = xtensor.mul %s{l}, %u{l} : tensor<{T}x{F}xf32>",
-            f"%d{l} = xtensor.linear %m{l}, %wd{l} : (tensor<{T}x{F}xf32>, tensor<{D}x{F}xf32>) -> tensor<{T}x{D}xf32>",
-            f"%r{l} = xtensor.add {cur}, %d{l} : tensor<{T}x{D}xf32>",
+            f"%h{l} = xtensor.rms_norm {cur} weight %n{l} eps 1.0e-6 : ({act(d)}, tensor<{d}xf32>) -> {act(d)}",
+            f"%g{l} = xtensor.linear %h{l}, %wg{l} : ({act(d)}, tensor<{f}x{d}xf32>) -> {act(f)}",
+            f"%u{l} = xtensor.linear %h{l}, %wu{l} : ({act(d)}, tensor<{f}x{d}xf32>) -> {act(f)}",
+            f"%s{l} = xtensor.silu %g{l} : {act(f)}",
+            f"%m{l} = xtensor.mul %s{l}, %u{l} : {act(f)}",
+            f"%d{l} = xtensor.linear %m{l}, %wd{l} : ({act(f)}, tensor<{d}x{f}xf32>) -> {act(d)}",
+            f"%r{l} = xtensor.add {cur}, %d{l} : {act(d)}",
         ]
         cur = f"%r{l}"
-    lines = [f"func.func @stack({', '.join(args)}) -> tensor<{T}x{D}xf32> {{"]
+    lines = [f"func.func @stack({', '.join(args)}) -> {act(d)} {symbols}{{"]
     lines += ["  " + b for b in body]
-    lines += [f"  return {cur} : tensor<{T}x{D}xf32>", "}"]
+    lines += [f"  return {cur} : {act(d)}", "}"]
     return "\n".join(lines) + "\n"
 
 
