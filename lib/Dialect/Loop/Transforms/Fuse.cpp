@@ -108,6 +108,26 @@ static double bytesAtHints(Value v) {
   return getNumBytes(RankedTensorType::get(shape, type.getElementType()));
 }
 
+/// Maps the sizes of kernel `from`, launched by `launch`, onto those of
+/// `into`, whose launch passes `names` (in order), by the names the two
+/// launches pass: a size `into` lacks is added to it and to `names`.
+static void mapSizesByName(KernelOp from, LaunchOp launch, KernelOp into,
+                           SmallVectorImpl<StringAttr> &names,
+                           IRMapping &map) {
+  std::optional<ArrayRef<int64_t>> ranges = from.getSizeRanges();
+  for (auto [i, size] : llvm::enumerate(from.getSizes())) {
+    auto name = cast<StringAttr>(launch.getSizes()[i]);
+    auto existing = llvm::find(names, name);
+    if (existing != names.end()) {
+      map.map(size, into.getSizes()[existing - names.begin()]);
+      continue;
+    }
+    names.push_back(name);
+    map.map(size, into.addSize((*ranges)[2 * i], (*ranges)[2 * i + 1],
+                               from.getSizeHint(size), size.getLoc()));
+  }
+}
+
 /// Estimated dynamic work of a kernel: every arithmetic op and load,
 /// weighted (math functions are several flops), times the trip counts of
 /// the loops around it. In an online fold's body, what does not depend on
@@ -470,18 +490,7 @@ private:
     // Map the producer's sizes onto the target's by the names their
     // launches pass (the same function's sizes), adding new ones.
     IRMapping base;
-    std::optional<ArrayRef<int64_t>> ranges = pk.getSizeRanges();
-    for (auto [k, size] : llvm::enumerate(pk.getSizes())) {
-      auto name = cast<StringAttr>(producer.getSizes()[k]);
-      auto existing = llvm::find(names, name);
-      if (existing != names.end()) {
-        base.map(size, target.getSizes()[existing - names.begin()]);
-        continue;
-      }
-      names.push_back(name);
-      base.map(size, target.addSize((*ranges)[2 * k], (*ranges)[2 * k + 1],
-                                    pk.getSizeHint(size), size.getLoc()));
-    }
+    mapSizesByName(pk, producer, target, names, base);
     auto mappedSizes = [&](BlockArgument parg) {
       SmallVector<BlockArgument> sizes;
       for (BlockArgument size : pk.getBufferSizes(parg))
@@ -707,20 +716,8 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
       Block *block = builder.createBlock(&merged.getBody());
       IRMapping map;
       SmallVector<StringAttr> names;
-      for (auto [l, k] : {std::make_pair(a, ka), std::make_pair(b, kb)}) {
-        std::optional<ArrayRef<int64_t>> ranges = k.getSizeRanges();
-        for (auto [i, size] : llvm::enumerate(k.getSizes())) {
-          auto name = cast<StringAttr>(l.getSizes()[i]);
-          auto existing = llvm::find(names, name);
-          if (existing != names.end()) {
-            map.map(size, merged.getSizes()[existing - names.begin()]);
-            continue;
-          }
-          names.push_back(name);
-          map.map(size, merged.addSize((*ranges)[2 * i], (*ranges)[2 * i + 1],
-                                       k.getSizeHint(size), k.getLoc()));
-        }
-      }
+      for (auto [l, k] : {std::make_pair(a, ka), std::make_pair(b, kb)})
+        mapSizesByName(k, l, merged, names, map);
       auto mappedSizes = [&](KernelOp k, BlockArgument buffer) {
         SmallVector<BlockArgument> sizes;
         for (BlockArgument size : k.getBufferSizes(buffer))
