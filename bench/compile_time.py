@@ -71,12 +71,17 @@ def count_ops(opt, path):
     return sum(1 for line in out.splitlines() if "= xtensor." in line)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def tool_arguments(doc):
+    """The command line of a compile-time benchmark: the tools to time."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--opt", default=str(ROOT / "build/bin/xtile-opt"))
     parser.add_argument("--translate",
                         default=str(ROOT / "build/bin/xtile-translate"))
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main():
+    args = tool_arguments(__doc__)
     print(f"{'layers':>7}{'ops':>8}{'parse+print s':>15}{'to-loop s':>11}"
           f"{'ratio':>7}{'+CUDA C s':>11}{'ratio':>7}{'growth':>8}"
           f"{'+PTX s':>9}{'ratio':>7}{'growth':>8}")

@@ -13,23 +13,18 @@ layers share theirs (--xloop-dedupe), at every size and over T.
 
 A benchmark: prints numbers, never fails on them.
 """
-import argparse
 import pathlib
 import subprocess
 import tempfile
 
-from compile_time import ROOT, best_of, stack
+from compile_time import best_of, stack, tool_arguments
 
 LAYERS, D, F = 32, 4096, 11008
 SIZES = [1, 7, 128, 1000]
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--opt", default=str(ROOT / "build/bin/xtile-opt"))
-    parser.add_argument("--translate",
-                        default=str(ROOT / "build/bin/xtile-translate"))
-    args = parser.parse_args()
+    args = tool_arguments(__doc__)
     module = stack(LAYERS, D, F, rows=("?", ", #xtensor.dims<T>"),
                    symbols="attributes {xtensor.symbols = {T = array<i64: 1, 4096>}} ")
     with tempfile.TemporaryDirectory() as tmp:
