@@ -72,8 +72,9 @@ class Compiled:
     With dynamic sizes (dynamic_shapes), the module is exported, imported
     and compiled once: its kernels take the sizes as arguments, and each
     call binds them to its inputs' sizes (checked against their ranges).
-    A module that xtile cannot compile over dynamic sizes (attention over
-    them, a reduction of a dynamic length: docs/DynamicShapes.md) is
+    A module that xtile cannot compile over dynamic sizes (more programs
+    than a grid holds at an unbounded size's maximum, a loop over a size
+    nested in a reduction: docs/DynamicShapes.md) is
     instead compiled once per distinct binding (its specialization, `xtile-
     opt --xtensor-specialize-dims`), and `dynamic_error` says why; with
     `specialize=True` it always is. `num_compiles` counts the compiles."""

@@ -123,6 +123,11 @@ def small_models():
     rejects("one symbol, two sizes", lambda: add(torch.randn(5, 8), torch.randn(6, 8)))
     x, y = torch.randn(9, 8), torch.randn(9, 8)
     print(f"add: {'ok' if torch.equal(add(x, y), x + y) else 'FAILED'}")
+    # A module that cannot be compiled over its whole range compiles each
+    # size instead, and says why: 4*N rows of an unbounded N are more
+    # programs than a grid has at N's maximum.
+    check("unbounded rows", Softmax(), lambda t: (torch.randn(4, t, 8),),
+          {"x": {1: Dim("N")}}, sizes=(1, 7, 128))
     # specialize=True compiles each size, as a module xtile cannot compile
     # over its dynamic sizes is.
     norm = RMSNorm(256).eval()

@@ -312,14 +312,19 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
     inits.push_back(xt::SplatOp::create(
         b, loc, RankedTensorType::get(accShape, acc), init));
   }
-  auto loop = scf::ForOp::create(b, loc, constant(0), constant(f.k),
+  // K: a constant, or a dynamic size (then every K tile is masked by it).
+  Value kSize;
+  if (Value size = c.products.front().fold.getDynamicUpper())
+    kSize = scalars.lookup(size);
+  auto loop = scf::ForOp::create(b, loc, constant(0),
+                                 kSize ? kSize : constant(f.k),
                                  constant(bkSize), inits);
   setNumStages(loop, schedule.getStages());
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value k0 = loop.getInductionVar();
-    bool raggedK = f.k % bkSize != 0;
+    bool raggedK = f.k % bkSize != 0 || kSize;
     SmallVector<int64_t, 2> aShape{bm, bkSize},
         bShape{bkSize, bn};
     Value ai = indexTile(b, loc, mBase, bm, aShape, 0);
@@ -329,9 +334,9 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
     Value aMask, bMask;
     if (f.m % bm || mSize || raggedK)
       aMask = arith::AndIOp::create(b, loc, below(b, loc, ai, f.m, mSize),
-                                    below(b, loc, ak, f.k));
+                                    below(b, loc, ak, f.k, kSize));
     if (f.n % bn || nSize || raggedK)
-      bMask = arith::AndIOp::create(b, loc, below(b, loc, bk, f.k),
+      bMask = arith::AndIOp::create(b, loc, below(b, loc, bk, f.k, kSize),
                                     below(b, loc, bj, f.n, nSize));
     SmallVector<Value> next;
     for (auto [index, p] : llvm::enumerate(c.products)) {

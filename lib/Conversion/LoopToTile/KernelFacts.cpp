@@ -302,6 +302,12 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
   for (xl::ParallelOp row : nest.rows)
     facts.programs *= row.getTripCountAtHint();
   facts.columns = nest.columns;
+  for (Operation &op : *nest.body) {
+    auto dynamic = [](auto loop) { return loop && loop.hasDynamicUpper(); };
+    facts.dynamicColumns |= dynamic(dyn_cast<xl::FoldOp>(op)) ||
+                            dynamic(dyn_cast<xl::OnlineFoldOp>(op)) ||
+                            dynamic(dyn_cast<xl::ParallelOp>(op));
+  }
   facts.tile = nest.columns ? int64_t(llvm::PowerOf2Ceil(nest.columns)) : 1;
   facts.folds = nest.folds;
   SmallVector<BlockArgument> buffers(kernel.getInputs());

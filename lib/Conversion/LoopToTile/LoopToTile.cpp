@@ -118,6 +118,11 @@ struct ConvertXLoopToXTilePass
       return kernel.emitOpError()
              << "is a row kernel; it needs a #xtile.row_schedule, got "
              << schedule;
+    if (facts->row.dynamicColumns && !row.getChunk())
+      return kernel.emitOpError()
+             << "cannot use the schedule " << schedule
+             << ": a row of a dynamic length needs a loop over chunks of it "
+                "(chunk > 0)";
     if (!row.getWays())
       return lowerRowKernel(kernel, *nest, facts->row, row, target);
     if (kernel.getNumSizes())

@@ -187,11 +187,19 @@ private:
   LogicalResult emitChunked(Operation *op) {
     auto fold = dyn_cast<xl::FoldOp>(op);
     auto online = dyn_cast<xl::OnlineFoldOp>(op);
-    int64_t columns = fold     ? int64_t(fold.getUpper())
-                      : online ? int64_t(online.getUpper())
-                               : int64_t(cast<xl::ParallelOp>(op).getUpper());
+    // The row's length: a constant, or a dynamic size of the kernel.
+    Value length = fold     ? fold.getDynamicUpper()
+                   : online ? online.getDynamicUpper()
+                            : cast<xl::ParallelOp>(op).getDynamicUpper();
+    int64_t columns =
+        length ? 0
+               : fold   ? int64_t(fold.getUpper())
+               : online ? int64_t(online.getUpper())
+                        : int64_t(cast<xl::ParallelOp>(op).getUpper());
     Value lower = arith::ConstantIndexOp::create(b, loc, 0);
-    Value upper = arith::ConstantIndexOp::create(b, loc, columns);
+    Value upper = length ? scalars.lookup(length)
+                         : arith::ConstantIndexOp::create(b, loc, columns)
+                               .getResult();
     Value step = arith::ConstantIndexOp::create(b, loc, chunk);
     SmallVector<Value> inits;
     TypedAttr identity;
@@ -221,14 +229,19 @@ private:
     range = arith::AddIOp::create(
         b, loc, xt::RangeOp::create(b, loc, indexTile, 0, chunk),
         xt::SplatOp::create(b, loc, indexTile, loop.getInductionVar()));
-    mask = columns % chunk
-               ? Value(arith::CmpIOp::create(
-                     b, loc, arith::CmpIPredicate::slt, range,
-                     arith::ConstantOp::create(
-                         b, loc,
-                         DenseElementsAttr::get(cast<ShapedType>(indexTile),
-                                                b.getIndexAttr(columns)))))
-               : Value();
+    if (length)
+      mask = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt, range,
+          xt::SplatOp::create(b, loc, indexTile, upper));
+    else
+      mask = columns % chunk
+                 ? Value(arith::CmpIOp::create(
+                       b, loc, arith::CmpIPredicate::slt, range,
+                       arith::ConstantOp::create(
+                           b, loc,
+                           DenseElementsAttr::get(cast<ShapedType>(indexTile),
+                                                  b.getIndexAttr(columns)))))
+                 : Value();
     llvm::scope_exit restore([&] {
       splats = outerSplats;
       range = outerRange;

@@ -31,6 +31,17 @@ rowCandidates(MLIRContext *ctx, const RowFacts &k, xt::TargetAttr target) {
     out.push_back(
         xt::RowScheduleAttr::get(ctx, strategy, warps, vector, chunk, ways));
   };
+  // A row of a dynamic length: loops over chunks of it, each masked
+  // against the length (scalar accesses: the length's alignment is not
+  // known).
+  if (k.dynamicColumns) {
+    for (int64_t chunk : {128, 256, 512, 1024, 2048, 4096})
+      for (int64_t warps : {1, 2, 4, 8, 16})
+        if (chunk >= 32 * warps && chunk <= 32 * warps * 8)
+          add(warps == 1 ? xt::FoldStrategy::warp : xt::FoldStrategy::block,
+              warps, 1, chunk);
+    return out;
+  }
   // One thread doing the whole row.
   add(xt::FoldStrategy::serial, 1, 1);
   if (k.columns == 0)

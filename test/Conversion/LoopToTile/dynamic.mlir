@@ -1,7 +1,7 @@
 // Loop IR over dynamic sizes lowered to Tile IR: rows over a size become
-// programs counted by the kernel's grid map, and a contraction's M or N
-// over a size gives as many masked output tiles as it needs; the work of a
-// row (columns, folds, K) stays static.
+// programs counted by the kernel's grid map, a contraction's M or N over a
+// size gives as many masked output tiles as it needs, and column loops,
+// folds and contraction Ks over a size are loops over masked chunks.
 //
 // RUN: xtile-opt %s --split-input-file --convert-xloop-to-xtile -verify-diagnostics | FileCheck %s
 
@@ -74,12 +74,18 @@ xloop.kernel @matmul[%M = 1 to 512, %N = 1 to 128](%a: memref<?x64xf32> [%M], %b
 
 // -----
 
-// A fold over a dynamic length is work inside a row: not lowered yet.
+// A fold over a dynamic length: a loop over masked chunks of the row, to
+// the size.
+// CHECK-LABEL: xtile.kernel @dynamic_columns
+// CHECK-SAME:    [%[[T:.*]] = 1 to 4096]
+// CHECK:         scf.for %[[C:.*]] = %{{.*}} to %[[T]] step %{{.*}} iter_args
+// CHECK:           %[[LEN:.*]] = xtile.splat %[[T]] : index -> tensor<128xindex>
+// CHECK:           %[[MASK:.*]] = arith.cmpi slt, %{{.*}}, %[[LEN]] : tensor<128xindex>
+// CHECK:           xtile.load {{.*}} mask %[[MASK]]
 xloop.kernel @dynamic_columns[%T = 1 to 4096](%x: memref<8x?xf32> [%T]) -> (%y: memref<8xf32>)
-    attributes {xtile.schedule = #xtile.row_schedule<block, warps = 1, vector = 1>} {
+    attributes {xtile.schedule = #xtile.row_schedule<block, warps = 4, vector = 1, chunk = 128>} {
   %zero = arith.constant 0.0 : f32
   xloop.parallel %r = 0 to 8 {
-    // expected-error @+1 {{'xloop.fold' op runs over a dynamic size inside a row (a column loop, a fold or a contraction's K); dynamic sizes are lowered to Tile IR as rows only, for now}}
     %s = xloop.fold %c = 0 to %T combine add init(%zero) : f32 {
       %v = xloop.load %x[%r, %c] : memref<8x?xf32>
       xloop.yield %v : f32
@@ -90,13 +96,35 @@ xloop.kernel @dynamic_columns[%T = 1 to 4096](%x: memref<8x?xf32> [%T]) -> (%y: 
 
 // -----
 
-// So is a contraction over a dynamic K.
+// It needs a schedule over chunks: a tile of the whole row has no size.
+// expected-error @+1 {{'xloop.kernel' op cannot use the schedule #xtile.row_schedule<block, warps = 1, vector = 1>: a row of a dynamic length needs a loop over chunks of it (chunk > 0)}}
+xloop.kernel @dynamic_columns_whole[%T = 1 to 4096](%x: memref<8x?xf32> [%T]) -> (%y: memref<8xf32>)
+    attributes {xtile.schedule = #xtile.row_schedule<block, warps = 1, vector = 1>} {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %r = 0 to 8 {
+    %s = xloop.fold %c = 0 to %T combine add init(%zero) : f32 {
+      %v = xloop.load %x[%r, %c] : memref<8x?xf32>
+      xloop.yield %v : f32
+    }
+    xloop.store %s, %y[%r] : memref<8xf32>
+  }
+}
+
+// -----
+
+// A contraction over a dynamic K: the K loop runs to it, every K tile
+// masked by it.
+// CHECK-LABEL: xtile.kernel @dynamic_k
+// CHECK-SAME:    [%[[K:.*]] = 1 to 4096]
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[K]] step
+// CHECK:           %[[KS:.*]] = xtile.splat %[[K]] : index -> tensor<32x32xindex>
+// CHECK:           arith.cmpi slt, %{{.*}}, %[[KS]] : tensor<32x32xindex>
+// CHECK:           xtile.dot
 xloop.kernel @dynamic_k[%K = 1 to 4096](%a: memref<32x?xf32> [%K], %b: memref<?x32xf32> [%K]) -> (%c: memref<32x32xf32>)
     attributes {xtile.schedule = #xtile.dot_schedule<block_m = 32, block_n = 32, block_k = 32, stages = 1, warps = 4>} {
   %zero = arith.constant 0.0 : f32
   xloop.parallel %i = 0 to 32 {
     xloop.parallel %j = 0 to 32 {
-      // expected-error @+1 {{runs over a dynamic size inside a row}}
       %s = xloop.fold %k = 0 to %K combine add init(%zero) : f32 {
         %x = xloop.load %a[%i, %k] : memref<32x?xf32>
         %y = xloop.load %b[%k, %j] : memref<?x32xf32>

@@ -3,10 +3,7 @@
 // once fused (sizes as kernel arguments), and at each binding both are
 // compared with each other and with the specialized module, fused. Fusion
 // prices a dynamic size at its hint, so at T = 1 it fuses what the
-// specialization at 1 leaves split (the norms' one-row rows); and it does
-// not fuse attention over T keys into the one online-fold kernel that the
-// specialization makes, since Tile IR does not lower folds of a dynamic
-// length yet.
+// specialization at 1 leaves split (the norms' one-row rows).
 //
 // RUN: xtile-loop-check %s --dims T=1 --dims T=7 --dims T=130 | FileCheck %s
 // RUN: xtile-loop-check %S/../../Integration/Inputs/dynamic-rows.mlir --dims T=1 --dims T=7 --dims T=129 | FileCheck %s --check-prefix=ROWS
@@ -14,7 +11,7 @@
 //
 // CHECK-NOT: MISMATCH
 // CHECK: func @ops at T=1: {{[0-9]+}} unfused launches, {{[0-9]+}} fused ({{[0-9]+}} when specialized), {{.*}} (same)
-// CHECK: func @attention at T=1: 13 unfused launches, 4 fused (3 when specialized), {{.*}} (same)
+// CHECK: func @attention at T=1: 13 unfused launches, 3 fused (3 when specialized), {{.*}} (same)
 // CHECK: func @ops at T=7: {{.*}} (same)
 // CHECK: func @attention at T=7: {{.*}} (same)
 // CHECK: func @ops at T=130: {{.*}} (same)

@@ -44,6 +44,9 @@ struct RowFacts {
   int64_t passes = 1;       // column loops (folds and the elementwise loop)
   bool splittable = false;  // folds independent of each other
   int64_t rowBytes = 0;     // bytes of one row of the column-indexed inputs
+  /// Some column loop or fold runs over a dynamic size (`columns` is then
+  /// its hint): only schedules over chunks of the row apply.
+  bool dynamicColumns = false;
   /// Instructions issued per element of a row (over every pass), and the
   /// special-function operations among them (instructionCost).
   double instructions = 0, specialFunctions = 0;

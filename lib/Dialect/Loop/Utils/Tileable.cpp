@@ -105,18 +105,19 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   // have to be recomputed per tile).
   // Attention (a weighted online fold) is lowered alone in its row body,
   // as a contraction is. Each check names the first loop in the way.
-  // Dynamic sizes: rows only (programs, or a contraction's output tiles,
-  // masked at the edges); the work of a row runs over static lengths.
+  // Dynamic sizes: rows (programs, or a contraction's output tiles,
+  // masked at the edges), and the column loops, folds and contraction Ks
+  // of the innermost row body (loops over masked chunks); not deeper.
   problem = std::nullopt;
   block->walk([&](Operation *op) {
     auto dynamic = [](auto loop) { return loop && loop.hasDynamicUpper(); };
-    if (!dynamic(dyn_cast<ParallelOp>(op)) && !dynamic(dyn_cast<FoldOp>(op)) &&
-        !dynamic(dyn_cast<OnlineFoldOp>(op)))
+    if (op->getBlock() == block ||
+        (!dynamic(dyn_cast<ParallelOp>(op)) && !dynamic(dyn_cast<FoldOp>(op)) &&
+         !dynamic(dyn_cast<OnlineFoldOp>(op))))
       return WalkResult::advance();
-    problem = TileProblem{op, "runs over a dynamic size inside a row (a "
-                              "column loop, a fold or a contraction's K); "
-                              "dynamic sizes are lowered to Tile IR as rows "
-                              "only, for now"};
+    problem = TileProblem{op, "runs over a dynamic size inside a column loop "
+                              "or fold (attention scores over dynamic keys, "
+                              "say); not lowered to Tile IR yet"};
     return WalkResult::interrupt();
   });
   if (problem)
