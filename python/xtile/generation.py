@@ -75,8 +75,8 @@ class CacheStep(torch.nn.Module):
 class Generator:
     """Greedy generation from `model` (a HF causal LM) through xtile, with
     a static KV cache of max_cache_len positions. The prefill of each
-    batch size is imported once with a dynamic prompt length where it can
-    be (see _prefill), and each prompt length compiled on first use; the
+    batch size is imported and compiled once over a dynamic prompt length
+    where it can be (see _prefill); the
     decode step of each batch size is compiled once. All are kept:
     `num_compiles` counts them."""
 
@@ -97,8 +97,8 @@ class Generator:
         return table[key]
 
     def _prefill(self, ids, positions):
-        """The prefill for this batch size: imported once with a dynamic
-        prompt length, each length compiled on first use; or, where the
+        """The prefill for this batch size: imported and compiled once over
+        a dynamic prompt length; or, where the
         model cannot be imported with a dynamic length (a batch above one
         makes its linear layers work on batch * length rows, an expression
         of the length), compiled per (batch, prompt length)."""
