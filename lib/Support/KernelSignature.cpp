@@ -266,7 +266,7 @@ SmallVector<BlockArgument> xtile::getKernelBufferSizes(Operation *op,
   if (!memref)
     return {};
   SmallVector<BlockArgument> out;
-  for (int64_t i = 0; i < memref.getNumDynamicDims(); ++i) {
+  for (size_t i = 0; i < memref.getNumDynamicDims(); ++i) {
     int64_t at = first + i;
     if (at >= static_cast<int64_t>(dims.size()) || dims[at] < 0 ||
         dims[at] >= static_cast<int64_t>(sizes.size()))
@@ -294,7 +294,7 @@ xtile::getKernelSizeRanges(Operation *op) {
   auto ranges = op->getAttrOfType<DenseI64ArrayAttr>(kSizeRanges);
   if (!ranges)
     return result;
-  for (size_t i = 0; i + 1 < ranges.size(); i += 2)
+  for (int64_t i = 0; i + 1 < ranges.size(); i += 2)
     result.push_back({ranges[i], ranges[i + 1]});
   return result;
 }
