@@ -147,11 +147,7 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
   for (auto [arg, size] : llvm::zip(program.getSizes(), sizes))
     sizeOf[arg] = size;
   auto bytesOf = [&](Value buffer) {
-    auto type = cast<MemRefType>(buffer.getType());
-    int64_t bytes = getElementBytes(type.getElementType());
-    for (int64_t d : type.getShape())
-      if (!ShapedType::isDynamic(d))
-        bytes *= d;
+    int64_t bytes = getStaticNumBytes(buffer.getType());
     for (Value size : program.getBufferSizes(buffer))
       bytes *= sizeOf.lookup(size);
     return static_cast<size_t>(bytes);

@@ -18,3 +18,12 @@ int64_t xtile::getNumBytes(Type type) {
   auto shaped = cast<ShapedType>(type);
   return shaped.getNumElements() * getElementBytes(shaped.getElementType());
 }
+
+int64_t xtile::getStaticNumBytes(Type shaped) {
+  auto type = cast<ShapedType>(shaped);
+  int64_t bytes = getElementBytes(type.getElementType());
+  for (int64_t d : type.getShape())
+    if (!ShapedType::isDynamic(d))
+      bytes *= d;
+  return bytes;
+}

@@ -16,6 +16,10 @@ int64_t getElementBytes(mlir::Type type);
 /// Device-memory bytes of a statically shaped buffer or tensor type.
 int64_t getNumBytes(mlir::Type shaped);
 
+/// The bytes of a shaped type's static dimensions: its bytes with every
+/// dynamic size taken as 1 (to be multiplied by the dynamic sizes).
+int64_t getStaticNumBytes(mlir::Type shaped);
+
 } // namespace xtile
 
 #endif // XTILE_SUPPORT_STORAGE_H

@@ -1301,14 +1301,8 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   std::string params, forwarded;
   // The bytes of a buffer: static, or its `?`s' sizes times the rest.
   auto bytesOf = [&](Value buffer) {
-    auto type = cast<MemRefType>(buffer.getType());
-    int64_t elements = 1;
-    for (int64_t d : type.getShape())
-      if (!ShapedType::isDynamic(d))
-        elements *= d;
     std::string bytes =
-        std::to_string(elements * xtile::getElementBytes(type.getElementType())) +
-        "ULL";
+        std::to_string(xtile::getStaticNumBytes(buffer.getType())) + "ULL";
     for (Value size : program.getBufferSizes(buffer))
       bytes = "(size_t)" + name(size) + " * " + bytes;
     return bytes;

@@ -33,11 +33,7 @@ std::string typeString(Type type) {
 /// the program's sizes).
 std::pair<int64_t, llvm::json::Array> bytesOf(xk::ProgramOp program,
                                               Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  int64_t bytes = xtile::getElementBytes(type.getElementType());
-  for (int64_t d : type.getShape())
-    if (!ShapedType::isDynamic(d))
-      bytes *= d;
+  int64_t bytes = xtile::getStaticNumBytes(buffer.getType());
   llvm::json::Array sizes;
   ArrayRef<BlockArgument> programSizes = program.getSizes();
   for (Value size : program.getBufferSizes(buffer))
