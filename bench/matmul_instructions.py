@@ -18,7 +18,7 @@ row kernel (a GEMV: one fold per output, bound by reading the weights), not
 a contraction: no instruction count is given for it.
 
 xtile: `xtile-opt --lower-to-kernel=target=ARCH` (the cost model's choice
-of schedule: mma.sync on sm_80 and sm_90, wgmma for x W^T on sm_90a),
+of schedule: mma.sync on sm_80 and sm_90, wgmma on sm_90a),
 `xtile-translate --mlir-to-ptx`, `ptxas -arch=ARCH`.
 Triton: the matmul of its tutorial (one program per 128 x 128 output tile,
 BLOCK_K 64, 4 warps, 4 stages; BLOCK_M 16 or 32 below M = 32, as its

@@ -783,35 +783,32 @@ inline void mmaTf32(const uint32_t *a, const uint32_t *b, float *d) {
   accumulate16x8<8>(A, B, d, g, t);
 }
 
-/// The shared-memory matrix descriptor of wgmma for a K-major operand in
-/// the 128-byte swizzle layout at `p` (dynamic shared memory): the shared
-/// address / 16 (bits 0-13), the leading-dimension byte offset / 16 (1:
-/// unused with this swizzle), the stride between 8-row core-matrix groups
-/// / 16 (1024 bytes: 64), the swizzle mode (bits 62-63: 1, 128 bytes).
-/// Shared addresses here are offsets from the block's dynamic shared
-/// memory, which is 1024-byte aligned as on the GPU.
-inline uint64_t wgmmaDescriptor(const void *p) {
+/// The shared-memory matrix descriptor of wgmma for an operand in the
+/// 128-byte swizzle layout at `p` (dynamic shared memory): the shared
+/// address / 16 (bits 0-13), the leading-dimension byte offset / 16 (bits
+/// 16-29: `panel`, the bytes between an N-major B's 64-column panels; 1,
+/// unused, for a K-major operand), the stride between 8-row core-matrix
+/// groups / 16 (1024 bytes: 64), the swizzle mode (bits 62-63: 1, 128
+/// bytes). Shared addresses here are offsets from the block's dynamic
+/// shared memory, which is 1024-byte aligned as on the GPU.
+inline uint64_t wgmmaDescriptor(const void *p, uint32_t panel = 16) {
   std::ptrdiff_t offset =
       static_cast<const unsigned char *>(p) - self().sharedBase();
   if (offset < 0 || std::size_t(offset) >= self().dynamicShared.size())
     fail("wgmma operand not in dynamic shared memory");
   if (offset % 16)
     fail("wgmma operand not 16-byte aligned");
-  return (uint64_t(offset) & 0x3ffff) >> 4 | uint64_t(1) << 16 |
+  return (uint64_t(offset) & 0x3ffff) >> 4 | uint64_t(panel >> 4) << 16 |
          uint64_t(64) << 32 | uint64_t(1) << 62;
 }
 
-/// Element (row, k) of a K-major operand described by `desc`, as the
-/// tensor cores address it: the core matrices' rows are 128 bytes apart,
-/// groups of 8 rows `stride` bytes apart, and the 128-byte swizzle XORs
-/// bits 4-6 of the shared address with bits 7-9.
-template <typename T>
-inline float wgmmaElement(uint64_t desc, unsigned row, unsigned k) {
+/// The element of type T at byte `address` from the start a descriptor
+/// gives, as the tensor cores read it: the 128-byte swizzle XORs bits 4-6
+/// of the shared address with bits 7-9.
+template <typename T> inline float wgmmaRead(uint64_t desc, uint64_t address) {
   if (desc >> 62 != 1)
     fail("wgmma descriptor: only the 128-byte swizzle is emulated");
-  uint64_t start = (desc & 0x3fff) << 4;
-  uint64_t stride = ((desc >> 32) & 0x3fff) << 4;
-  uint64_t address = start + (row / 8) * stride + (row % 8) * 128 + 2 * k;
+  address += (desc & 0x3fff) << 4;
   address ^= ((address >> 7) & 7) << 4;
   if (address + sizeof(T) > self().dynamicShared.size() - 1024)
     fail("wgmma reads past the dynamic shared memory");
@@ -823,13 +820,34 @@ inline float wgmmaElement(uint64_t desc, unsigned row, unsigned k) {
     return __bfloat162float(v);
 }
 
+/// Element (row, k) of a K-major operand described by `desc`: the core
+/// matrices' rows are 128 bytes apart, groups of 8 rows `stride` bytes
+/// apart (the descriptor's bits 32-45).
+template <typename T>
+inline float wgmmaElement(uint64_t desc, unsigned row, unsigned k) {
+  uint64_t stride = ((desc >> 32) & 0x3fff) << 4;
+  return wgmmaRead<T>(desc, (row / 8) * stride + (row % 8) * 128 + 2 * k);
+}
+
+/// Element (k, n) of an N-major B (the transposed layout, imm-trans-b 1)
+/// described by `desc`: 64 columns of a row of k in 128 bytes, rows 128
+/// bytes apart, groups of 8 rows `stride` bytes apart (bits 32-45),
+/// panels of 64 columns `leading` bytes apart (bits 16-29).
+template <typename T>
+inline float wgmmaElementNMajor(uint64_t desc, unsigned k, unsigned n) {
+  uint64_t leading = ((desc >> 16) & 0x3fff) << 4;
+  uint64_t stride = ((desc >> 32) & 0x3fff) << 4;
+  return wgmmaRead<T>(desc, (n / 64) * leading + (k / 8) * stride +
+                                (k % 8) * 128 + 2 * (n % 64));
+}
+
 /// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}, both operands
-/// K-major from descriptors: thread 4g + t of warp w of its warpgroup
-/// holds d[4i + 2h + j] = D[16w + g + 8h][8i + 2t + j], D = d + A B with
-/// A 64x16 and B 16xN (B's element (k, n) is row n of its operand). As
+/// from descriptors, A K-major and B K-major or N-major (`NMajorB`):
+/// thread 4g + t of warp w of its warpgroup holds d[4i + 2h + j] =
+/// D[16w + g + 8h][8i + 2t + j], D = d + A B with A 64x16 and B 16xN. As
 /// for mma.sync, the 16 products are added in k order with fused
 /// multiply-adds. Computed when issued: the commit and wait are no-ops.
-template <int N, typename T>
+template <int N, typename T, bool NMajorB = false>
 inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
   if (self().threads % 128)
     fail("wgmma needs whole warpgroups (blocks of a multiple of 128 threads)");
@@ -842,15 +860,17 @@ inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
         float acc = d[4 * i + 2 * h + j];
         for (unsigned k = 0; k < 16; ++k)
           acc = std::fma(wgmmaElement<T>(descA, row, k),
-                         wgmmaElement<T>(descB, n, k), acc);
+                         NMajorB ? wgmmaElementNMajor<T>(descB, k, n)
+                                 : wgmmaElement<T>(descB, n, k),
+                         acc);
         d[4 * i + 2 * h + j] = acc;
       }
 }
 
 } // namespace xt_emu
 
-inline uint64_t xt_wgmma_desc(const void *p) {
-  return xt_emu::wgmmaDescriptor(p);
+inline uint64_t xt_wgmma_desc(const void *p, uint32_t panel = 16) {
+  return xt_emu::wgmmaDescriptor(p, panel);
 }
 inline void xt_wgmma_fence() {}
 inline void xt_wgmma_commit() {}

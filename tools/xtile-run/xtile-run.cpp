@@ -92,7 +92,8 @@ static cl::opt<std::string>
 static cl::opt<std::string> testMutate(
     "xtile-test-mutate", cl::Hidden,
     cl::desc("For tests only: break the tensor-core lowering on purpose "
-             "(fragment, swizzle), to show the comparison catches it"),
+             "(fragment, swizzle, panel), to show the comparison catches "
+             "it"),
     cl::init(""));
 static cl::opt<bool>
     allowTf32("allow-tf32",

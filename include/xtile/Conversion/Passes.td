@@ -274,8 +274,9 @@ def ConvertXTileToXKernel : Pass<"convert-xtile-to-xkernel", "::mlir::ModuleOp">
     Option<"testMutate", "test-mutate", "std::string", /*default=*/"\"\"",
            "For tests only: break the tensor-core lowering on purpose "
            "(`fragment`: swap a B fragment's registers; `swizzle`: stage "
-           "operand tiles unswizzled but read them swizzled), to show that "
-           "the emulation catches a wrong layout">
+           "operand tiles unswizzled but read them swizzled; `panel`: give "
+           "wgmma's N-major B a descriptor whose panel stride is one atom "
+           "short), to show that the emulation catches a wrong layout">
   ];
   let dependentDialects = [
     "::xtile::kernel::XKernelDialect", "::mlir::arith::ArithDialect",

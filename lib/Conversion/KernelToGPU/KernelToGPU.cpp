@@ -596,10 +596,12 @@ struct RoundTf32OpLowering : ConvertOpToLLVMPattern<xk::RoundTf32Op> {
   }
 };
 
-/// The wgmma descriptor of a K-major operand in the 128-byte swizzle layout
-/// at `addr` (a shared pointer): address / 16, leading-dimension offset 1
-/// (unused), 1024 bytes between 8-row groups, swizzle mode 1.
-static Value wgmmaDescriptor(OpBuilder &b, Location loc, Value addr) {
+/// The wgmma descriptor of an operand in the 128-byte swizzle layout at
+/// `addr` (a shared pointer): address / 16, the leading-dimension offset
+/// / 16 (`panelBytes` between an N-major B's panels; 1, unused, for a
+/// K-major operand), 1024 bytes between 8-row groups, swizzle mode 1.
+static Value wgmmaDescriptor(OpBuilder &b, Location loc, Value addr,
+                             uint64_t panelBytes = 16) {
   Type i64 = b.getI64Type();
   auto c = [&](uint64_t v) -> Value {
     return LLVM::ConstantOp::create(b, loc, i64, static_cast<int64_t>(v));
@@ -608,12 +610,13 @@ static Value wgmmaDescriptor(OpBuilder &b, Location loc, Value addr) {
   a = LLVM::LShrOp::create(b, loc, LLVM::AndOp::create(b, loc, a, c(0x3ffff)),
                            c(4));
   return LLVM::OrOp::create(
-      b, loc, a, c(uint64_t(1) << 16 | uint64_t(64) << 32 | uint64_t(1) << 62));
+      b, loc, a,
+      c((panelBytes >> 4) << 16 | uint64_t(64) << 32 | uint64_t(1) << 62));
 }
 
 /// xkernel.wgmma -> wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}
-/// with both operands K-major from descriptors; the accumulators as the
-/// instruction's struct of registers.
+/// with both operands from descriptors (B K-major or N-major); the
+/// accumulators as the instruction's struct of registers.
 struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -627,10 +630,12 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
         rewriter, loc,
         elementAddress(rewriter, loc, converter, adaptor.getA(),
                        op.getA().getType(), adaptor.getAOffset()));
+    std::optional<int64_t> panelBytes = op.getBPanelBytes();
     Value b = wgmmaDescriptor(
         rewriter, loc,
         elementAddress(rewriter, loc, converter, adaptor.getB(),
-                       op.getB().getType(), adaptor.getBOffset()));
+                       op.getB().getType(), adaptor.getBOffset()),
+        panelBytes.value_or(16));
     int64_t regs = op.getAcc().getType().getNumElements();
     Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
     auto structType =
@@ -651,7 +656,9 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
         NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16), type, type,
         NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-        NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+        // A row-major B (N-major) is the transposed one: imm-trans-b 1.
+        NVVM::MMALayout::row,
+        panelBytes ? NVVM::MMALayout::row : NVVM::MMALayout::col, nullptr);
     rewriter.replaceOp(op, fromMembers(rewriter, loc, d, regs,
                                        cast<VectorType>(converter.convertType(
                                            op.getType()))));

@@ -251,6 +251,11 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
     return load && !load.getIndices().empty() &&
            load.getIndices().back() == p.fold.getInductionVar();
   });
+  f.rhsNMajor = llvm::all_of(c.products, [&](const auto &p) {
+    auto load = p.b.template getDefiningOp<xl::LoadOp>();
+    return load && !load.getIndices().empty() &&
+           load.getIndices().back() == c.j.getInductionVar();
+  });
   for (BlockArgument out : kernel.getOutputs())
     f.otherBytes += kernel.getNumBytesAtHints(out);
   return f;

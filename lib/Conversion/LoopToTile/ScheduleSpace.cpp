@@ -132,12 +132,13 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
             }
 }
 
-/// Warpgroup schedules (sm_90a): 1 or 2 warpgroups of 64 rows, block_n up
-/// to 256, K steps of 64, 2 to 4 stages; only where B is K-major in memory
-/// (x W^T), which the copies can stage as wgmma reads it.
+/// Warpgroup schedules (sm_90a): 1 or 2 warpgroups of 64 rows, block_n of
+/// 64 to 256, K steps of 64, 2 to 4 stages; only where B is contiguous
+/// along K (x W^T) or along N (x W) in memory, which the copies can stage
+/// as wgmma reads it (K-major, or N-major in 64-column panels).
 static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f,
                             SmallVector<xt::ScheduleAttrInterface> &out) {
-  if (!f.rhsKMajor)
+  if (!f.rhsKMajor && !f.rhsNMajor)
     return;
   for (int64_t warps : {4, 8})
     for (int64_t bn : {64, 128, 256})

@@ -188,8 +188,10 @@ private:
   /// `transposed`: the tile is staged column by column.
   Value sharedOffset(RankedTensorType type, Value row, Value col,
                      bool reading = false, bool transposed = false);
-  /// The coordinates of a 2-d tile dealt out in groups of adjacent rows.
-  int transposedCoords(ArrayRef<int64_t> shape);
+  /// The coordinates of a 2-d tile dealt out in groups of adjacent rows:
+  /// those of the transposed shape's layout, or (`vec` > 0) of its
+  /// row-major layout in groups of `vec`.
+  int transposedCoords(ArrayRef<int64_t> shape, int64_t vec = 0);
   LogicalResult lowerStore(xt::StoreOp op);
   FailureOr<SmallVector<Value>> lowerLoad(xt::LoadOp op, int cs);
   FailureOr<Value> lowerScalarLoad(xt::LoadOp op);
@@ -265,7 +267,7 @@ private:
   DenseMap<Value, std::pair<Value, Value>> staged;
   // Staged operand tiles stored column by column (see sharedOffset).
   DenseSet<Value> stagedTransposed;
-  std::map<SmallVector<int64_t>, int> transposedIds;
+  std::map<std::pair<SmallVector<int64_t>, int64_t>, int> transposedIds;
   std::map<std::pair<SmallVector<int64_t>, int64_t>, int> rowMajorIds;
   bool stagedInBody = false;
   // Loads that asynchronous copies bring into shared memory instead.
@@ -282,6 +284,7 @@ private:
     int64_t elements;  // of one tile
     int64_t group;     // elements per copy
     bool transposed;   // staged [col][row]: contiguous along rows in memory
+    int coords;        // the coordinate set the copies are dealt out by
   };
   SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
   LogicalResult issueCopies(ArrayRef<Pipelined> operands, scf::ForOp op,

@@ -43,9 +43,25 @@ Value KernelLowering::sharedOffset(RankedTensorType type, Value row,
   // then fall in distinct bank groups.
   int64_t chunkElements = 16 / getElementBytes(type.getElementType());
   int64_t rowBytes = 16 * cols / chunkElements;
+  bool unswizzled = testMutation == "swizzle" && !reading;
+  if (instruction() == xt::DotInstruction::wgmma && rowBytes > 128) {
+    // wgmma reads a tile whose rows are wider than 128 bytes (B contiguous
+    // along N) in panels of 128-byte columns, one after the other: element
+    // (row, col) lies in panel col / P (P = 128 bytes of elements), row by
+    // row within it, and its chunk is XORed with row % 8 as the 128-byte
+    // swizzle does (see panelBytes).
+    int64_t panel = 128 / getElementBytes(type.getElementType());
+    Value within = rem(col, panel);
+    Value chunk = div(within, chunkElements);
+    if (!unswizzled)
+      chunk = b.createOrFold<arith::XOrIOp>(loc, chunk, rem(row, 8));
+    return add(add(mul(div(col, panel), cst(panel * type.getDimSize(0))),
+                   mul(row, cst(panel))),
+               add(mul(chunk, cst(chunkElements)), rem(col, chunkElements)));
+  }
   int64_t perPhase = std::max<int64_t>(1, 128 / rowBytes);
   int64_t maxPhase = std::min<int64_t>(8, rowBytes / 16);
-  if (maxPhase <= 1 || (testMutation == "swizzle" && !reading))
+  if (maxPhase <= 1 || unswizzled)
     return linear;
   Value phase = rem(div(row, perPhase), maxPhase);
   Value chunk = b.createOrFold<arith::XOrIOp>(loc, div(col, chunkElements),
@@ -54,13 +70,14 @@ Value KernelLowering::sharedOffset(RankedTensorType type, Value row,
              add(mul(chunk, cst(chunkElements)), rem(col, chunkElements)));
 }
 
-int KernelLowering::transposedCoords(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> key(shape);
+int KernelLowering::transposedCoords(ArrayRef<int64_t> shape, int64_t vec) {
+  auto key = std::make_pair(SmallVector<int64_t>(shape), vec);
   auto it = transposedIds.find(key);
   if (it != transposedIds.end())
     return it->second;
-  int base = baseCoords({shape[1], shape[0]});
-  CoordSet cs{coordSets[base].layout, key, {}};
+  int base = vec ? rowMajorCoords({shape[1], shape[0]}, vec)
+                 : baseCoords({shape[1], shape[0]});
+  CoordSet cs{coordSets[base].layout, key.first, {}};
   for (ArrayRef<Value> coords : coordSets[base].coords)
     cs.coords.push_back({coords[1], coords[0]});
   coordSets.push_back(std::move(cs));
@@ -226,9 +243,20 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
         continue;
       // Copies move 4, 8 or 16 bytes: the widest part of a vector group
       // whose elements are adjacent and aligned in memory, or single 4-byte
-      // elements.
+      // elements. They are dealt out row-major in groups of up to 16
+      // bytes (or column-major, transposed), not by the tile's register
+      // layout: a tile of the accumulator's shape would have its
+      // fragments' pairs.
       int64_t bytes = getElementBytes(type.getElementType());
-      const Layout &l = layouts[layoutFor(type.getShape())];
+      auto copyVec = [&](int64_t extent) {
+        int64_t v = 1;
+        while (2 * v * bytes <= 16 && extent % (2 * v) == 0)
+          v *= 2;
+        return v;
+      };
+      int rowCoords = rowMajorCoords(type.getShape(),
+                                     copyVec(type.getDimSize(1)));
+      const Layout &l = layouts[coordSets[rowCoords].layout];
       Access access = accessOf(load.getBuffer());
       int64_t group = 0;
       for (int64_t g = l.vec; g >= 1 && g * bytes >= 4; g /= 2)
@@ -241,17 +269,24 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
       // mma.sync reads either orientation (ldmatrix with or without
       // .trans): a tile contiguous along its rows in memory, as PyTorch's
       // [out, in] weights are for x W^T, is copied and staged column by
-      // column. wgmma reads K-major tiles: B always column by column (from
-      // registers where copies cannot do it), A row by row.
+      // column. wgmma reads A K-major, row by row, and B either K-major
+      // (column by column) or N-major in 128-byte panels (row by row, see
+      // sharedOffset), which needs whole panels.
       bool transposed = false;
+      int colCoords = -1;
       bool wgmma = instruction() == xt::DotInstruction::wgmma;
-      if (wgmma && rhs)
+      int64_t rowGroup = 0;
+      if (wgmma && rhs) {
+        if (type.getDimSize(1) % (128 / bytes) == 0)
+          rowGroup = group;
         group = 0;
+      }
       if ((instruction() == xt::DotInstruction::mma_sync &&
            group * bytes < 16) ||
           (wgmma && rhs)) {
-        const Layout &lt =
-            layouts[coordSets[transposedCoords(type.getShape())].layout];
+        colCoords =
+            transposedCoords(type.getShape(), copyVec(type.getDimSize(0)));
+        const Layout &lt = layouts[coordSets[colCoords].layout];
         for (int64_t g = std::min<int64_t>(lt.vec, 16 / bytes);
              g > group && g * bytes >= 4; g /= 2)
           if (vectorizable(load.getIndices(), load.getMask(), access, g,
@@ -262,10 +297,12 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
           }
       }
       if (!group)
+        group = rowGroup;
+      if (!group)
         continue;
       seen.insert(operand);
       out.push_back({operand, load, Value(), type.getNumElements(), group,
-                     transposed});
+                     transposed, transposed ? colCoords : rowCoords});
     }
   }
   for (Pipelined &p : out) {
@@ -305,8 +342,7 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
   Type i32 = b.getI32Type();
   for (Pipelined p : operands) {
     auto type = cast<RankedTensorType>(p.operand.getType());
-    int cs = p.transposed ? transposedCoords(type.getShape())
-                          : baseCoords(type.getShape());
+    int cs = p.coords;
     const Layout &l = layouts[coordSets[cs].layout];
     Access access = accessOf(p.load.getBuffer());
     FailureOr<SmallVector<Value>> offs =

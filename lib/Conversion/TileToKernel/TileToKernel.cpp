@@ -200,7 +200,7 @@ struct ConvertXTileToXKernelPass
     SmallVector<xt::KernelOp> kernels(module.getOps<xt::KernelOp>());
     llvm::StringMap<LoweredKernel> lowered;
     if (!testMutate.empty() && testMutate != "fragment" &&
-        testMutate != "swizzle") {
+        testMutate != "swizzle" && testMutate != "panel") {
       module.emitError("unknown test-mutate '") << testMutate << "'";
       return signalPassFailure();
     }

@@ -229,10 +229,11 @@ XT_APPROX(xt_sqrt_ftz, "sqrt.approx.ftz.f32")
 #undef XT_APPROX
 #endif
 #ifndef XTILE_EMULATION
-// Warpgroup tensor cores (xkernel.wgmma and its fences; sm_90a). A
-// K-major operand in the 128-byte swizzle layout is described by its
-// shared address / 16, a leading-dimension offset of 1 (unused), a stride
-// of 1024 bytes between 8-row groups and the swizzle mode 1.
+// Warpgroup tensor cores (xkernel.wgmma and its fences; sm_90a). An
+// operand in the 128-byte swizzle layout is described by its shared
+// address / 16, a leading-dimension offset / 16 (the bytes between an
+// N-major B's panels; 1, unused, for a K-major operand), a stride of 1024
+// bytes between 8-row groups and the swizzle mode 1.
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define XT_WGMMA_ASM(...) asm volatile(__VA_ARGS__)
 #elif defined(__CUDA_ARCH__)
@@ -240,10 +241,11 @@ XT_APPROX(xt_sqrt_ftz, "sqrt.approx.ftz.f32")
 #else
 #define XT_WGMMA_ASM(...)
 #endif
-__device__ __forceinline__ uint64_t xt_wgmma_desc(const void *p) {
+__device__ __forceinline__ uint64_t xt_wgmma_desc(const void *p,
+                                                  uint32_t panel = 16) {
   uint64_t a = (uint32_t)__cvta_generic_to_shared(p);
-  return (a & 0x3ffff) >> 4 | uint64_t(1) << 16 | uint64_t(64) << 32 |
-         uint64_t(1) << 62;
+  return (a & 0x3ffff) >> 4 | uint64_t(panel >> 4) << 16 |
+         uint64_t(64) << 32 | uint64_t(1) << 62;
 }
 __device__ __forceinline__ void xt_wgmma_fence() {
   XT_WGMMA_ASM("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -295,34 +297,41 @@ XT_MMA_TYPED(float, xt_mma_tf32)
 #endif // XTILE_CUDA_PRELUDE
 )cuda";
 
-/// The name of the helper that issues wgmma m64nNk16 on `element`.
-static std::string wgmmaHelper(int64_t n, Type element) {
+/// The name of the helper that issues wgmma m64nNk16 on `element`, with B
+/// K-major or N-major (`_tb`, transposed).
+static std::string wgmmaHelper(int64_t n, Type element, bool nMajor) {
   return "xt_wgmma_" + std::string(element.isBF16() ? "bf16" : "f16") +
-         "_n" + std::to_string(n);
+         "_n" + std::to_string(n) + (nMajor ? "_tb" : "");
 }
 
-/// One function per wgmma shape and type the module uses: the instruction
-/// takes its N / 2 accumulators as separate registers. Under the
+/// One function per wgmma shape, type and B orientation the module uses:
+/// the instruction takes its N / 2 accumulators as separate registers. An
+/// N-major B's helper takes the bytes between its panels. Under the
 /// emulation, the header's model of the instruction.
-static void emitWgmmaHelper(raw_ostream &os, int64_t n, Type element) {
+static void emitWgmmaHelper(raw_ostream &os, int64_t n, Type element,
+                            bool nMajor) {
   std::string type = element.isBF16() ? "__nv_bfloat16" : "__half";
   std::string ptx = element.isBF16() ? "bf16" : "f16";
+  std::string descB = nMajor ? "xt_wgmma_desc(b, panel)" : "xt_wgmma_desc(b)";
   int64_t regs = n / 2;
   os << "__device__ __forceinline__ xt_vec<float, " << regs << "> "
-     << wgmmaHelper(n, element) << "(const " << type << " *a, const " << type
-     << " *b, xt_vec<float, " << regs << "> d) {\n"
+     << wgmmaHelper(n, element, nMajor) << "(const " << type
+     << " *a, const " << type << " *b, "
+     << (nMajor ? "uint32_t panel, " : "") << "xt_vec<float, " << regs
+     << "> d) {\n"
      << "#ifdef XTILE_EMULATION\n"
-     << "  xt_emu::wgmma<" << n << ", " << type
-     << ">(xt_wgmma_desc(a), xt_wgmma_desc(b), d.v);\n"
+     << "  xt_emu::wgmma<" << n << ", " << type << ", "
+     << (nMajor ? "true" : "false") << ">(xt_wgmma_desc(a), " << descB
+     << ", d.v);\n"
      << "#else\n"
-     << "  uint64_t da = xt_wgmma_desc(a), db = xt_wgmma_desc(b);\n"
+     << "  uint64_t da = xt_wgmma_desc(a), db = " << descB << ";\n"
      << "  XT_WGMMA_ASM(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n\"\n"
      << "      \"wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << ptx
      << "." << ptx << " {";
   for (int64_t i = 0; i < regs; ++i)
     os << (i ? ", " : "") << "%" << i;
-  os << "}, %" << regs << ", %" << regs + 1
-     << ", p, 1, 1, 0, 0;\\n}\\n\"\n      : ";
+  os << "}, %" << regs << ", %" << regs + 1 << ", p, 1, 1, 0, "
+     << (nMajor ? 1 : 0) << ";\\n}\\n\"\n      : ";
   for (int64_t i = 0; i < regs; ++i)
     os << (i ? ", " : "") << "\"+f\"(d.v[" << i << "])";
   os << "\n      : \"l\"(da), \"l\"(db) : \"memory\");\n"
@@ -1057,12 +1066,15 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
                           access(l.getPtr(), l.getOffset()) + ")");
       })
       .Case<xk::WgmmaOp>([&](xk::WgmmaOp w) {
-        return assign(w.getResult(), op,
-                      wgmmaHelper(w.getN(),
-                                  w.getA().getType().getElementType()) +
-                          "(" + access(w.getA(), w.getAOffset()) + ", " +
-                          access(w.getB(), w.getBOffset()) + ", " +
-                          name(w.getAcc()) + ")");
+        std::optional<int64_t> panel = w.getBPanelBytes();
+        return assign(
+            w.getResult(), op,
+            wgmmaHelper(w.getN(), w.getA().getType().getElementType(),
+                        panel.has_value()) +
+                "(" + access(w.getA(), w.getAOffset()) + ", " +
+                access(w.getB(), w.getBOffset()) + ", " +
+                (panel ? std::to_string(*panel) + ", " : "") +
+                name(w.getAcc()) + ")");
       })
       .Case<xk::WgmmaFenceOp>([&](auto) {
         os << "xt_wgmma_fence();\n";
@@ -1451,11 +1463,12 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
 LogicalResult CUDAEmitter::emitModule(Operation *module) {
   os << "// CUDA C emitted by xtile-translate --mlir-to-cuda.\n" << kPrelude
      << "\n";
-  std::set<std::pair<int64_t, bool>> wgmmas;
+  std::set<std::tuple<int64_t, bool, bool>> wgmmas;
   module->walk([&](xk::WgmmaOp w) {
     Type element = w.getA().getType().getElementType();
-    if (wgmmas.insert({w.getN(), element.isBF16()}).second)
-      emitWgmmaHelper(os, w.getN(), element);
+    bool nMajor = w.getBPanelBytes().has_value();
+    if (wgmmas.insert({w.getN(), element.isBF16(), nMajor}).second)
+      emitWgmmaHelper(os, w.getN(), element, nMajor);
   });
   if (!wgmmas.empty())
     os << "\n";

@@ -1,6 +1,7 @@
 // RUN: xtile-opt %s --lower-to-kernel | FileCheck %s
 // RUN: xtile-opt %s --lower-to-kernel="target=sm_80" | FileCheck %s
 // RUN: xtile-opt %s --lower-to-kernel="target=sm_80 allow-tf32=true" | FileCheck %s --check-prefix=TF32
+// RUN: xtile-opt %s --lower-to-kernel="target=sm_90a" | FileCheck %s --check-prefix=WGMMA
 // RUN: not xtile-opt %s --lower-to-kernel="force-schedule='#xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 3, warps = 4, instruction = mma_sync, warps_m = 2>'" 2>&1 | FileCheck %s --check-prefix=FORCED
 
 // The cost model puts f16 and bf16 matmuls on tensor cores on sm_80 and
@@ -9,6 +10,15 @@
 // CHECK:         scf.for
 // CHECK:           xkernel.ldmatrix
 // CHECK:           xkernel.mma
+// On sm_90a it runs on wgmma, its B ([K, N], contiguous along N) copied 16
+// bytes at a time into N-major 64-column panels of 64 x 128 bytes, which
+// the descriptor steps through (n_major(8192)); A stays K-major.
+// WGMMA-LABEL: xkernel.func @bf16_matmul(
+// WGMMA:         xkernel.async_copy %arg1[{{.*}}] to {{.*}}, 16 :
+// WGMMA:         scf.for
+// WGMMA:           xkernel.wgmma_fence
+// WGMMA-COUNT-4:   xkernel.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] n_major(8192), %{{.*}} : <bf16, shared>, <bf16, shared>, vector<128xf32>
+// WGMMA:           xkernel.wgmma_commit
 func.func @bf16(%x: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
   %y = xtensor.matmul %x, %w : tensor<4096x4096xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
   return %y : tensor<4096x4096xbf16>

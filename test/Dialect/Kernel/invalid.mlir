@@ -322,6 +322,28 @@ xkernel.func @f() attributes {max_threads = 128 : i64} {
 
 // -----
 
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
+  %z = arith.constant dense<0.0> : vector<16xf32>
+  // expected-error @+1 {{reads an N-major B in panels of 64 columns: N must be a multiple of 64, got 32}}
+  %d = xkernel.wgmma %s[%c0], %s[%c0] n_major(8192), %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<16xf32>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
+  %z = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{n_major takes the bytes between B's panels, a positive multiple of 1024 below 2^18, got 8000}}
+  %d = xkernel.wgmma %s[%c0], %s[%c0] n_major(8000), %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<32xf32>
+  xkernel.return
+}
+
+// -----
+
 // expected-error @+1 {{'xkernel.func' op min_blocks must be positive, got 0}}
 xkernel.func @f() attributes {max_threads = 32 : i64, min_blocks = 0 : i64} {
   xkernel.return

@@ -150,8 +150,9 @@ xkernel.func @tf32(%y: !xkernel.ptr<f32, global>) attributes {max_threads = 32 :
 // CHECK: xkernel.fence_proxy_async
 // CHECK: xkernel.wgmma_fence
 // CHECK: %[[D:.*]] = xkernel.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : <bf16, shared>, <bf16, shared>, vector<32xf32>
+// CHECK: %[[E:.*]] = xkernel.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] n_major(8192), %[[D]] : <bf16, shared>, <bf16, shared>, vector<32xf32>
 // CHECK: xkernel.wgmma_commit
-// CHECK: %{{.*}} = xkernel.wgmma_wait 0, %[[D]] : vector<32xf32>
+// CHECK: %{{.*}} = xkernel.wgmma_wait 0, %[[E]] : vector<32xf32>
 // CHECK: xkernel.wgmma_wait 1
 xkernel.func @warpgroup(%y: !xkernel.ptr<f32, global>) attributes {max_threads = 128 : i64, dynamic_shared = 16384 : i64, min_blocks = 1 : i64} {
   %c0 = arith.constant 0 : index
@@ -161,8 +162,9 @@ xkernel.func @warpgroup(%y: !xkernel.ptr<f32, global>) attributes {max_threads =
   xkernel.fence_proxy_async
   xkernel.wgmma_fence
   %d = xkernel.wgmma %a[%c0], %b[%c0], %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<32xf32>
+  %e = xkernel.wgmma %a[%c0], %b[%c0] n_major(8192), %d : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<32xf32>
   xkernel.wgmma_commit
-  %r = xkernel.wgmma_wait 0, %d : vector<32xf32>
+  %r = xkernel.wgmma_wait 0, %e : vector<32xf32>
   xkernel.wgmma_wait 1
   %v = vector.extract %r[0] : f32 from vector<32xf32>
   xkernel.store %v, %y[%c0] : f32, !xkernel.ptr<f32, global>

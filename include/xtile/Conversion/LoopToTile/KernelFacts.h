@@ -72,6 +72,7 @@ struct DotFacts {
   bool tensorCoreOperands = false; // f16 x f16 or bf16 x bf16
   bool f32Operands = false;        // f32 x f32 (tensor cores with tf32)
   bool rhsKMajor = false; // every b(k, j) contiguous along k in memory
+  bool rhsNMajor = false; // every b(k, j) contiguous along j in memory
   int64_t otherBytes = 0; // output and epilogue buffers
   /// Attention: m queries, n the head dimension of the values, k keys;
   /// `scoreK` the head dimension of the scores' contraction (0: none).

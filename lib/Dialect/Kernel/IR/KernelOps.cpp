@@ -301,6 +301,18 @@ LogicalResult WgmmaOp::verify() {
     return emitOpError("computes 64 x N with N a multiple of 8 up to 256 (an "
                        "accumulator of N / 2 lanes), got ")
            << getAcc().getType();
+  if (std::optional<int64_t> panel = getBPanelBytes()) {
+    if (n % 64)
+      return emitOpError("reads an N-major B in panels of 64 columns: N must "
+                         "be a multiple of 64, got ")
+             << n;
+    // The descriptor holds the stride / 16 in 14 bits; panels start on
+    // swizzle atoms.
+    if (*panel <= 0 || *panel % 1024 || *panel >= (int64_t(1) << 18))
+      return emitOpError("n_major takes the bytes between B's panels, a "
+                         "positive multiple of 1024 below 2^18, got ")
+             << *panel;
+  }
   return success();
 }
 

@@ -406,11 +406,15 @@ def XKernel_WgmmaOp : XKernel_Op<"wgmma", [
     four warps of a warpgroup (threads `128 q` to `128 q + 127`) compute
     `D = acc + A B`, `A` 64x16 and `B` 16xN with N = 2 x the accumulator's
     lanes (8 to 256, a multiple of 8), both read from shared memory through
-    matrix descriptors made from `a[a_offset]` and `b[b_offset]`. Both are
-    K-major in the 128-byte swizzle layout: element `(r, k)` of A is at
-    byte `(r / 8) 1024 + (r % 8) 128 + 2 k` from `a[a_offset]`, element
-    `(k, n)` of B at `(n / 8) 1024 + (n % 8) 128 + 2 k` from `b[b_offset]`,
-    each address with its bits 4-6 XORed with its bits 7-9 (shared
+    matrix descriptors made from `a[a_offset]` and `b[b_offset]`, in the
+    128-byte swizzle layout: element `(r, k)` of A is at byte
+    `(r / 8) 1024 + (r % 8) 128 + 2 k` from `a[a_offset]` (K-major).
+    B is K-major too, element `(k, n)` at `(n / 8) 1024 + (n % 8) 128 + 2 k`
+    from `b[b_offset]`, unless `n_major(P)` is given: then B is N-major in
+    panels of 64 columns P bytes apart, element `(k, n)` at
+    `(n / 64) P + (k / 8) 1024 + (k % 8) 128 + 2 (n % 64)` (the instruction
+    transposes it: imm-trans-b; the descriptor's leading-dimension offset
+    is P). Each address has its bits 4-6 XORed with its bits 7-9 (shared
     addresses; swizzle atoms of 1024 bytes are 1024-byte aligned). Lane
     `4 g + t` of warp `w` of the warpgroup holds `result[4 i + 2 h + j]`
     = `D[16 w + g + 8 h][8 i + 2 t + j]`.
@@ -425,13 +429,17 @@ def XKernel_WgmmaOp : XKernel_Op<"wgmma", [
     ```mlir
     %d = xkernel.wgmma %sa[%oa], %sb[%ob], %acc
         : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<64xf32>
+    %e = xkernel.wgmma %sa[%oa], %sb[%ob] n_major(8192), %acc
+        : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<64xf32>
     ```
   }];
   let arguments = (ins XKernel_Ptr:$a, Index:$a_offset, XKernel_Ptr:$b,
-                   Index:$b_offset, VectorOfRankAndType<[1], [F32]>:$acc);
+                   Index:$b_offset, OptionalAttr<I64Attr>:$b_panel_bytes,
+                   VectorOfRankAndType<[1], [F32]>:$acc);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
-    $a `[` $a_offset `]` `,` $b `[` $b_offset `]` `,` $acc attr-dict `:`
+    $a `[` $a_offset `]` `,` $b `[` $b_offset `]`
+    (`n_major` `(` $b_panel_bytes^ `)`)? `,` $acc attr-dict `:`
     type($a) `,` type($b) `,` type($acc)
   }];
   let hasVerifier = 1;
