@@ -4,8 +4,8 @@ kernels beside Triton's for the same shapes, from the SASS of both. Compiles
 only; no GPU needed.
 
     build/venv/bin/python bench/matmul_instructions.py [--quick] [--arch sm_90]
-        [--triton-arch sm_80] [--dtype bf16|f32] [--keep DIR] [--opt ...]
-        [--translate ...]
+        [--triton-arch sm_80] [--dtype bf16|f32] [--same-tiles] [--keep DIR]
+        [--opt ...] [--translate ...]
 
 Shapes (bf16 operands, f32 accumulation, bf16 output; with --dtype f32,
 f32 throughout, xtile compiled with allow-tf32 and Triton's tl.dot on its
@@ -35,7 +35,11 @@ instruction: HMMA.16816 4096, HMMA.1688 (tf32) 2048, HGMMA.64xNxK
 64 * N * K * 2 / 4 (a warpgroup's instruction, issued by its 4 warps),
 FFMA 64 (HFMA2 128).
 "instr/kFLOP" is the loop's instructions per 1000 FLOPs of a warp; the
-ratio column divides xtile's by Triton's. Registers from `cuobjdump
+ratio column divides xtile's by Triton's. The tiles differ where the cost
+model picks smaller ones (M = 16 and 128: more programs for the SMs to
+share a weight-bound shape); --same-tiles adds xtile forced onto Triton's
+tile and warps (wgmma: one warpgroup of two 64-row blocks on sm_90a) and
+its ratio, which compares the code for the same work. Registers from `cuobjdump
 -res-usage`, shared memory from ptxas -v (xtile's is dynamic: from the
 kernel's launch). A benchmark: prints numbers, never fails on them.
 """
@@ -134,13 +138,39 @@ def measure(cubin, cuobjdump, name=None):
             "per_kflop": 1000 * loop[0] / loop[1], "regs": regs.get(name)}
 
 
-def xtile_case(name, m, n, k, transposed, args, tools, tmp):
+def triton_tile(m, dtype):
+    """Triton's tile for M (see triton_case): BLOCK_M, BLOCK_N, BLOCK_K."""
+    return (16 if m <= 16 else 32 if m <= 32 else 128, 128,
+            64 if dtype == "bf16" else 32)
+
+
+def same_tile_schedule(m, arch, dtype, transposed):
+    """xtile's schedule on Triton's tile and warps (4, 4 stages): wgmma on
+    sm_90a where the tile has a warpgroup's rows (one warpgroup of two
+    64-row blocks; on tf32 only where B is K-major, x W^T), mma.sync
+    otherwise."""
+    bm, bn, bk = triton_tile(m, dtype)
+    tf32 = ", tf32 = true" if dtype == "f32" else ""
+    if arch == "sm_90a" and bm == 128 and (dtype == "bf16" or transposed):
+        return (f"#xtile.dot_schedule<block_m = {bm}, block_n = {bn}, "
+                f"block_k = {bk}, stages = 4, warps = 4, instruction = wgmma, "
+                f"warps_m = 4{tf32}>")
+    return (f"#xtile.dot_schedule<block_m = {bm}, block_n = {bn}, "
+            f"block_k = {bk}, stages = 4, warps = 4, instruction = mma_sync, "
+            f"warps_m = {1 if bm == 16 else 2}{tf32}>")
+
+
+def xtile_case(name, m, n, k, transposed, args, tools, tmp, schedule=None):
+    if schedule:
+        name += "_same_tile"
     src = pathlib.Path(tmp, f"{name}.mlir")
     src.write_text(tensor_ir(name, m, n, k, transposed, args.dtype))
     kir = src.with_suffix(".kernel.mlir")
     options = f"target={args.arch}"
     if args.dtype == "f32":
         options += " allow-tf32=true"
+    if schedule:
+        options += f" force-schedule='{schedule}'"
     rc, _, err = run([args.opt, f"--lower-to-kernel={options}",
                       str(src), "-o", str(kir)])
     if rc:
@@ -218,7 +248,7 @@ def triton_kernel():
 
 def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
     from triton.backends.compiler import GPUTarget
-    bm = 16 if m <= 16 else 32 if m <= 32 else 128
+    bm = triton_tile(m, dtype)[0]
     # Strides: x [M, K] row-major; W [K, N] or, transposed, [N, K].
     ptr = "*bf16" if dtype == "bf16" else "*fp32"
     # f32 tiles are twice the bytes: BLOCK_K 32 keeps Triton's 4 stages
@@ -270,6 +300,9 @@ def main():
     p.add_argument("--dtype", default="bf16", choices=["bf16", "f32"],
                    help="operand type (f32: TF32 tensor cores on both sides)")
     p.add_argument("--keep", default="")
+    p.add_argument("--same-tiles", action="store_true",
+                   help="also xtile on Triton's tile (forced schedule), "
+                        "against the first Triton target")
     args = p.parse_args()
     tools = {"ptxas": tool("ptxas", ["ptxas"]),
              "cuobjdump": tool("cuobjdump", ["cuobjdump"])}
@@ -286,8 +319,12 @@ def main():
     pathlib.Path(tmp).mkdir(parents=True, exist_ok=True)
     head = (f"{'case':<16} {'M':>5} {'N':>6} {'K':>6} | xtile {args.arch}: "
             f"{'instr/kFLOP':>11} {'regs':>4} {'smem KiB':>8} ")
+    if args.same_tiles:
+        head += f"| xtile on triton's tile: {'instr/kFLOP':>11} {'regs':>4} "
     for a in tarchs:
         head += f"| triton {a}: {'instr/kFLOP':>11} {'regs':>4} ratio "
+        if args.same_tiles:
+            head += "same-tile ratio "
     print(head)
     schedules = []
     for name, m, n, k, transposed in cases(args.quick):
@@ -301,6 +338,17 @@ def main():
             schedules.append((name, x["schedule"]))
         else:
             line += f"{x:<40} "
+        same = None
+        if args.same_tiles:
+            same = (xtile_case(name, m, n, k, transposed, args, tools, tmp,
+                               same_tile_schedule(m, args.arch, args.dtype,
+                                                  transposed))
+                    if isinstance(x, dict) else "-")
+            if isinstance(same, dict):
+                line += (f"| {'':>23}{same['per_kflop']:>11.2f} "
+                         f"{same['regs'] or '-':>4} ")
+            else:
+                line += f"| {same[:40]:<39} "
         for a in tarchs:
             t = triton_case(name, m, n, k, transposed, a, tools, tmp,
                             args.dtype)
@@ -309,6 +357,10 @@ def main():
                          if isinstance(x, dict) else "-")
                 line += (f"| {'':>{len(a) + 9}}{t['per_kflop']:>11.2f} "
                          f"{t['regs'] or '-':>4} {ratio:>5} ")
+                if args.same_tiles:
+                    r = (f"{same['per_kflop'] / t['per_kflop']:.2f}"
+                         if isinstance(same, dict) else "-")
+                    line += f"{r:>15} "
             else:
                 line += f"| {t[:40]} "
         print(line, flush=True)

@@ -290,15 +290,28 @@ xt_emu_start:
 )");
 #endif
 
-enum class Wait { running, barrier, shuffle, done };
+enum class Wait { running, barrier, shuffle, done, failed };
 
 // What the scheduler and the fibers tell each other goes through relaxed
 // atomics: ThreadSanitizer sees no race in that bookkeeping, and it creates
 // no ordering between the threads of a block, so a race in a kernel stays
 // visible. Barriers are the only release/acquire points.
+/// A wgmma's reads of shared memory, checked when its group retires: the
+/// tensor cores may read the operands at any time until
+/// wgmma.wait_group retires the group, so they must not change before.
+/// `rehash` reads them again; `hash` is what they held at the issue.
+struct WgmmaReads {
+  std::function<uint64_t()> rehash;
+  uint64_t hash;
+};
+
 struct Fiber {
   std::atomic<Wait> wait{Wait::running};
   bool fresh = true;
+  // This thread's wgmma operations since its last commit, and its
+  // committed groups not yet retired, oldest first.
+  std::vector<WgmmaReads> wgmmaOpen;
+  std::vector<std::vector<WgmmaReads>> wgmmaGroups;
   char *stack = nullptr;
 #ifdef XTILE_EMULATION_UCONTEXT
   ucontext_t context;
@@ -348,6 +361,11 @@ struct Worker {
   void *schedulerFiber = nullptr;
 #endif
 
+  /// wgmma.wait_group `pending`: retires the running thread's oldest
+  /// groups until at most `pending` remain, failing the launch if what one
+  /// of their wgmma read has changed since it was issued.
+  static void retireWgmma(Worker &w, std::size_t pending);
+
   ~Worker() {
     for (Fiber &f : fibers) {
       std::free(f.stack);
@@ -360,6 +378,9 @@ struct Worker {
 
   static void entry(Worker *w) {
     (*w->body)();
+    // Groups still in flight when the thread ends are retired here.
+    retireWgmma(*w, 0);
+    w->fibers[w->self].wgmmaOpen.clear();
 #ifdef XTILE_EMULATION_TSAN
     __tsan_release(&w->blockEndToken);
 #endif
@@ -440,7 +461,10 @@ struct Worker {
 
   /// Runs one block to completion; false (with a report) when its threads
   /// cannot all proceed.
+  const char *kernel = nullptr; // the launch's, for messages
+
   bool runBlock(const char *kernel) {
+    this->kernel = kernel;
     for (unsigned i = 0; i < threads; ++i) {
       fibers[i].wait = Wait::running;
       fibers[i].fresh = true;
@@ -451,11 +475,19 @@ struct Worker {
       shuffleGenerations[w] = 0;
     for (;;) {
       for (unsigned i = 0; i < threads; ++i)
-        if (fibers[i].wait == Wait::running)
+        if (fibers[i].wait == Wait::running) {
           resume(i);
-      // Every fiber now waits at a barrier or a shuffle, or is done.
+          // Relaxed: an acquire here would order this fiber before the
+          // next one's first switch, hiding races from ThreadSanitizer.
+          if (fibers[i].wait.load(std::memory_order_relaxed) == Wait::failed)
+            return false;
+        }
+      // Every fiber now waits at a barrier or a shuffle, or is done, or
+      // has failed (fail(): the launch fails).
       unsigned done = 0, atBarrier = 0;
       for (unsigned i = 0; i < threads; ++i) {
+        if (fibers[i].wait.load(std::memory_order_relaxed) == Wait::failed)
+          return false;
         done += fibers[i].wait == Wait::done;
         atBarrier += fibers[i].wait == Wait::barrier;
       }
@@ -660,7 +692,19 @@ inline T __shfl_sync(unsigned, T v, int srcLane, int width = 32) {
 
 namespace xt_emu {
 
+/// A kernel did what the GPU does not allow (or what the emulation cannot
+/// model): the thread stops and its launch fails with
+/// cudaErrorLaunchFailure. Outside a kernel's threads, the process stops.
 [[noreturn]] inline void fail(const char *what) {
+  if (Worker *w = current) {
+    std::fprintf(stderr,
+                 "xtile emulation: kernel %s, block (%u, %u, %u), thread "
+                 "%u: %s\n",
+                 w->kernel ? w->kernel : "?", w->block.x, w->block.y,
+                 w->block.z, unsigned(w->self), what);
+    w->fibers[w->self].wait = Wait::failed;
+    w->yield(); // the block ends here; the fiber is never resumed
+  }
   std::fprintf(stderr, "xtile emulation: %s\n", what);
   std::abort();
 }
@@ -816,7 +860,13 @@ template <typename T> inline float wgmmaRead(uint64_t desc, uint64_t address) {
   std::memcpy(&v, self().sharedBase() + address, sizeof v);
   if constexpr (std::is_same_v<T, __half>)
     return __half2float(v);
-  else
+  else if constexpr (std::is_same_v<T, float>) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    if ((bits & 0x1fffu) && !std::isnan(v))
+      fail("wgmma tf32 operand not rounded to tf32 (cvt.rna.tf32.f32)");
+    return v;
+  } else
     return __bfloat162float(v);
 }
 
@@ -826,7 +876,8 @@ template <typename T> inline float wgmmaRead(uint64_t desc, uint64_t address) {
 template <typename T>
 inline float wgmmaElement(uint64_t desc, unsigned row, unsigned k) {
   uint64_t stride = ((desc >> 32) & 0x3fff) << 4;
-  return wgmmaRead<T>(desc, (row / 8) * stride + (row % 8) * 128 + 2 * k);
+  return wgmmaRead<T>(desc,
+                      (row / 8) * stride + (row % 8) * 128 + sizeof(T) * k);
 }
 
 /// Element (k, n) of an N-major B (the transposed layout, imm-trans-b 1)
@@ -841,30 +892,75 @@ inline float wgmmaElementNMajor(uint64_t desc, unsigned k, unsigned n) {
                                 (k % 8) * 128 + 2 * (n % 64));
 }
 
-/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}, both operands
+inline void Worker::retireWgmma(Worker &w, std::size_t pending) {
+  auto &groups = w.fibers[w.self].wgmmaGroups;
+  while (groups.size() > pending) {
+    for (const WgmmaReads &r : groups.front())
+      if (r.rehash() != r.hash)
+        fail("wgmma: shared memory that an in-flight wgmma reads was "
+             "written before wgmma.wait_group retired its group");
+    groups.erase(groups.begin());
+  }
+}
+
+/// Folds the element just read into a running hash of an operand's reads.
+inline void hashRead(uint64_t &h, float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  h = (h ^ bits) * 0x100000001b3ull;
+}
+
+/// The hash of the operand elements this thread's wgmma reads (see wgmma).
+template <int N, typename T, bool NMajorB>
+inline uint64_t wgmmaReadsHash(uint64_t descA, uint64_t descB) {
+  unsigned tid = self().self, w = tid / 32 % 4, lane = tid % 32;
+  unsigned g = lane / 4, t = lane % 4;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned i = 0; i < N / 8; ++i)
+    for (unsigned hh = 0; hh < 2; ++hh)
+      for (unsigned j = 0; j < 2; ++j) {
+        unsigned row = 16 * w + g + 8 * hh, n = 8 * i + 2 * t + j;
+        for (unsigned k = 0; k < 32 / sizeof(T); ++k) {
+          hashRead(h, wgmmaElement<T>(descA, row, k));
+          hashRead(h, NMajorB ? wgmmaElementNMajor<T>(descB, k, n)
+                              : wgmmaElement<T>(descB, n, k));
+        }
+      }
+  return h;
+}
+
+/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}, or m64nNk8 on
+/// tf32 (T = float: operands must be rounded to tf32), both operands
 /// from descriptors, A K-major and B K-major or N-major (`NMajorB`):
 /// thread 4g + t of warp w of its warpgroup holds d[4i + 2h + j] =
-/// D[16w + g + 8h][8i + 2t + j], D = d + A B with A 64x16 and B 16xN. As
-/// for mma.sync, the 16 products are added in k order with fused
-/// multiply-adds. Computed when issued: the commit and wait are no-ops.
+/// D[16w + g + 8h][8i + 2t + j], D = d + A B with A 64xK and B KxN (K =
+/// 16, 8 on tf32). As for mma.sync, the K products are added in k order
+/// with fused multiply-adds. Computed when issued; what it read is checked again when
+/// its group retires (Worker::retireWgmma).
 template <int N, typename T, bool NMajorB = false>
 inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
   if (self().threads % 128)
     fail("wgmma needs whole warpgroups (blocks of a multiple of 128 threads)");
   unsigned tid = self().self, w = tid / 32 % 4, lane = tid % 32;
   unsigned g = lane / 4, t = lane % 4;
+  uint64_t hash = 0xcbf29ce484222325ull;
   for (unsigned i = 0; i < N / 8; ++i)
     for (unsigned h = 0; h < 2; ++h)
       for (unsigned j = 0; j < 2; ++j) {
         unsigned row = 16 * w + g + 8 * h, n = 8 * i + 2 * t + j;
         float acc = d[4 * i + 2 * h + j];
-        for (unsigned k = 0; k < 16; ++k)
-          acc = std::fma(wgmmaElement<T>(descA, row, k),
-                         NMajorB ? wgmmaElementNMajor<T>(descB, k, n)
-                                 : wgmmaElement<T>(descB, n, k),
-                         acc);
+        for (unsigned k = 0; k < 32 / sizeof(T); ++k) {
+          float a = wgmmaElement<T>(descA, row, k);
+          float b = NMajorB ? wgmmaElementNMajor<T>(descB, k, n)
+                            : wgmmaElement<T>(descB, n, k);
+          hashRead(hash, a);
+          hashRead(hash, b);
+          acc = std::fma(a, b, acc);
+        }
         d[4 * i + 2 * h + j] = acc;
       }
+  self().fibers[tid].wgmmaOpen.push_back(
+      {[=] { return wgmmaReadsHash<N, T, NMajorB>(descA, descB); }, hash});
 }
 
 } // namespace xt_emu
@@ -873,8 +969,17 @@ inline uint64_t xt_wgmma_desc(const void *p, uint32_t panel = 16) {
   return xt_emu::wgmmaDescriptor(p, panel);
 }
 inline void xt_wgmma_fence() {}
-inline void xt_wgmma_commit() {}
-template <int N> inline void xt_wgmma_wait() {}
+inline void xt_wgmma_commit() {
+  xt_emu::Fiber &f = xt_emu::self().fibers[xt_emu::self().self];
+  f.wgmmaGroups.push_back(std::move(f.wgmmaOpen));
+  f.wgmmaOpen.clear();
+}
+template <int N> inline void xt_wgmma_wait() {
+  xt_emu::Worker::retireWgmma(xt_emu::self(), N);
+}
+template <int N> inline void xt_wgmma_wait_in_flight() {
+  xt_emu::Worker::retireWgmma(xt_emu::self(), N);
+}
 inline void xt_fence_proxy_async() {}
 
 template <int N, bool Trans>

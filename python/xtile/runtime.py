@@ -410,7 +410,8 @@ class Program:
                        "-fPIC", "-o", str(out), str(cu)]
             else:
                 cmd = [os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-fPIC",
-                       "-shared", "-w", "-pthread", "-x", "c++", "-include",
+                       "-shared", "-w", "-Wno-psabi", "-pthread", "-x", "c++",
+                       "-include",
                        str(_runtime_dir() / "xtile_emulation.h"), str(cu), "-o",
                        str(out)]
             built = subprocess.run(cmd, capture_output=True, text=True)

@@ -92,8 +92,8 @@ static cl::opt<std::string>
 static cl::opt<std::string> testMutate(
     "xtile-test-mutate", cl::Hidden,
     cl::desc("For tests only: break the tensor-core lowering on purpose "
-             "(fragment, swizzle, panel), to show the comparison catches "
-             "it"),
+             "(fragment, swizzle, panel, overlap, round), to show the "
+             "comparison or the emulation catches it"),
     cl::init(""));
 static cl::opt<bool>
     allowTf32("allow-tf32",
@@ -332,7 +332,8 @@ FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
     return failure();
   std::string header = findRuntimeDir() + "/xtile_emulation.h";
   SmallVector<std::string> args = {*program, "-std=c++17", "-O1", "-fPIC",
-                                   "-shared", "-w", "-pthread", "-x", "c++",
+                                   "-shared", "-w", "-Wno-psabi", "-pthread",
+                                   "-x", "c++",
                                    "-include", header, cu, "-o", so};
   if (sanitize)
     args.append({"-g", "-fno-omit-frame-pointer",

@@ -276,7 +276,10 @@ def ConvertXTileToXKernel : Pass<"convert-xtile-to-xkernel", "::mlir::ModuleOp">
            "(`fragment`: swap a B fragment's registers; `swizzle`: stage "
            "operand tiles unswizzled but read them swizzled; `panel`: give "
            "wgmma's N-major B a descriptor whose panel stride is one atom "
-           "short), to show that the emulation catches a wrong layout">
+           "short; `overlap`: copy one stage further ahead while wgmma "
+           "groups stay in flight; `round`: leave wgmma's tf32 operands "
+           "unrounded in shared memory), to show that the emulation "
+           "catches a wrong layout or order">
   ];
   let dependentDialects = [
     "::xtile::kernel::XKernelDialect", "::mlir::arith::ArithDialect",

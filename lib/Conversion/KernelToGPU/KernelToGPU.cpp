@@ -615,7 +615,8 @@ static Value wgmmaDescriptor(OpBuilder &b, Location loc, Value addr,
 }
 
 /// xkernel.wgmma -> wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}
-/// with both operands from descriptors (B K-major or N-major); the
+/// or m64nNk8.f32.tf32 with both operands from descriptors (B K-major or
+/// N-major); the
 /// accumulators as the instruction's struct of registers.
 struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -626,16 +627,27 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     const LLVMTypeConverter &converter = *getTypeConverter();
-    Value a = wgmmaDescriptor(
-        rewriter, loc,
-        elementAddress(rewriter, loc, converter, adaptor.getA(),
-                       op.getA().getType(), adaptor.getAOffset()));
+    // The descriptor of each operand's buffer (the same for every wgmma
+    // of a loop) plus the offset in 16-byte units: the address field
+    // cannot carry, as shared addresses stay below 2^18 and operands are
+    // 16-byte aligned.
+    Type i64 = rewriter.getI64Type();
+    int64_t bytes = op.getK() == 8 ? 4 : 2;
+    auto plus = [&](Value desc, Value offset) -> Value {
+      Value units = LLVM::LShrOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(
+              rewriter, loc, offset,
+              LLVM::ConstantOp::create(rewriter, loc, i64, bytes)),
+          LLVM::ConstantOp::create(rewriter, loc, i64, 4));
+      return LLVM::AddOp::create(rewriter, loc, desc, units);
+    };
+    Value a = plus(wgmmaDescriptor(rewriter, loc, adaptor.getA()),
+                   adaptor.getAOffset());
     std::optional<int64_t> panelBytes = op.getBPanelBytes();
-    Value b = wgmmaDescriptor(
-        rewriter, loc,
-        elementAddress(rewriter, loc, converter, adaptor.getB(),
-                       op.getB().getType(), adaptor.getBOffset()),
-        panelBytes.value_or(16));
+    Value b = wgmmaDescriptor(rewriter, loc, adaptor.getB(),
+                              panelBytes.value_or(16));
+    b = plus(b, adaptor.getBOffset());
     int64_t regs = op.getAcc().getType().getNumElements();
     Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
     auto structType =
@@ -648,12 +660,13 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
               rewriter, loc, adaptor.getAcc(),
               LLVM::ConstantOp::create(rewriter, loc, i32, i)),
           i);
-    NVVM::WGMMATypes type =
-        op.getA().getType().getElementType().isBF16() ? NVVM::WGMMATypes::bf16
-                                                      : NVVM::WGMMATypes::f16;
+    Type element = op.getA().getType().getElementType();
+    NVVM::WGMMATypes type = element.isBF16()  ? NVVM::WGMMATypes::bf16
+                            : element.isF16() ? NVVM::WGMMATypes::f16
+                                              : NVVM::WGMMATypes::tf32;
     Value d = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, acc, a, b,
-        NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16), type, type,
+        NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), op.getK()), type, type,
         NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
         // A row-major B (N-major) is the transposed one: imm-trans-b 1.

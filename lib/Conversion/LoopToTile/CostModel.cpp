@@ -205,8 +205,8 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
     // 2 x 16 FLOP per output element, and the instructions read:
     // - mma.sync: per warp, 512 bytes of A per 16 rows and 256 bytes of B
     //   per 8 columns of its sub-tile (ldmatrix);
-    // - wgmma: per warpgroup, its 64 rows of A and all block_n columns of
-    //   B, 32 bytes each.
+    // - wgmma: per warpgroup and block of 64 rows, the block's rows of A
+    //   and all block_n columns of B, 32 bytes each.
     // (Twice the bytes for f32 operands with tf32, at half the peak of
     // 16-bit operands.) An SM moves 128 bytes of shared memory per cycle.
     constexpr double kSharedBytesPerCycle = 128;
@@ -216,8 +216,8 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
       reads = s.getWarps() * (512 * tm + 256 * tn);
       peak = target.getMmaSyncGflops() / (s.getTf32() ? 2 : 1);
     } else {
-      reads = s.getWarps() / 4 * 32.0 * (64 + bn);
-      peak = target.getWgmmaGflops();
+      reads = bm / 64 * 32.0 * (64 + bn);
+      peak = target.getWgmmaGflops() / (s.getTf32() ? 2 : 1);
     }
     double flopsPerByte = 32.0 * bm * bn /
                           ((reads + 32.0 * (bm + bn)) * f.inBytes / 2);

@@ -132,24 +132,31 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
             }
 }
 
-/// Warpgroup schedules (sm_90a): 1 or 2 warpgroups of 64 rows, block_n of
-/// 64 to 256, K steps of 64, 2 to 4 stages; only where B is contiguous
-/// along K (x W^T) or along N (x W) in memory, which the copies can stage
-/// as wgmma reads it (K-major, or N-major in 64-column panels).
-static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f,
+/// Warpgroup schedules (sm_90a): 1 or 2 warpgroups of 64 rows, or of 128
+/// rows (two blocks of 64) with block_n up to 128 (128 accumulators per
+/// thread), block_n of 64 to 256, K steps of 128 bytes (64 16-bit
+/// elements, 32 f32 on tf32), 2 to 4 stages; only where
+/// B is contiguous along K (x W^T) or along N (x W) in memory, which the
+/// copies can stage as wgmma reads it (K-major, or N-major in 64-column
+/// panels).
+static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
                             SmallVector<xt::ScheduleAttrInterface> &out) {
-  if (!f.rhsKMajor && !f.rhsNMajor)
+  // tf32 operands are read K-major only (block_k 32: 128 bytes of f32).
+  if (!f.rhsKMajor && (tf32 || !f.rhsNMajor))
     return;
+  int64_t bk = tf32 ? 32 : 64;
   for (int64_t warps : {4, 8})
-    for (int64_t bn : {64, 128, 256})
-      for (int64_t stages : {2, 3, 4}) {
-        int64_t bm = 16 * warps;
-        if (!fitsProblem(f, bm, bn, 64, stages, 64, 64))
-          continue;
-        out.push_back(xt::DotScheduleAttr::get(ctx, bm, bn, 64, stages, warps,
-                                               xt::DotInstruction::wgmma,
-                                               warps, /*tf32=*/false, 1));
-      }
+    for (int64_t rows : {16, 32})
+      for (int64_t bn : {64, 128, 256})
+        for (int64_t stages : {2, 3, 4}) {
+          int64_t bm = rows * warps;
+          if (bm * bn / (32 * warps) > 128 ||
+              !fitsProblem(f, bm, bn, bk, stages, 64, bk))
+            continue;
+          out.push_back(xt::DotScheduleAttr::get(
+              ctx, bm, bn, bk, stages, warps, xt::DotInstruction::wgmma,
+              warps, tf32, 1));
+        }
 }
 
 static SmallVector<xt::ScheduleAttrInterface>
@@ -273,7 +280,9 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
   if (allowTf32 && f.f32Operands && xt::hasMmaSync(target))
     mmaSyncCandidates(ctx, f, /*tf32=*/true, out);
   if (f.tensorCoreOperands && xt::hasWgmma(target))
-    wgmmaCandidates(ctx, f, out);
+    wgmmaCandidates(ctx, f, /*tf32=*/false, out);
+  if (allowTf32 && f.f32Operands && xt::hasWgmma(target))
+    wgmmaCandidates(ctx, f, /*tf32=*/true, out);
   for (int64_t bm : {32, 64, 128})
     for (int64_t bn : {32, 64, 128})
       for (int64_t bk : {32, 64})

@@ -176,6 +176,13 @@ private:
     return dotSchedule ? dotSchedule.getInstruction()
                        : xt::DotInstruction::fma;
   }
+  /// Whether the dots run on wgmma with tf32 operands, which must be
+  /// rounded in shared memory (the instruction reads them there).
+  /// (The xtile-test-mutate=round mutation leaves them unrounded.)
+  bool wgmmaTf32() const {
+    return instruction() == xt::DotInstruction::wgmma && dotSchedule &&
+           dotSchedule.getTf32() && testMutation != "round";
+  }
   /// The alignment of operand tiles in dynamic shared memory: wgmma's
   /// 128-byte swizzle atoms are 1024 bytes, aligned.
   int64_t sharedAlignment() const {
@@ -270,6 +277,13 @@ private:
   std::map<std::pair<SmallVector<int64_t>, int64_t>, int> transposedIds;
   std::map<std::pair<SmallVector<int64_t>, int64_t>, int> rowMajorIds;
   bool stagedInBody = false;
+  // The pipelined loop whose wgmma dots leave their group in flight
+  // (wgmma_wait 1) for the next iteration's to follow (see lowerFor).
+  Operation *overlapLoop = nullptr;
+  // Whether `op`'s dots can each leave a wgmma group in flight across
+  // iterations: each accumulates into a loop-carried value that only it
+  // reads and yields only to itself.
+  bool canOverlapWgmma(scf::ForOp op);
   // Loads that asynchronous copies bring into shared memory instead.
   DenseSet<Operation *> copiedLoads;
   // While issuing the copies of another iteration of a pipelined loop: the
@@ -287,6 +301,9 @@ private:
     int coords;        // the coordinate set the copies are dealt out by
   };
   SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
+  /// Rounds to tf32, in place, what this thread copied of `p` into stage
+  /// `stage` (once its copies have landed).
+  void roundCopiedTf32(const Pipelined &p, Value stage);
   LogicalResult issueCopies(ArrayRef<Pipelined> operands, scf::ForOp op,
                             Value lowerBound, Value iteration, Value stage);
 };

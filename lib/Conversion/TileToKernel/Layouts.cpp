@@ -168,14 +168,22 @@ int KernelLowering::baseCoords(ArrayRef<int64_t> shape) {
     int64_t warpsN = numWarps / dotSchedule.getWarpsM();
     int64_t wmSize = l.shape[0] / dotSchedule.getWarpsM();
     int64_t wnSize = l.shape[1] / warpsN;
+    // On wgmma (warps_m = warps) a warpgroup computes its rows in blocks
+    // of 64, 16 rows of each per warp (wgmma's D fragment): block tm of
+    // warp w of warpgroup q starts at row q 4 wmSize + 64 tm + 16 w.
+    bool wgmma = instruction() == xt::DotInstruction::wgmma;
     Value g = div(lane, 4), t = rem(lane, 4);
-    Value row0 = add(mul(div(warp, warpsN), cst(wmSize)), g);
+    Value row0 = wgmma ? add(add(mul(div(warp, 4), cst(4 * wmSize)),
+                                 mul(rem(warp, 4), cst(16))),
+                             g)
+                       : add(mul(div(warp, warpsN), cst(wmSize)), g);
+    int64_t blockRows = wgmma ? 64 : 16;
     Value col0 = add(mul(rem(warp, warpsN), cst(wnSize)), mul(t, cst(2)));
     for (int64_t tm = 0; tm < wmSize / 16; ++tm)
       for (int64_t tn = 0; tn < wnSize / 8; ++tn)
         for (int64_t h = 0; h < 2; ++h)
           for (int64_t j = 0; j < 2; ++j)
-            cs.coords.push_back({add(row0, cst(16 * tm + 8 * h)),
+            cs.coords.push_back({add(row0, cst(blockRows * tm + 8 * h)),
                                  add(col0, cst(8 * tn + j))});
     coordSets.push_back(std::move(cs));
     return baseIds[key] = coordSets.size() - 1;

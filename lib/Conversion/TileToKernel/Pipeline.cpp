@@ -112,10 +112,15 @@ KernelLowering::stageOperand(Value operand, bool &stagedNow,
       ArrayRef<Value> coords = coordSets[cs].coords[s0];
       Value offset = sharedOffset(type, coords[0], coords[1],
                                   /*reading=*/false, transposed);
-      Value lanes = group == 1 ? (*values)[s0]
+      SmallVector<Value> elements(ArrayRef<Value>(*values).slice(s0, group));
+      // wgmma on tf32 reads its operands as they are in shared memory.
+      if (wgmmaTf32())
+        for (Value &e : elements)
+          e = xk::RoundTf32Op::create(b, loc, e);
+      Value lanes = group == 1 ? elements[0]
                                : (Value)vector::FromElementsOp::create(
                                      b, loc, VectorType::get({group}, element),
-                                     ArrayRef<Value>(*values).slice(s0, group));
+                                     elements);
       predicated(
           b, loc, owned(coordSets[cs].layout, c), {},
           [&] {
@@ -277,7 +282,8 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
       bool wgmma = instruction() == xt::DotInstruction::wgmma;
       int64_t rowGroup = 0;
       if (wgmma && rhs) {
-        if (type.getDimSize(1) % (128 / bytes) == 0)
+        // (tf32 is read K-major only.)
+        if (type.getDimSize(1) % (128 / bytes) == 0 && bytes == 2)
           rowGroup = group;
         group = 0;
       }
@@ -383,9 +389,55 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
   return success();
 }
 
+void KernelLowering::roundCopiedTf32(const Pipelined &p, Value stage) {
+  auto type = cast<RankedTensorType>(p.operand.getType());
+  const Layout &l = layouts[coordSets[p.coords].layout];
+  Value base = mul(stage, cst(p.elements));
+  auto vector = VectorType::get({p.group}, b.getF32Type());
+  for (int64_t c = 0; c < l.chunks; ++c)
+    for (int64_t i = 0; i < l.vec; i += p.group) {
+      ArrayRef<Value> coords = coordSets[p.coords].coords[c * l.vec + i];
+      Value local = add(base, sharedOffset(type, coords[0], coords[1],
+                                           /*reading=*/false, p.transposed));
+      predicated(
+          b, loc, owned(coordSets[p.coords].layout, c), {},
+          [&] {
+            Value v = xk::LoadOp::create(b, loc, vector, p.buffer, local);
+            SmallVector<Value> lanes;
+            for (int64_t e = 0; e < p.group; ++e)
+              lanes.push_back(xk::RoundTf32Op::create(
+                  b, loc, vector::ExtractOp::create(b, loc, v, e)));
+            xk::StoreOp::create(
+                b, loc,
+                vector::FromElementsOp::create(b, loc, vector, lanes),
+                p.buffer, local);
+            return SmallVector<Value>{};
+          },
+          [&] { return SmallVector<Value>{}; });
+    }
+}
+
 //===----------------------------------------------------------------------===//
 // Loops
 //===----------------------------------------------------------------------===//
+
+bool KernelLowering::canOverlapWgmma(scf::ForOp op) {
+  if (instruction() != xt::DotInstruction::wgmma)
+    return false;
+  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+  auto dots = op.getBody()->getOps<xt::DotOp>();
+  if (dots.empty())
+    return false;
+  for (xt::DotOp dot : dots) {
+    auto acc = dyn_cast<BlockArgument>(dot.getAcc());
+    if (!acc || acc.getOwner() != op.getBody() || acc.getArgNumber() == 0 ||
+        !acc.hasOneUse() || !dot.getResult().hasOneUse() ||
+        *dot.getResult().getUsers().begin() != yield.getOperation() ||
+        yield.getOperand(acc.getArgNumber() - 1) != dot.getResult())
+      return false;
+  }
+  return true;
+}
 
 LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   FailureOr<Value> lb = scalar(op.getLowerBound(), op);
@@ -431,6 +483,28 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   if (IntegerAttr attr = tileDialect->getNumStagesAttrHelper().getAttr(op))
     stages = attr.getInt();
   SmallVector<Pipelined> pipelined = pipelineOperands(op, stages);
+  // wgmma overlap: with 3 or more stages each iteration leaves its wgmma
+  // group in flight (wgmma_wait 1), so the tensor cores run it while the
+  // next iteration waits for its tiles. The copies then run stages - 2
+  // iterations ahead, not stages - 1: iteration i overwrites the stage
+  // iteration i - 2 read, whose group every warpgroup retired before the
+  // barrier that ends iteration i - 1, never the stage of the group still
+  // in flight (i - 1). The xtile-test-mutate=overlap mutation keeps
+  // stages - 1, which the emulation catches (shared memory an in-flight
+  // wgmma reads, overwritten).
+  // Every operand tile must come in by the copies, into its stage: one
+  // staged from registers would be rewritten under the group in flight.
+  bool overlap =
+      !pipelined.empty() && stages >= 3 && canOverlapWgmma(op) &&
+      llvm::all_of(op.getBody()->getOps<xt::DotOp>(), [&](xt::DotOp d) {
+        return llvm::all_of(ValueRange{d.getLhs(), d.getRhs()}, [&](Value v) {
+          return llvm::any_of(pipelined,
+                              [&](const Pipelined &p) { return p.operand == v; });
+        });
+      });
+  int64_t ahead = stages - 1;
+  if (overlap && testMutation != "overlap")
+    ahead = stages - 2;
   int64_t stepConst = 0;
   Value trips; // the loop's iteration count
   if (!pipelined.empty()) {
@@ -446,8 +520,8 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
                           cst(0)),
                       cst(stepConst - 1)),
                   stepConst);
-    // The first stages - 1 iterations' copies, those that exist.
-    for (int64_t j = 0; j + 1 < stages; ++j) {
+    // The first `ahead` iterations' copies, those that exist.
+    for (int64_t j = 0; j < ahead; ++j) {
       LogicalResult issued = success();
       predicated(
           b, loc,
@@ -479,33 +553,42 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     scopes.emplace_back();
     bind(op.getRegionIterArgs(), loop.getRegionIterArgs());
     if (!pipelined.empty()) {
-      // Iteration i starts the copies of iteration i + stages - 1, then waits
-      // for its own (committed stages - 1 groups earlier).
+      // Iteration i starts the copies of iteration i + ahead, then waits
+      // for its own (committed `ahead` groups earlier).
       Value i = div(b.createOrFold<arith::SubIOp>(loc, loop.getInductionVar(),
                                                   *lb),
                     stepConst);
-      Value ahead = add(i, cst(stages - 1));
+      Value later = add(i, cst(ahead));
       Value inRange = b.createOrFold<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ult, ahead, trips);
+          loc, arith::CmpIPredicate::ult, later, trips);
       LogicalResult issued = success();
       predicated(
           b, loc, inRange, {},
           [&] {
             issued =
-                issueCopies(pipelined, op, *lb, ahead, rem(ahead, stages));
+                issueCopies(pipelined, op, *lb, later, rem(later, stages));
             return SmallVector<Value>{};
           },
           [&] { return SmallVector<Value>{}; });
       if (failed(issued))
         return failure();
       xk::AsyncCommitOp::create(b, loc);
-      xk::AsyncWaitOp::create(b, loc, stages - 1);
+      xk::AsyncWaitOp::create(b, loc, ahead);
+      // wgmma on tf32 reads its operands as they are in shared memory:
+      // each thread rounds what it copied there.
+      Value current;
+      if (wgmmaTf32()) {
+        current = rem(i, stages);
+        for (const Pipelined &p : pipelined)
+          roundCopiedTf32(p, current);
+      }
       // wgmma reads shared memory through the async proxy: the copies this
       // thread made are fenced before the block meets.
       if (instruction() == xt::DotInstruction::wgmma)
         xk::FenceProxyAsyncOp::create(b, loc);
       xk::BarrierOp::create(b, loc);
-      Value current = rem(i, stages);
+      if (!current)
+        current = rem(i, stages);
       for (const Pipelined &p : pipelined) {
         staged[p.operand] = {p.buffer, mul(current, cst(p.elements))};
         if (p.transposed)
@@ -514,7 +597,10 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       stagedInBody = true;
     }
     ++loopDepth;
+    Operation *savedOverlap = overlapLoop;
+    overlapLoop = overlap ? op.getOperation() : nullptr;
     LogicalResult body = lowerBlock(*op.getBody());
+    overlapLoop = savedOverlap;
     --loopDepth;
     if (failed(body))
       return failure();
@@ -545,6 +631,36 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   stagedInBody = savedStagedInBody;
   if (!pipelined.empty())
     xk::AsyncWaitOp::create(b, loc, 0);
+  SmallVector<Value> results(loop.getResults());
+  if (overlap) {
+    // The last iteration's wgmma group is still in flight: wait for it
+    // before the accumulators are read, passing them through the wait.
+    SmallVector<std::pair<int64_t, int64_t>> spansOfDots; // (first, count)
+    int64_t pos = 0;
+    for (auto [v, span] : llvm::zip(op.getResults(), spans)) {
+      if (span.second >= 0 &&
+          llvm::any_of(op.getBody()->getOps<xt::DotOp>(), [&](xt::DotOp d) {
+            return cast<BlockArgument>(d.getAcc()).getArgNumber() - 1 ==
+                   cast<OpResult>(v).getResultNumber();
+          }))
+        spansOfDots.push_back({pos, span.first});
+      pos += span.first;
+    }
+    SmallVector<Value> vectors;
+    SmallVector<Type> types;
+    for (auto [first, count] : spansOfDots) {
+      auto type = VectorType::get({count}, b.getF32Type());
+      vectors.push_back(vector::FromElementsOp::create(
+          b, loc, type, ArrayRef<Value>(results).slice(first, count)));
+      types.push_back(type);
+    }
+    auto wait = xk::WgmmaWaitOp::create(b, loc, types,
+                                        b.getI64IntegerAttr(0), vectors);
+    for (auto [k, span] : llvm::enumerate(spansOfDots))
+      for (int64_t e = 0; e < span.second; ++e)
+        results[span.first + e] =
+            vector::ExtractOp::create(b, loc, wait.getResult(k), e);
+  }
   auto *ctx = op->getContext();
   if (IntegerAttr stagesAttr = ctx->getOrLoadDialect<xt::XTileDialect>()
                                    ->getNumStagesAttrHelper()
@@ -552,6 +668,6 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     ctx->getOrLoadDialect<xk::XKernelDialect>()
         ->getNumStagesAttrHelper()
         .setAttr(loop, stagesAttr);
-  bind(op.getResults(), loop.getResults());
+  bind(op.getResults(), results);
   return success();
 }

@@ -200,7 +200,8 @@ struct ConvertXTileToXKernelPass
     SmallVector<xt::KernelOp> kernels(module.getOps<xt::KernelOp>());
     llvm::StringMap<LoweredKernel> lowered;
     if (!testMutate.empty() && testMutate != "fragment" &&
-        testMutate != "swizzle" && testMutate != "panel") {
+        testMutate != "swizzle" && testMutate != "panel" &&
+        testMutate != "overlap" && testMutate != "round") {
       module.emitError("unknown test-mutate '") << testMutate << "'";
       return signalPassFailure();
     }

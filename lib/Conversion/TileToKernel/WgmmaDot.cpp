@@ -1,26 +1,35 @@
 //===- WgmmaDot.cpp - Dots on warpgroup tensor cores (wgmma) --------------===//
 //
 // A dot whose schedule says `instruction = wgmma` (sm_90a): each warpgroup
-// (4 warps) computes 64 rows of the [block_m, block_n] output tile with
-// wgmma.mma_async.m64nNk16, N = block_n, reading both operands straight
+// (4 warps) computes 64 or 128 rows (one or two blocks of 64, each with
+// its own accumulator) of the [block_m, block_n] output tile with
+// wgmma.mma_async.m64nNk16 (m64nNk8 on tf32: f32 operands rounded to tf32
+// when they land, see lowerFor and stageOperand), N = block_n, reading
+// both operands straight
 // from shared memory through matrix descriptors, in the 128-byte swizzle
 // layout (1024-byte aligned atoms of 8 rows of 128 bytes, each 16-byte
 // chunk XORed with its row % 8, as sharedOffset lays tiles out):
-//  - A is K-major, staged row by row (rows of 64 16-bit elements);
+//  - A is K-major, staged row by row (rows of 64 16-bit or 32 f32
+//    elements);
 //  - B is K-major, staged column by column ([n][k]), where it is contiguous
-//    along K in memory (x W^T); otherwise N-major, staged row by row in
+//    along K in memory (x W^T), and always on tf32; otherwise N-major,
+//    staged row by row in
 //    panels of 64 columns, block_k x 128 bytes each, one after the other
 //    (x W with W [K, N]): the instruction transposes it (imm-trans-b) and
 //    its descriptor steps from panel to panel by the panel's bytes.
-// The accumulator is laid out as for mma.sync with one warp per 16 rows
-// (Layouts.cpp): lane 4g + t of warp w holds, for each 8 columns i, rows
-// 16w + g and 16w + g + 8, columns 8i + 2t and 8i + 2t + 1, which is
-// wgmma's D fragment.
+// The accumulator is laid out as for mma.sync with 16 rows of each block
+// per warp (Layouts.cpp): lane 4g + t of warp w holds, for each block r
+// and 8 columns i, rows 64r + 16w + g and 64r + 16w + g + 8, columns
+// 8i + 2t and 8i + 2t + 1, which is wgmma's D fragment of block r.
 //
-// Per step of 64 along K: fence the accumulators (wgmma.fence), issue four
-// wgmma chained through the accumulator (k = 0, 16, 32, 48: the descriptors
-// start 32 bytes further each), commit them as a group and wait for it
-// before the accumulators are read again.
+// Per step of 128 bytes along K: fence the accumulators (wgmma.fence),
+// issue four wgmma per block chained through its accumulator (k = 0, 16,
+// 32, 48, or 0, 8, 16, 24 on tf32: the descriptors start 32 bytes further
+// each), commit them as a group and
+// wait for it before the accumulators are read again; in a loop pipelined
+// over 3 or more stages, wait only for the previous iteration's group
+// (wgmma_wait 1), the accumulators going straight to the next iteration's
+// wgmma (see lowerFor).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,17 +47,22 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
   auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
   auto accType = cast<RankedTensorType>(op.getAcc().getType());
   int64_t k = lhsType.getDimSize(1);
-  if (k != 64)
-    return op.emitOpError("wgmma reads K-major operand tiles of 64 columns "
-                          "(one 128-byte swizzle atom per row); the tile "
-                          "has ")
+  int64_t bytes = getElementBytes(lhsType.getElementType());
+  bool tf32 = lhsType.getElementType().isF32();
+  if (k * bytes != 128)
+    return op.emitOpError("wgmma reads K-major operand tiles of 128 bytes "
+                          "per row (one 128-byte swizzle atom: 64 16-bit "
+                          "or 32 f32 elements); the tile has ")
            << k;
   int64_t n = accType.getDimSize(1);
-  // B in either orientation where N is whole panels; else K-major.
-  int64_t panel = 128 / getElementBytes(rhsType.getElementType());
+  // K per instruction: 32 bytes of each row.
+  int64_t kStep = 32 / bytes;
+  // B in either orientation where N is whole panels; else K-major (always
+  // on tf32, which wgmma reads K-major only).
+  int64_t panel = 128 / bytes;
   FailureOr<DotOperands> staged = stageDot(
       op, /*lhsOrientation=*/false,
-      n % panel ? std::optional<bool>(true) : std::nullopt);
+      n % panel || tf32 ? std::optional<bool>(true) : std::nullopt);
   if (failed(staged))
     return failure();
   std::pair<Value, Value> *a = &staged->lhs, *bb = &staged->rhs;
@@ -58,38 +72,62 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
   if (!bKMajor) {
     // The xtile-test-mutate=panel mutation gives the descriptor a panel
     // stride one atom short.
-    int64_t bytes = k * 128 - (testMutation == "panel" ? 1024 : 0);
-    panelBytes = b.getI64IntegerAttr(bytes);
+    int64_t stride = k * 128 - (testMutation == "panel" ? 1024 : 0);
+    panelBytes = b.getI64IntegerAttr(stride);
   }
   auto accVector = VectorType::get({n / 2}, b.getF32Type());
+  // Each warpgroup computes `blocks` blocks of 64 rows (one accumulator
+  // each: the slots of block r are the r-th n / 2 of the thread's, see
+  // baseCoords).
+  int64_t rowsPerGroup = accType.getDimSize(0) / (numWarps / 4);
+  int64_t blocks = rowsPerGroup / 64;
 
-  // The warpgroup's 64 rows of A start at row 64 q; B is all of the tile.
-  // Step ks of K starts at column 16 ks (32 bytes into each row).
-  SmallVector<Value> aOffsets, bOffsets;
+  // Block r of warpgroup q's rows of A starts at row q rowsPerGroup + 64 r;
+  // B is all of the tile. Step ks of K starts at column 16 ks (32 bytes
+  // into each row).
+  SmallVector<Value> aOffsets, bOffsets; // [r][ks], [ks]
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(prelude);
-    Value firstRow = mul(div(warp, 4), cst(64));
-    for (int64_t ks = 0; ks < k / 16; ++ks) {
-      aOffsets.push_back(sharedOffset(lhsType, firstRow, cst(16 * ks),
-                                      /*reading=*/true));
-      bOffsets.push_back(sharedOffset(rhsType, cst(16 * ks), cst(0),
+    Value firstRow = mul(div(warp, 4), cst(rowsPerGroup));
+    for (int64_t r = 0; r < blocks; ++r)
+      for (int64_t ks = 0; ks < k / kStep; ++ks)
+        aOffsets.push_back(sharedOffset(lhsType, add(firstRow, cst(64 * r)),
+                                        cst(kStep * ks), /*reading=*/true));
+    for (int64_t ks = 0; ks < k / kStep; ++ks)
+      bOffsets.push_back(sharedOffset(rhsType, cst(kStep * ks), cst(0),
                                       /*reading=*/true, bKMajor));
-    }
   }
   xk::WgmmaFenceOp::create(b, loc);
-  Value d = vector::FromElementsOp::create(b, loc, accVector, staged->slots);
-  for (int64_t ks = 0; ks < k / 16; ++ks)
-    d = xk::WgmmaOp::create(b, loc, accVector, a->first,
-                            add(a->second, aOffsets[ks]), bb->first,
-                            add(bb->second, bOffsets[ks]), panelBytes, d);
+  SmallVector<Value> d;
+  for (int64_t r = 0; r < blocks; ++r)
+    d.push_back(vector::FromElementsOp::create(
+        b, loc, accVector,
+        ArrayRef<Value>(staged->slots).slice(r * (n / 2), n / 2)));
+  for (int64_t ks = 0; ks < k / kStep; ++ks)
+    for (int64_t r = 0; r < blocks; ++r)
+      d[r] = xk::WgmmaOp::create(
+          b, loc, accVector, a->first,
+          add(a->second, aOffsets[r * (k / kStep) + ks]), bb->first,
+          add(bb->second, bOffsets[ks]), panelBytes, d[r]);
   xk::WgmmaCommitOp::create(b, loc);
-  Value ready = xk::WgmmaWaitOp::create(b, loc, TypeRange{accVector},
-                                        b.getI64IntegerAttr(0), ValueRange{d})
-                    .getResult(0);
+  SmallVector<Value> results = d;
+  if (overlapLoop && op->getParentOp() == overlapLoop) {
+    // The group stays in flight until the next iteration's wait: its
+    // accumulators go, unread, to the next iteration's wgmma (lowerFor
+    // waits for the last group after the loop).
+    xk::WgmmaWaitOp::create(b, loc, TypeRange{}, b.getI64IntegerAttr(1),
+                            ValueRange{});
+  } else {
+    results = xk::WgmmaWaitOp::create(b, loc,
+                                      SmallVector<Type>(blocks, accVector),
+                                      b.getI64IntegerAttr(0), d)
+                  .getResults();
+  }
   SmallVector<Value> slots;
-  for (int64_t i = 0; i < n / 2; ++i)
-    slots.push_back(vector::ExtractOp::create(b, loc, ready, i));
+  for (Value ready : results)
+    for (int64_t i = 0; i < n / 2; ++i)
+      slots.push_back(vector::ExtractOp::create(b, loc, ready, i));
   remember(op.getResult(), cs, slots);
   return success();
 }

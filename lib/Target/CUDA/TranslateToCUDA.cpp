@@ -256,6 +256,13 @@ __device__ __forceinline__ void xt_wgmma_commit() {
 template <int N> __device__ __forceinline__ void xt_wgmma_wait() {
   XT_WGMMA_ASM("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 }
+// A wait that leaves N groups in flight whose accumulators the next
+// wgmma takes (a pipelined K loop). ptxas serializes every wgmma of such
+// a loop as nvcc emits it (C7514), so here it waits for every group; the
+// PTX path (--mlir-to-ptx) keeps the group in flight.
+template <int N> __device__ __forceinline__ void xt_wgmma_wait_in_flight() {
+  XT_WGMMA_ASM("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
 __device__ __forceinline__ void xt_fence_proxy_async() {
   XT_WGMMA_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
@@ -300,8 +307,10 @@ XT_MMA_TYPED(float, xt_mma_tf32)
 /// The name of the helper that issues wgmma m64nNk16 on `element`, with B
 /// K-major or N-major (`_tb`, transposed).
 static std::string wgmmaHelper(int64_t n, Type element, bool nMajor) {
-  return "xt_wgmma_" + std::string(element.isBF16() ? "bf16" : "f16") +
-         "_n" + std::to_string(n) + (nMajor ? "_tb" : "");
+  std::string type = element.isBF16() ? "bf16" : element.isF16() ? "f16"
+                                                                 : "tf32";
+  return "xt_wgmma_" + type + "_n" + std::to_string(n) +
+         (nMajor ? "_tb" : "");
 }
 
 /// One function per wgmma shape, type and B orientation the module uses:
@@ -310,28 +319,41 @@ static std::string wgmmaHelper(int64_t n, Type element, bool nMajor) {
 /// emulation, the header's model of the instruction.
 static void emitWgmmaHelper(raw_ostream &os, int64_t n, Type element,
                             bool nMajor) {
-  std::string type = element.isBF16() ? "__nv_bfloat16" : "__half";
-  std::string ptx = element.isBF16() ? "bf16" : "f16";
+  std::string type = element.isBF16()  ? "__nv_bfloat16"
+                     : element.isF16() ? "__half"
+                                       : "float";
+  std::string ptx = element.isBF16() ? "bf16" : element.isF16() ? "f16"
+                                                                : "tf32";
+  int64_t k = element.isF32() ? 8 : 16;
   std::string descB = nMajor ? "xt_wgmma_desc(b, panel)" : "xt_wgmma_desc(b)";
   int64_t regs = n / 2;
+  // Each operand comes as its buffer and an offset in it: the buffer's
+  // descriptor (the same for every wgmma of a loop) plus the offset in
+  // 16-byte units (shared addresses stay below 2^18: no carry).
   os << "__device__ __forceinline__ xt_vec<float, " << regs << "> "
      << wgmmaHelper(n, element, nMajor) << "(const " << type
-     << " *a, const " << type << " *b, "
+     << " *a, int64_t oa, const " << type << " *b, int64_t ob, "
      << (nMajor ? "uint32_t panel, " : "") << "xt_vec<float, " << regs
      << "> d) {\n"
      << "#ifdef XTILE_EMULATION\n"
+     << "  a += oa;\n"
+     << "  b += ob;\n"
      << "  xt_emu::wgmma<" << n << ", " << type << ", "
      << (nMajor ? "true" : "false") << ">(xt_wgmma_desc(a), " << descB
      << ", d.v);\n"
      << "#else\n"
-     << "  uint64_t da = xt_wgmma_desc(a), db = " << descB << ";\n"
+     << "  uint64_t da = xt_wgmma_desc(a) + ((uint64_t)oa * sizeof(*a) >> 4), "
+        "db = "
+     << descB << " + ((uint64_t)ob * sizeof(*b) >> 4);\n"
      << "  XT_WGMMA_ASM(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n\"\n"
-     << "      \"wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << ptx
-     << "." << ptx << " {";
+     << "      \"wgmma.mma_async.sync.aligned.m64n" << n << "k" << k
+     << ".f32." << ptx << "." << ptx << " {";
   for (int64_t i = 0; i < regs; ++i)
     os << (i ? ", " : "") << "%" << i;
-  os << "}, %" << regs << ", %" << regs + 1 << ", p, 1, 1, 0, "
-     << (nMajor ? 1 : 0) << ";\\n}\\n\"\n      : ";
+  // tf32 takes no transpose operands (K-major only).
+  os << "}, %" << regs << ", %" << regs + 1 << ", p, 1, 1"
+     << (element.isF32() ? "" : nMajor ? ", 0, 1" : ", 0, 0")
+     << ";\\n}\\n\"\n      : ";
   for (int64_t i = 0; i < regs; ++i)
     os << (i ? ", " : "") << "\"+f\"(d.v[" << i << "])";
   os << "\n      : \"l\"(da), \"l\"(db) : \"memory\");\n"
@@ -1071,8 +1093,8 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
             w.getResult(), op,
             wgmmaHelper(w.getN(), w.getA().getType().getElementType(),
                         panel.has_value()) +
-                "(" + access(w.getA(), w.getAOffset()) + ", " +
-                access(w.getB(), w.getBOffset()) + ", " +
+                "(" + name(w.getA()) + ", " + name(w.getAOffset()) + ", " +
+                name(w.getB()) + ", " + name(w.getBOffset()) + ", " +
                 (panel ? std::to_string(*panel) + ", " : "") +
                 name(w.getAcc()) + ")");
       })
@@ -1085,7 +1107,12 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
         return success();
       })
       .Case<xk::WgmmaWaitOp>([&](xk::WgmmaWaitOp w) -> LogicalResult {
-        os << "xt_wgmma_wait<" << w.getPending() << ">();\n";
+        // A wait that passes nothing leaves groups in flight whose
+        // accumulators only the next wgmma takes.
+        os << (w.getPending() && w.getValues().empty()
+                   ? "xt_wgmma_wait_in_flight<"
+                   : "xt_wgmma_wait<")
+           << w.getPending() << ">();\n";
         for (auto [from, to] : llvm::zip(w.getValues(), w.getResults()))
           if (failed(assign(to, op, "xt_wgmma_ready(" + name(from) + ")")))
             return failure();
@@ -1463,11 +1490,13 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
 LogicalResult CUDAEmitter::emitModule(Operation *module) {
   os << "// CUDA C emitted by xtile-translate --mlir-to-cuda.\n" << kPrelude
      << "\n";
-  std::set<std::tuple<int64_t, bool, bool>> wgmmas;
+  std::set<std::tuple<int64_t, std::string, bool>> wgmmas;
   module->walk([&](xk::WgmmaOp w) {
     Type element = w.getA().getType().getElementType();
     bool nMajor = w.getBPanelBytes().has_value();
-    if (wgmmas.insert({w.getN(), element.isBF16(), nMajor}).second)
+    if (wgmmas.insert({w.getN(), wgmmaHelper(w.getN(), element, nMajor),
+                       nMajor})
+            .second)
       emitWgmmaHelper(os, w.getN(), element, nMajor);
   });
   if (!wgmmas.empty())

@@ -12,13 +12,21 @@
 // CHECK:           xkernel.mma
 // On sm_90a it runs on wgmma, its B ([K, N], contiguous along N) copied 16
 // bytes at a time into N-major 64-column panels of 64 x 128 bytes, which
-// the descriptor steps through (n_major(8192)); A stays K-major.
+// the descriptor steps through (n_major(8192)); A stays K-major. Each K
+// step leaves its group in flight (wgmma_wait 1); the loop's results wait
+// for the last one.
 // WGMMA-LABEL: xkernel.func @bf16_matmul(
 // WGMMA:         xkernel.async_copy %arg1[{{.*}}] to {{.*}}, 16 :
 // WGMMA:         scf.for
 // WGMMA:           xkernel.wgmma_fence
 // WGMMA-COUNT-4:   xkernel.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] n_major(8192), %{{.*}} : <bf16, shared>, <bf16, shared>, vector<128xf32>
 // WGMMA:           xkernel.wgmma_commit
+// WGMMA-NEXT:      xkernel.wgmma_wait 1
+// WGMMA:           xkernel.barrier
+// WGMMA:           scf.yield
+// WGMMA:         xkernel.async_wait 0
+// WGMMA-NEXT:    vector.from_elements
+// WGMMA-NEXT:    xkernel.wgmma_wait 0, %{{.*}} : vector<128xf32>
 func.func @bf16(%x: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
   %y = xtensor.matmul %x, %w : tensor<4096x4096xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
   return %y : tensor<4096x4096xbf16>

@@ -304,7 +304,7 @@ xkernel.func @f() attributes {max_threads = 128 : i64} {
   %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
   %h = xkernel.shared 64 : !xkernel.ptr<f16, shared>
   %z = arith.constant dense<0.0> : vector<32xf32>
-  // expected-error @+1 {{multiplies f16 or bf16 operands of one type, got 'bf16' and 'f16'}}
+  // expected-error @+1 {{multiplies f16, bf16 or f32 (tf32) operands of one type, got 'bf16' and 'f16'}}
   %d = xkernel.wgmma %s[%c0], %h[%c0], %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<f16, shared>, vector<32xf32>
   xkernel.return
 }
@@ -339,6 +339,17 @@ xkernel.func @f() attributes {max_threads = 128 : i64} {
   %z = arith.constant dense<0.0> : vector<32xf32>
   // expected-error @+1 {{n_major takes the bytes between B's panels, a positive multiple of 1024 below 2^18, got 8000}}
   %d = xkernel.wgmma %s[%c0], %s[%c0] n_major(8000), %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<bf16, shared>, vector<32xf32>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<f32, shared>
+  %z = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{reads tf32 operands K-major only: n_major takes 16-bit operands}}
+  %d = xkernel.wgmma %s[%c0], %s[%c0] n_major(8192), %z : !xkernel.ptr<f32, shared>, !xkernel.ptr<f32, shared>, vector<32xf32>
   xkernel.return
 }
 

@@ -1037,7 +1037,7 @@ xtile.kernel @tf32_bf16(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>) -> (%c: 
 
 // -----
 
-// expected-error @+1 {{tf32 runs on instruction = mma_sync only, got fma}}
+// expected-error @+1 {{tf32 runs on instruction = mma_sync or wgmma, got fma}}
 xtile.kernel @tf32_fma(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, tf32 = true>} {
 }
 
@@ -1049,13 +1049,13 @@ xtile.kernel @mma_sm75(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {gri
 
 // -----
 
-// expected-error @+1 {{with instruction = wgmma, warps is a multiple of 4 (warpgroups of 64 rows), warps_m = warps and block_m = 16 * warps; got block_m = 128, warps = 4, warps_m = 4}}
-xtile.kernel @wgmma_rows(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 64, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
+// expected-error @+1 {{with instruction = wgmma, warps is a multiple of 4 (warpgroups of 64 or 128 rows), warps_m = warps and block_m = 16 * warps or 32 * warps; got block_m = 256, warps = 4, warps_m = 4}}
+xtile.kernel @wgmma_rows(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 256, block_n = 64, block_k = 64, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
 }
 
 // -----
 
-// expected-error @+1 {{with instruction = wgmma, block_k is 64 and block_n at least 8; got block_k = 32, block_n = 64}}
+// expected-error @+1 {{with instruction = wgmma, block_k is 64 (32 with tf32) and block_n at least 8; got block_k = 32, block_n = 64}}
 xtile.kernel @wgmma_k(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
 }
 

@@ -237,8 +237,8 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (warpsM < 1 || warps % warpsM)
     return emitError() << "warps_m must divide warps (" << warps << "), got "
                        << warpsM;
-  if (tf32 && instruction != DotInstruction::mma_sync)
-    return emitError() << "tf32 runs on instruction = mma_sync only, got "
+  if (tf32 && instruction == DotInstruction::fma)
+    return emitError() << "tf32 runs on instruction = mma_sync or wgmma, got "
                        << stringifyDotInstruction(instruction);
   if (instruction == DotInstruction::fma) {
     if (warpsM != 1)
@@ -247,17 +247,22 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return success();
   }
   if (instruction == DotInstruction::wgmma) {
-    // A warpgroup's 64 rows by the whole block_n, 16 rows per warp; one
-    // 128-byte swizzle atom of 16-bit K per row.
-    if (warps % 4 || warpsM != warps || blockM != 16 * warps)
+    // A warpgroup's 64 or 128 rows (one or two m64 blocks) by the whole
+    // block_n, 16 rows of each block per warp; one 128-byte swizzle atom
+    // of 16-bit K per row.
+    if (warps % 4 || warpsM != warps ||
+        (blockM != 16 * warps && blockM != 32 * warps))
       return emitError() << "with instruction = wgmma, warps is a multiple "
-                            "of 4 (warpgroups of 64 rows), warps_m = warps "
-                            "and block_m = 16 * warps; got block_m = "
+                            "of 4 (warpgroups of 64 or 128 rows), warps_m = "
+                            "warps and block_m = 16 * warps or 32 * warps; "
+                            "got block_m = "
                          << blockM << ", warps = " << warps
                          << ", warps_m = " << warpsM;
-    if (blockK != 64 || blockN < 8)
-      return emitError() << "with instruction = wgmma, block_k is 64 and "
-                            "block_n at least 8; got block_k = "
+    // 128 bytes of K: 64 16-bit elements, or 32 f32 (tf32).
+    if (blockK != (tf32 ? 32 : 64) || blockN < 8)
+      return emitError() << "with instruction = wgmma, block_k is 64 (32 "
+                            "with tf32) and block_n at least 8; got block_k "
+                            "= "
                          << blockK << ", block_n = " << blockN;
     return success();
   }

@@ -400,17 +400,21 @@ def XKernel_RoundTf32Op : XKernel_Op<"round_tf32", [Pure]> {
 def XKernel_WgmmaOp : XKernel_Op<"wgmma", [
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     AllTypesMatch<["acc", "result"]>]> {
-  let summary = "a warpgroup's 64xNx16 multiply-accumulate on tensor cores, operands in shared memory";
+  let summary = "a warpgroup's 64xNxK multiply-accumulate on tensor cores, operands in shared memory";
   let description = [{
-    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}` (sm_90a): the
+    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}`, or
+    `m64nNk8.f32.tf32` on f32 operands (each already rounded to tf32 by
+    `cvt.rna.tf32.f32`; K-major only) (sm_90a): the
     four warps of a warpgroup (threads `128 q` to `128 q + 127`) compute
-    `D = acc + A B`, `A` 64x16 and `B` 16xN with N = 2 x the accumulator's
+    `D = acc + A B`, `A` 64xK and `B` KxN (K = 16, 8 on tf32: 32 bytes of
+    each row) with N = 2 x the accumulator's
     lanes (8 to 256, a multiple of 8), both read from shared memory through
     matrix descriptors made from `a[a_offset]` and `b[b_offset]`, in the
     128-byte swizzle layout: element `(r, k)` of A is at byte
-    `(r / 8) 1024 + (r % 8) 128 + 2 k` from `a[a_offset]` (K-major).
-    B is K-major too, element `(k, n)` at `(n / 8) 1024 + (n % 8) 128 + 2 k`
-    from `b[b_offset]`, unless `n_major(P)` is given: then B is N-major in
+    `(r / 8) 1024 + (r % 8) 128 + e k` from `a[a_offset]` (K-major; `e`
+    the element's bytes). B is K-major too, element `(k, n)` at
+    `(n / 8) 1024 + (n % 8) 128 + e k` from `b[b_offset]`, unless
+    `n_major(P)` is given (16-bit only): then B is N-major in
     panels of 64 columns P bytes apart, element `(k, n)` at
     `(n / 64) P + (k / 8) 1024 + (k % 8) 128 + 2 (n % 64)` (the instruction
     transposes it: imm-trans-b; the descriptor's leading-dimension offset
@@ -444,8 +448,12 @@ def XKernel_WgmmaOp : XKernel_Op<"wgmma", [
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// N of m64nNk16.
+    /// N of m64nNkK.
     int64_t getN() { return 2 * getAcc().getType().getNumElements(); }
+    /// K of m64nNkK: 16, or 8 on tf32.
+    int64_t getK() {
+      return getA().getType().getElementType().isF32() ? 8 : 16;
+    }
   }];
 }
 

@@ -154,15 +154,18 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
     `block_m / warps_m` x `block_n / (warps / warps_m)` sub-tile, a multiple
     of 16 x 16, and `block_k` is a multiple of 16. Operand tiles are staged
     in shared memory in a swizzled layout and read with `ldmatrix`. With
-    `wgmma` (sm_90a), each warpgroup of 4 warps computes 64 rows of the
-    output tile with `wgmma.mma_async.m64nNk16` (N = `block_n`), both
-    operands read from shared memory (K-major, 128-byte swizzle): `warps_m`
-    equals `warps`, `block_m` is 16 x `warps` and `block_k` is 64.
+    `wgmma` (sm_90a), each warpgroup of 4 warps computes 64 or 128 rows
+    (one or two blocks of 64) of the output tile with
+    `wgmma.mma_async.m64nNk16` (N = `block_n`), both operands read from
+    shared memory (128-byte swizzle; A K-major, B K-major or N-major):
+    `warps_m` equals `warps`, `block_m` is 16 x `warps` or 32 x `warps`
+    and `block_k` is 64 (32 with `tf32`).
 
     `tf32 = true` runs a dot on f32 operands on tensor cores with
-    `mma_sync` (`mma.sync.m16n8k8` on TensorFloat-32): each operand is
-    rounded to 10 mantissa bits (to nearest, ties away from zero), the
-    products are exact and accumulated in f32. It changes results (about
+    `mma_sync` (`mma.sync.m16n8k8` on TensorFloat-32) or `wgmma`
+    (`wgmma.mma_async.m64nNk8` on tf32, both operands K-major): each
+    operand is rounded to 10 mantissa bits (to nearest, ties away from
+    zero), the products are exact and accumulated in f32. It changes results (about
     f16's precision on the operands), so the schedule space proposes it
     only when asked (`allow-tf32`, as `torch.backends.cuda.matmul.
     allow_tf32` asks PyTorch); without it f32 dots stay exact on FMA.
