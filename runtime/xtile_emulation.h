@@ -910,56 +910,55 @@ inline void hashRead(uint64_t &h, float v) {
   h = (h ^ bits) * 0x100000001b3ull;
 }
 
-/// The hash of the operand elements this thread's wgmma reads (see wgmma).
-template <int N, typename T, bool NMajorB>
-inline uint64_t wgmmaReadsHash(uint64_t descA, uint64_t descB) {
+/// Calls f(i, a, b) for each product a b that this thread's wgmma adds to
+/// its accumulator d[i], in k order for each i: thread 4g + t of warp w of
+/// its warpgroup holds d[4i + 2h + j] = D[16w + g + 8h][8i + 2t + j].
+template <int N, typename T, bool NMajorB, typename F>
+inline void wgmmaProducts(uint64_t descA, uint64_t descB, F &&f) {
   unsigned tid = self().self, w = tid / 32 % 4, lane = tid % 32;
   unsigned g = lane / 4, t = lane % 4;
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned i = 0; i < N / 8; ++i)
-    for (unsigned hh = 0; hh < 2; ++hh)
-      for (unsigned j = 0; j < 2; ++j) {
-        unsigned row = 16 * w + g + 8 * hh, n = 8 * i + 2 * t + j;
-        for (unsigned k = 0; k < 32 / sizeof(T); ++k) {
-          hashRead(h, wgmmaElement<T>(descA, row, k));
-          hashRead(h, NMajorB ? wgmmaElementNMajor<T>(descB, k, n)
-                              : wgmmaElement<T>(descB, n, k));
-        }
-      }
-  return h;
-}
-
-/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}, or m64nNk8 on
-/// tf32 (T = float: operands must be rounded to tf32), both operands
-/// from descriptors, A K-major and B K-major or N-major (`NMajorB`):
-/// thread 4g + t of warp w of its warpgroup holds d[4i + 2h + j] =
-/// D[16w + g + 8h][8i + 2t + j], D = d + A B with A 64xK and B KxN (K =
-/// 16, 8 on tf32). As for mma.sync, the K products are added in k order
-/// with fused multiply-adds. Computed when issued; what it read is checked again when
-/// its group retires (Worker::retireWgmma).
-template <int N, typename T, bool NMajorB = false>
-inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
-  if (self().threads % 128)
-    fail("wgmma needs whole warpgroups (blocks of a multiple of 128 threads)");
-  unsigned tid = self().self, w = tid / 32 % 4, lane = tid % 32;
-  unsigned g = lane / 4, t = lane % 4;
-  uint64_t hash = 0xcbf29ce484222325ull;
   for (unsigned i = 0; i < N / 8; ++i)
     for (unsigned h = 0; h < 2; ++h)
       for (unsigned j = 0; j < 2; ++j) {
         unsigned row = 16 * w + g + 8 * h, n = 8 * i + 2 * t + j;
-        float acc = d[4 * i + 2 * h + j];
-        for (unsigned k = 0; k < 32 / sizeof(T); ++k) {
-          float a = wgmmaElement<T>(descA, row, k);
-          float b = NMajorB ? wgmmaElementNMajor<T>(descB, k, n)
-                            : wgmmaElement<T>(descB, n, k);
-          hashRead(hash, a);
-          hashRead(hash, b);
-          acc = std::fma(a, b, acc);
-        }
-        d[4 * i + 2 * h + j] = acc;
+        for (unsigned k = 0; k < 32 / sizeof(T); ++k)
+          f(4 * i + 2 * h + j, wgmmaElement<T>(descA, row, k),
+            NMajorB ? wgmmaElementNMajor<T>(descB, k, n)
+                    : wgmmaElement<T>(descB, n, k));
       }
-  self().fibers[tid].wgmmaOpen.push_back(
+}
+
+/// The hash of the operand elements this thread's wgmma reads.
+template <int N, typename T, bool NMajorB>
+inline uint64_t wgmmaReadsHash(uint64_t descA, uint64_t descB) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  wgmmaProducts<N, T, NMajorB>(descA, descB,
+                               [&](unsigned, float a, float b) {
+                                 hashRead(h, a);
+                                 hashRead(h, b);
+                               });
+  return h;
+}
+
+/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}, or m64nNk8 on
+/// tf32 (T = float: operands must be rounded to tf32), both operands from
+/// descriptors, A K-major and B K-major or N-major (`NMajorB`): D = d + A B
+/// with A 64xK and B KxN (K = 16, 8 on tf32), d in the layout of
+/// wgmmaProducts. As for mma.sync, the K products are added in k order
+/// with fused multiply-adds. Computed when issued; what it read is checked
+/// again when its group retires (Worker::retireWgmma).
+template <int N, typename T, bool NMajorB = false>
+inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
+  if (self().threads % 128)
+    fail("wgmma needs whole warpgroups (blocks of a multiple of 128 threads)");
+  uint64_t hash = 0xcbf29ce484222325ull;
+  wgmmaProducts<N, T, NMajorB>(descA, descB,
+                               [&](unsigned i, float a, float b) {
+                                 hashRead(hash, a);
+                                 hashRead(hash, b);
+                                 d[i] = std::fma(a, b, d[i]);
+                               });
+  self().fibers[self().self].wgmmaOpen.push_back(
       {[=] { return wgmmaReadsHash<N, T, NMajorB>(descA, descB); }, hash});
 }
 
