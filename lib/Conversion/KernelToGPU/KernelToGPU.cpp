@@ -632,7 +632,8 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
     // cannot carry, as shared addresses stay below 2^18 and operands are
     // 16-byte aligned.
     Type i64 = rewriter.getI64Type();
-    int64_t bytes = op.getK() == 8 ? 4 : 2;
+    int64_t bytes =
+        op.getA().getType().getElementType().getIntOrFloatBitWidth() / 8;
     auto plus = [&](Value desc, Value offset) -> Value {
       Value units = LLVM::LShrOp::create(
           rewriter, loc,

@@ -1490,13 +1490,12 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
 LogicalResult CUDAEmitter::emitModule(Operation *module) {
   os << "// CUDA C emitted by xtile-translate --mlir-to-cuda.\n" << kPrelude
      << "\n";
-  std::set<std::tuple<int64_t, std::string, bool>> wgmmas;
+  // One helper per name: the name says the shape, type and B orientation.
+  std::set<std::string> wgmmas;
   module->walk([&](xk::WgmmaOp w) {
     Type element = w.getA().getType().getElementType();
     bool nMajor = w.getBPanelBytes().has_value();
-    if (wgmmas.insert({w.getN(), wgmmaHelper(w.getN(), element, nMajor),
-                       nMajor})
-            .second)
+    if (wgmmas.insert(wgmmaHelper(w.getN(), element, nMajor)).second)
       emitWgmmaHelper(os, w.getN(), element, nMajor);
   });
   if (!wgmmas.empty())
