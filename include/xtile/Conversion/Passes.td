@@ -278,7 +278,10 @@ def ConvertXTileToXKernel : Pass<"convert-xtile-to-xkernel", "::mlir::ModuleOp">
            "wgmma's N-major B a descriptor whose panel stride is one atom "
            "short; `overlap`: copy one stage further ahead while wgmma "
            "groups stay in flight; `round`: leave wgmma's tf32 operands "
-           "unrounded in shared memory), to show that the emulation "
+           "unrounded in shared memory; `parity`: wait on the mbarrier "
+           "phase of the other parity, which does not wait for the TMA "
+           "copies; `swizzle` also makes tensor maps unswizzled), to show "
+           "that the emulation "
            "catches a wrong layout or order">
   ];
   let dependentDialects = [

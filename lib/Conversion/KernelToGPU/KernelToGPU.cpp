@@ -721,6 +721,110 @@ struct WgmmaWaitOpLowering : ConvertOpToLLVMPattern<xk::WgmmaWaitOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Bulk tensor copies (TMA) and mbarriers
+//===----------------------------------------------------------------------===//
+
+/// xkernel.mbarrier_init -> mbarrier.init.shared.b64, then
+/// fence.mbarrier_init.release.cluster.
+struct MbarrierInitOpLowering : ConvertOpToLLVMPattern<xk::MbarrierInitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::MbarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value bar =
+        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getBar(),
+                       op.getBar().getType(), adaptor.getOffset());
+    Value count = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        static_cast<int32_t>(op.getCount()));
+    NVVM::MBarrierInitOp::create(rewriter, loc, bar, count, Value());
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// xkernel.mbarrier_arrive_expect_tx -> mbarrier.arrive.expect_tx.
+struct MbarrierExpectTxOpLowering
+    : ConvertOpToLLVMPattern<xk::MbarrierExpectTxOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::MbarrierExpectTxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value bar =
+        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getBar(),
+                       op.getBar().getType(), adaptor.getOffset());
+    Value bytes = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        static_cast<int32_t>(op.getBytes()));
+    NVVM::MBarrierArriveExpectTxOp::create(rewriter, loc, Type(), bar, bytes,
+                                           NVVM::MemScopeKindAttr(),
+                                           BoolAttr(), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// xkernel.mbarrier_wait -> a loop on mbarrier.try_wait.parity.
+struct MbarrierWaitOpLowering : ConvertOpToLLVMPattern<xk::MbarrierWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::MbarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value bar =
+        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getBar(),
+                       op.getBar().getType(), adaptor.getOffset());
+    Value parity = LLVM::TruncOp::create(rewriter, loc, i32, adaptor.getParity());
+    // The suspend-time hint of each try, in nanoseconds.
+    Value ticks = LLVM::ConstantOp::create(rewriter, loc, i32, 10000000);
+    NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, bar, parity, ticks);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// xkernel.tma_load ->
+/// cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes,
+/// coordinates innermost first; the map is read through its generic address.
+struct TmaLoadOpLowering : ConvertOpToLLVMPattern<xk::TmaLoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::TmaLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dst =
+        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getDst(),
+                       op.getDst().getType(), adaptor.getDstOffset());
+    Value bar =
+        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getBar(),
+                       op.getBar().getType(), adaptor.getBarOffset());
+    // The destination as a shared::cluster address (this block's own
+    // shared memory; address space 7).
+    dst = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7),
+        dst);
+    Value map = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+        adaptor.getMap());
+    SmallVector<Value> coords(llvm::reverse(adaptor.getCoords()));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        rewriter, loc, dst, map, coords, bar, ValueRange(), Value(), Value(),
+        NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(),
+        Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// xkernel.fence_proxy_async -> fence.proxy.async.shared::cta.
 struct FenceProxyAsyncOpLowering
     : ConvertOpToLLVMPattern<xk::FenceProxyAsyncOp> {
@@ -1078,5 +1182,7 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                ShuffleOpLowering, ApproxOpLowering, LdMatrixOpLowering,
                MmaOpLowering, RoundTf32OpLowering, WgmmaOpLowering,
                WgmmaFenceOpLowering, WgmmaCommitOpLowering,
-               WgmmaWaitOpLowering, FenceProxyAsyncOpLowering>(converter);
+               WgmmaWaitOpLowering, FenceProxyAsyncOpLowering,
+               MbarrierInitOpLowering, MbarrierExpectTxOpLowering,
+               MbarrierWaitOpLowering, TmaLoadOpLowering>(converter);
 }

@@ -177,12 +177,24 @@ xtile::lowerHostFunction(Operation *op,
       return launch.emitOpError("uses a tensor that is not a buffer of the "
                                 "program");
     }
+    xk::FuncOp kernel = lowered->second.func;
+    // The TMA tensor maps the kernel takes after its buffers, made here of
+    // the buffers they describe.
+    for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+      auto map = kernel.getArgAttrOfType<DictionaryAttr>(
+          i, xk::FuncOp::getTensorMapAttrName());
+      if (!map)
+        continue;
+      operands.push_back(xk::TensorMapOp::create(
+          b, launch.getLoc(), operands[map.getAs<IntegerAttr>("of").getInt()],
+          map.getAs<DenseI64ArrayAttr>("box").asArrayRef(),
+          map.getAs<IntegerAttr>("swizzle").getInt()));
+    }
     // The kernel's sizes, by the names the launch passes.
     SmallVector<Value> launchSizes;
     for (StringRef name : launch.getSizes().getAsValueRange<StringAttr>())
       launchSizes.push_back(
           sizes[*symbolIndex(StringAttr::get(fn.getContext(), name))]);
-    xk::FuncOp kernel = lowered->second.func;
     SmallVector<int64_t> grid(lowered->second.grid.begin(),
                               lowered->second.grid.end());
     grid.resize(3, 1);

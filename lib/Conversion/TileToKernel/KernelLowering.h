@@ -299,8 +299,30 @@ private:
     int64_t group;     // elements per copy
     bool transposed;   // staged [col][row]: contiguous along rows in memory
     int coords;        // the coordinate set the copies are dealt out by
+    // Brought in by TMA instead (see Tma.cpp): the tensor map argument,
+    // each buffer dimension's box start (a scalar of the Tile IR kernel or
+    // none, plus a constant), and the boxes of a stage: `panels` of
+    // `panelWidth` elements along the innermost dimension,
+    // `panelElements` apart.
+    Value map;
+    SmallVector<std::pair<Value, int64_t>> runs;
+    int64_t panels = 1, panelWidth = 0, panelElements = 0;
   };
   SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
+  /// Whether `p` can come in by TMA; if so, fills in its map and boxes.
+  bool planTma(Pipelined &p);
+  /// The kernel argument of the tensor map of `buffer` with `box` and
+  /// `swizzle`, added (after the buffers) when first asked for.
+  Value tensorMapArgument(BlockArgument buffer, ArrayRef<int64_t> box,
+                          int64_t swizzle);
+  /// One mbarrier per stage in shared memory (tmaBarriers), initialized by
+  /// thread 0 before a barrier.
+  void initTmaBarriers(int64_t stages);
+  /// Thread 0 expects the bytes of `operands`' TMA boxes on stage
+  /// `stage`'s mbarrier and starts their copies.
+  LogicalResult issueTmaCopies(ArrayRef<Pipelined> operands, Value stage);
+  DenseMap<Attribute, Value> tensorMaps; // by their argument attribute
+  Value tmaBarriers; // of the pipelined loop being lowered
   /// Rounds to tf32, in place, what this thread copied of `p` into stage
   /// `stage` (once its copies have landed).
   void roundCopiedTf32(const Pipelined &p, Value stage);

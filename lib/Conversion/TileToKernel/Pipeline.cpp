@@ -318,6 +318,7 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
     p.buffer = dynamicShared(
         cast<RankedTensorType>(p.operand.getType()).getElementType(),
         stages * p.elements, sharedAlignment());
+    planTma(p);
   }
   return out;
 }
@@ -347,6 +348,8 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
   });
   Type i32 = b.getI32Type();
   for (Pipelined p : operands) {
+    if (p.map)
+      continue;
     auto type = cast<RankedTensorType>(p.operand.getType());
     int cs = p.coords;
     const Layout &l = layouts[coordSets[cs].layout];
@@ -386,7 +389,7 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
       }
     }
   }
-  return success();
+  return issueTmaCopies(operands, stage);
 }
 
 void KernelLowering::roundCopiedTf32(const Pipelined &p, Value stage) {
@@ -505,6 +508,12 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   int64_t ahead = stages - 1;
   if (overlap && testMutation != "overlap")
     ahead = stages - 2;
+  // Operands copied by cp.async (the others come in by TMA, on one
+  // mbarrier per stage).
+  bool copies = llvm::any_of(pipelined, [](const Pipelined &p) { return !p.map; });
+  bool tma = llvm::any_of(pipelined, [](const Pipelined &p) { return p.map; });
+  if (tma)
+    initTmaBarriers(stages);
   int64_t stepConst = 0;
   Value trips; // the loop's iteration count
   if (!pipelined.empty()) {
@@ -535,7 +544,8 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
           [&] { return SmallVector<Value>{}; });
       if (failed(issued))
         return failure();
-      xk::AsyncCommitOp::create(b, loc);
+      if (copies)
+        xk::AsyncCommitOp::create(b, loc);
     }
   }
   auto loop = scf::ForOp::create(b, loc, *lb, *ub, *step, inits);
@@ -572,23 +582,34 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
           [&] { return SmallVector<Value>{}; });
       if (failed(issued))
         return failure();
-      xk::AsyncCommitOp::create(b, loc);
-      xk::AsyncWaitOp::create(b, loc, ahead);
-      // wgmma on tf32 reads its operands as they are in shared memory:
-      // each thread rounds what it copied there.
       Value current;
-      if (wgmmaTf32()) {
-        current = rem(i, stages);
-        for (const Pipelined &p : pipelined)
-          roundCopiedTf32(p, current);
+      if (copies) {
+        xk::AsyncCommitOp::create(b, loc);
+        xk::AsyncWaitOp::create(b, loc, ahead);
+        // wgmma on tf32 reads its operands as they are in shared memory:
+        // each thread rounds what it copied there.
+        if (wgmmaTf32()) {
+          current = rem(i, stages);
+          for (const Pipelined &p : pipelined)
+            roundCopiedTf32(p, current);
+        }
+        // wgmma reads shared memory through the async proxy: the copies
+        // this thread made are fenced before the block meets.
+        if (instruction() == xt::DotInstruction::wgmma)
+          xk::FenceProxyAsyncOp::create(b, loc);
+        xk::BarrierOp::create(b, loc);
       }
-      // wgmma reads shared memory through the async proxy: the copies this
-      // thread made are fenced before the block meets.
-      if (instruction() == xt::DotInstruction::wgmma)
-        xk::FenceProxyAsyncOp::create(b, loc);
-      xk::BarrierOp::create(b, loc);
       if (!current)
         current = rem(i, stages);
+      if (tma) {
+        // Iteration i's boxes complete phase i / stages of its stage's
+        // barrier. (The xtile-test-mutate=parity mutation waits for the
+        // other parity, which does not wait.)
+        Value parity = rem(div(i, stages), 2);
+        if (testMutation == "parity")
+          parity = b.createOrFold<arith::XOrIOp>(loc, parity, cst(1));
+        xk::MbarrierWaitOp::create(b, loc, tmaBarriers, current, parity);
+      }
       for (const Pipelined &p : pipelined) {
         staged[p.operand] = {p.buffer, mul(current, cst(p.elements))};
         if (p.transposed)
@@ -629,7 +650,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   }
   std::swap(savedStaged, staged);
   stagedInBody = savedStagedInBody;
-  if (!pipelined.empty())
+  if (copies)
     xk::AsyncWaitOp::create(b, loc, 0);
   SmallVector<Value> results(loop.getResults());
   if (overlap) {

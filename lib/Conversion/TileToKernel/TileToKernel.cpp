@@ -201,7 +201,8 @@ struct ConvertXTileToXKernelPass
     llvm::StringMap<LoweredKernel> lowered;
     if (!testMutate.empty() && testMutate != "fragment" &&
         testMutate != "swizzle" && testMutate != "panel" &&
-        testMutate != "overlap" && testMutate != "round") {
+        testMutate != "overlap" && testMutate != "round" &&
+        testMutate != "parity") {
       module.emitError("unknown test-mutate '") << testMutate << "'";
       return signalPassFailure();
     }

@@ -267,6 +267,151 @@ __device__ __forceinline__ void xt_fence_proxy_async() {
   XT_WGMMA_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 #endif
+#ifndef XTILE_EMULATION
+// Bulk tensor copies (TMA) and mbarriers (xkernel.tma_load,
+// xkernel.mbarrier_*; sm_90). An mbarrier is 8 bytes of shared memory,
+// 8-byte aligned; a tensor map is the 128 bytes xt_tensor_map wrote to
+// global memory. The emulation header models them (a copy lands when a
+// thread waits on its mbarrier).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define XT_TMA_ASM(...) asm volatile(__VA_ARGS__)
+#elif defined(__CUDA_ARCH__)
+#define XT_TMA_ASM(...) __trap() // TMA kernels are built for sm_90 and later
+#else
+#define XT_TMA_ASM(...)
+#endif
+// Phase 0, `count` arrivals expected per phase, no bytes; the fence shows
+// the initialization to the bulk copies (the async proxy).
+__device__ __forceinline__ void xt_mbarrier_init(uint64_t *bar,
+                                                 unsigned count) {
+  XT_TMA_ASM("mbarrier.init.shared::cta.b64 [%0], %1;\n"
+             "fence.mbarrier_init.release.cluster;\n"
+             ::"r"((unsigned)__cvta_generic_to_shared(bar)), "r"(count)
+             : "memory");
+}
+// The current phase also waits for `bytes` bytes of bulk copies; then this
+// thread arrives.
+__device__ __forceinline__ void xt_mbarrier_arrive_expect_tx(uint64_t *bar,
+                                                             unsigned bytes) {
+  XT_TMA_ASM("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+             ::"r"((unsigned)__cvta_generic_to_shared(bar)), "r"(bytes)
+             : "memory");
+}
+// Returns once the phase of `parity` (its number modulo 2) has completed;
+// what the bulk copies of that phase wrote is then visible.
+__device__ __forceinline__ void xt_mbarrier_wait(uint64_t *bar,
+                                                 unsigned parity) {
+  unsigned done = 0;
+  while (!done)
+    XT_TMA_ASM("{\n.reg .pred p;\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+               "selp.u32 %0, 1, 0, p;\n}\n"
+               : "=r"(done)
+               : "r"((unsigned)__cvta_generic_to_shared(bar)), "r"(parity)
+               : "memory");
+}
+// Copies the box of the tensor map at `map` (a generic address of global
+// memory) whose first element is at c0 (innermost), c1, ... into shared
+// memory at `dst` (128-byte aligned); its bytes complete on `bar`.
+#define XT_TMA_LOAD(rank, coords, ...)                                        \
+  XT_TMA_ASM("cp.async.bulk.tensor." rank "d.shared::cluster.global."         \
+             "mbarrier::complete_tx::bytes [%0], [%1, {" coords "}], [%2];\n" \
+             ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(map),        \
+             "r"((unsigned)__cvta_generic_to_shared(bar)), __VA_ARGS__        \
+             : "memory")
+__device__ __forceinline__ void xt_tma_load(void *dst, const void *map,
+                                            uint64_t *bar, int c0) {
+  XT_TMA_LOAD("1", "%3", "r"(c0));
+}
+__device__ __forceinline__ void xt_tma_load(void *dst, const void *map,
+                                            uint64_t *bar, int c0, int c1) {
+  XT_TMA_LOAD("2", "%3, %4", "r"(c0), "r"(c1));
+}
+__device__ __forceinline__ void xt_tma_load(void *dst, const void *map,
+                                            uint64_t *bar, int c0, int c1,
+                                            int c2) {
+  XT_TMA_LOAD("3", "%3, %4, %5", "r"(c0), "r"(c1), "r"(c2));
+}
+__device__ __forceinline__ void xt_tma_load(void *dst, const void *map,
+                                            uint64_t *bar, int c0, int c1,
+                                            int c2, int c3) {
+  XT_TMA_LOAD("4", "%3, %4, %5, %6", "r"(c0), "r"(c1), "r"(c2), "r"(c3));
+}
+__device__ __forceinline__ void xt_tma_load(void *dst, const void *map,
+                                            uint64_t *bar, int c0, int c1,
+                                            int c2, int c3, int c4) {
+  XT_TMA_LOAD("5", "%3, %4, %5, %6, %7", "r"(c0), "r"(c1), "r"(c2), "r"(c3),
+              "r"(c4));
+}
+#undef XT_TMA_LOAD
+// xkernel.tensor_map: allocates 128 bytes of device memory on `stream` into
+// *map and writes there the tensor map (CUtensorMap) of the row-major
+// tensor at `base`: `rank` dimensions `dims` and a box `box` (both
+// outermost first) of elements of `elementBytes` bytes and
+// CUtensorMapDataType `dtype`, swizzled by `swizzleBytes` (0, 32, 64 or
+// 128), elements outside the tensor read as zero. The driver's
+// cuTensorMapEncodeTiled is found at run time (no libcuda at link time).
+static inline cudaError_t xt_tensor_map(void **map, const void *base,
+                                        int dtype, int rank,
+                                        const uint64_t *dims, int elementBytes,
+                                        const uint32_t *box, int swizzleBytes,
+                                        cudaStream_t stream) {
+  // cuTensorMapEncodeTiled (CUDA 12.0); its enum arguments are ints.
+  typedef int (*Encode)(void *, int, unsigned, void *, const uint64_t *,
+                        const uint64_t *, const uint32_t *, const uint32_t *,
+                        int, int, int, int);
+  *map = nullptr;
+  int swizzle = swizzleBytes == 0    ? 0
+                : swizzleBytes == 32  ? 1
+                : swizzleBytes == 64  ? 2
+                : swizzleBytes == 128 ? 3
+                                      : -1;
+  if (rank < 1 || rank > 5 || swizzle < 0)
+    return cudaErrorInvalidValue;
+  void *encode = nullptr;
+  cudaDriverEntryPointQueryResult found;
+#if CUDART_VERSION >= 12050
+  cudaError_t err = cudaGetDriverEntryPointByVersion(
+      "cuTensorMapEncodeTiled", &encode, 12000, cudaEnableDefault, &found);
+#else
+  cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &encode,
+                                            cudaEnableDefault, &found);
+#endif
+  if (err != cudaSuccess)
+    return err;
+  if (found != cudaDriverEntryPointSuccess || !encode)
+    return cudaErrorNotSupported;
+  // The driver takes dimensions innermost first, and the byte strides of
+  // dimensions 1 to rank - 1.
+  uint64_t globalDim[5], globalStrides[5] = {}, stride = (uint64_t)elementBytes;
+  uint32_t boxDim[5], elementStrides[5] = {1, 1, 1, 1, 1};
+  for (int i = 0; i < rank; ++i) {
+    globalDim[i] = dims[rank - 1 - i];
+    boxDim[i] = box[rank - 1 - i];
+  }
+  for (int i = 1; i < rank; ++i)
+    globalStrides[i - 1] = stride *= globalDim[i - 1];
+  struct alignas(64) {
+    unsigned char bytes[128];
+  } encoded;
+  // Interleave none, L2 promotion 128 bytes, zero fill.
+  if (((Encode)encode)(&encoded, dtype, (unsigned)rank, (void *)base,
+                       globalDim, globalStrides, boxDim, elementStrides, 0,
+                       swizzle, 2, 0) != 0)
+    return cudaErrorInvalidValue;
+  if ((err = cudaMallocAsync(map, sizeof encoded, stream)) != cudaSuccess) {
+    *map = nullptr;
+    return err;
+  }
+  // From pageable memory: the call returns once it has staged the bytes.
+  if ((err = cudaMemcpyAsync(*map, &encoded, sizeof encoded,
+                             cudaMemcpyHostToDevice, stream)) != cudaSuccess) {
+    cudaFreeAsync(*map, stream);
+    *map = nullptr;
+  }
+  return err;
+}
+#endif
 // A value that a wgmma wrote, read only after xkernel.wgmma_wait: the empty
 // volatile asm keeps the reads after the wait.
 template <int N>
@@ -1073,6 +1218,32 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
         os << "xt_cp_async_commit();\n";
         return success();
       })
+      .Case<xk::MbarrierInitOp>([&](xk::MbarrierInitOp m) {
+        os << "xt_mbarrier_init((uint64_t*)(" << access(m.getBar(), m.getOffset())
+           << "), " << m.getCount() << ");\n";
+        return success();
+      })
+      .Case<xk::MbarrierExpectTxOp>([&](xk::MbarrierExpectTxOp m) {
+        os << "xt_mbarrier_arrive_expect_tx((uint64_t*)("
+           << access(m.getBar(), m.getOffset()) << "), " << m.getBytes()
+           << ");\n";
+        return success();
+      })
+      .Case<xk::MbarrierWaitOp>([&](xk::MbarrierWaitOp m) {
+        os << "xt_mbarrier_wait((uint64_t*)(" << access(m.getBar(), m.getOffset())
+           << "), (unsigned)" << name(m.getParity()) << ");\n";
+        return success();
+      })
+      .Case<xk::TmaLoadOp>([&](xk::TmaLoadOp t) {
+        // The helpers take the coordinates innermost first, as PTX does.
+        os << "xt_tma_load(" << access(t.getDst(), t.getDstOffset()) << ", "
+           << name(t.getMap()) << ", (uint64_t*)("
+           << access(t.getBar(), t.getBarOffset()) << ")";
+        for (Value c : llvm::reverse(t.getCoords()))
+          os << ", " << name(c);
+        os << ");\n";
+        return success();
+      })
       .Case<xk::AsyncWaitOp>([&](xk::AsyncWaitOp w) {
         os << "xt_cp_async_wait<" << w.getPending() << ">();\n";
         return success();
@@ -1395,6 +1566,11 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
       names[alloc.getResult()] = n;
       temporaries.push_back(n);
       os << *element << "* " << n << " = nullptr;\n";
+    } else if (auto map = dyn_cast<xk::TensorMapOp>(op)) {
+      std::string n = "map" + std::to_string(temporaries.size());
+      names[map.getResult()] = n;
+      temporaries.push_back(n);
+      os << "int8_t* " << n << " = nullptr;\n";
     }
   os << "do {\n";
   os.indent();
@@ -1403,6 +1579,34 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
       os << "if ((err = cudaMallocAsync((void**)&" << name(alloc.getResult())
          << ", " << bytesOf(alloc.getResult())
          << ", stream)) != cudaSuccess) break;\n";
+      continue;
+    }
+    if (auto map = dyn_cast<xk::TensorMapOp>(op)) {
+      // The tensor map of the buffer at its sizes (xt_tensor_map in the
+      // prelude: made on the host, copied to 128 bytes of device memory).
+      auto type = cast<MemRefType>(map.getSource().getType());
+      SmallVector<Value> dynamicSizes =
+          program.getBufferSizes(map.getSource());
+      std::string dims, box;
+      for (int64_t d = 0, k = 0; d < type.getRank(); ++d) {
+        dims += (d ? ", " : "") +
+                (type.isDynamicDim(d)
+                     ? "(uint64_t)" + name(dynamicSizes[k++])
+                     : std::to_string(type.getDimSize(d)) + "ULL");
+        box += (d ? ", " : "") + std::to_string(map.getBox()[d]) + "u";
+      }
+      os << "{\n";
+      os.indent();
+      os << "const uint64_t dims[] = {" << dims << "};\n";
+      os << "const uint32_t box[] = {" << box << "};\n";
+      os << "if ((err = xt_tensor_map((void**)&" << name(map.getResult())
+         << ", " << name(map.getSource()) << ", " << map.getDataType() << ", "
+         << type.getRank() << ", dims, "
+         << xtile::getElementBytes(type.getElementType())
+         << ", box, " << map.getSwizzle()
+         << ", stream)) != cudaSuccess) break;\n";
+      os.unindent();
+      os << "}\n";
       continue;
     }
     if (auto copy = dyn_cast<xk::CopyOp>(op)) {

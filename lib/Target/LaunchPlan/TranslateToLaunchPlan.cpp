@@ -108,6 +108,22 @@ FailureOr<llvm::json::Object> planOf(xk::ProgramOp program) {
     if (auto alloc = dyn_cast<xk::AllocOp>(op)) {
       index[alloc.getResult()] = buffers.size();
       buffers.push_back(buffer(program, "temporary", alloc.getResult()));
+    } else if (auto map = dyn_cast<xk::TensorMapOp>(op)) {
+      // 128 bytes of device memory that the host fills with the tensor map
+      // of `of` (cuTensorMapEncodeTiled), before the launches after it.
+      index[map.getResult()] = buffers.size();
+      buffers.push_back(buffer(program, "tensor_map", map.getResult()));
+      Type element =
+          cast<MemRefType>(map.getSource().getType()).getElementType();
+      steps.push_back(llvm::json::Object{
+          {"tensor_map",
+           llvm::json::Object{
+               {"of", index.lookup(map.getSource())},
+               {"to", index.lookup(map.getResult())},
+               {"data_type", map.getDataType()},
+               {"element_bytes", xtile::getElementBytes(element)},
+               {"box", llvm::json::Array(map.getBox())},
+               {"swizzle", static_cast<int64_t>(map.getSwizzle())}}}});
     } else if (auto copy = dyn_cast<xk::CopyOp>(op)) {
       auto [bytes, copySizes] = bytesOf(program, copy.getSource());
       steps.push_back(llvm::json::Object{

@@ -10,22 +10,35 @@
 // CHECK:         scf.for
 // CHECK:           xkernel.ldmatrix
 // CHECK:           xkernel.mma
-// On sm_90a it runs on wgmma, its B ([K, N], contiguous along N) copied 16
-// bytes at a time into N-major 64-column panels of 64 x 128 bytes, which
-// the descriptor steps through (n_major(8192)); A stays K-major. Each K
-// step leaves its group in flight (wgmma_wait 1); the loop's results wait
-// for the last one.
+// On sm_90a it runs on wgmma, its B ([K, N], contiguous along N) brought
+// in by TMA as four boxes of 64 x 64, N-major 64-column panels of 64 x 128
+// bytes, which the descriptor steps through (n_major(8192)); A (one
+// 128 x 64 box) stays K-major. Thread 0 expects a stage's 48 KiB on its
+// mbarrier; every thread waits for the phase. Each K step leaves its group
+// in flight (wgmma_wait 1); the loop's results wait for the last one.
 // WGMMA-LABEL: xkernel.func @bf16_matmul(
-// WGMMA:         xkernel.async_copy %arg1[{{.*}}] to {{.*}}, 16 :
+// WGMMA-SAME:    %arg3: !xkernel.ptr<i8, global> {xkernel.readonly, xkernel.tensor_map = {box = array<i64: 128, 64>, of = 0 : i64, swizzle = 128 : i64}}
+// WGMMA-SAME:    %arg4: !xkernel.ptr<i8, global> {xkernel.readonly, xkernel.tensor_map = {box = array<i64: 64, 64>, of = 1 : i64, swizzle = 128 : i64}}
+// WGMMA-COUNT-3: xkernel.mbarrier_init %{{.*}}[%{{.*}}], 1 : <i64, shared>
+// WGMMA:         xkernel.barrier
+// WGMMA:         xkernel.mbarrier_arrive_expect_tx %{{.*}}[%c0], 49152
+// WGMMA-NEXT:    arith.index_cast
+// WGMMA-NEXT:    xkernel.tma_load %arg3[%{{.*}}, %c0_i32] to %{{.*}}[%c0]
+// WGMMA:         xkernel.tma_load %arg4[%c0_i32, %{{.*}}] to %{{.*}}[%c0]
+// WGMMA:         xkernel.tma_load %arg4[%c0_i32, %{{.*}}] to %{{.*}}[%c4096]
+// WGMMA:         xkernel.tma_load %arg4[%c0_i32, %{{.*}}] to %{{.*}}[%c8192]
+// WGMMA:         xkernel.tma_load %arg4[%c0_i32, %{{.*}}] to %{{.*}}[%c12288]
+// WGMMA-NOT:     xkernel.async_copy
 // WGMMA:         scf.for
+// WGMMA:           xkernel.mbarrier_wait
 // WGMMA:           xkernel.wgmma_fence
 // WGMMA-COUNT-4:   xkernel.wgmma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] n_major(8192), %{{.*}} : <bf16, shared>, <bf16, shared>, vector<128xf32>
 // WGMMA:           xkernel.wgmma_commit
 // WGMMA-NEXT:      xkernel.wgmma_wait 1
 // WGMMA:           xkernel.barrier
 // WGMMA:           scf.yield
-// WGMMA:         xkernel.async_wait 0
-// WGMMA-NEXT:    vector.from_elements
+// WGMMA-NOT:     xkernel.async_wait
+// WGMMA:         vector.from_elements
 // WGMMA-NEXT:    xkernel.wgmma_wait 0, %{{.*}} : vector<128xf32>
 func.func @bf16(%x: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
   %y = xtensor.matmul %x, %w : tensor<4096x4096xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>

@@ -482,3 +482,55 @@ xkernel.program @p[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%
   // expected-error @+1 {{size #0 is passed to argument type '!xkernel.ptr<f32, global>' of 'k', which is not an index}}
   xkernel.launch @k(%x) sizes(%T) grid [8, 1, 1] block [64, 1, 1] shared 0 : memref<?xf32>
 }
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 4 : !xkernel.ptr<i32, shared>
+  // expected-error @+1 {{takes an mbarrier as a pointer to i64 in shared memory, got '!xkernel.ptr<i32, shared>'}}
+  xkernel.mbarrier_init %s[%c0], 1 : !xkernel.ptr<i32, shared>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 4 : !xkernel.ptr<i64, shared>
+  // expected-error @+1 {{expects 1 to 2^20 - 1 bytes, got 1048576}}
+  xkernel.mbarrier_arrive_expect_tx %s[%c0], 1048576 : !xkernel.ptr<i64, shared>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f(%m: !xkernel.ptr<i8, global>, %s: !xkernel.ptr<bf16, global>) attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c0_i32 = arith.constant 0 : i32
+  %bar = xkernel.shared 1 : !xkernel.ptr<i64, shared>
+  // expected-error @+1 {{copies into shared memory, got '!xkernel.ptr<bf16, global>'}}
+  xkernel.tma_load %m[%c0_i32] to %s[%c0] barrier %bar[%c0] : !xkernel.ptr<i8, global>, !xkernel.ptr<bf16, global>, !xkernel.ptr<i64, shared>
+  xkernel.return
+}
+
+// -----
+
+// expected-error @below {{'xkernel.tensor_map' on argument #1 must be {of = <an earlier argument>, box = array<i64: ...>, swizzle = <bytes>}, got {box = array<i64: 64>, of = 3 : i64, swizzle = 0 : i64}}}
+xkernel.func @f(%x: !xkernel.ptr<bf16, global>, %m: !xkernel.ptr<i8, global> {xkernel.tensor_map = {of = 3 : i64, box = array<i64: 64>, swizzle = 0 : i64}}) attributes {max_threads = 128 : i64} {
+  xkernel.return
+}
+
+// -----
+
+xkernel.program @p(%x: memref<100x96xbf16>) -> (%y: memref<100x96xbf16>) {
+  // expected-error @+1 {{needs a box whose innermost size is a multiple of 16 bytes and, swizzled, at most the swizzle's bytes; got 256 bytes with swizzle 128}}
+  %m = xkernel.tensor_map %x box [64, 128] swizzle 128 : memref<100x96xbf16> -> memref<128xi8>
+}
+
+// -----
+
+xkernel.program @p(%x: memref<100x96xbf16>) -> (%y: memref<100x96xbf16>) {
+  // expected-error @+1 {{needs a box of one size per dimension of a tensor of rank 1 to 5, got 1 for 'memref<100x96xbf16>'}}
+  %m = xkernel.tensor_map %x box [64] swizzle 0 : memref<100x96xbf16> -> memref<128xi8>
+}

@@ -143,6 +143,38 @@ xkernel.func @tf32(%y: !xkernel.ptr<f32, global>) attributes {max_threads = 32 :
   xkernel.return
 }
 
+// Bulk tensor copies: one thread initializes the stage's mbarrier, expects
+// the box's bytes and starts the copy through a tensor map argument; every
+// thread waits for the phase.
+// CHECK-LABEL: xkernel.func @tma(
+// CHECK-SAME: %{{.*}}: !xkernel.ptr<i8, global> {xkernel.readonly, xkernel.tensor_map = {box = array<i64: 64, 64>, of = 0 : i64, swizzle = 128 : i64}}
+// CHECK: xkernel.mbarrier_init %[[B:.*]][%{{.*}}], 1 : <i64, shared>
+// CHECK: xkernel.mbarrier_arrive_expect_tx %[[B]][%{{.*}}], 8192 : <i64, shared>
+// CHECK: xkernel.tma_load %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}] barrier %[[B]][%{{.*}}] : <i8, global>, <bf16, shared>, <i64, shared>
+// CHECK: xkernel.mbarrier_wait %[[B]][%{{.*}}], %{{.*}} : <i64, shared>
+xkernel.func @tma(%x: !xkernel.ptr<bf16, global> {xkernel.readonly}, %m: !xkernel.ptr<i8, global> {xkernel.readonly, xkernel.tensor_map = {of = 0 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64}}) attributes {max_threads = 128 : i64, dynamic_shared = 9216 : i64} {
+  %c0 = arith.constant 0 : index
+  %c0_i32 = arith.constant 0 : i32
+  %s = xkernel.dynamic_shared 0 : !xkernel.ptr<bf16, shared>
+  %bar = xkernel.dynamic_shared 8192 : !xkernel.ptr<i64, shared>
+  xkernel.mbarrier_init %bar[%c0], 1 : !xkernel.ptr<i64, shared>
+  xkernel.barrier
+  xkernel.mbarrier_arrive_expect_tx %bar[%c0], 8192 : !xkernel.ptr<i64, shared>
+  xkernel.tma_load %m[%c0_i32, %c0_i32] to %s[%c0] barrier %bar[%c0] : !xkernel.ptr<i8, global>, !xkernel.ptr<bf16, shared>, !xkernel.ptr<i64, shared>
+  xkernel.mbarrier_wait %bar[%c0], %c0 : !xkernel.ptr<i64, shared>
+  xkernel.return
+}
+
+// The host side makes the tensor map and passes it after the buffers.
+// CHECK-LABEL: xkernel.program @tma_program
+// CHECK: %[[M:.*]] = xkernel.tensor_map %{{.*}} box [64, 64] swizzle 128 : memref<100x96xbf16> -> memref<128xi8>
+// CHECK: xkernel.launch @tma(%{{.*}}, %[[M]])
+xkernel.program @tma_program(%x: memref<100x96xbf16>) -> (%y: memref<100x96xbf16>) {
+  %m = xkernel.tensor_map %x box [64, 64] swizzle 128 : memref<100x96xbf16> -> memref<128xi8>
+  xkernel.copy %x to %y : memref<100x96xbf16>
+  xkernel.launch @tma(%x, %m) grid [1, 1, 1] block [128, 1, 1] shared 9216 : memref<100x96xbf16>, memref<128xi8>
+}
+
 // Warpgroup tensor cores: wgmma on two shared tiles, its fences, commit and
 // wait (which passes the accumulators through).
 // CHECK-LABEL: xkernel.func @warpgroup(

@@ -54,12 +54,37 @@ LogicalResult XKernelDialect::verifyRegionArgAttribute(Operation *op,
                                                        unsigned index,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name != FuncOp::getReadonlyAttrName())
+  if (name != FuncOp::getReadonlyAttrName() &&
+      name != FuncOp::getTensorMapAttrName())
     return op->emitOpError() << "unknown xkernel argument attribute '" << name
                              << "'";
   if (!isa<FuncOp>(op) || region != 0)
     return op->emitOpError() << "'" << name
                              << "' belongs on an argument of an 'xkernel.func'";
+  if (name == FuncOp::getTensorMapAttrName()) {
+    // {of = buffer argument, box = sizes, swizzle = bytes}, on a pointer to
+    // i8 in global memory.
+    auto map = dyn_cast<DictionaryAttr>(attr.getValue());
+    auto of = map ? map.getAs<IntegerAttr>("of") : IntegerAttr();
+    auto box = map ? map.getAs<DenseI64ArrayAttr>("box") : DenseI64ArrayAttr();
+    auto swizzle = map ? map.getAs<IntegerAttr>("swizzle") : IntegerAttr();
+    if (!of || !box || !swizzle || map.size() != 3 || of.getInt() < 0 ||
+        of.getInt() >= index)
+      return op->emitOpError()
+             << "'" << name << "' on argument #" << index
+             << " must be {of = <an earlier argument>, box = array<i64: ...>, "
+                "swizzle = <bytes>}, got "
+             << attr.getValue();
+    Region &body = op->getRegion(0);
+    if (body.empty() || index >= body.front().getNumArguments())
+      return success();
+    auto ptr = dyn_cast<PtrType>(body.front().getArgument(index).getType());
+    if (!ptr || !ptr.getElementType().isInteger(8) ||
+        ptr.getMemorySpace() != MemorySpace::global)
+      return op->emitOpError() << "'" << name << "' on argument #" << index
+                               << " needs a pointer to i8 in global memory";
+    return success();
+  }
   if (!isa<UnitAttr>(attr.getValue()))
     return op->emitOpError() << "'" << name << "' on argument #" << index
                              << " must be a unit attribute, got "
@@ -240,6 +265,51 @@ LogicalResult AsyncCopyOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Bulk tensor copies (TMA) and mbarriers
+//===----------------------------------------------------------------------===//
+
+/// An mbarrier operand: 8 bytes (i64) of shared memory.
+static LogicalResult verifyBarrier(Operation *op, PtrType bar) {
+  if (bar.getMemorySpace() != MemorySpace::shared ||
+      !bar.getElementType().isInteger(64))
+    return op->emitOpError("takes an mbarrier as a pointer to i64 in shared "
+                           "memory, got ")
+           << bar;
+  return success();
+}
+
+LogicalResult MbarrierInitOp::verify() {
+  if (getCount() < 1 || getCount() >= (1 << 20))
+    return emitOpError("expects 1 to 2^20 - 1 arrivals, got ") << getCount();
+  return verifyBarrier(*this, getBar().getType());
+}
+
+LogicalResult MbarrierExpectTxOp::verify() {
+  if (getBytes() < 1 || getBytes() >= (1 << 20))
+    return emitOpError("expects 1 to 2^20 - 1 bytes, got ") << getBytes();
+  return verifyBarrier(*this, getBar().getType());
+}
+
+LogicalResult MbarrierWaitOp::verify() {
+  return verifyBarrier(*this, getBar().getType());
+}
+
+LogicalResult TmaLoadOp::verify() {
+  if (getMap().getType().getMemorySpace() != MemorySpace::global ||
+      !getMap().getType().getElementType().isInteger(8))
+    return emitOpError("reads its tensor map through a pointer to i8 in "
+                       "global memory, got ")
+           << getMap().getType();
+  if (getDst().getType().getMemorySpace() != MemorySpace::shared)
+    return emitOpError("copies into shared memory, got ")
+           << getDst().getType();
+  if (getCoords().empty() || getCoords().size() > 5)
+    return emitOpError("takes 1 to 5 coordinates, got ")
+           << getCoords().size();
+  return verifyBarrier(*this, getBar().getType());
+}
+
+//===----------------------------------------------------------------------===//
 // Tensor cores
 //===----------------------------------------------------------------------===//
 
@@ -390,6 +460,56 @@ LogicalResult AllocOp::verify() {
     return emitOpError() << "has " << getDynamicSizes().size()
                          << " dynamic size(s) for " << getType() << ", which "
                          << "has " << dynamic;
+  return success();
+}
+
+int TensorMapOp::getDataType() {
+  Type element = getSource().getType().getElementType();
+  if (element.isBF16())
+    return 9;
+  if (element.isF16())
+    return 6;
+  if (element.isF32())
+    return 7;
+  if (element.isF64())
+    return 8;
+  switch (xtile::getElementBytes(element)) {
+  case 1:
+    return 0;
+  case 2:
+    return 1;
+  case 4:
+    return 3;
+  default:
+    return 5;
+  }
+}
+
+LogicalResult TensorMapOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  if (getResult().getType().getNumElements() != 128)
+    return emitOpError("makes 128 bytes (memref<128xi8>), got ")
+           << getResult().getType();
+  ArrayRef<int64_t> box = getBox();
+  if (source.getRank() < 1 || source.getRank() > 5 ||
+      static_cast<int64_t>(box.size()) != source.getRank())
+    return emitOpError("needs a box of one size per dimension of a tensor of "
+                       "rank 1 to 5, got ")
+           << box.size() << " for " << source;
+  for (int64_t d : box)
+    if (d < 1 || d > 256)
+      return emitOpError("box sizes are 1 to 256, got ") << d;
+  Type element = source.getElementType();
+  if (!element.isIntOrFloat() || element.isInteger(1))
+    return emitOpError("maps a buffer of integers or floats, got ") << element;
+  int64_t innerBytes = box.back() * xtile::getElementBytes(element);
+  int64_t swizzle = getSwizzle();
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitOpError("swizzles 0, 32, 64 or 128 bytes, got ") << swizzle;
+  if (innerBytes % 16 || (swizzle && innerBytes > swizzle))
+    return emitOpError("needs a box whose innermost size is a multiple of 16 "
+                       "bytes and, swizzled, at most the swizzle's bytes; got ")
+           << innerBytes << " bytes with swizzle " << swizzle;
   return success();
 }
 

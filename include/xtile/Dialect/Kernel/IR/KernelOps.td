@@ -68,6 +68,10 @@ def XKernel_FuncOp : XKernel_Op<"func", [
     ::mlir::Region *getCallableRegion() { return &getBody(); }
     /// The attribute naming arguments the kernel only reads.
     static ::llvm::StringRef getReadonlyAttrName() { return "xkernel.readonly"; }
+    /// The attribute of an argument that is a TMA tensor map the host
+    /// program makes: `{of = i, box = array<i64: ...>, swizzle = s}`, the
+    /// map of buffer argument `i` (see `xkernel.tensor_map`).
+    static ::llvm::StringRef getTensorMapAttrName() { return "xkernel.tensor_map"; }
   }];
 }
 
@@ -506,6 +510,90 @@ def XKernel_FenceProxyAsyncOp : XKernel_Op<"fence_proxy_async"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Bulk tensor copies (TMA) and mbarriers (sm_90)
+//===----------------------------------------------------------------------===//
+
+def XKernel_MbarrierInitOp : XKernel_Op<"mbarrier_init"> {
+  let summary = "initialize an mbarrier in shared memory";
+  let description = [{
+    `mbarrier.init.shared::cta.b64` on the 8 bytes at `bar[offset]`, then
+    `fence.mbarrier_init`: phase 0, `count` arrivals expected per phase, no
+    transaction bytes. One thread initializes it; a `barrier` after it
+    shows it to the others.
+
+    ```mlir
+    xkernel.mbarrier_init %bars[%i], 1 : !xkernel.ptr<i64, shared>
+    ```
+  }];
+  let arguments = (ins XKernel_Ptr:$bar, Index:$offset, I64Attr:$count);
+  let assemblyFormat = "$bar `[` $offset `]` `,` $count attr-dict `:` type($bar)";
+  let hasVerifier = 1;
+}
+
+def XKernel_MbarrierExpectTxOp : XKernel_Op<"mbarrier_arrive_expect_tx"> {
+  let summary = "expect bytes of bulk copies on an mbarrier, then arrive on it";
+  let description = [{
+    `mbarrier.arrive.expect_tx.shared::cta.b64`: the current phase also
+    waits for `bytes` bytes of bulk copies (`xkernel.tma_load` naming the
+    barrier), then this thread arrives. The phase completes once every
+    expected arrival came and every expected byte landed.
+
+    ```mlir
+    xkernel.mbarrier_arrive_expect_tx %bars[%i], 16384 : !xkernel.ptr<i64, shared>
+    ```
+  }];
+  let arguments = (ins XKernel_Ptr:$bar, Index:$offset, I64Attr:$bytes);
+  let assemblyFormat = "$bar `[` $offset `]` `,` $bytes attr-dict `:` type($bar)";
+  let hasVerifier = 1;
+}
+
+def XKernel_MbarrierWaitOp : XKernel_Op<"mbarrier_wait"> {
+  let summary = "wait until an mbarrier's phase of a parity completed";
+  let description = [{
+    Loops on `mbarrier.try_wait.parity.shared::cta.b64` until the phase of
+    `parity` (0 or 1: the phase's number modulo 2) of the barrier at
+    `bar[offset]` has completed. What the bulk copies of that phase wrote is
+    then visible to this thread, and to tensor-core reads (both are the
+    async proxy).
+
+    ```mlir
+    xkernel.mbarrier_wait %bars[%i], %parity : !xkernel.ptr<i64, shared>
+    ```
+  }];
+  let arguments = (ins XKernel_Ptr:$bar, Index:$offset, Index:$parity);
+  let assemblyFormat = "$bar `[` $offset `]` `,` $parity attr-dict `:` type($bar)";
+  let hasVerifier = 1;
+}
+
+def XKernel_TmaLoadOp : XKernel_Op<"tma_load"> {
+  let summary = "start a bulk tensor copy of a box into shared memory (TMA)";
+  let description = [{
+    `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes`:
+    copies the box of the tensor map at `map` (128 bytes in global memory,
+    made on the host by `xkernel.tensor_map`) whose first element is at
+    `coords` (outermost first, one per dimension of the map's tensor) into
+    shared memory from `dst[dst_offset]` (128-byte aligned), in the map's
+    swizzle, elements outside the tensor read as zero. Its bytes complete
+    on the mbarrier at `bar[bar_offset]`, whose phase must expect them
+    (`xkernel.mbarrier_arrive_expect_tx`); they are read only after
+    `xkernel.mbarrier_wait` on that phase.
+
+    ```mlir
+    xkernel.tma_load %map[%r, %c] to %s[%o] barrier %bars[%i]
+        : !xkernel.ptr<i8, global>, !xkernel.ptr<bf16, shared>, !xkernel.ptr<i64, shared>
+    ```
+  }];
+  let arguments = (ins XKernel_Ptr:$map, Variadic<I32>:$coords,
+                   XKernel_Ptr:$dst, Index:$dst_offset, XKernel_Ptr:$bar,
+                   Index:$bar_offset);
+  let assemblyFormat = [{
+    $map `[` $coords `]` `to` $dst `[` $dst_offset `]` `barrier` $bar `[`
+    $bar_offset `]` attr-dict `:` type($map) `,` type($dst) `,` type($bar)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // The host side
 //===----------------------------------------------------------------------===//
 
@@ -585,6 +673,44 @@ def XKernel_AllocOp : XKernel_Op<"alloc", [HasParent<"ProgramOp">]> {
   let results = (outs AnyMemRef:$result);
   let assemblyFormat = "(`(` $dynamic_sizes^ `)`)? attr-dict `:` type($result)";
   let hasVerifier = 1;
+}
+
+def XKernel_TensorMapOp : XKernel_Op<"tensor_map", [HasParent<"ProgramOp">]> {
+  let summary = "a TMA tensor map of a buffer, made on the host";
+  let description = [{
+    128 bytes of device memory holding the tensor map (`CUtensorMap`) that
+    `cuTensorMapEncodeTiled` makes of `source`: its shape and row-major
+    strides (the dynamic sizes at run time), boxes of `box` elements
+    (outermost first, one per dimension, 1 to 256 each, the innermost a
+    multiple of 16 bytes and, when swizzled, at most `swizzle` bytes),
+    `swizzle` 0, 32, 64 or 128 bytes, elements outside the tensor read as
+    zero. A kernel takes it as a pointer argument (`xkernel.tma_load`).
+
+    ```mlir
+    %m = xkernel.tensor_map %x box [64, 64] swizzle 128
+        : memref<100x96xbf16> -> memref<128xi8>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, DenseI64ArrayAttr:$box,
+                   I64Attr:$swizzle);
+  let results = (outs MemRefRankOf<[I8], [1]>:$result);
+  let assemblyFormat = [{
+    $source `box` $box `swizzle` $swizzle attr-dict `:` type($source) `->`
+    type($result)
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$source,
+                                 "::llvm::ArrayRef<int64_t>":$box,
+                                 "int64_t":$swizzle), [{
+    build($_builder, $_state,
+          ::mlir::MemRefType::get({128}, $_builder.getI8Type()), source,
+          box, swizzle);
+  }]>];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The map's CUtensorMapDataType: UINT8 0, UINT16 1, UINT32 2, INT32 3,
+    /// UINT64 4, INT64 5, FLOAT16 6, FLOAT32 7, FLOAT64 8, BFLOAT16 9.
+    int getDataType();
+  }];
 }
 
 def XKernel_CopyOp : XKernel_Op<"copy", [HasParent<"ProgramOp">,
