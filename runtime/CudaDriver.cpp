@@ -7,6 +7,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -25,6 +26,13 @@ using CUdeviceptr = unsigned long long;
 using CUevent = void *;
 using CUstream = void *;
 constexpr int kMaxDynamicSharedAttribute = 8; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+// A CUtensorMap: 128 opaque bytes, 64-byte aligned.
+struct alignas(64) CUtensorMap {
+  uint64_t opaque[16];
+};
+constexpr size_t kTensorMapBytes = sizeof(CUtensorMap);
+// CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+constexpr int kTensorMapL2Promotion128B = 2;
 } // namespace
 
 struct CudaDriver::Api {
@@ -53,6 +61,13 @@ struct CudaDriver::Api {
   CUresult (*eventSynchronize)(CUevent);
   CUresult (*eventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*getErrorString)(CUresult, const char **);
+  // Optional (CUDA 12 drivers have it): only a program with an
+  // xkernel.tensor_map needs it. The enum arguments (data type,
+  // interleave, swizzle, L2 promotion, out-of-bounds fill) are ints.
+  CUresult (*tensorMapEncodeTiled)(CUtensorMap *, int, uint32_t, void *,
+                                   const uint64_t *, const uint64_t *,
+                                   const uint32_t *, const uint32_t *, int,
+                                   int, int, int);
 };
 
 CudaDriver::CudaDriver() {
@@ -69,10 +84,10 @@ CudaDriver::CudaDriver() {
   }
   api = new Api();
   bool missing = false;
-  auto load = [&](auto &fn, const char *name) {
+  auto load = [&](auto &fn, const char *name, bool optional = false) {
     fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
         dlsym(library, name));
-    missing |= fn == nullptr;
+    missing |= fn == nullptr && !optional;
   };
   load(api->init, "cuInit");
   load(api->deviceGetCount, "cuDeviceGetCount");
@@ -97,6 +112,7 @@ CudaDriver::CudaDriver() {
   load(api->eventSynchronize, "cuEventSynchronize");
   load(api->eventElapsedTime, "cuEventElapsedTime");
   load(api->getErrorString, "cuGetErrorString");
+  load(api->tensorMapEncodeTiled, "cuTensorMapEncodeTiled", /*optional=*/true);
   if (missing) {
     why = "the CUDA driver lacks an entry point xtile-run needs";
     return;
@@ -168,6 +184,89 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
     device[v] = p;
     return success();
   };
+  // Encodes the tensor map of `map` (cuTensorMapEncodeTiled) and copies it
+  // into its buffer, allocated already. The driver takes dimensions
+  // innermost first, the Kernel IR lists them outermost first.
+  auto encode = [&](kernel::TensorMapOp map) -> LogicalResult {
+    std::string users;
+    for (Operation *user : map.getResult().getUsers())
+      if (auto launch = dyn_cast<kernel::LaunchOp>(user)) {
+        std::string name = launch.getKernel().str();
+        if (users.find("'" + name + "'") == std::string::npos)
+          users += (users.empty() ? " (for kernel '" : ", '") + name + "'";
+      }
+    if (!users.empty())
+      users += ")";
+    if (!api->tensorMapEncodeTiled)
+      return map.emitError("CUDA: the driver lacks cuTensorMapEncodeTiled, "
+                           "which xkernel.tensor_map needs")
+             << users;
+    Value source = map.getSource();
+    auto type = cast<MemRefType>(source.getType());
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> box = map.getBox();
+    SmallVector<Value> dynamic = program.getBufferSizes(source);
+    if (static_cast<int64_t>(box.size()) != rank ||
+        dynamic.size() != type.getNumDynamicDims())
+      return map.emitError("CUDA: cannot make the tensor map of ")
+             << type << users << ": its box or sizes are unknown";
+    // The shape at the program's sizes, then innermost first.
+    SmallVector<uint64_t, 5> globalDim;
+    auto next = dynamic.begin();
+    for (int64_t d : type.getShape())
+      globalDim.push_back(ShapedType::isDynamic(d) ? sizeOf.lookup(*next++)
+                                                   : d);
+    std::reverse(globalDim.begin(), globalDim.end());
+    // Byte strides of dimensions 1.. (innermost first) of the row-major
+    // buffer; one unused entry for rank 1.
+    SmallVector<uint64_t, 5> globalStrides;
+    uint64_t stride = getElementBytes(type.getElementType());
+    for (int64_t i = 1; i < rank; ++i) {
+      stride *= globalDim[i - 1];
+      globalStrides.push_back(stride);
+    }
+    if (globalStrides.empty())
+      globalStrides.push_back(stride);
+    SmallVector<uint32_t, 5> boxDim(box.rbegin(), box.rend());
+    SmallVector<uint32_t, 5> elementStrides(rank, 1);
+    int swizzle;
+    switch (map.getSwizzle()) {
+    case 0:
+      swizzle = 0;
+      break;
+    case 32:
+      swizzle = 1;
+      break;
+    case 64:
+      swizzle = 2;
+      break;
+    case 128:
+      swizzle = 3;
+      break;
+    default:
+      return map.emitError("CUDA: cannot swizzle ")
+             << map.getSwizzle() << " bytes" << users
+             << ": expected 0, 32, 64 or 128";
+    }
+    CUtensorMap encoded{};
+    CUresult r = api->tensorMapEncodeTiled(
+        &encoded, map.getDataType(), static_cast<uint32_t>(rank),
+        reinterpret_cast<void *>(static_cast<uintptr_t>(device.lookup(source))),
+        globalDim.data(), globalStrides.data(), boxDim.data(),
+        elementStrides.data(), /*interleave=*/0, swizzle,
+        kTensorMapL2Promotion128B, /*oobFill=*/0);
+    if (r != 0) {
+      const char *text = "unknown error";
+      api->getErrorString(r, &text);
+      return map.emitError("CUDA: cuTensorMapEncodeTiled failed on ")
+             << type << " with box [" << box << "] and swizzle "
+             << map.getSwizzle() << users << ": " << text << " (error " << r
+             << ")";
+    }
+    return check(api->memcpyHtoD(device.lookup(map.getResult()), &encoded,
+                                 kTensorMapBytes),
+                 "copying a tensor map");
+  };
   for (auto [arg, host] : llvm::zip(program.getBuffers(), buffers)) {
     if (failed(allocate(arg, host.size())) ||
         failed(check(api->memcpyHtoD(device[arg], host.data(), host.size()),
@@ -186,6 +285,14 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
   for (Operation &op : body) {
     if (auto alloc = dyn_cast<kernel::AllocOp>(op)) {
       if (failed(allocate(alloc.getResult(), bytesOf(alloc.getResult())))) {
+        cleanup();
+        return failure();
+      }
+    } else if (auto map = dyn_cast<kernel::TensorMapOp>(op)) {
+      // Made once, before any launch: it holds the source's address and
+      // shape, the same in every run.
+      if (failed(allocate(map.getResult(), kTensorMapBytes)) ||
+          failed(encode(map))) {
         cleanup();
         return failure();
       }

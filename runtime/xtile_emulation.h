@@ -7,15 +7,16 @@
 //
 // The threads of a block run as fibers on one OS thread, switched
 // cooperatively where CUDA threads wait for each other (__syncthreads, warp
-// shuffles), so shared memory, barriers and shuffles keep their meaning.
-// Blocks are spread over worker threads, one per CPU core. A barrier that
-// not every thread of a block reaches, or a shuffle that not every lane of a
-// warp reaches, is reported (kernel, block) and fails the launch instead of
-// hanging.
+// shuffles, mbarrier waits), so shared memory, barriers and shuffles keep
+// their meaning. Blocks are spread over worker threads, one per CPU core. A
+// barrier that not every thread of a block reaches, a shuffle that not every
+// lane of a warp reaches, or an mbarrier phase that never completes, is
+// reported (kernel, block) and fails the launch instead of hanging.
 //
 // Built with -fsanitize=thread, fibers are announced to ThreadSanitizer and
-// each barrier is a release/acquire point, so a missing barrier shows up as
-// a data race between the threads of a block.
+// each barrier is a release/acquire point (an mbarrier: its arrivals and
+// landed copies release, its waits acquire), so a missing barrier shows up
+// as a data race between the threads of a block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdarg>
 #include <dlfcn.h>
 #include <cstdint>
 #include <cstdio>
@@ -290,7 +292,9 @@ xt_emu_start:
 )");
 #endif
 
-enum class Wait { running, barrier, shuffle, done, failed };
+// `mbarrier`: polling an mbarrier phase that has not completed; resumed
+// every round until it completes.
+enum class Wait { running, barrier, shuffle, mbarrier, done, failed };
 
 // What the scheduler and the fibers tell each other goes through relaxed
 // atomics: ThreadSanitizer sees no race in that bookkeeping, and it creates
@@ -300,9 +304,29 @@ enum class Wait { running, barrier, shuffle, done, failed };
 /// tensor cores may read the operands at any time until
 /// wgmma.wait_group retires the group, so they must not change before.
 /// `rehash` reads them again; `hash` is what they held at the issue.
+/// `atoms` are the byte ranges of dynamic shared memory it reads, in
+/// whole 1024-byte swizzle atoms: a bulk copy into them while the group is
+/// in flight is a fault when issued, as it may land at any time.
 struct WgmmaReads {
   std::function<uint64_t()> rehash;
   uint64_t hash;
+  std::vector<std::pair<uint64_t, uint64_t>> atoms;
+};
+
+struct TensorMap;
+
+/// A bulk tensor copy (xt_tma_load) issued and not landed yet: the
+/// mbarrier its bytes complete on (null: a free slot), its place in the
+/// issue order, its destination, its tensor map and the box's first
+/// element (innermost coordinate first). Relaxed atomics: one thread
+/// issues it and another may land it, which must not order them for
+/// ThreadSanitizer.
+struct TmaCopy {
+  std::atomic<uint64_t *> bar{nullptr};
+  std::atomic<uint64_t> order{0};
+  std::atomic<unsigned char *> dst{nullptr};
+  std::atomic<const TensorMap *> map{nullptr};
+  std::atomic<int32_t> coords[5]{};
 };
 
 struct Fiber {
@@ -312,6 +336,12 @@ struct Fiber {
   // committed groups not yet retired, oldest first.
   std::vector<WgmmaReads> wgmmaOpen;
   std::vector<std::vector<WgmmaReads>> wgmmaGroups;
+  // In an mbarrier wait: `polling` when it yielded from a poll that
+  // followed another of the same wait (nothing it can do has changed);
+  // `land` when the scheduler lets it land the copies issued on the
+  // barrier (no thread could proceed without); `stuck` when no thread can
+  // complete the phase.
+  std::atomic<bool> polling{false}, land{false}, stuck{false};
   char *stack = nullptr;
 #ifdef XTILE_EMULATION_UCONTEXT
   ucontext_t context;
@@ -349,6 +379,12 @@ struct Worker {
   static constexpr unsigned kLaneWords = 8;
   std::unique_ptr<std::atomic<uint32_t>[]> lanes;
   std::unique_ptr<std::atomic<uint64_t>[]> shuffleGenerations;
+  // The block's bulk tensor copies in flight: slots below tmaSlots may be
+  // in use; tmaIssued numbers them in issue order.
+  static constexpr unsigned kTmaCopies = 256;
+  std::unique_ptr<TmaCopy[]> tmaCopies;
+  std::atomic<unsigned> tmaSlots{0};
+  std::atomic<uint64_t> tmaIssued{0};
   // Addresses ThreadSanitizer synchronizes on: barriers, and the end of a
   // block (the next block on this worker reuses its shared memory).
   int barrierToken = 0, blockEndToken = 0;
@@ -468,22 +504,42 @@ struct Worker {
     for (unsigned i = 0; i < threads; ++i) {
       fibers[i].wait = Wait::running;
       fibers[i].fresh = true;
+      fibers[i].polling.store(false, std::memory_order_relaxed);
+      fibers[i].land.store(false, std::memory_order_relaxed);
+      fibers[i].stuck.store(false, std::memory_order_relaxed);
       start(fibers[i]);
     }
     unsigned warps = (threads + 31) / 32;
     for (unsigned w = 0; w < warps; ++w)
       shuffleGenerations[w] = 0;
+    // Copies a block issued and never waited for end with it.
+    for (unsigned i = 0, n = tmaSlots.load(std::memory_order_relaxed); i < n;
+         ++i)
+      tmaCopies[i].bar.store(nullptr, std::memory_order_relaxed);
+    tmaSlots.store(0, std::memory_order_relaxed);
+    // Whether the threads polling an mbarrier may land its copies: once no
+    // thread can proceed otherwise, so that copies land as late as they
+    // may and a read of a destination before its wait sees stale data.
+    bool landing = false;
     for (;;) {
-      for (unsigned i = 0; i < threads; ++i)
-        if (fibers[i].wait == Wait::running) {
-          resume(i);
-          // Relaxed: an acquire here would order this fiber before the
-          // next one's first switch, hiding races from ThreadSanitizer.
-          if (fibers[i].wait.load(std::memory_order_relaxed) == Wait::failed)
-            return false;
-        }
-      // Every fiber now waits at a barrier or a shuffle, or is done, or
-      // has failed (fail(): the launch fails).
+      // Whether a thread did more this round than poll again an mbarrier
+      // phase it had found incomplete.
+      bool progress = false;
+      for (unsigned i = 0; i < threads; ++i) {
+        Wait wait = fibers[i].wait.load(std::memory_order_relaxed);
+        if (wait != Wait::running && wait != Wait::mbarrier)
+          continue;
+        resume(i);
+        // Relaxed: an acquire here would order this fiber before the
+        // next one's first switch, hiding races from ThreadSanitizer.
+        wait = fibers[i].wait.load(std::memory_order_relaxed);
+        if (wait == Wait::failed)
+          return false;
+        progress |= wait != Wait::mbarrier ||
+                    !fibers[i].polling.load(std::memory_order_relaxed);
+      }
+      // Every fiber now waits at a barrier, a shuffle or an mbarrier, or
+      // is done, or has failed (fail(): the launch fails).
       unsigned done = 0, atBarrier = 0;
       for (unsigned i = 0; i < threads; ++i) {
         if (fibers[i].wait.load(std::memory_order_relaxed) == Wait::failed)
@@ -497,7 +553,6 @@ struct Worker {
 #endif
         return true;
       }
-      bool progress = false;
       if (atBarrier == threads) {
         for (unsigned i = 0; i < threads; ++i)
           fibers[i].wait = Wait::running;
@@ -515,16 +570,34 @@ struct Worker {
           fibers[i].wait = Wait::running;
         progress = true;
       }
-      if (!progress) {
-        std::fprintf(stderr,
-                     "xtile emulation: kernel %s, block (%u, %u, %u): %u of "
-                     "%u threads wait at __syncthreads(), %u have exited and "
-                     "the others wait at a warp shuffle: not every thread "
-                     "reaches the barrier\n",
-                     kernel, block.x, block.y, block.z, atBarrier, threads,
-                     done);
-        return false;
+      if (progress) {
+        landing = false;
+        continue;
       }
+      if (!landing) {
+        for (unsigned i = 0; i < threads; ++i)
+          if (fibers[i].wait.load(std::memory_order_relaxed) == Wait::mbarrier) {
+            fibers[i].land.store(true, std::memory_order_relaxed);
+            landing = true;
+          }
+        if (landing)
+          continue;
+      }
+      // A thread polling an mbarrier reports the phase it waits for.
+      for (unsigned i = 0; i < threads; ++i)
+        if (fibers[i].wait.load(std::memory_order_relaxed) == Wait::mbarrier) {
+          fibers[i].stuck.store(true, std::memory_order_relaxed);
+          resume(i);
+          return false;
+        }
+      std::fprintf(stderr,
+                   "xtile emulation: kernel %s, block (%u, %u, %u): %u of "
+                   "%u threads wait at __syncthreads(), %u have exited and "
+                   "the others wait at a warp shuffle: not every thread "
+                   "reaches the barrier\n",
+                   kernel, block.x, block.y, block.z, atBarrier, threads,
+                   done);
+      return false;
     }
   }
 
@@ -603,6 +676,7 @@ inline cudaError_t run(const Launch &launch) {
     w.lanes.reset(new std::atomic<uint32_t>[((threads + 31) / 32) * 2 * 32 *
                                             Worker::kLaneWords]);
     w.shuffleGenerations.reset(new std::atomic<uint64_t>[(threads + 31) / 32]);
+    w.tmaCopies.reset(new TmaCopy[Worker::kTmaCopies]);
     w.dynamicShared.assign(launch.shared + 1024, 0);
     w.body = launch.body;
     w.blockDim = launch.block;
@@ -707,6 +781,16 @@ namespace xt_emu {
   }
   std::fprintf(stderr, "xtile emulation: %s\n", what);
   std::abort();
+}
+
+/// fail() with a printf message.
+[[noreturn]] inline void failf(const char *format, ...) {
+  char what[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(what, sizeof what, format, args);
+  va_end(args);
+  fail(what);
 }
 
 inline void requireFullWarp(const char *what) {
@@ -958,8 +1042,22 @@ inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
                                  hashRead(hash, b);
                                  d[i] = std::fma(a, b, d[i]);
                                });
+  // The atoms it reads: A's 64 rows are 8; a K-major B's N rows N / 8;
+  // an N-major B's K rows (16 or 8) one or two in each 64-column panel.
+  auto atom = [](uint64_t desc) { return ((desc & 0x3fff) << 4) & ~1023ull; };
+  std::vector<std::pair<uint64_t, uint64_t>> atoms{
+      {atom(descA), atom(descA) + 8 * 1024}};
+  if (NMajorB) {
+    uint64_t leading = ((descB >> 16) & 0x3fff) << 4;
+    for (unsigned p = 0; p < (N + 63) / 64; ++p)
+      atoms.push_back({atom(descB) + p * leading,
+                       atom(descB) + p * leading + 2048});
+  } else {
+    atoms.push_back({atom(descB), atom(descB) + (N + 7) / 8 * 1024});
+  }
   self().fibers[self().self].wgmmaOpen.push_back(
-      {[=] { return wgmmaReadsHash<N, T, NMajorB>(descA, descB); }, hash});
+      {[=] { return wgmmaReadsHash<N, T, NMajorB>(descA, descB); }, hash,
+       std::move(atoms)});
 }
 
 } // namespace xt_emu
@@ -995,6 +1093,414 @@ inline void xt_mma_tf32(const uint32_t *a, const uint32_t *b, float *d) {
   xt_emu::mmaTf32(a, b, d);
 }
 inline float xt_round_tf32(float x) { return xt_emu::roundTf32(x); }
+
+//===----------------------------------------------------------------------===//
+// Bulk tensor copies (TMA) and mbarriers (xkernel.tma_load,
+// xkernel.mbarrier_*). A copy lands in shared memory as late as it may: in
+// a wait on its mbarrier, once no thread can proceed otherwise. A thread
+// that reads the destination before its wait sees what was there before.
+//===----------------------------------------------------------------------===//
+
+namespace xt_emu {
+
+/// The emulation's CUtensorMap (the driver's is 128 opaque bytes): what
+/// cuTensorMapEncodeTiled accepted, dimensions innermost first.
+struct TensorMap {
+  uint32_t magic;        // kTensorMapMagic
+  uint32_t rank;         // 1 to 5
+  uint32_t elementBytes; // of the data type
+  uint32_t swizzleBytes; // 0, 32, 64 or 128
+  const unsigned char *base;
+  uint64_t dims[5];
+  uint64_t strides[5]; // bytes between neighbours in each dimension
+  uint32_t box[5];
+};
+static_assert(sizeof(TensorMap) <= 128, "a tensor map is 128 bytes");
+constexpr uint32_t kTensorMapMagic = 0x584d4150;
+
+/// The element bytes of a CUtensorMapDataType: UINT8 0, UINT16 1, UINT32
+/// 2, INT32 3, UINT64 4, INT64 5, FLOAT16 6, FLOAT32 7, FLOAT64 8,
+/// BFLOAT16 9; 0 for the others (not emulated).
+inline uint32_t tensorMapElementBytes(int dataType) {
+  static const uint32_t bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2};
+  return dataType >= 0 && dataType < 10 ? bytes[dataType] : 0;
+}
+
+/// The bytes of one box of `m`, what a copy of it completes on its
+/// mbarrier (elements outside the tensor included).
+inline uint64_t tensorMapBoxBytes(const TensorMap &m) {
+  uint64_t bytes = m.elementBytes;
+  for (unsigned d = 0; d < m.rank; ++d)
+    bytes *= m.box[d];
+  return bytes;
+}
+
+/// cuTensorMapEncodeTiled: writes at `map` (128 bytes, 64-byte aligned)
+/// the tensor map of the `rank` dimensions `dims` (innermost first) at
+/// `base`, `strides` the bytes between neighbours in dimensions 1 to
+/// rank - 1, boxes of `box` elements, `swizzle` a CUtensorMapSwizzle (0
+/// none, 1, 2, 3: 32, 64, 128 bytes). Returns 0 (CUDA_SUCCESS), or 1
+/// (CUDA_ERROR_INVALID_VALUE) for what the driver rejects: a rank outside
+/// 1 to 5, `base` not 16-byte aligned, a dimension outside 1 to 2^32, a
+/// stride not a multiple of 16 or not below 2^40, a box dimension outside
+/// 1 to 256, a box row (box[0] elements) not a multiple of 16 bytes or,
+/// swizzled, wider than the swizzle; and for what the emulation does not
+/// model: interleaved layouts, element strides other than 1, the NaN fill
+/// of out-of-bounds elements, data types after BFLOAT16.
+inline int encodeTensorMap(void *map, int dataType, unsigned rank,
+                           const void *base, const uint64_t *dims,
+                           const uint64_t *strides, const uint32_t *box,
+                           const uint32_t *elementStrides, int interleave,
+                           int swizzle, int l2Promotion, int oobFill) {
+  constexpr int kInvalidValue = 1;
+  uint32_t elementBytes = tensorMapElementBytes(dataType);
+  if (!map || reinterpret_cast<uintptr_t>(map) % 64 || !elementBytes ||
+      rank < 1 || rank > 5 || reinterpret_cast<uintptr_t>(base) % 16 ||
+      interleave != 0 || swizzle < 0 || swizzle > 3 || l2Promotion < 0 ||
+      l2Promotion > 3 || oobFill != 0)
+    return kInvalidValue;
+  TensorMap m{};
+  m.magic = kTensorMapMagic;
+  m.rank = rank;
+  m.elementBytes = elementBytes;
+  m.swizzleBytes = swizzle ? 16u << swizzle : 0;
+  m.base = static_cast<const unsigned char *>(base);
+  for (unsigned d = 0; d < rank; ++d) {
+    if (dims[d] < 1 || dims[d] > (uint64_t(1) << 32) || box[d] < 1 ||
+        box[d] > 256 || elementStrides[d] != 1)
+      return kInvalidValue;
+    if (d > 0 && (strides[d - 1] % 16 || strides[d - 1] >= uint64_t(1) << 40))
+      return kInvalidValue;
+    m.dims[d] = dims[d];
+    m.strides[d] = d > 0 ? strides[d - 1] : elementBytes;
+    m.box[d] = box[d];
+  }
+  uint64_t row = uint64_t(box[0]) * elementBytes;
+  if (row % 16 || (m.swizzleBytes && row > m.swizzleBytes))
+    return kInvalidValue;
+  std::memset(map, 0, 128);
+  std::memcpy(map, &m, sizeof m);
+  return 0;
+}
+
+/// An mbarrier's state, in its 8 bytes of shared memory as on the GPU (the
+/// layout is the emulation's): the arrivals the current phase still waits
+/// for (bits 0-19), the arrivals each phase expects (bits 20-39; 0 before
+/// mbarrier.init), the bytes of bulk copies the phase still waits for (the
+/// tx-count, bits 40-59) and the current phase's parity (bit 63). A phase
+/// completes once neither arrivals nor bytes are pending: the parity flips
+/// and the next phase waits for the expected arrivals.
+struct Mbarrier {
+  uint32_t pending, expected, tx, phase;
+  static constexpr uint32_t kMax = (1u << 20) - 1;
+  static Mbarrier decode(uint64_t s) {
+    return {uint32_t(s & kMax), uint32_t(s >> 20 & kMax),
+            uint32_t(s >> 40 & kMax), uint32_t(s >> 63)};
+  }
+  uint64_t encode() const {
+    return uint64_t(pending) | uint64_t(expected) << 20 |
+           uint64_t(tx) << 40 | uint64_t(phase) << 63;
+  }
+};
+
+/// The state of the mbarrier at `bar`, read with `order` by the
+/// instruction `what`, which fails unless the mbarrier is 8-byte aligned
+/// and initialized.
+inline Mbarrier mbarrierState(uint64_t *bar, const char *what, int order) {
+  if (reinterpret_cast<uintptr_t>(bar) % 8)
+    failf("%s: the mbarrier is not 8-byte aligned", what);
+  Mbarrier m = Mbarrier::decode(__atomic_load_n(bar, order));
+  if (m.expected == 0)
+    failf("%s: the mbarrier was not initialized (mbarrier.init)", what);
+  return m;
+}
+
+/// Applies `change` to the state of the mbarrier at `bar` for `what`, then
+/// completes the phase if nothing is pending. A release: what this thread
+/// wrote before is seen by the threads that see the phase complete.
+template <typename F>
+inline void mbarrierUpdate(uint64_t *bar, const char *what, F change) {
+  Mbarrier m = mbarrierState(bar, what, __ATOMIC_RELAXED);
+  change(m);
+  if (m.pending == 0 && m.tx == 0) {
+    m.phase ^= 1;
+    m.pending = m.expected;
+  }
+  // The block's threads share one OS thread: the state is as it was read.
+  __atomic_exchange_n(bar, m.encode(), __ATOMIC_RELEASE);
+}
+
+/// mbarrier.init: phase 0, `count` arrivals expected per phase (1 to
+/// 2^20 - 1), no bytes.
+inline void mbarrierInit(uint64_t *bar, unsigned count) {
+  if (reinterpret_cast<uintptr_t>(bar) % 8)
+    fail("mbarrier.init: the mbarrier is not 8-byte aligned");
+  if (count < 1 || count > Mbarrier::kMax)
+    failf("mbarrier.init: %u arrivals: expected 1 to %u", count,
+          Mbarrier::kMax);
+  __atomic_store_n(bar, Mbarrier{count, count, 0, 0}.encode(),
+                   __ATOMIC_RELEASE);
+}
+
+/// mbarrier.arrive.expect_tx: the current phase also waits for `bytes`
+/// bytes of bulk copies, then this thread arrives.
+inline void mbarrierArriveExpectTx(uint64_t *bar, unsigned bytes) {
+  const char *what = "mbarrier.arrive.expect_tx";
+  mbarrierUpdate(bar, what, [&](Mbarrier &m) {
+    if (m.pending == 0)
+      failf("%s: an arrival beyond the %u the phase expects", what,
+            m.expected);
+    if (bytes > Mbarrier::kMax - m.tx)
+      failf("%s: %u more bytes overflow the tx-count (%u pending, at most "
+            "%u)", what, bytes, m.tx, Mbarrier::kMax);
+    m.tx += bytes;
+    --m.pending;
+  });
+}
+
+/// cp.async.bulk.tensor.<rank>d...mbarrier::complete_tx::bytes: the box of
+/// the tensor map at `map` whose first element is at `coords` (innermost
+/// first) is copied to `dst` (dynamic shared memory, 128-byte aligned) when
+/// a thread waits on `bar` (tmaLand), not before.
+inline void tmaLoad(void *dst, const void *map, uint64_t *bar,
+                    const int32_t *coords, unsigned rank) {
+  const char *what = "cp.async.bulk.tensor";
+  Worker &w = self();
+  const auto *m = static_cast<const TensorMap *>(map);
+  if (!m || reinterpret_cast<uintptr_t>(m) % 64 ||
+      m->magic != kTensorMapMagic)
+    failf("%s: %p is not a tensor map (xt_tensor_map, "
+          "cuTensorMapEncodeTiled)", what, map);
+  if (m->rank != rank)
+    failf("%s.%ud: the tensor map has rank %u", what, rank, m->rank);
+  std::ptrdiff_t offset = static_cast<unsigned char *>(dst) - w.sharedBase();
+  uint64_t limit = w.dynamicShared.size() - 1024, bytes = tensorMapBoxBytes(*m);
+  if (offset < 0 || uint64_t(offset) >= limit)
+    failf("%s: the destination is not in dynamic shared memory", what);
+  if (offset % 128)
+    failf("%s: the destination (shared offset %lld) is not 128-byte aligned",
+          what, (long long)offset);
+  // A swizzle moves chunks within the 128 bytes around them.
+  uint64_t end = uint64_t(offset) + (m->swizzleBytes ? (bytes + 127) / 128 * 128
+                                                    : bytes);
+  if (end > limit)
+    failf("%s: the box's %llu bytes at shared offset %lld run past the %llu "
+          "bytes of dynamic shared memory", what, (unsigned long long)bytes,
+          (long long)offset, (unsigned long long)limit);
+  mbarrierState(bar, what, __ATOMIC_RELAXED); // initialized
+  // The copy may land at any time until its phase completes: never into
+  // what a wgmma of the block still in flight reads.
+  for (const Fiber &f : w.fibers) {
+    auto overlaps = [&](const WgmmaReads &r) {
+      for (auto [lo, hi] : r.atoms)
+        if (lo < end && uint64_t(offset) < hi)
+          return true;
+      return false;
+    };
+    bool hazard = std::any_of(f.wgmmaOpen.begin(), f.wgmmaOpen.end(), overlaps);
+    for (const std::vector<WgmmaReads> &group : f.wgmmaGroups)
+      hazard = hazard || std::any_of(group.begin(), group.end(), overlaps);
+    if (hazard)
+      failf("%s: writes shared memory that an in-flight wgmma reads "
+            "(before wgmma.wait_group retired its group)", what);
+  }
+  unsigned used = w.tmaSlots.load(std::memory_order_relaxed), i = 0;
+  while (i < used && w.tmaCopies[i].bar.load(std::memory_order_relaxed))
+    ++i;
+  if (i == Worker::kTmaCopies)
+    failf("%s: more than %u bulk tensor copies in flight in a block", what,
+          Worker::kTmaCopies);
+  if (i == used)
+    w.tmaSlots.store(used + 1, std::memory_order_relaxed);
+  TmaCopy &c = w.tmaCopies[i];
+  c.order.store(w.tmaIssued.fetch_add(1, std::memory_order_relaxed),
+                std::memory_order_relaxed);
+  c.dst.store(static_cast<unsigned char *>(dst), std::memory_order_relaxed);
+  c.map.store(m, std::memory_order_relaxed);
+  for (unsigned d = 0; d < rank; ++d)
+    c.coords[d].store(coords[d], std::memory_order_relaxed);
+  c.bar.store(bar, std::memory_order_relaxed);
+}
+
+/// Writes the box of `m` whose first element is at `start` (innermost
+/// first) to dynamic shared memory from byte `offset` as the copy engine
+/// does: its rows (box[0] elements each) one after another, dimension 1
+/// varying fastest, elements outside the tensor zero; then, swizzled by S
+/// bytes, the 16-byte chunk at shared offset o moves to o with its bits 4
+/// to 4 + log2(S / 16) - 1 XORed with the bits from 7 on.
+inline void tmaWrite(const TensorMap &m, uint64_t offset,
+                     const int32_t *start) {
+  unsigned char *shared = self().sharedBase();
+  uint64_t swizzle = m.swizzleBytes ? m.swizzleBytes / 16 - 1 : 0;
+  uint64_t rows = 1;
+  for (unsigned d = 1; d < m.rank; ++d)
+    rows *= m.box[d];
+  for (uint64_t r = 0; r < rows; ++r) {
+    // The row's start in global memory, if it is inside the tensor.
+    const unsigned char *row = m.base;
+    bool inside = true;
+    uint64_t rest = r;
+    for (unsigned d = 1; d < m.rank; ++d) {
+      int64_t c = int64_t(start[d]) + int64_t(rest % m.box[d]);
+      rest /= m.box[d];
+      inside = inside && c >= 0 && uint64_t(c) < m.dims[d];
+      if (inside)
+        row += uint64_t(c) * m.strides[d];
+    }
+    for (uint32_t i = 0; i < m.box[0]; ++i) {
+      uint64_t o = offset + (r * m.box[0] + i) * m.elementBytes;
+      o ^= (o >> 7 & swizzle) << 4;
+      int64_t c = int64_t(start[0]) + i;
+      if (inside && c >= 0 && uint64_t(c) < m.dims[0])
+        std::memcpy(shared + o, row + uint64_t(c) * m.elementBytes,
+                    m.elementBytes);
+      else
+        std::memset(shared + o, 0, m.elementBytes);
+    }
+  }
+}
+
+/// Lands the copies issued on the mbarrier at `bar`, in issue order: each
+/// writes its box, then its bytes complete on the barrier's phase, which
+/// must expect them.
+inline void tmaLand(uint64_t *bar) {
+  const char *what = "cp.async.bulk.tensor";
+  Worker &w = self();
+  std::vector<TmaCopy *> copies;
+  for (unsigned i = 0, n = w.tmaSlots.load(std::memory_order_relaxed); i < n;
+       ++i)
+    if (w.tmaCopies[i].bar.load(std::memory_order_relaxed) == bar)
+      copies.push_back(&w.tmaCopies[i]);
+  std::sort(copies.begin(), copies.end(), [](TmaCopy *a, TmaCopy *b) {
+    return a->order.load(std::memory_order_relaxed) <
+           b->order.load(std::memory_order_relaxed);
+  });
+  for (TmaCopy *c : copies) {
+    const TensorMap &m = *c->map.load(std::memory_order_relaxed);
+    int32_t start[5];
+    for (unsigned d = 0; d < m.rank; ++d)
+      start[d] = c->coords[d].load(std::memory_order_relaxed);
+    tmaWrite(m, uint64_t(c->dst.load(std::memory_order_relaxed) -
+                         w.sharedBase()),
+             start);
+    c->bar.store(nullptr, std::memory_order_relaxed);
+    uint64_t bytes = tensorMapBoxBytes(m);
+    mbarrierUpdate(bar, what, [&](Mbarrier &s) {
+      if (bytes > s.tx)
+        failf("%s: a copy's %llu bytes complete on an mbarrier phase that "
+              "expects %u more (mbarrier.arrive.expect_tx)", what,
+              (unsigned long long)bytes, s.tx);
+      s.tx -= uint32_t(bytes);
+    });
+  }
+}
+
+/// mbarrier.try_wait.parity in a loop: returns once the phase of `parity`
+/// (the phase's number modulo 2) has completed, i.e. the current phase has
+/// the other parity. Until then, lets the other threads run, and lands the
+/// copies issued on the barrier when the scheduler says none of them can
+/// proceed; fails when none of them can complete the phase.
+inline void mbarrierWait(uint64_t *bar, unsigned parity) {
+  const char *what = "mbarrier.try_wait.parity";
+  if (parity > 1)
+    failf("%s: parity %u: expected 0 or 1", what, parity);
+  Worker &w = self();
+  Fiber &f = w.fibers[w.self];
+  for (bool again = false;; again = true) {
+    bool land = f.land.exchange(false, std::memory_order_relaxed);
+    Mbarrier m = mbarrierState(bar, what, __ATOMIC_ACQUIRE);
+    if (m.phase != parity)
+      return;
+    if (land) {
+      tmaLand(bar);
+      m = mbarrierState(bar, what, __ATOMIC_ACQUIRE);
+      if (m.phase != parity)
+        return;
+    }
+    if (f.stuck.load(std::memory_order_relaxed))
+      failf("mbarrier wait (parity %u): the phase never completes: %u of "
+            "its %u arrivals and %u bytes are missing, and no other thread "
+            "can arrive (each has exited or waits)",
+            parity, m.pending, m.expected, m.tx);
+    f.polling.store(again, std::memory_order_relaxed);
+    f.wait.store(Wait::mbarrier, std::memory_order_relaxed);
+    w.yield();
+    f.wait.store(Wait::running, std::memory_order_relaxed);
+  }
+}
+
+} // namespace xt_emu
+
+inline void xt_mbarrier_init(uint64_t *bar, unsigned count) {
+  xt_emu::mbarrierInit(bar, count);
+}
+inline void xt_mbarrier_arrive_expect_tx(uint64_t *bar, unsigned bytes) {
+  xt_emu::mbarrierArriveExpectTx(bar, bytes);
+}
+inline void xt_mbarrier_wait(uint64_t *bar, unsigned parity) {
+  xt_emu::mbarrierWait(bar, parity);
+}
+inline void xt_tma_load(void *dst, const void *map, uint64_t *bar, int c0) {
+  const int32_t c[] = {c0};
+  xt_emu::tmaLoad(dst, map, bar, c, 1);
+}
+inline void xt_tma_load(void *dst, const void *map, uint64_t *bar, int c0,
+                        int c1) {
+  const int32_t c[] = {c0, c1};
+  xt_emu::tmaLoad(dst, map, bar, c, 2);
+}
+inline void xt_tma_load(void *dst, const void *map, uint64_t *bar, int c0,
+                        int c1, int c2) {
+  const int32_t c[] = {c0, c1, c2};
+  xt_emu::tmaLoad(dst, map, bar, c, 3);
+}
+inline void xt_tma_load(void *dst, const void *map, uint64_t *bar, int c0,
+                        int c1, int c2, int c3) {
+  const int32_t c[] = {c0, c1, c2, c3};
+  xt_emu::tmaLoad(dst, map, bar, c, 4);
+}
+inline void xt_tma_load(void *dst, const void *map, uint64_t *bar, int c0,
+                        int c1, int c2, int c3, int c4) {
+  const int32_t c[] = {c0, c1, c2, c3, c4};
+  xt_emu::tmaLoad(dst, map, bar, c, 5);
+}
+
+/// The host side of xkernel.tensor_map (the prelude's xt_tensor_map on the
+/// GPU): allocates 128 bytes into *map and writes there the tensor map of
+/// the row-major tensor at `base`, `dims` and `box` outermost first.
+inline cudaError_t xt_tensor_map(void **map, const void *base, int dtype,
+                                 int rank, const uint64_t *dims,
+                                 int elementBytes, const uint32_t *box,
+                                 int swizzleBytes, cudaStream_t stream) {
+  *map = nullptr;
+  int swizzle = swizzleBytes == 0    ? 0
+                : swizzleBytes == 32  ? 1
+                : swizzleBytes == 64  ? 2
+                : swizzleBytes == 128 ? 3
+                                      : -1;
+  if (rank < 1 || rank > 5 || swizzle < 0)
+    return cudaErrorInvalidValue;
+  uint64_t globalDim[5], globalStrides[5] = {}, stride = uint64_t(elementBytes);
+  uint32_t boxDim[5], elementStrides[5] = {1, 1, 1, 1, 1};
+  for (int i = 0; i < rank; ++i) {
+    globalDim[i] = dims[rank - 1 - i];
+    boxDim[i] = box[rank - 1 - i];
+  }
+  for (int i = 1; i < rank; ++i)
+    globalStrides[i - 1] = stride *= globalDim[i - 1];
+  alignas(64) unsigned char encoded[128];
+  // Interleave none, L2 promotion 128 bytes, zero fill.
+  if (xt_emu::encodeTensorMap(encoded, dtype, unsigned(rank), base, globalDim,
+                              globalStrides, boxDim, elementStrides, 0,
+                              swizzle, 2, 0) != 0)
+    return cudaErrorInvalidValue;
+  if (cudaError_t err = cudaMallocAsync(map, sizeof encoded, stream)) {
+    *map = nullptr;
+    return err;
+  }
+  std::memcpy(*map, encoded, sizeof encoded);
+  return cudaSuccess;
+}
 
 //===----------------------------------------------------------------------===//
 // The special-function instructions of xkernel.approx, each with the full
@@ -1262,6 +1768,23 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes) {
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes,
                               void *) {
   return cuMemcpyDtoD_v2(to, from, bytes);
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void *from, size_t bytes,
+                              void *) {
+  return cuMemcpyHtoD_v2(to, from, bytes);
+}
+// Maps in the emulation's format (xt_emu::TensorMap); the enum arguments
+// are ints.
+CUresult cuTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
+                                void *globalAddress, const uint64_t *globalDim,
+                                const uint64_t *globalStrides,
+                                const uint32_t *boxDim,
+                                const uint32_t *elementStrides, int interleave,
+                                int swizzle, int l2Promotion, int oobFill) {
+  return xt_emu::encodeTensorMap(tensorMap, dataType, rank, globalAddress,
+                                 globalDim, globalStrides, boxDim,
+                                 elementStrides, interleave, swizzle,
+                                 l2Promotion, oobFill);
 }
 CUresult cuEventCreate(void **event, unsigned) {
   *event = new xt_emu::DriverClock::time_point(xt_emu::DriverClock::now());

@@ -181,12 +181,29 @@ class _Driver:
                 ("cuLaunchKernel", [p, u, u, u, u, u, u, u, p, pp, pp]),
                 ("cuMemcpyDtoDAsync_v2", [ctypes.c_uint64, ctypes.c_uint64,
                                           ctypes.c_size_t, p]),
+                ("cuMemcpyHtoD_v2", [ctypes.c_uint64, p, ctypes.c_size_t]),
                 ("cuGetErrorString", [i, ctypes.POINTER(ctypes.c_char_p)])]:
             fn = getattr(lib, name, None)
             if fn is None:
                 raise RuntimeError(f"xtile: the CUDA driver ({path}) lacks {name}")
             fn.argtypes, fn.restype = args, ctypes.c_int
             setattr(self, name, fn)
+        # Entry points only some programs need: None when the driver lacks
+        # them (a program that needs one says so when loaded).
+        u32, u64 = ctypes.c_uint32, ctypes.c_uint64
+        for name, args in [
+                # cuTensorMapEncodeTiled(map, data type, rank, address,
+                # dims, strides, box, element strides, interleave, swizzle,
+                # L2 promotion, out-of-bounds fill); the enums are ints.
+                ("cuTensorMapEncodeTiled",
+                 [p, i, u32, p, ctypes.POINTER(u64), ctypes.POINTER(u64),
+                  ctypes.POINTER(u32), ctypes.POINTER(u32), i, i, i, i]),
+                ("cuMemcpyHtoDAsync_v2", [u64, p, ctypes.c_size_t, p])]:
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn.argtypes, fn.restype = args, ctypes.c_int
+            setattr(self, name, fn)
+        self.path = path
         self.check(self.cuInit(0), "initializing the CUDA driver")
         # The context torch uses (the device's primary context), current on
         # this thread.
@@ -212,8 +229,9 @@ class _Driver:
 
 class _DriverProgram:
     """A program's PTX loaded through the CUDA driver, run from its launch
-    plan: temporaries are torch tensors on the buffers' device, kernels are
-    launched and copies made on torch's current stream."""
+    plan: temporaries and TMA tensor maps are torch tensors on the buffers'
+    device, kernels are launched and copies made on torch's current
+    stream."""
 
     _MAX_DYNAMIC_SHARED = 8   # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 
@@ -240,9 +258,16 @@ class _DriverProgram:
                 d.check(d.cuFuncSetAttribute(fn, self._MAX_DYNAMIC_SHARED, step["shared"]),
                         f"raising {kernel}'s dynamic shared memory limit")
             self.functions[kernel] = fn
+        # The buffers the program allocates (temporaries and tensor maps)
+        # follow its arguments in the plan, in program order.
         self.temporaries = [b for b in self.plan["buffers"]
-                            if b["role"] == "temporary"]
+                            if b["role"] in ("temporary", "tensor_map")]
         self.sizes = self.plan.get("sizes", [])
+        if (any("tensor_map" in step for step in self.plan["steps"])
+                and d.cuTensorMapEncodeTiled is None):
+            raise RuntimeError(f"xtile: {name} makes TMA tensor maps, but the "
+                               f"CUDA driver ({d.path}) lacks "
+                               "cuTensorMapEncodeTiled (a CUDA 12 driver has it)")
 
     @staticmethod
     def _bytes(entry, sizes):
@@ -251,6 +276,72 @@ class _DriverProgram:
         for i in entry.get("sizes", []):
             n *= sizes[i]
         return n
+
+    _SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}   # bytes -> CUtensorMapSwizzle
+    _L2_PROMOTION_128B = 2                   # CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+    _MAP_BYTES = 128                         # sizeof(CUtensorMap)
+
+    @staticmethod
+    def _shape(entry, sizes):
+        """The shape of a buffer of the plan at these sizes: its -1s are
+        the sizes `entry["sizes"]` names, in order."""
+        dynamic = iter(entry.get("sizes", []))
+        return [sizes[next(dynamic)] if d < 0 else d for d in entry["shape"]]
+
+    @staticmethod
+    def _tensor_map_args(shape, element_bytes, box):
+        """cuTensorMapEncodeTiled's dimensions, strides and box for a
+        row-major buffer of `shape` (outermost first) and a box (outermost
+        first): all innermost first, the byte strides of dimensions 1 to
+        rank-1."""
+        dims = list(reversed(shape))
+        strides, stride = [], element_bytes
+        for d in dims[:-1]:
+            stride *= d
+            strides.append(stride)
+        return dims, strides, list(reversed(box))
+
+    def _encode_tensor_map(self, step, ptrs, sizes, stream):
+        """Encodes the tensor map of a plan step into its buffer, on the
+        stream of the launches that read it."""
+        d = self.driver
+        tmap = step["tensor_map"]
+        source = self.plan["buffers"][tmap["of"]]
+        users = sorted({s["launch"] for s in self.plan["steps"]
+                        if "launch" in s and tmap["to"] in s["args"]})
+        what = (f"{self.name}: the tensor map of buffer {tmap['of']}"
+                + (f" (for {', '.join(users)})" if users else ""))
+        shape = self._shape(source, sizes)
+        if len(tmap["box"]) != len(shape) or tmap["swizzle"] not in self._SWIZZLE:
+            raise RuntimeError(f"xtile: {what}: box {tmap['box']} and swizzle "
+                               f"{tmap['swizzle']} do not fit a buffer of shape "
+                               f"{shape}")
+        dims, strides, box = self._tensor_map_args(shape, tmap["element_bytes"],
+                                                   tmap["box"])
+        rank = len(dims)
+        u32, u64 = ctypes.c_uint32, ctypes.c_uint64
+        # CUtensorMap is 64-byte aligned; ctypes promises less, so the map
+        # is placed at the first aligned byte of a larger buffer.
+        raw = (ctypes.c_ubyte * (self._MAP_BYTES + 63))()
+        at = (ctypes.addressof(raw) + 63) & ~63
+        d.check(d.cuTensorMapEncodeTiled(
+            at, tmap["data_type"], rank, ptrs[tmap["of"]], (u64 * rank)(*dims),
+            # At least one element: rank 1 has no strides.
+            (u64 * max(rank - 1, 1))(*strides), (u32 * rank)(*box),
+            (u32 * rank)(*([1] * rank)), 0, self._SWIZZLE[tmap["swizzle"]],
+            self._L2_PROMOTION_128B, 0),
+            f"{what}: encoding it (shape {shape}, box {tmap['box']}, swizzle "
+            f"{tmap['swizzle']})")
+        # Copied on the launches' stream, so that it is ordered after
+        # earlier work that used the same memory (torch's caching allocator
+        # may hand back a block still read on that stream). The host bytes
+        # are staged before the call returns.
+        if d.cuMemcpyHtoDAsync_v2 is not None:
+            d.check(d.cuMemcpyHtoDAsync_v2(ptrs[tmap["to"]], at, self._MAP_BYTES,
+                                           stream), f"{what}: copying it")
+        else:
+            d.check(d.cuMemcpyHtoD_v2(ptrs[tmap["to"]], at, self._MAP_BYTES),
+                    f"{what}: copying it")
 
     @staticmethod
     def _evaluate(e, sizes):
@@ -289,6 +380,9 @@ class _DriverProgram:
                 d.check(d.cuMemcpyDtoDAsync_v2(ptrs[copy["to"]], ptrs[copy["from"]],
                                                self._bytes(step, sizes), stream),
                         f"{self.name}: copying a buffer")
+                continue
+            if "tensor_map" in step:
+                self._encode_tensor_map(step, ptrs, sizes, stream)
                 continue
             args = [ctypes.c_void_p(ptrs[a]) for a in step["args"]]
             args += [ctypes.c_int64(sizes[i]) for i in step.get("sizes", [])]

@@ -351,7 +351,7 @@ __device__ __forceinline__ void xt_tma_load(void *dst, const void *map,
 // CUtensorMapDataType `dtype`, swizzled by `swizzleBytes` (0, 32, 64 or
 // 128), elements outside the tensor read as zero. The driver's
 // cuTensorMapEncodeTiled is found at run time (no libcuda at link time).
-static inline cudaError_t xt_tensor_map(void **map, const void *base,
+inline cudaError_t xt_tensor_map(void **map, const void *base,
                                         int dtype, int rank,
                                         const uint64_t *dims, int elementBytes,
                                         const uint32_t *box, int swizzleBytes,

@@ -48,3 +48,7 @@ func.func @decode32(%x: tensor<32x256xbf16>, %w: tensor<96x256xbf16>) -> tensor<
   %y = xtensor.linear %x, %w : (tensor<32x256xbf16>, tensor<96x256xbf16>) -> tensor<32x96xbf16>
   return %y : tensor<32x96xbf16>
 }
+func.func @decode32_k260(%x: tensor<32x260xbf16>, %w: tensor<96x260xbf16>) -> tensor<32x96xbf16> {
+  %y = xtensor.linear %x, %w : (tensor<32x260xbf16>, tensor<96x260xbf16>) -> tensor<32x96xbf16>
+  return %y : tensor<32x96xbf16>
+}
