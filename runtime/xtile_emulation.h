@@ -105,7 +105,7 @@ inline cudaError_t cudaFreeAsync(void *ptr, cudaStream_t) {
   std::free(ptr);
   return cudaSuccess;
 }
-enum cudaMemcpyKind { cudaMemcpyDeviceToDevice = 3 };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToDevice = 3 };
 inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes,
                                    cudaMemcpyKind, cudaStream_t) {
   std::memmove(dst, src, bytes);
@@ -1465,41 +1465,20 @@ inline void xt_tma_load(void *dst, const void *map, uint64_t *bar, int c0,
   xt_emu::tmaLoad(dst, map, bar, c, 5);
 }
 
-/// The host side of xkernel.tensor_map (the prelude's xt_tensor_map on the
-/// GPU): allocates 128 bytes into *map and writes there the tensor map of
-/// the row-major tensor at `base`, `dims` and `box` outermost first.
-inline cudaError_t xt_tensor_map(void **map, const void *base, int dtype,
-                                 int rank, const uint64_t *dims,
-                                 int elementBytes, const uint32_t *box,
-                                 int swizzleBytes, cudaStream_t stream) {
-  *map = nullptr;
-  int swizzle = swizzleBytes == 0    ? 0
-                : swizzleBytes == 32  ? 1
-                : swizzleBytes == 64  ? 2
-                : swizzleBytes == 128 ? 3
-                                      : -1;
-  if (rank < 1 || rank > 5 || swizzle < 0)
-    return cudaErrorInvalidValue;
-  uint64_t globalDim[5], globalStrides[5] = {}, stride = uint64_t(elementBytes);
-  uint32_t boxDim[5], elementStrides[5] = {1, 1, 1, 1, 1};
-  for (int i = 0; i < rank; ++i) {
-    globalDim[i] = dims[rank - 1 - i];
-    boxDim[i] = box[rank - 1 - i];
-  }
-  for (int i = 1; i < rank; ++i)
-    globalStrides[i - 1] = stride *= globalDim[i - 1];
-  alignas(64) unsigned char encoded[128];
-  // Interleave none, L2 promotion 128 bytes, zero fill.
-  if (xt_emu::encodeTensorMap(encoded, dtype, unsigned(rank), base, globalDim,
-                              globalStrides, boxDim, elementStrides, 0,
-                              swizzle, 2, 0) != 0)
-    return cudaErrorInvalidValue;
-  if (cudaError_t err = cudaMallocAsync(map, sizeof encoded, stream)) {
-    *map = nullptr;
-    return err;
-  }
-  std::memcpy(*map, encoded, sizeof encoded);
-  return cudaSuccess;
+/// The encoder of the prelude's xt_tensor_map (xkernel.tensor_map's host
+/// side): the emulation's tensor map, as cuTensorMapEncodeTiled makes it
+/// here, with element strides 1, interleave none, L2 promotion 128 bytes
+/// and zero fill.
+inline cudaError_t xt_encode_tensor_map(void *encoded, int dtype,
+                                        unsigned rank, const void *base,
+                                        const uint64_t *dims,
+                                        const uint64_t *strides,
+                                        const uint32_t *box, int swizzle) {
+  const uint32_t elementStrides[5] = {1, 1, 1, 1, 1};
+  return xt_emu::encodeTensorMap(encoded, dtype, rank, base, dims, strides,
+                                 box, elementStrides, 0, swizzle, 2, 0)
+             ? cudaErrorInvalidValue
+             : cudaSuccess;
 }
 
 //===----------------------------------------------------------------------===//

@@ -725,67 +725,42 @@ struct WgmmaWaitOpLowering : ConvertOpToLLVMPattern<xk::WgmmaWaitOp> {
 // Bulk tensor copies (TMA) and mbarriers
 //===----------------------------------------------------------------------===//
 
-/// xkernel.mbarrier_init -> mbarrier.init.shared.b64, then
-/// fence.mbarrier_init.release.cluster.
-struct MbarrierInitOpLowering : ConvertOpToLLVMPattern<xk::MbarrierInitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// The mbarrier ops, on the barrier's shared address:
+/// - xkernel.mbarrier_init -> mbarrier.init.shared.b64, then
+///   fence.mbarrier_init.release.cluster;
+/// - xkernel.mbarrier_arrive_expect_tx -> mbarrier.arrive.expect_tx;
+/// - xkernel.mbarrier_wait -> a loop on mbarrier.try_wait.parity.
+template <typename OpTy>
+struct MbarrierOpLowering : ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
 
   LogicalResult
-  matchAndRewrite(xk::MbarrierInitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value bar =
-        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getBar(),
-                       op.getBar().getType(), adaptor.getOffset());
-    Value count = LLVM::ConstantOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        static_cast<int32_t>(op.getCount()));
-    NVVM::MBarrierInitOp::create(rewriter, loc, bar, count, Value());
-    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// xkernel.mbarrier_arrive_expect_tx -> mbarrier.arrive.expect_tx.
-struct MbarrierExpectTxOpLowering
-    : ConvertOpToLLVMPattern<xk::MbarrierExpectTxOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(xk::MbarrierExpectTxOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value bar =
-        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getBar(),
-                       op.getBar().getType(), adaptor.getOffset());
-    Value bytes = LLVM::ConstantOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        static_cast<int32_t>(op.getBytes()));
-    NVVM::MBarrierArriveExpectTxOp::create(rewriter, loc, Type(), bar, bytes,
-                                           NVVM::MemScopeKindAttr(),
-                                           BoolAttr(), Value());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// xkernel.mbarrier_wait -> a loop on mbarrier.try_wait.parity.
-struct MbarrierWaitOpLowering : ConvertOpToLLVMPattern<xk::MbarrierWaitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(xk::MbarrierWaitOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
-    Value bar =
-        elementAddress(rewriter, loc, *getTypeConverter(), adaptor.getBar(),
-                       op.getBar().getType(), adaptor.getOffset());
-    Value parity = LLVM::TruncOp::create(rewriter, loc, i32, adaptor.getParity());
-    // The suspend-time hint of each try, in nanoseconds.
-    Value ticks = LLVM::ConstantOp::create(rewriter, loc, i32, 10000000);
-    NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, bar, parity, ticks);
+    Value bar = elementAddress(rewriter, loc, *this->getTypeConverter(),
+                               adaptor.getBar(), op.getBar().getType(),
+                               adaptor.getOffset());
+    auto constant = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i32,
+                                      static_cast<int32_t>(v));
+    };
+    if constexpr (std::is_same_v<OpTy, xk::MbarrierInitOp>) {
+      NVVM::MBarrierInitOp::create(rewriter, loc, bar,
+                                   constant(op.getCount()), Value());
+      NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    } else if constexpr (std::is_same_v<OpTy, xk::MbarrierExpectTxOp>) {
+      NVVM::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, Type(), bar, constant(op.getBytes()),
+          NVVM::MemScopeKindAttr(), BoolAttr(), Value());
+    } else {
+      // The suspend-time hint of each try, in nanoseconds.
+      NVVM::MBarrierTryWaitParityOp::create(
+          rewriter, loc, bar,
+          LLVM::TruncOp::create(rewriter, loc, i32, adaptor.getParity()),
+          constant(10000000));
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -1183,6 +1158,8 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                MmaOpLowering, RoundTf32OpLowering, WgmmaOpLowering,
                WgmmaFenceOpLowering, WgmmaCommitOpLowering,
                WgmmaWaitOpLowering, FenceProxyAsyncOpLowering,
-               MbarrierInitOpLowering, MbarrierExpectTxOpLowering,
-               MbarrierWaitOpLowering, TmaLoadOpLowering>(converter);
+               MbarrierOpLowering<xk::MbarrierInitOp>,
+               MbarrierOpLowering<xk::MbarrierExpectTxOp>,
+               MbarrierOpLowering<xk::MbarrierWaitOp>, TmaLoadOpLowering>(
+      converter);
 }

@@ -344,30 +344,22 @@ __device__ __forceinline__ void xt_tma_load(void *dst, const void *map,
               "r"(c4));
 }
 #undef XT_TMA_LOAD
-// xkernel.tensor_map: allocates 128 bytes of device memory on `stream` into
-// *map and writes there the tensor map (CUtensorMap) of the row-major
-// tensor at `base`: `rank` dimensions `dims` and a box `box` (both
-// outermost first) of elements of `elementBytes` bytes and
-// CUtensorMapDataType `dtype`, swizzled by `swizzleBytes` (0, 32, 64 or
-// 128), elements outside the tensor read as zero. The driver's
-// cuTensorMapEncodeTiled is found at run time (no libcuda at link time).
-inline cudaError_t xt_tensor_map(void **map, const void *base,
-                                        int dtype, int rank,
-                                        const uint64_t *dims, int elementBytes,
-                                        const uint32_t *box, int swizzleBytes,
-                                        cudaStream_t stream) {
-  // cuTensorMapEncodeTiled (CUDA 12.0); its enum arguments are ints.
+// The driver's cuTensorMapEncodeTiled (CUDA 12.0), found at run time (no
+// libcuda at link time): writes into `encoded` (128 bytes, 64-byte aligned)
+// the tensor map of `rank` dimensions `dims` with byte strides `strides`
+// (of dimensions 1 to rank - 1) and box `box`, all innermost first, element
+// strides 1, swizzle `swizzle` (the driver's enum), interleave none, L2
+// promotion 128 bytes, elements outside the tensor read as zero. The
+// emulation has its own.
+inline cudaError_t xt_encode_tensor_map(void *encoded, int dtype,
+                                        unsigned rank, const void *base,
+                                        const uint64_t *dims,
+                                        const uint64_t *strides,
+                                        const uint32_t *box, int swizzle) {
+  // Its enum arguments are ints.
   typedef int (*Encode)(void *, int, unsigned, void *, const uint64_t *,
                         const uint64_t *, const uint32_t *, const uint32_t *,
                         int, int, int, int);
-  *map = nullptr;
-  int swizzle = swizzleBytes == 0    ? 0
-                : swizzleBytes == 32  ? 1
-                : swizzleBytes == 64  ? 2
-                : swizzleBytes == 128 ? 3
-                                      : -1;
-  if (rank < 1 || rank > 5 || swizzle < 0)
-    return cudaErrorInvalidValue;
   void *encode = nullptr;
   cudaDriverEntryPointQueryResult found;
 #if CUDART_VERSION >= 12050
@@ -381,10 +373,35 @@ inline cudaError_t xt_tensor_map(void **map, const void *base,
     return err;
   if (found != cudaDriverEntryPointSuccess || !encode)
     return cudaErrorNotSupported;
+  const uint32_t elementStrides[5] = {1, 1, 1, 1, 1};
+  return ((Encode)encode)(encoded, dtype, rank, (void *)base, dims, strides,
+                          box, elementStrides, 0, swizzle, 2, 0) != 0
+             ? cudaErrorInvalidValue
+             : cudaSuccess;
+}
+#endif
+// xkernel.tensor_map: allocates 128 bytes of device memory on `stream` into
+// *map and writes there the tensor map (CUtensorMap) of the row-major
+// tensor at `base`: `rank` dimensions `dims` and a box `box` (both
+// outermost first) of elements of `elementBytes` bytes and
+// CUtensorMapDataType `dtype`, swizzled by `swizzleBytes` (0, 32, 64 or
+// 128), elements outside the tensor read as zero.
+inline cudaError_t xt_tensor_map(void **map, const void *base, int dtype,
+                                 int rank, const uint64_t *dims,
+                                 int elementBytes, const uint32_t *box,
+                                 int swizzleBytes, cudaStream_t stream) {
+  *map = nullptr;
+  int swizzle = swizzleBytes == 0    ? 0
+                : swizzleBytes == 32  ? 1
+                : swizzleBytes == 64  ? 2
+                : swizzleBytes == 128 ? 3
+                                      : -1;
+  if (rank < 1 || rank > 5 || swizzle < 0)
+    return cudaErrorInvalidValue;
   // The driver takes dimensions innermost first, and the byte strides of
   // dimensions 1 to rank - 1.
   uint64_t globalDim[5], globalStrides[5] = {}, stride = (uint64_t)elementBytes;
-  uint32_t boxDim[5], elementStrides[5] = {1, 1, 1, 1, 1};
+  uint32_t boxDim[5];
   for (int i = 0; i < rank; ++i) {
     globalDim[i] = dims[rank - 1 - i];
     boxDim[i] = box[rank - 1 - i];
@@ -394,11 +411,11 @@ inline cudaError_t xt_tensor_map(void **map, const void *base,
   struct alignas(64) {
     unsigned char bytes[128];
   } encoded;
-  // Interleave none, L2 promotion 128 bytes, zero fill.
-  if (((Encode)encode)(&encoded, dtype, (unsigned)rank, (void *)base,
-                       globalDim, globalStrides, boxDim, elementStrides, 0,
-                       swizzle, 2, 0) != 0)
-    return cudaErrorInvalidValue;
+  cudaError_t err =
+      xt_encode_tensor_map(&encoded, dtype, (unsigned)rank, base, globalDim,
+                           globalStrides, boxDim, swizzle);
+  if (err != cudaSuccess)
+    return err;
   if ((err = cudaMallocAsync(map, sizeof encoded, stream)) != cudaSuccess) {
     *map = nullptr;
     return err;
@@ -411,7 +428,6 @@ inline cudaError_t xt_tensor_map(void **map, const void *base,
   }
   return err;
 }
-#endif
 // A value that a wgmma wrote, read only after xkernel.wgmma_wait: the empty
 // volatile asm keeps the reads after the wait.
 template <int N>
