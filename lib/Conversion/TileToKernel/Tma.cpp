@@ -140,6 +140,20 @@ bool KernelLowering::planTma(Pipelined &p) {
   int64_t rank = memref.getRank();
   if (rank > 5)
     return false;
+  // Coordinates are 32-bit: every dimension (a dynamic one at its largest)
+  // is below 2^31.
+  SmallVector<BlockArgument> sizes = getKernelBufferSizes(src, buffer);
+  SmallVector<std::pair<int64_t, int64_t>> ranges = getKernelSizeRanges(src);
+  ArrayRef<BlockArgument> kernelSizes = getKernelSizes(src);
+  for (int64_t d = 0, k = 0; d < rank; ++d) {
+    int64_t largest = memref.getDimSize(d);
+    if (memref.isDynamicDim(d))
+      largest =
+          ranges[llvm::find(kernelSizes, sizes[k++]) - kernelSizes.begin()]
+              .second;
+    if (largest >= (int64_t(1) << 31))
+      return false;
+  }
   // Every stride but the innermost's is static and a multiple of 16 bytes.
   int64_t stride = bytes;
   for (int64_t d = rank - 1; d >= 1; --d) {
@@ -174,7 +188,6 @@ bool KernelLowering::planTma(Pipelined &p) {
   // The mask, if any, is the buffer's bounds on ranged dimensions only.
   if (Value mask = p.load.getMask()) {
     SmallVector<Value> terms{mask};
-    SmallVector<BlockArgument> sizes = getKernelBufferSizes(src, buffer);
     while (!terms.empty()) {
       Value t = terms.pop_back_val();
       if (auto both = t.getDefiningOp<arith::AndIOp>()) {

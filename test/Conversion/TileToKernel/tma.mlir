@@ -100,3 +100,15 @@ func.func @batched(%x: tensor<2x64x128xbf16>, %w: tensor<2x128x64xbf16>) -> tens
   %y = xtensor.matmul %x, %w : tensor<2x64x128xbf16>, tensor<2x128x64xbf16> -> tensor<2x64x64xbf16>
   return %y : tensor<2x64x64xbf16>
 }
+
+// A dimension of 2^31 rows does not fit TMA's 32-bit coordinates: x stays
+// on cp.async, W comes in by TMA.
+// CHECK-LABEL: xkernel.func @huge_matmul(
+// CHECK-SAME:    xkernel.tensor_map = {box = array<i64: 64, 64>, of = 1 : i64, swizzle = 128 : i64}
+// CHECK-NOT:     of = 0 : i64
+// CHECK:         xkernel.async_copy %arg0
+// CHECK:         xkernel.tma_load %arg3
+func.func @huge(%x: tensor<2147483648x128xbf16>, %w: tensor<64x128xbf16>) -> tensor<2147483648x64xbf16> {
+  %y = xtensor.linear %x, %w : (tensor<2147483648x128xbf16>, tensor<64x128xbf16>) -> tensor<2147483648x64xbf16>
+  return %y : tensor<2147483648x64xbf16>
+}
