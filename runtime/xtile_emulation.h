@@ -930,14 +930,21 @@ inline uint64_t wgmmaDescriptor(const void *p, uint32_t panel = 16) {
          uint64_t(64) << 32 | uint64_t(1) << 62;
 }
 
+/// Shared offset `o` in the swizzle of `bytes` bytes (32, 64 or 128; 0
+/// for none), as the tensor cores and the copy engine lay it out: the bits
+/// 4 to 4 + log2(bytes / 16) - 1 XORed with as many bits from 7 on.
+inline uint64_t swizzled(uint64_t o, uint32_t bytes) {
+  uint64_t mask = bytes ? bytes / 16 - 1 : 0;
+  return o ^ (o >> 7 & mask) << 4;
+}
+
 /// The element of type T at byte `address` from the start a descriptor
 /// gives, as the tensor cores read it: the 128-byte swizzle XORs bits 4-6
 /// of the shared address with bits 7-9.
 template <typename T> inline float wgmmaRead(uint64_t desc, uint64_t address) {
   if (desc >> 62 != 1)
     fail("wgmma descriptor: only the 128-byte swizzle is emulated");
-  address += (desc & 0x3fff) << 4;
-  address ^= ((address >> 7) & 7) << 4;
+  address = swizzled(address + ((desc & 0x3fff) << 4), 128);
   if (address + sizeof(T) > self().dynamicShared.size() - 1024)
     fail("wgmma reads past the dynamic shared memory");
   T v;
@@ -1325,13 +1332,11 @@ inline void tmaLoad(void *dst, const void *map, uint64_t *bar,
 /// Writes the box of `m` whose first element is at `start` (innermost
 /// first) to dynamic shared memory from byte `offset` as the copy engine
 /// does: its rows (box[0] elements each) one after another, dimension 1
-/// varying fastest, elements outside the tensor zero; then, swizzled by S
-/// bytes, the 16-byte chunk at shared offset o moves to o with its bits 4
-/// to 4 + log2(S / 16) - 1 XORed with the bits from 7 on.
+/// varying fastest, elements outside the tensor zero; then each 16-byte
+/// chunk moves to its offset in the map's swizzle (swizzled).
 inline void tmaWrite(const TensorMap &m, uint64_t offset,
                      const int32_t *start) {
   unsigned char *shared = self().sharedBase();
-  uint64_t swizzle = m.swizzleBytes ? m.swizzleBytes / 16 - 1 : 0;
   uint64_t rows = 1;
   for (unsigned d = 1; d < m.rank; ++d)
     rows *= m.box[d];
@@ -1348,8 +1353,8 @@ inline void tmaWrite(const TensorMap &m, uint64_t offset,
         row += uint64_t(c) * m.strides[d];
     }
     for (uint32_t i = 0; i < m.box[0]; ++i) {
-      uint64_t o = offset + (r * m.box[0] + i) * m.elementBytes;
-      o ^= (o >> 7 & swizzle) << 4;
+      uint64_t o = swizzled(offset + (r * m.box[0] + i) * m.elementBytes,
+                            m.swizzleBytes);
       int64_t c = int64_t(start[0]) + i;
       if (inside && c >= 0 && uint64_t(c) < m.dims[0])
         std::memcpy(shared + o, row + uint64_t(c) * m.elementBytes,

@@ -321,6 +321,10 @@ private:
   /// Thread 0 expects the bytes of `operands`' TMA boxes on stage
   /// `stage`'s mbarrier and starts their copies.
   LogicalResult issueTmaCopies(ArrayRef<Pipelined> operands, Value stage);
+  /// Whether this is thread 0 of the block (the TMA issuer), computed once
+  /// per kernel.
+  Value firstThread();
+  Value isFirstThread;
   DenseMap<Attribute, Value> tensorMaps; // by their argument attribute
   Value tmaBarriers; // of the pipelined loop being lowered
   /// Rounds to tf32, in place, what this thread copied of `p` into stage

@@ -250,12 +250,20 @@ bool KernelLowering::planTma(Pipelined &p) {
   return true;
 }
 
+Value KernelLowering::firstThread() {
+  if (!isFirstThread) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(prelude);
+    isFirstThread =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0));
+  }
+  return isFirstThread;
+}
+
 void KernelLowering::initTmaBarriers(int64_t stages) {
   tmaBarriers = dynamicShared(b.getI64Type(), stages, 8);
-  Value first = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                              tid, cst(0));
   predicated(
-      b, loc, first, {},
+      b, loc, firstThread(), {},
       [&] {
         for (int64_t s = 0; s < stages; ++s)
           xk::MbarrierInitOp::create(b, loc, tmaBarriers, cst(s), 1);
@@ -294,10 +302,8 @@ LogicalResult KernelLowering::issueTmaCopies(ArrayRef<Pipelined> operands,
     }
     coords.push_back(std::move(c));
   }
-  Value first = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                              tid, cst(0));
   predicated(
-      b, loc, first, {},
+      b, loc, firstThread(), {},
       [&] {
         xk::MbarrierExpectTxOp::create(b, loc, tmaBarriers, stage, bytes);
         auto c = coords.begin();
