@@ -5,8 +5,11 @@
 // keep enough bytes in flight) and the time to issue the body's
 // instructions, plus reduction steps per wave, memory instructions issued
 // and launch.
-// Contractions: the slower of FMA work and operand traffic through L2,
-// times the tail of the last wave.
+// Contractions: the slower of the work on the instructions the schedule
+// runs (FMA or tensor cores, fed from shared memory) and the operand
+// traffic from device memory (panels shared through L2 by a wave's tiles,
+// slowed when the pipelines keep too few bytes in flight), times the tail
+// of the last wave.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -155,6 +159,27 @@ static double visitedFraction(const DotFacts &f, int64_t bm, int64_t bk) {
   return visited / (double(mb) * f.k);
 }
 
+/// Instructions a warp issues per K step of a tensor-core main loop (fitted
+/// to the SASS that bench/matmul_instructions.py counts, within a fifth):
+/// - mma.sync: its mma instructions and ldmatrix loads (with their
+///   addresses) for each fold, five per 16-byte copy of the operand tiles
+///   it issues, and about 30 more (waits, the barrier, the loop);
+/// - wgmma: a warpgroup's wgmma instructions for each fold, and about 100
+///   more (fences, commits, waits, the accumulators' registers, the copies
+///   of one issuing thread, the loop).
+static double stepInstructions(const DotFacts &f, xt::DotScheduleAttr s) {
+  double kSteps = double(s.getBlockK()) * f.inBytes / 32; // k16 or tf32's k8
+  if (s.getInstruction() == xt::DotInstruction::wgmma) {
+    double blocks = double(s.getBlockM()) / 64 / (s.getWarps() / 4);
+    return f.folds * blocks * kSteps + 100;
+  }
+  double wm = s.getWarpTileM(), wn = s.getWarpTileN();
+  double copies = double(s.getBlockM() + s.getBlockN() * f.folds) *
+                  s.getBlockK() * f.inBytes / 16 / (32 * s.getWarps());
+  return f.folds * kSteps * (wm / 16 * wn / 8 + 2 * (wm / 16 + wn / 16)) +
+         5 * copies + 30;
+}
+
 static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
                             xt::DotScheduleAttr s, xt::TargetAttr target) {
   int64_t bm = s.getBlockM(), bn = s.getBlockN();
@@ -239,13 +264,37 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
   double waves = std::ceil(tiles / slots);
   double tail = waves / std::max(1.0, tiles / slots);
   // The tiles of one wave run together and share operand panels through L2:
-  // a roughly square block of W tiles reads sqrt(W) row panels of A and
-  // sqrt(W) column panels of B from device memory.
-  double side = std::sqrt(std::min(double(tiles), slots));
-  double perWave =
-      side * bm * f.k * f.inBytes + side * bn * f.k * f.inBytes * f.folds;
+  // W tiles of a batch's mb x nb grid read `rows` row panels of A and
+  // `columns` column panels of B from device memory, rows x columns = W,
+  // as square as the grid allows (a single block of rows, a small M, reads
+  // W column panels); a wave of whole grids reads each batch's panels.
+  double resident = std::min(double(tiles), slots);
+  double grid = double(mb) * nb, rows, columns;
+  if (resident >= grid) {
+    rows = mb * resident / grid;
+    columns = nb * resident / grid;
+  } else {
+    rows = std::clamp(std::sqrt(resident), 1.0, double(mb));
+    columns = std::min(double(nb), resident / rows);
+    rows = std::min(double(mb), resident / columns);
+  }
+  double perWave = rows * bm * f.k * f.inBytes +
+                   columns * bn * f.k * f.inBytes * f.folds;
   double traffic = waves * perWave * fraction + f.otherBytes;
-  double memory = traffic / (target.getBandwidth() * 1e3);
+  // Device memory runs at full bandwidth with bandwidth x latency bytes in
+  // flight (Little's law). Each resident program has the copies its
+  // pipeline runs ahead outstanding: stages - 1 K steps of its operand
+  // tiles (stages - 2 for wgmma with a group in flight, one step unpipelined).
+  // Few programs, a shallow pipeline or a short K step keep fewer bytes in
+  // flight and slow the loads.
+  int64_t ahead = s.getStages() - 1;
+  if (s.getInstruction() == xt::DotInstruction::wgmma && s.getStages() >= 3)
+    ahead = s.getStages() - 2;
+  double inFlight = resident * std::max<int64_t>(1, ahead) * s.getBlockK() *
+                    (bm + bn * f.folds) * f.inBytes;
+  double inFlightFraction = std::min(
+      1.0, inFlight / (target.getBandwidth() * target.getMemoryLatency()));
+  double memory = traffic / (target.getBandwidth() * 1e3 * inFlightFraction);
   if (f.attention) {
     // Device memory: each K/V head's visited keys once (the programs that
     // share one, a GQA group's or a prefill's blocks of queries, meet in
@@ -263,13 +312,35 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
   // M) leave the rest idle.
   double sms = target.getSms();
   double busiest = std::ceil(tiles / sms) * sms / tiles;
+  compute *= busiest;
+  if (!f.attention && s.getInstruction() != xt::DotInstruction::fma) {
+    // The tensor cores run beside the other pipes, but every instruction of
+    // the loop is issued: the busiest SM's warps issue 4 warp-instructions
+    // per cycle.
+    double steps = std::ceil(double(f.k) / s.getBlockK());
+    double issue = std::ceil(tiles / sms) * s.getWarps() * steps *
+                   stepInstructions(f, s) /
+                   (kIssuePerCycle / 32 * target.getClockMhz());
+    compute = std::max(compute, issue);
+  }
+  memory *= tail;
   Estimate e;
-  e.micros = kLaunchMicros + std::max(compute * busiest, memory * tail);
-  e.memoryMicros = memory * tail;
-  e.computeMicros = compute * busiest;
+  e.micros = kLaunchMicros + std::max(compute, memory);
+  if (!f.attention) {
+    // The pipeline overlaps loads with work, but not wholly (its first
+    // loads, each step's waits, the epilogue): a tenth of the shorter
+    // shows, so among schedules bound by the same traffic the one with
+    // less work wins.
+    e.micros += 0.1 * std::min(compute, memory);
+  }
+  e.memoryMicros = memory;
+  e.computeMicros = compute;
   llvm::raw_string_ostream os(e.why);
+  if (!f.attention && inFlightFraction < 1)
+    os << llvm::format("%.0f%% of bandwidth in flight, ",
+                       100 * inFlightFraction);
   os << tiles << " tile(s) in " << llvm::format("%.0f", waves) << " wave(s), "
-     << (compute * busiest >= memory * tail ? "compute" : "memory")
+     << (compute >= memory ? "compute" : "memory")
      << "-bound, "
      << needs.sharedMemory / 1024 << " KiB shared";
   if (fraction < 1)

@@ -104,13 +104,14 @@ static bool fitsProblem(const DotFacts &f, int64_t bm, int64_t bn,
 }
 
 /// Tensor-core schedules: warp sub-tiles of 16 to 64 rows and columns,
-/// output tiles up to 256 x 256, K steps of 32 or 64, 2 to 4 stages; on
-/// f32 operands with `tf32`.
+/// output tiles up to 256 x 256, K steps of 32 to 128 (the longest for
+/// small tiles: a weight-bound M = 16 keeps enough bytes in flight), 2 to
+/// 4 stages; on f32 operands with `tf32`.
 static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
                               SmallVector<xt::ScheduleAttrInterface> &out) {
   for (int64_t bm : {16, 32, 64, 128, 256})
     for (int64_t bn : {16, 32, 64, 128, 256})
-      for (int64_t bk : {32, 64})
+      for (int64_t bk : {32, 64, 128})
         for (int64_t stages : {2, 3, 4})
           for (int64_t warps : {4, 8})
             for (int64_t warpsM : {1, 2, 4, 8}) {

@@ -548,6 +548,24 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
         xk::AsyncCommitOp::create(b, loc);
     }
   }
+  // The stage iteration i reads (i mod stages), the stage it copies into
+  // ((i + ahead) mod stages) and, with TMA, the parity of the phase it
+  // waits for ((i / stages) mod 2) are carried by the loop, each stepped
+  // by a compare and a select instead of a division by the stage count.
+  // They are 32-bit: index arithmetic is 64-bit in PTX.
+  int64_t carried = inits.size();
+  auto i32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v).getResult();
+  };
+  auto asIndex = [&](Value v) {
+    return b.createOrFold<arith::IndexCastUIOp>(loc, b.getIndexType(), v);
+  };
+  if (!pipelined.empty()) {
+    inits.push_back(i32(0));
+    inits.push_back(i32(ahead % stages));
+    if (tma)
+      inits.push_back(i32(0));
+  }
   auto loop = scf::ForOp::create(b, loc, *lb, *ub, *step, inits);
   // The builder gives a loop without results its terminator; ours comes last.
   if (!loop.getBody()->empty())
@@ -571,25 +589,24 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       Value later = add(i, cst(ahead));
       Value inRange = b.createOrFold<arith::CmpIOp>(
           loc, arith::CmpIPredicate::ult, later, trips);
+      Value current = asIndex(loop.getRegionIterArgs()[carried]);
+      Value copyStage = asIndex(loop.getRegionIterArgs()[carried + 1]);
       LogicalResult issued = success();
       predicated(
           b, loc, inRange, {},
           [&] {
-            issued =
-                issueCopies(pipelined, op, *lb, later, rem(later, stages));
+            issued = issueCopies(pipelined, op, *lb, later, copyStage);
             return SmallVector<Value>{};
           },
           [&] { return SmallVector<Value>{}; });
       if (failed(issued))
         return failure();
-      Value current;
       if (copies) {
         xk::AsyncCommitOp::create(b, loc);
         xk::AsyncWaitOp::create(b, loc, ahead);
         // wgmma on tf32 reads its operands as they are in shared memory:
         // each thread rounds what it copied there.
         if (wgmmaTf32()) {
-          current = rem(i, stages);
           for (const Pipelined &p : pipelined)
             roundCopiedTf32(p, current);
         }
@@ -599,13 +616,11 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
           xk::FenceProxyAsyncOp::create(b, loc);
         xk::BarrierOp::create(b, loc);
       }
-      if (!current)
-        current = rem(i, stages);
       if (tma) {
         // Iteration i's boxes complete phase i / stages of its stage's
         // barrier. (The xtile-test-mutate=parity mutation waits for the
         // other parity, which does not wait.)
-        Value parity = rem(div(i, stages), 2);
+        Value parity = asIndex(loop.getRegionIterArgs()[carried + 2]);
         if (testMutation == "parity")
           parity = b.createOrFold<arith::XOrIOp>(loc, parity, cst(1));
         xk::MbarrierWaitOp::create(b, loc, tmaBarriers, current, parity);
@@ -643,6 +658,26 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     // Shared-memory tiles are rewritten by the next iteration.
     if (stagedInBody)
       xk::BarrierOp::create(b, loc);
+    if (!pipelined.empty()) {
+      // The next iteration's stages and parity.
+      auto next = [&](Value stage) {
+        Value up = add(stage, i32(1));
+        Value wraps = b.createOrFold<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::eq, up, i32(stages));
+        return std::make_pair(
+            b.createOrFold<arith::SelectOp>(loc, wraps, i32(0), up), wraps);
+      };
+      ValueRange args = loop.getRegionIterArgs();
+      auto [current, wraps] = next(args[carried]);
+      yielded.push_back(current);
+      yielded.push_back(next(args[carried + 1]).first);
+      if (tma) {
+        Value parity = args[carried + 2];
+        yielded.push_back(b.createOrFold<arith::SelectOp>(
+            loc, wraps, b.createOrFold<arith::XOrIOp>(loc, parity, i32(1)),
+            parity));
+      }
+    }
     scf::YieldOp::create(b, loc, yielded);
     for (auto &key : scopes.back())
       memo.erase(key);

@@ -32,7 +32,8 @@
 // CHECK-COUNT-8:   xkernel.mma
 // CHECK-NOT:       xkernel.ldmatrix
 // CHECK:           xkernel.barrier
-// CHECK-NEXT:      scf.yield
+// CHECK-NOT:       xkernel.
+// CHECK:           scf.yield {{.*}} : {{.*}}, i32, i32
 // CHECK:         xkernel.async_wait 0
 // CHECK:         xkernel.load %arg1[%{{.*}}] : <f32, global> -> vector<2xf32>
 // CHECK:         xkernel.barrier

@@ -10,7 +10,9 @@
 // The kernel takes the two tensor maps after its buffers; the program makes
 // them. Thread 0 initializes one mbarrier per stage, then per stage expects
 // 16 KiB and starts both copies; every thread waits for iteration i's phase
-// (i / 3) % 2 of stage i % 3 instead of cp.async's wait and barrier.
+// (i / 3) % 2 of stage i % 3 instead of cp.async's wait and barrier. The
+// stage read, the stage copied into ((i + 1) % 3) and the parity are
+// carried by the loop as i32.
 // CHECK-LABEL: xkernel.func @linear_matmul(
 // CHECK-SAME:    %arg3: !xkernel.ptr<i8, global> {xkernel.readonly, xkernel.tensor_map = {box = array<i64: 64, 64>, of = 0 : i64, swizzle = 128 : i64}}
 // CHECK-SAME:    %arg4: !xkernel.ptr<i8, global> {xkernel.readonly, xkernel.tensor_map = {box = array<i64: 64, 64>, of = 1 : i64, swizzle = 128 : i64}}
@@ -29,18 +31,28 @@
 // CHECK:           xkernel.tma_load %arg3[%{{.*}}, %c0_i32] to %[[A]][%c0] barrier %[[BAR]][%c0]
 // CHECK:           xkernel.tma_load %arg4[%{{.*}}, %c0_i32] to %[[B]][%c0] barrier %[[BAR]][%c0]
 // CHECK-NOT:     xkernel.async_copy
-// CHECK:         scf.for %[[IV:.*]] = %c0 to %c96 step %c64
-// CHECK:           %[[I:.*]] = arith.divui %[[IV]], %c64
+// CHECK:         scf.for %[[IV:.*]] = %c0 to %c96 step %c64 iter_args({{.*}}, %[[S:[a-z0-9_]+]] = %c0_i32, %[[C:[a-z0-9_]+]] = %c1_i32, %[[P:[a-z0-9_]+]] = %c0_i32)
+// CHECK:           %[[STAGE:.*]] = arith.index_castui %[[S]] : i32 to index
+// CHECK-NEXT:      %[[COPY:.*]] = arith.index_castui %[[C]] : i32 to index
 // CHECK:           scf.if
 // CHECK:             scf.if %[[FIRST]] {
-// CHECK:               xkernel.mbarrier_arrive_expect_tx %[[BAR]][%{{.*}}], 16384
+// CHECK:               xkernel.mbarrier_arrive_expect_tx %[[BAR]][%[[COPY]]], 16384
 // CHECK:               xkernel.tma_load %arg3
 // CHECK:               xkernel.tma_load %arg4
-// CHECK:           %[[STAGE:.*]] = arith.remui %[[I]], %c3
-// CHECK:           %[[PHASE:.*]] = arith.divui %[[I]], %c3
-// CHECK:           %[[BIT:.*]] = arith.remui %[[PHASE]], %c2
+// CHECK:           %[[BIT:.*]] = arith.index_castui %[[P]] : i32 to index
 // CHECK-NEXT:      xkernel.mbarrier_wait %[[BAR]][%[[STAGE]]], %[[BIT]]
 // CHECK:           xkernel.wgmma_fence
+// The next iteration's stages and parity, without dividing by 3:
+// CHECK:           xkernel.barrier
+// CHECK-NEXT:      %[[S1:.*]] = arith.addi %[[S]], %c1_i32 : i32
+// CHECK-NEXT:      %[[WRAP:.*]] = arith.cmpi eq, %[[S1]], %c3_i32 : i32
+// CHECK-NEXT:      %[[NS:.*]] = arith.select %[[WRAP]], %c0_i32, %[[S1]] : i32
+// CHECK-NEXT:      %[[C1:.*]] = arith.addi %[[C]], %c1_i32 : i32
+// CHECK-NEXT:      %[[CWRAP:.*]] = arith.cmpi eq, %[[C1]], %c3_i32 : i32
+// CHECK-NEXT:      %[[NC:.*]] = arith.select %[[CWRAP]], %c0_i32, %[[C1]] : i32
+// CHECK-NEXT:      %[[FLIP:.*]] = arith.xori %[[P]], %c1_i32 : i32
+// CHECK-NEXT:      %[[NP:.*]] = arith.select %[[WRAP]], %[[FLIP]], %[[P]] : i32
+// CHECK:           scf.yield {{.*}}, %[[NS]], %[[NC]], %[[NP]] : {{.*}}, i32, i32, i32
 // CHECK-NOT:     xkernel.async_wait
 // CHECK-LABEL: xkernel.program @linear(
 // CHECK:         %[[MA:.*]] = xkernel.tensor_map %arg0 box [64, 64] swizzle 128 : memref<100x96xbf16> -> memref<128xi8>
@@ -50,9 +62,7 @@
 // waits for the other parity.
 // SWIZZLE: xkernel.tensor_map %arg0 box [64, 64] swizzle 0
 // PARITY:      scf.for
-// PARITY:      %[[PHASE:.*]] = arith.divui %{{.*}}, %c3
-// PARITY-NEXT: %[[BIT:.*]] = arith.remui %[[PHASE]], %c2
-// PARITY-NEXT: %[[OTHER:.*]] = arith.xori %[[BIT]], %c1
+// PARITY:      %[[OTHER:.*]] = arith.xori %{{.*}}, %c1 : index
 // PARITY-NEXT: xkernel.mbarrier_wait %{{.*}}[%{{.*}}], %[[OTHER]]
 // mma.sync (sm_80 on) has no TMA: cp.async.
 // MMA-LABEL: xkernel.func @linear_matmul(
