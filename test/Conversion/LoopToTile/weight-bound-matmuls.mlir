@@ -30,3 +30,12 @@ func.func @gate_up128(%x: tensor<128x4096xbf16>, %w: tensor<28672x4096xbf16>) ->
   %y = xtensor.linear %x, %w : (tensor<128x4096xbf16>, tensor<28672x4096xbf16>) -> tensor<128x28672xbf16>
   return %y : tensor<128x28672xbf16>
 }
+
+// The same choice on sm_80, where 1.2 MB in flight saturate the bandwidth:
+// 16 x 64 x 32 tiles keep 80% of it in flight with 4 stages, and K steps of
+// 128 also issue fewer of the loop's instructions per FLOP.
+// RUN: xtile-opt %s --lower-to-tile="target=sm_80 schedule-report=%t.80.json" -o /dev/null
+// RUN: FileCheck %s --input-file=%t.80.json --check-prefix=SM80
+// SM80: "kernel": "o16_matmul",
+// SM80: "name": "dot:16x64x128:3:4:mma1x4",
+// SM80-NEXT: "reason": "lowest estimated time",
