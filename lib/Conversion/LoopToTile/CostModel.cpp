@@ -269,8 +269,10 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
   // as square as the grid allows (a single block of rows, a small M, reads
   // W column panels); a wave of whole grids reads each batch's panels.
   double resident = std::min(double(tiles), slots);
-  double grid = double(mb) * nb, rows, columns;
-  if (resident >= grid) {
+  double grid = double(mb) * nb, rows = 0, columns = 0;
+  if (grid == 0) {
+    // An empty problem reads nothing.
+  } else if (resident >= grid) {
     rows = mb * resident / grid;
     columns = nb * resident / grid;
   } else {
@@ -292,8 +294,10 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
     ahead = s.getStages() - 2;
   double inFlight = resident * std::max<int64_t>(1, ahead) * s.getBlockK() *
                     (bm + bn * f.folds) * f.inBytes;
-  double inFlightFraction = std::min(
-      1.0, inFlight / (target.getBandwidth() * target.getMemoryLatency()));
+  double inFlightFraction =
+      inFlight > 0 ? std::min(1.0, inFlight / (target.getBandwidth() *
+                                               target.getMemoryLatency()))
+                   : 1.0;
   double memory = traffic / (target.getBandwidth() * 1e3 * inFlightFraction);
   if (f.attention) {
     // Device memory: each K/V head's visited keys once (the programs that
