@@ -102,10 +102,13 @@ private:
   int mappedCoords(int from, ArrayRef<int64_t> shape, bool broadcast);
   Value owned(int layout, int64_t chunk);
 
-  // Index arithmetic, folded where constant.
-  Value cst(int64_t v) {
+  // Index arithmetic, folded where constant. Constants (index, or the
+  // integer `type`) are made in the kernel's prelude.
+  Value cst(int64_t v, Type type = {}) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(prelude);
+    if (type)
+      return arith::ConstantIntOp::create(b, loc, type, v);
     return b.createOrFold<arith::ConstantIndexOp>(loc, v);
   }
   Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }

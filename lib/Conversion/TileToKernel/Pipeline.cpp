@@ -554,9 +554,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   // by a compare and a select instead of a division by the stage count.
   // They are 32-bit: index arithmetic is 64-bit in PTX.
   int64_t carried = inits.size();
-  auto i32 = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v).getResult();
-  };
+  auto i32 = [&](int64_t v) { return cst(v, b.getI32Type()); };
   auto asIndex = [&](Value v) {
     return b.createOrFold<arith::IndexCastUIOp>(loc, b.getIndexType(), v);
   };
