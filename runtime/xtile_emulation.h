@@ -342,6 +342,8 @@ struct Fiber {
   // barrier (no thread could proceed without); `stuck` when no thread can
   // complete the phase.
   std::atomic<bool> polling{false}, land{false}, stuck{false};
+  // At a barrier: its id (0: __syncthreads) and the threads it counts.
+  unsigned barrierId = 0, barrierThreads = 0;
   char *stack = nullptr;
 #ifdef XTILE_EMULATION_UCONTEXT
   ucontext_t context;
@@ -387,7 +389,7 @@ struct Worker {
   std::atomic<uint64_t> tmaIssued{0};
   // Addresses ThreadSanitizer synchronizes on: barriers, and the end of a
   // block (the next block on this worker reuses its shared memory).
-  int barrierToken = 0, blockEndToken = 0;
+  int barrierTokens[16] = {}, blockEndToken = 0;
 #ifdef XTILE_EMULATION_UCONTEXT
   ucontext_t scheduler;
 #else
@@ -540,12 +542,31 @@ struct Worker {
       }
       // Every fiber now waits at a barrier, a shuffle or an mbarrier, or
       // is done, or has failed (fail(): the launch fails).
+      // A barrier completes once as many threads as it counts wait at it
+      // (every thread of the block for __syncthreads); threads that wait
+      // at one id with different counts, or more threads than counted,
+      // are a fault, as bar.sync's behaviour is then undefined.
       unsigned done = 0, atBarrier = 0;
+      unsigned waiting[16] = {}, counted[16] = {};
       for (unsigned i = 0; i < threads; ++i) {
         if (fibers[i].wait.load(std::memory_order_relaxed) == Wait::failed)
           return false;
         done += fibers[i].wait == Wait::done;
-        atBarrier += fibers[i].wait == Wait::barrier;
+        if (fibers[i].wait != Wait::barrier)
+          continue;
+        ++atBarrier;
+        unsigned id = fibers[i].barrierId, count = fibers[i].barrierThreads;
+        if (counted[id] && counted[id] != count) {
+          std::fprintf(stderr,
+                       "xtile emulation: kernel %s, block (%u, %u, %u): "
+                       "threads wait at barrier %u for %u and for %u "
+                       "threads\n",
+                       kernel, block.x, block.y, block.z, id, counted[id],
+                       count);
+          return false;
+        }
+        counted[id] = count;
+        ++waiting[id];
       }
       if (done == threads) {
 #ifdef XTILE_EMULATION_TSAN
@@ -553,9 +574,20 @@ struct Worker {
 #endif
         return true;
       }
-      if (atBarrier == threads) {
+      for (unsigned id = 0; id < 16; ++id) {
+        if (!waiting[id] || waiting[id] < counted[id])
+          continue;
+        if (waiting[id] > counted[id]) {
+          std::fprintf(stderr,
+                       "xtile emulation: kernel %s, block (%u, %u, %u): %u "
+                       "threads wait at barrier %u, which counts %u\n",
+                       kernel, block.x, block.y, block.z, waiting[id], id,
+                       counted[id]);
+          return false;
+        }
         for (unsigned i = 0; i < threads; ++i)
-          fibers[i].wait = Wait::running;
+          if (fibers[i].wait == Wait::barrier && fibers[i].barrierId == id)
+            fibers[i].wait = Wait::running;
         progress = true;
       }
       for (unsigned w = 0; w < warps; ++w) {
@@ -592,23 +624,28 @@ struct Worker {
         }
       std::fprintf(stderr,
                    "xtile emulation: kernel %s, block (%u, %u, %u): %u of "
-                   "%u threads wait at __syncthreads(), %u have exited and "
-                   "the others wait at a warp shuffle: not every thread "
-                   "reaches the barrier\n",
+                   "%u threads wait at a barrier (__syncthreads or a named "
+                   "one), %u have exited and the others wait at a warp "
+                   "shuffle: not every thread the barrier counts reaches "
+                   "it\n",
                    kernel, block.x, block.y, block.z, atBarrier, threads,
                    done);
       return false;
     }
   }
 
-  void barrier() {
+  /// bar.sync `id`, `count` (0: every thread of the block).
+  /// (xt_named_barrier checks `id` and `count`.)
+  void barrier(unsigned id = 0, unsigned count = 0) {
 #ifdef XTILE_EMULATION_TSAN
-    __tsan_release(&barrierToken);
+    __tsan_release(&barrierTokens[id]);
 #endif
+    fibers[self].barrierId = id;
+    fibers[self].barrierThreads = id ? count : threads;
     fibers[self].wait = Wait::barrier;
     yield();
 #ifdef XTILE_EMULATION_TSAN
-    __tsan_acquire(&barrierToken);
+    __tsan_acquire(&barrierTokens[id]);
 #endif
   }
 
@@ -1085,6 +1122,13 @@ template <int N> inline void xt_wgmma_wait_in_flight() {
   xt_emu::Worker::retireWgmma(xt_emu::self(), N);
 }
 inline void xt_fence_proxy_async() {}
+// Registers are not modelled: the warpgroup goes on as it was.
+template <int N> inline void xt_setmaxnreg_dec() {
+  static_assert(N >= 24 && N <= 256 && N % 8 == 0, "setmaxnreg: 24 to 256");
+}
+template <int N> inline void xt_setmaxnreg_inc() {
+  static_assert(N >= 24 && N <= 256 && N % 8 == 0, "setmaxnreg: 24 to 256");
+}
 
 template <int N, bool Trans>
 inline void xt_ldmatrix_b16(const void *row, uint32_t *r) {
@@ -1265,6 +1309,17 @@ inline void mbarrierArriveExpectTx(uint64_t *bar, unsigned bytes) {
   });
 }
 
+/// mbarrier.arrive: this thread arrives on the current phase.
+inline void mbarrierArrive(uint64_t *bar) {
+  const char *what = "mbarrier.arrive";
+  mbarrierUpdate(bar, what, [&](Mbarrier &m) {
+    if (m.pending == 0)
+      failf("%s: an arrival beyond the %u the phase expects", what,
+            m.expected);
+    --m.pending;
+  });
+}
+
 /// cp.async.bulk.tensor.<rank>d...mbarrier::complete_tx::bytes: the box of
 /// the tensor map at `map` whose first element is at `coords` (innermost
 /// first) is copied to `dst` (dynamic shared memory, 128-byte aligned) when
@@ -1441,6 +1496,16 @@ inline void xt_mbarrier_init(uint64_t *bar, unsigned count) {
 }
 inline void xt_mbarrier_arrive_expect_tx(uint64_t *bar, unsigned bytes) {
   xt_emu::mbarrierArriveExpectTx(bar, bytes);
+}
+inline void xt_mbarrier_arrive(uint64_t *bar) { xt_emu::mbarrierArrive(bar); }
+// bar.sync id, threads: a named barrier of part of the block.
+inline void xt_named_barrier(unsigned id, unsigned threads) {
+  xt_emu::Worker &w = xt_emu::self();
+  if (id < 1 || id > 15 || threads == 0 || threads % 32 || threads > w.threads)
+    xt_emu::failf("bar.sync %u, %u: expected barrier 1 to 15 and a thread "
+                  "count in whole warps, at most the block's %u",
+                  id, threads, w.threads);
+  w.barrier(id, threads);
 }
 inline void xt_mbarrier_wait(uint64_t *bar, unsigned parity) {
   xt_emu::mbarrierWait(bar, parity);

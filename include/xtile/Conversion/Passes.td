@@ -280,7 +280,9 @@ def ConvertXTileToXKernel : Pass<"convert-xtile-to-xkernel", "::mlir::ModuleOp">
            "groups stay in flight; `round`: leave wgmma's tf32 operands "
            "unrounded in shared memory; `parity`: wait on the mbarrier "
            "phase of the other parity, which does not wait for the TMA "
-           "copies; `swizzle` also makes tensor maps unswizzled), to show "
+           "copies; `release`: a warp-specialized producer does not wait "
+           "for the consumers to release a stage before copying into it; "
+           "`swizzle` also makes tensor maps unswizzled), to show "
            "that the emulation "
            "catches a wrong layout or order">
   ];

@@ -424,8 +424,46 @@ struct AsyncWaitOpLowering : ConvertOpToLLVMPattern<xk::AsyncWaitOp> {
 // Synchronization
 //===----------------------------------------------------------------------===//
 
-using BarrierOpLowering =
-    OneToOneConvertToLLVMPattern<xk::BarrierOp, NVVM::BarrierOp>;
+/// xkernel.barrier -> bar.sync 0, or bar.sync id, threads (a named
+/// barrier).
+struct BarrierOpLowering : ConvertOpToLLVMPattern<xk::BarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getId()) {
+      rewriter.replaceOpWithNewOp<NVVM::BarrierOp>(op);
+      return success();
+    }
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value id = LLVM::ConstantOp::create(rewriter, loc, i32,
+                                        static_cast<int32_t>(*op.getId()));
+    Value threads = LLVM::ConstantOp::create(
+        rewriter, loc, i32, static_cast<int32_t>(*op.getThreads()));
+    NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, id, threads,
+                            NVVM::BarrierReductionAttr(), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// xkernel.set_max_registers -> setmaxnreg.{inc,dec}.sync.aligned.u32.
+struct SetMaxRegistersOpLowering
+    : ConvertOpToLLVMPattern<xk::SetMaxRegistersOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::SetMaxRegistersOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::SetMaxRegisterOp>(
+        op, static_cast<int32_t>(op.getCount()),
+        op.getIncrease() ? NVVM::SetMaxRegisterAction::increase
+                         : NVVM::SetMaxRegisterAction::decrease);
+    return success();
+  }
+};
 
 /// xkernel.shuffle -> shfl.sync over the full warp. `width` means what it
 /// means in CUDA (independent segments of `width` lanes, all lanes taking
@@ -729,6 +767,7 @@ struct WgmmaWaitOpLowering : ConvertOpToLLVMPattern<xk::WgmmaWaitOp> {
 /// - xkernel.mbarrier_init -> mbarrier.init.shared.b64, then
 ///   fence.mbarrier_init.release.cluster;
 /// - xkernel.mbarrier_arrive_expect_tx -> mbarrier.arrive.expect_tx;
+/// - xkernel.mbarrier_arrive -> mbarrier.arrive.shared.b64;
 /// - xkernel.mbarrier_wait -> a loop on mbarrier.try_wait.parity.
 template <typename OpTy>
 struct MbarrierOpLowering : ConvertOpToLLVMPattern<OpTy> {
@@ -754,6 +793,8 @@ struct MbarrierOpLowering : ConvertOpToLLVMPattern<OpTy> {
       NVVM::MBarrierArriveExpectTxOp::create(
           rewriter, loc, Type(), bar, constant(op.getBytes()),
           NVVM::MemScopeKindAttr(), BoolAttr(), Value());
+    } else if constexpr (std::is_same_v<OpTy, xk::MbarrierArriveOp>) {
+      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), bar, Value());
     } else {
       // The suspend-time hint of each try, in nanoseconds.
       NVVM::MBarrierTryWaitParityOp::create(
@@ -1160,6 +1201,8 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                WgmmaWaitOpLowering, FenceProxyAsyncOpLowering,
                MbarrierOpLowering<xk::MbarrierInitOp>,
                MbarrierOpLowering<xk::MbarrierExpectTxOp>,
-               MbarrierOpLowering<xk::MbarrierWaitOp>, TmaLoadOpLowering>(
+               MbarrierOpLowering<xk::MbarrierArriveOp>,
+               MbarrierOpLowering<xk::MbarrierWaitOp>, TmaLoadOpLowering,
+               SetMaxRegistersOpLowering>(
       converter);
 }

@@ -166,12 +166,14 @@ static double visitedFraction(const DotFacts &f, int64_t bm, int64_t bk) {
 ///   it issues, and about 30 more (waits, the barrier, the loop);
 /// - wgmma: a warpgroup's wgmma instructions for each fold, and about 100
 ///   more (fences, commits, waits, the accumulators' registers, the copies
-///   of one issuing thread, the loop).
+///   of one issuing thread, the loop); warp-specialized, the consumers'
+///   wgmma and about 40 more (the wait for the stage, fences, commit, wait
+///   and release), the producer's copies being another warp's.
 static double stepInstructions(const DotFacts &f, xt::DotScheduleAttr s) {
   double kSteps = double(s.getBlockK()) * f.inBytes / 32; // k16 or tf32's k8
   if (s.getInstruction() == xt::DotInstruction::wgmma) {
     double blocks = double(s.getBlockM()) / 64 / (s.getWarps() / 4);
-    return f.folds * blocks * kSteps + 100;
+    return f.folds * blocks * kSteps + (s.getWarpSpecialized() ? 40 : 100);
   }
   double wm = s.getWarpTileM(), wn = s.getWarpTileN();
   double copies = double(s.getBlockM() + s.getBlockN() * f.folds) *
@@ -208,7 +210,8 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
     part.windowLower = part.windowUpper = std::nullopt;
     auto one = xt::DotScheduleAttr::get(
         s.getContext(), bm, bn, s.getBlockK(), s.getStages(), s.getWarps(),
-        s.getInstruction(), s.getWarpsM(), s.getTf32(), 1);
+        s.getInstruction(), s.getWarpsM(), s.getTf32(), 1,
+        s.getWarpSpecialized());
     Estimate e = estimateDot(part, shape, one, target);
     double partials = 2.0 * f.batch * mb * bm * s.getWays() * (bn + 2) * 4;
     double combine = partials / (target.getBandwidth() * 1e3);
@@ -289,8 +292,11 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
   // tiles (stages - 2 for wgmma with a group in flight, one step unpipelined).
   // Few programs, a shallow pipeline or a short K step keep fewer bytes in
   // flight and slow the loads.
+  // (A warp-specialized producer refills a stage as soon as the group
+  // that read it retires: stages - 1 steps ahead again.)
   int64_t ahead = s.getStages() - 1;
-  if (s.getInstruction() == xt::DotInstruction::wgmma && s.getStages() >= 3)
+  if (s.getInstruction() == xt::DotInstruction::wgmma && s.getStages() >= 3 &&
+      !s.getWarpSpecialized())
     ahead = s.getStages() - 2;
   double inFlight = resident * std::max<int64_t>(1, ahead) * s.getBlockK() *
                     (bm + bn * f.folds) * f.inBytes;
@@ -325,8 +331,12 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
     // (between schedules of the same tensor-core time, the one that issues
     // less wins).
     double steps = std::ceil(double(f.k) / s.getBlockK());
-    double issue = std::ceil(tiles / sms) * s.getWarps() * steps *
-                   stepInstructions(f, s) /
+    double warpSteps = s.getWarps() * stepInstructions(f, s);
+    // A producer warp issues each step's copies: about 20
+    // instructions and a copy per operand tile.
+    if (s.getWarpSpecialized())
+      warpSteps += 20 + 2.0 * f.folds;
+    double issue = std::ceil(tiles / sms) * steps * warpSteps /
                    (kIssuePerCycle / 32 * target.getClockMhz());
     compute = std::max(compute, issue) + 0.1 * std::min(compute, issue);
   }
@@ -379,7 +389,7 @@ std::string xtile::scheduleName(xt::ScheduleAttrInterface schedule) {
       os << ":mma" << dot.getWarpsM() << "x"
          << dot.getWarps() / dot.getWarpsM() << (dot.getTf32() ? ":tf32" : "");
     else if (dot.getInstruction() == xt::DotInstruction::wgmma)
-      os << ":wgmma";
+      os << ":wgmma" << (dot.getWarpSpecialized() ? ":ws" : "");
     if (dot.getWays() > 1)
       os << ":x" << dot.getWays();
     return n;

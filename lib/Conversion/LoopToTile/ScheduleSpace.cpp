@@ -129,7 +129,8 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
                 continue;
               out.push_back(xt::DotScheduleAttr::get(
                   ctx, bm, bn, bk, stages, warps,
-                  xt::DotInstruction::mma_sync, warpsM, tf32, 1));
+                  xt::DotInstruction::mma_sync, warpsM, tf32, 1,
+                  /*warpSpecialized=*/false));
             }
 }
 
@@ -139,7 +140,8 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
 /// elements, 32 f32 on tf32), 2 to 4 stages; only where
 /// B is contiguous along K (x W^T) or along N (x W) in memory, which the
 /// copies can stage as wgmma reads it (K-major, or N-major in 64-column
-/// panels).
+/// panels). With 3 or 4 stages on 16-bit operands (brought in by TMA),
+/// also warp-specialized: a producer warpgroup beside the warps.
 static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
                             SmallVector<xt::ScheduleAttrInterface> &out) {
   // tf32 operands are read K-major only (block_k 32: 128 bytes of f32).
@@ -154,9 +156,13 @@ static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
           if (bm * bn / (32 * warps) > 128 ||
               !fitsProblem(f, bm, bn, bk, stages, 64, bk))
             continue;
-          out.push_back(xt::DotScheduleAttr::get(
-              ctx, bm, bn, bk, stages, warps, xt::DotInstruction::wgmma,
-              warps, tf32, 1));
+          for (bool specialized : {false, true}) {
+            if (specialized && (tf32 || stages < 3))
+              continue;
+            out.push_back(xt::DotScheduleAttr::get(
+                ctx, bm, bn, bk, stages, warps, xt::DotInstruction::wgmma,
+                warps, tf32, 1, specialized));
+          }
         }
 }
 
@@ -205,7 +211,7 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
             continue;
           auto schedule = xt::DotScheduleAttr::get(
               ctx, bm, bn, bk, stages, warps, instruction, warpsM,
-              /*tf32=*/false, ways);
+              /*tf32=*/false, ways, /*warpSpecialized=*/false);
           // Copies one block ahead hold their addresses and predicates.
           int64_t count = registers + (stages - 1) * 4;
           if (count > limit)
@@ -297,7 +303,8 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
             out.push_back(
                 xt::DotScheduleAttr::get(ctx, bm, bn, bk, stages, warps,
                                          xt::DotInstruction::fma, 1,
-                                         /*tf32=*/false, 1));
+                                         /*tf32=*/false, 1,
+                                         /*warpSpecialized=*/false));
           }
   return out;
 }

@@ -137,7 +137,7 @@ LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
   // Each group's partial result, at [row][group].
   Value partials = sharedArray(memType, rows * groups);
   if (loopDepth)
-    xk::BarrierOp::create(b, loc);
+    barrier();
   for (int64_t c = 0; c < l.chunks; ++c) {
     ArrayRef<Value> coords = coordSets[cs].coords[c * l.vec];
     Value acc = (*values)[c * l.vec];
@@ -152,7 +152,7 @@ LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
         },
         [&] { return SmallVector<Value>{}; });
   }
-  xk::BarrierOp::create(b, loc);
+  barrier();
   // The result at its own coordinates: each row's partials, in order.
   auto outType = cast<RankedTensorType>(op.getType());
   int out = baseCoords(outType.getShape());
@@ -209,7 +209,7 @@ LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
     Value partials = sharedArray(memType, numWarps);
     // In a loop, the previous iteration's readers must be done.
     if (loopDepth)
-      xk::BarrierOp::create(b, loc);
+      barrier();
     Value first = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
                                                 lane, cst(0));
     predicated(
@@ -219,7 +219,7 @@ LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
           return SmallVector<Value>{};
         },
         [&] { return SmallVector<Value>{}; });
-    xk::BarrierOp::create(b, loc);
+    barrier();
     acc = fromShared(xk::LoadOp::create(b, loc, memType, partials, cst(0)),
                      type);
     for (int64_t w = 1; w < numWarps; ++w)

@@ -235,6 +235,16 @@ private:
   bool uniformMask(Value mask, int64_t vec, int64_t dim = -1);
 
   // Cross-thread.
+  /// A barrier of the threads that run the tile program: the whole block,
+  /// or after a warp-specialized split the consumers alone (named barrier
+  /// 1 of numThreads threads).
+  void barrier() {
+    if (consumersOnly)
+      xk::BarrierOp::create(b, loc, b.getI64IntegerAttr(1),
+                            b.getI64IntegerAttr(numThreads));
+    else
+      xk::BarrierOp::create(b, loc, IntegerAttr(), IntegerAttr());
+  }
   Value combine(xt::CombineKind kind, Value x, Value y);
   Value shuffleXor(Value v, int64_t offset);
   Value sharedArray(Type element, int64_t size);
@@ -318,23 +328,67 @@ private:
   /// `swizzle`, added (after the buffers) when first asked for.
   Value tensorMapArgument(BlockArgument buffer, ArrayRef<int64_t> box,
                           int64_t swizzle);
-  /// One mbarrier per stage in shared memory (tmaBarriers), initialized by
-  /// thread 0 before a barrier.
-  void initTmaBarriers(int64_t stages);
-  /// Thread 0 expects the bytes of `operands`' TMA boxes on stage
-  /// `stage`'s mbarrier and starts their copies.
-  LogicalResult issueTmaCopies(ArrayRef<Pipelined> operands, Value stage);
+  /// One mbarrier per stage in shared memory (tmaBarriers) and, with
+  /// `emptyArrivals`, a second one per stage (emptyBarriers) expecting that
+  /// many, initialized by thread 0 before a barrier.
+  void initTmaBarriers(int64_t stages, int64_t emptyArrivals = 0);
+  /// Thread 0 (or, `elected`, the thread running this) expects the bytes
+  /// of `operands`' TMA boxes on stage `stage`'s mbarrier and starts their
+  /// copies.
+  LogicalResult issueTmaCopies(ArrayRef<Pipelined> operands, Value stage,
+                               bool elected = false);
   /// Whether this is thread 0 of the block (the TMA issuer), computed once
   /// per kernel.
   Value firstThread();
   Value isFirstThread;
   DenseMap<Attribute, Value> tensorMaps; // by their argument attribute
   Value tmaBarriers; // of the pipelined loop being lowered
+  // Warp specialization (the schedule's warp_specialized): the K loop whose
+  // copies a producer warpgroup (threads numThreads to numThreads + 127)
+  // issues, the "empty" mbarriers the consumers release its stages on,
+  // and whether the lowering is past the split (the rest runs on the
+  // consumers alone).
+  static constexpr int64_t kProducerThreads = 128;
+  /// Registers a producer thread keeps (setmaxnreg.dec): its loop's
+  /// addresses, stage and phase.
+  static constexpr int64_t kProducerRegisters = 40;
+  Operation *producerLoop = nullptr;
+  /// The registers each consumer thread takes (setmaxnreg.inc): the block
+  /// holds its launch's share of an SM's registers (at most 65536 over its
+  /// threads, in steps of 8); the producer keeps 40 per thread of it and
+  /// the consumers share the rest, up to 240 each.
+  int64_t consumerRegisters() const {
+    int64_t threads = numThreads + kProducerThreads;
+    int64_t perThread = std::min<int64_t>(255, 65536 / threads) / 8 * 8;
+    int64_t rest = perThread * threads - kProducerRegisters * kProducerThreads;
+    return std::min<int64_t>(240, rest / numThreads / 8 * 8);
+  }
+  Value emptyBarriers;
+  bool consumersOnly = false;
+  /// Whether the kernel can be split at its K loop `loop`: nothing before
+  /// it at the top level touches memory or has regions (the producer
+  /// warpgroup runs it too, with thread ids past the tile's layouts).
+  bool splittable(scf::ForOp loop);
+  /// Branches off the producer warpgroup: `producer` (if any) is emitted
+  /// for it; the builder is left in the consumers' branch, where the rest
+  /// of the kernel is lowered.
+  void splitConsumers(function_ref<void()> producer);
+  /// The producer's loop: for each of the loop's `trips` iterations, waits
+  /// until the consumers released its stage, then starts its copies.
+  LogicalResult produce(ArrayRef<Pipelined> operands, scf::ForOp op,
+                        Value lowerBound, Value trips, int64_t stages);
   /// Rounds to tf32, in place, what this thread copied of `p` into stage
   /// `stage` (once its copies have landed).
   void roundCopiedTf32(const Pipelined &p, Value stage);
   LogicalResult issueCopies(ArrayRef<Pipelined> operands, scf::ForOp op,
-                            Value lowerBound, Value iteration, Value stage);
+                            Value lowerBound, Value iteration, Value stage,
+                            bool elected = false);
+  /// The stage after `stage` (an i32 below `stages`), and whether it wrapped
+  /// around to 0.
+  std::pair<Value, Value> nextStage(Value stage, int64_t stages);
+  Value asIndex(Value v) {
+    return b.createOrFold<arith::IndexCastUIOp>(loc, b.getIndexType(), v);
+  }
 };
 
 } // namespace xtile::tiletokernel

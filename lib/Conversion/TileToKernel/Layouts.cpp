@@ -514,7 +514,7 @@ FailureOr<SmallVector<Value>> KernelLowering::exchange(Value v, int cs) {
   Value buffer = sharedArray(memType, elements);
   // In a loop, the previous iteration's readers must be done.
   if (loopDepth)
-    xk::BarrierOp::create(b, loc);
+    barrier();
   const Layout &lf = layouts[coordSets[from].layout];
   for (int64_t c = 0; c < lf.chunks; ++c)
     for (int64_t i = 0; i < lf.vec; ++i) {
@@ -528,7 +528,7 @@ FailureOr<SmallVector<Value>> KernelLowering::exchange(Value v, int cs) {
           },
           [&] { return SmallVector<Value>{}; });
     }
-  xk::BarrierOp::create(b, loc);
+  barrier();
   const Layout &lt = layouts[coordSets[cs].layout];
   SmallVector<Value> out;
   for (int64_t c = 0; c < lt.chunks; ++c)

@@ -538,7 +538,7 @@ FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
       std::max<int64_t>(dynamicBytes, llvm::alignTo(needed, 16));
   // Every thread has finished with the operand tiles (and the previous
   // such store) before the buffer is written.
-  xk::BarrierOp::create(b, loc);
+  barrier();
   const CoordSet &from = coordSets[cs];
   for (int64_t s = 0; s < l.slots(); s += l.vec) {
     SmallVector<Value> lanes;
@@ -551,7 +551,7 @@ FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
             b, loc, VectorType::get({l.vec}, memType), lanes),
         buffer, offset);
   }
-  xk::BarrierOp::create(b, loc);
+  barrier();
   int rowMajor = rowMajorCoords(l.shape, vec);
   FailureOr<SmallVector<Value>> offs =
       offsets(access, op.getIndices(), rowMajor, op);

@@ -157,7 +157,7 @@ KernelLowering::stageDot(xt::DotOp op, std::optional<bool> lhsOrientation,
     // fences its stores before the block meets.
     if (instruction() == xt::DotInstruction::wgmma)
       xk::FenceProxyAsyncOp::create(b, loc);
-    xk::BarrierOp::create(b, loc);
+    barrier();
     stagedInBody = true;
   }
   if (dynamicBytes > src.getTarget().value().getSharedMemory())
@@ -328,7 +328,8 @@ KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
 /// buffer.
 LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
                                           scf::ForOp op, Value lowerBound,
-                                          Value iteration, Value stage) {
+                                          Value iteration, Value stage,
+                                          bool elected) {
   int64_t step = *getConstantIntValue(op.getStep());
   Value iv = add(lowerBound, mul(iteration, cst(step)));
   // The iteration's index tiles are computed afresh, for its induction
@@ -389,7 +390,7 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
       }
     }
   }
-  return issueTmaCopies(operands, stage);
+  return issueTmaCopies(operands, stage, elected);
 }
 
 void KernelLowering::roundCopiedTf32(const Pipelined &p, Value stage) {
@@ -440,6 +441,106 @@ bool KernelLowering::canOverlapWgmma(scf::ForOp op) {
       return false;
   }
   return true;
+}
+
+std::pair<Value, Value> KernelLowering::nextStage(Value stage,
+                                                 int64_t stages) {
+  Type i32 = b.getI32Type();
+  Value up = add(stage, cst(1, i32));
+  Value wraps = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                              up, cst(stages, i32));
+  return {b.createOrFold<arith::SelectOp>(loc, wraps, cst(0, i32), up), wraps};
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+bool KernelLowering::splittable(scf::ForOp loop) {
+  Block &top = src.getBodyBlock();
+  if (loop->getBlock() != &top)
+    return false;
+  for (Operation &op : top) {
+    if (&op == loop.getOperation())
+      return true;
+    if (op.getNumRegions() || !isMemoryEffectFree(&op))
+      return false;
+  }
+  return false;
+}
+
+void KernelLowering::splitConsumers(function_ref<void()> producer) {
+  if (producer) {
+    Value isProducer = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::uge, tid, cst(numThreads));
+    predicated(
+        b, loc, isProducer, {},
+        [&] {
+          producer();
+          return SmallVector<Value>{};
+        },
+        [&] { return SmallVector<Value>{}; });
+  }
+  Value isConsumer = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ult, tid, cst(numThreads));
+  auto consumers =
+      scf::IfOp::create(b, loc, TypeRange{}, isConsumer, /*withElse=*/false);
+  Block *then = consumers.thenBlock();
+  if (then->empty() || !then->back().hasTrait<OpTrait::IsTerminator>()) {
+    b.setInsertionPointToEnd(then);
+    scf::YieldOp::create(b, loc);
+  }
+  b.setInsertionPoint(then->getTerminator());
+  consumersOnly = true;
+}
+
+LogicalResult KernelLowering::produce(ArrayRef<Pipelined> operands,
+                                      scf::ForOp op, Value lowerBound,
+                                      Value trips, int64_t stages) {
+  // Every thread of the warpgroup gives up its registers (an aligned
+  // instruction); one of them then issues the copies.
+  xk::SetMaxRegistersOp::create(b, loc, /*increase=*/false,
+                                kProducerRegisters);
+  Value elected = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::eq, tid, cst(numThreads));
+  LogicalResult result = success();
+  Type i32 = b.getI32Type();
+  predicated(
+      b, loc, elected, {},
+      [&] {
+        // Iteration i goes into stage i mod stages, in round
+        // r = i / stages of it: round r waits until the consumers released
+        // round r - 1, the phase of parity (r - 1) mod 2 of the stage's
+        // empty barrier. In round 0 that is the phase before the first,
+        // which counts as complete.
+        auto loop = scf::ForOp::create(b, loc, cst(0), trips, cst(1),
+                                       ValueRange{cst(0, i32), cst(0, i32)});
+        OpBuilder::InsertionGuard g(b);
+        if (!loop.getBody()->empty())
+          loop.getBody()->back().erase();
+        b.setInsertionPointToStart(loop.getBody());
+        Value stage = loop.getRegionIterArgs()[0];
+        Value round = loop.getRegionIterArgs()[1];
+        // (The xtile-test-mutate=release mutation does not wait, which
+        // overwrites stages the consumers still read.)
+        if (testMutation != "release")
+          xk::MbarrierWaitOp::create(
+              b, loc, emptyBarriers, asIndex(stage),
+              asIndex(b.createOrFold<arith::XOrIOp>(loc, round, cst(1, i32))));
+        result = issueCopies(operands, op, lowerBound, loop.getInductionVar(),
+                             asIndex(stage), /*elected=*/true);
+        auto [next, wraps] = nextStage(stage, stages);
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{next, b.createOrFold<arith::SelectOp>(
+                                 loc, wraps,
+                                 b.createOrFold<arith::XOrIOp>(loc, round,
+                                                               cst(1, i32)),
+                                 round)});
+        return SmallVector<Value>{};
+      },
+      [&] { return SmallVector<Value>{}; });
+  return result;
 }
 
 LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
@@ -512,8 +613,18 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   // mbarrier per stage).
   bool copies = llvm::any_of(pipelined, [](const Pipelined &p) { return !p.map; });
   bool tma = llvm::any_of(pipelined, [](const Pipelined &p) { return p.map; });
+  // Warp specialization: a producer warpgroup issues every TMA copy as soon
+  // as the consumers release its stage (its "empty" mbarrier), and the
+  // consumers only wait for the copies ("full"), with no barrier of the
+  // whole block in the loop. A loop it does not suit (operands not all by
+  // TMA, or no wgmma group to leave in flight) runs on the consumers as
+  // usual, the producer warpgroup idle.
+  bool specialized = op.getOperation() == producerLoop;
+  bool produced = specialized && overlap && !copies && tma;
+  if (specialized && !produced)
+    splitConsumers(nullptr);
   if (tma)
-    initTmaBarriers(stages);
+    initTmaBarriers(stages, produced ? numThreads : 0);
   int64_t stepConst = 0;
   Value trips; // the loop's iteration count
   if (!pipelined.empty()) {
@@ -529,7 +640,21 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
                           cst(0)),
                       cst(stepConst - 1)),
                   stepConst);
-    // The first `ahead` iterations' copies, those that exist.
+    // The first `ahead` iterations' copies, those that exist (the
+    // producer's, with warp specialization).
+    if (produced) {
+      LogicalResult issued = success();
+      Value lowerBound = *lb, tripCount = trips;
+      splitConsumers([&] {
+        issued = produce(pipelined, op, lowerBound, tripCount, stages);
+      });
+      if (failed(issued))
+        return failure();
+      // The consumers take the registers the producer gave up.
+      xk::SetMaxRegistersOp::create(b, loc, /*increase=*/true,
+                                    consumerRegisters());
+      ahead = 0;
+    }
     for (int64_t j = 0; j < ahead; ++j) {
       LogicalResult issued = success();
       predicated(
@@ -553,14 +678,14 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   // waits for ((i / stages) mod 2) are carried by the loop, each stepped
   // by a compare and a select instead of a division by the stage count.
   // They are 32-bit: index arithmetic is 64-bit in PTX.
+  // With warp specialization only the stage read and its parity.
   int64_t carried = inits.size();
   auto i32 = [&](int64_t v) { return cst(v, b.getI32Type()); };
-  auto asIndex = [&](Value v) {
-    return b.createOrFold<arith::IndexCastUIOp>(loc, b.getIndexType(), v);
-  };
+  int64_t parityArg = carried + (produced ? 1 : 2);
   if (!pipelined.empty()) {
     inits.push_back(i32(0));
-    inits.push_back(i32(ahead % stages));
+    if (!produced)
+      inits.push_back(i32(ahead % stages));
     if (tma)
       inits.push_back(i32(0));
   }
@@ -572,6 +697,9 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   std::swap(savedStaged, staged);
   bool savedStagedInBody = stagedInBody;
   stagedInBody = false;
+  // With warp specialization: the stage the consumers release after the
+  // body, and whether they do (not in the first iteration).
+  Value releasedStage, releases;
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -579,26 +707,42 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     scopes.emplace_back();
     bind(op.getRegionIterArgs(), loop.getRegionIterArgs());
     if (!pipelined.empty()) {
-      // Iteration i starts the copies of iteration i + ahead, then waits
-      // for its own (committed `ahead` groups earlier).
-      Value i = div(b.createOrFold<arith::SubIOp>(loc, loop.getInductionVar(),
-                                                  *lb),
-                    stepConst);
-      Value later = add(i, cst(ahead));
-      Value inRange = b.createOrFold<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ult, later, trips);
       Value current = asIndex(loop.getRegionIterArgs()[carried]);
-      Value copyStage = asIndex(loop.getRegionIterArgs()[carried + 1]);
-      LogicalResult issued = success();
-      predicated(
-          b, loc, inRange, {},
-          [&] {
-            issued = issueCopies(pipelined, op, *lb, later, copyStage);
-            return SmallVector<Value>{};
-          },
-          [&] { return SmallVector<Value>{}; });
-      if (failed(issued))
-        return failure();
+      if (produced) {
+        // The stage the previous iteration read, whose wgmma group the
+        // wait of this one retires (see lowerWgmmaDot), is released after
+        // the body.
+        releasedStage = b.createOrFold<arith::SelectOp>(
+            loc,
+            b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                          loop.getRegionIterArgs()[carried],
+                                          i32(0)),
+            i32(stages - 1),
+            b.createOrFold<arith::SubIOp>(
+                loc, loop.getRegionIterArgs()[carried], i32(1)));
+        releases = b.createOrFold<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::ne, loop.getInductionVar(), *lb);
+      } else {
+        // Iteration i starts the copies of iteration i + ahead, then waits
+        // for its own (committed `ahead` groups earlier).
+        Value i = div(b.createOrFold<arith::SubIOp>(
+                          loc, loop.getInductionVar(), *lb),
+                      stepConst);
+        Value later = add(i, cst(ahead));
+        Value inRange = b.createOrFold<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::ult, later, trips);
+        Value copyStage = asIndex(loop.getRegionIterArgs()[carried + 1]);
+        LogicalResult issued = success();
+        predicated(
+            b, loc, inRange, {},
+            [&] {
+              issued = issueCopies(pipelined, op, *lb, later, copyStage);
+              return SmallVector<Value>{};
+            },
+            [&] { return SmallVector<Value>{}; });
+        if (failed(issued))
+          return failure();
+      }
       if (copies) {
         xk::AsyncCommitOp::create(b, loc);
         xk::AsyncWaitOp::create(b, loc, ahead);
@@ -612,13 +756,13 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
         // this thread made are fenced before the block meets.
         if (instruction() == xt::DotInstruction::wgmma)
           xk::FenceProxyAsyncOp::create(b, loc);
-        xk::BarrierOp::create(b, loc);
+        barrier();
       }
       if (tma) {
         // Iteration i's boxes complete phase i / stages of its stage's
         // barrier. (The xtile-test-mutate=parity mutation waits for the
         // other parity, which does not wait.)
-        Value parity = asIndex(loop.getRegionIterArgs()[carried + 2]);
+        Value parity = asIndex(loop.getRegionIterArgs()[parityArg]);
         if (testMutation == "parity")
           parity = b.createOrFold<arith::XOrIOp>(loc, parity, cst(1));
         xk::MbarrierWaitOp::create(b, loc, tmaBarriers, current, parity);
@@ -653,24 +797,30 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
         llvm::append_range(yielded, *t);
       }
     }
-    // Shared-memory tiles are rewritten by the next iteration.
-    if (stagedInBody)
-      xk::BarrierOp::create(b, loc);
+    // Shared-memory tiles are rewritten by the next iteration: the
+    // threads meet, or with warp specialization each consumer thread
+    // releases the stage its retired group read to the producer.
+    if (produced) {
+      Value stage = asIndex(releasedStage);
+      predicated(
+          b, loc, releases, {},
+          [&] {
+            xk::MbarrierArriveOp::create(b, loc, emptyBarriers, stage);
+            return SmallVector<Value>{};
+          },
+          [&] { return SmallVector<Value>{}; });
+    } else if (stagedInBody) {
+      barrier();
+    }
     if (!pipelined.empty()) {
       // The next iteration's stages and parity.
-      auto next = [&](Value stage) {
-        Value up = add(stage, i32(1));
-        Value wraps = b.createOrFold<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::eq, up, i32(stages));
-        return std::make_pair(
-            b.createOrFold<arith::SelectOp>(loc, wraps, i32(0), up), wraps);
-      };
       ValueRange args = loop.getRegionIterArgs();
-      auto [current, wraps] = next(args[carried]);
+      auto [current, wraps] = nextStage(args[carried], stages);
       yielded.push_back(current);
-      yielded.push_back(next(args[carried + 1]).first);
+      if (!produced)
+        yielded.push_back(nextStage(args[carried + 1], stages).first);
       if (tma) {
-        Value parity = args[carried + 2];
+        Value parity = args[parityArg];
         yielded.push_back(b.createOrFold<arith::SelectOp>(
             loc, wraps, b.createOrFold<arith::XOrIOp>(loc, parity, i32(1)),
             parity));

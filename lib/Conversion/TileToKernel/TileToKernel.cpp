@@ -131,6 +131,16 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
                            "which chooses one");
   MLIRContext *ctx = src.getContext();
   Block &body = src.getBodyBlock();
+  // Warp specialization splits the block at the first K loop (one with
+  // dots) where it can (see lowerFor); elsewhere the kernel runs without
+  // the producer warpgroup.
+  if (dotSchedule && dotSchedule.getWarpSpecialized())
+    for (auto loop : body.getOps<scf::ForOp>())
+      if (!loop.getBody()->getOps<xt::DotOp>().empty()) {
+        if (splittable(loop))
+          producerLoop = loop;
+        break;
+      }
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argAttrs;
   for (BlockArgument arg : body.getArguments()) {
@@ -155,7 +165,8 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   func = xk::FuncOp::create(b, loc, src.getSymName(),
                             FunctionType::get(ctx, argTypes, {}),
                             ArrayAttr::get(ctx, argAttrs), ArrayAttr(),
-                            numThreads, 0,
+                            numThreads + (producerLoop ? kProducerThreads : 0),
+                            0,
                             b.getStringAttr(src.getTarget()->getArch()),
                             IntegerAttr());
   Block *entry = b.createBlock(&func.getBody(), {}, argTypes,
@@ -175,6 +186,9 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
     func.erase();
     return failure();
   }
+  // (After a warp-specialized split the builder is in the consumers'
+  // branch.)
+  b.setInsertionPointToEnd(entry);
   xk::ReturnOp::create(b, loc);
   func.setDynamicShared(dynamicBytes);
   // Contraction kernels run one or two blocks per SM by design: every
@@ -202,7 +216,7 @@ struct ConvertXTileToXKernelPass
     if (!testMutate.empty() && testMutate != "fragment" &&
         testMutate != "swizzle" && testMutate != "panel" &&
         testMutate != "overlap" && testMutate != "round" &&
-        testMutate != "parity") {
+        testMutate != "parity" && testMutate != "release") {
       module.emitError("unknown test-mutate '") << testMutate << "'";
       return signalPassFailure();
     }

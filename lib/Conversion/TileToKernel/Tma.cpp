@@ -260,21 +260,27 @@ Value KernelLowering::firstThread() {
   return isFirstThread;
 }
 
-void KernelLowering::initTmaBarriers(int64_t stages) {
+void KernelLowering::initTmaBarriers(int64_t stages, int64_t emptyArrivals) {
   tmaBarriers = dynamicShared(b.getI64Type(), stages, 8);
+  emptyBarriers =
+      emptyArrivals ? dynamicShared(b.getI64Type(), stages, 8) : Value();
   predicated(
       b, loc, firstThread(), {},
       [&] {
         for (int64_t s = 0; s < stages; ++s)
           xk::MbarrierInitOp::create(b, loc, tmaBarriers, cst(s), 1);
+        if (emptyArrivals)
+          for (int64_t s = 0; s < stages; ++s)
+            xk::MbarrierInitOp::create(b, loc, emptyBarriers, cst(s),
+                                       emptyArrivals);
         return SmallVector<Value>{};
       },
       [&] { return SmallVector<Value>{}; });
-  xk::BarrierOp::create(b, loc);
+  barrier();
 }
 
 LogicalResult KernelLowering::issueTmaCopies(ArrayRef<Pipelined> operands,
-                                             Value stage) {
+                                             Value stage, bool elected) {
   int64_t bytes = 0;
   for (const Pipelined &p : operands)
     if (p.map)
@@ -303,7 +309,7 @@ LogicalResult KernelLowering::issueTmaCopies(ArrayRef<Pipelined> operands,
     coords.push_back(std::move(c));
   }
   predicated(
-      b, loc, firstThread(), {},
+      b, loc, elected ? Value() : firstThread(), {},
       [&] {
         xk::MbarrierExpectTxOp::create(b, loc, tmaBarriers, stage, bytes);
         auto c = coords.begin();

@@ -266,6 +266,22 @@ template <int N> __device__ __forceinline__ void xt_wgmma_wait_in_flight() {
 __device__ __forceinline__ void xt_fence_proxy_async() {
   XT_WGMMA_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
+// Every thread of the warpgroup goes to N registers (setmaxnreg): fewer
+// for a producer warpgroup, more for the consumers.
+template <int N> __device__ __forceinline__ void xt_setmaxnreg_dec() {
+  XT_WGMMA_ASM("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
+}
+template <int N> __device__ __forceinline__ void xt_setmaxnreg_inc() {
+  XT_WGMMA_ASM("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
+}
+#endif
+#ifndef XTILE_EMULATION
+// bar.sync `id`, `threads`: the threads of a part of the block meet (a
+// named barrier, 1 to 15).
+__device__ __forceinline__ void xt_named_barrier(unsigned id,
+                                                 unsigned threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
 #endif
 #ifndef XTILE_EMULATION
 // Bulk tensor copies (TMA) and mbarriers (xkernel.tma_load,
@@ -295,6 +311,12 @@ __device__ __forceinline__ void xt_mbarrier_arrive_expect_tx(uint64_t *bar,
                                                              unsigned bytes) {
   XT_TMA_ASM("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
              ::"r"((unsigned)__cvta_generic_to_shared(bar)), "r"(bytes)
+             : "memory");
+}
+// This thread arrives on the current phase (release).
+__device__ __forceinline__ void xt_mbarrier_arrive(uint64_t *bar) {
+  XT_TMA_ASM("mbarrier.arrive.shared::cta.b64 _, [%0];\n"
+             ::"r"((unsigned)__cvta_generic_to_shared(bar))
              : "memory");
 }
 // Returns once the phase of `parity` (its number modulo 2) has completed;
@@ -1264,8 +1286,22 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
         os << "xt_cp_async_wait<" << w.getPending() << ">();\n";
         return success();
       })
-      .Case<xk::BarrierOp>([&](auto) {
-        os << "__syncthreads();\n";
+      .Case<xk::BarrierOp>([&](xk::BarrierOp bar) {
+        if (bar.getId())
+          os << "xt_named_barrier(" << *bar.getId() << ", "
+             << *bar.getThreads() << ");\n";
+        else
+          os << "__syncthreads();\n";
+        return success();
+      })
+      .Case<xk::MbarrierArriveOp>([&](xk::MbarrierArriveOp m) {
+        os << "xt_mbarrier_arrive((uint64_t*)("
+           << access(m.getBar(), m.getOffset()) << "));\n";
+        return success();
+      })
+      .Case<xk::SetMaxRegistersOp>([&](xk::SetMaxRegistersOp r) {
+        os << (r.getIncrease() ? "xt_setmaxnreg_inc<" : "xt_setmaxnreg_dec<")
+           << r.getCount() << ">();\n";
         return success();
       })
       .Case<xk::LdMatrixOp>([&](xk::LdMatrixOp l) {

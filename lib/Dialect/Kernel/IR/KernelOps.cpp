@@ -294,6 +294,37 @@ LogicalResult MbarrierWaitOp::verify() {
   return verifyBarrier(*this, getBar().getType());
 }
 
+LogicalResult MbarrierArriveOp::verify() {
+  return verifyBarrier(*this, getBar().getType());
+}
+
+LogicalResult SetMaxRegistersOp::verify() {
+  if (getCount() < 24 || getCount() > 256 || getCount() % 8)
+    return emitOpError("expects 24 to 256 registers in steps of 8, got ")
+           << getCount();
+  return success();
+}
+
+LogicalResult BarrierOp::verify() {
+  if (getId().has_value() != getThreads().has_value())
+    return emitOpError("takes both a barrier id and a thread count, or "
+                       "neither");
+  if (!getId())
+    return success();
+  if (*getId() < 1 || *getId() > 15)
+    return emitOpError("names barrier 1 to 15 (0 is the whole block's), got ")
+           << *getId();
+  if (*getThreads() < 32 || *getThreads() % 32)
+    return emitOpError("counts threads in whole warps, got ")
+           << *getThreads();
+  if (auto func = (*this)->getParentOfType<FuncOp>();
+      func && *getThreads() > func.getMaxThreads())
+    return emitOpError("waits for ")
+           << *getThreads() << " threads, more than the kernel's "
+           << func.getMaxThreads();
+  return success();
+}
+
 LogicalResult TmaLoadOp::verify() {
   if (getMap().getType().getMemorySpace() != MemorySpace::global ||
       !getMap().getType().getElementType().isInteger(8))

@@ -220,7 +220,13 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t blockM, int64_t blockN, int64_t blockK,
                         int64_t stages, int64_t warps,
                         DotInstruction instruction, int64_t warpsM,
-                        bool tf32, int64_t ways) {
+                        bool tf32, int64_t ways, bool warpSpecialized) {
+  if (warpSpecialized && (instruction != DotInstruction::wgmma || stages < 2 ||
+                          ways != 1))
+    return emitError() << "warp_specialized needs instruction = wgmma, 2 or "
+                          "more stages and one way; got instruction = "
+                       << stringifyDotInstruction(instruction)
+                       << ", stages = " << stages << ", ways = " << ways;
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"block_m", blockM},
                              {"block_n", blockN},
                              {"block_k", blockK}})
@@ -307,6 +313,9 @@ ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
   needs.threads = 32 * getWarps();
   int64_t accumulators = llvm::divideCeil(
       getBlockM() * getBlockN() * shape.contractions, needs.threads);
+  // A producer warpgroup beside the consumers (its registers go to them).
+  if (getWarpSpecialized())
+    needs.threads += 128;
   needs.registersPerThread = kBaseRegisters + 2 * accumulators;
   if (getInstruction() != DotInstruction::fma) {
     // The accumulators and one k16 step's fragments: 4 registers of A per

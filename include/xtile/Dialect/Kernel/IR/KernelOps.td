@@ -238,12 +238,24 @@ def XKernel_AsyncWaitOp : XKernel_Op<"async_wait"> {
 //===----------------------------------------------------------------------===//
 
 def XKernel_BarrierOp : XKernel_Op<"barrier"> {
-  let summary = "wait for every thread of the block (__syncthreads)";
+  let summary = "wait for every thread of the block, or of a named barrier";
   let description = [{
-    Every thread of the block must reach the same barrier: it orders the
-    shared-memory accesses before it with those after it.
+    Without operands, `bar.sync 0` (`__syncthreads`): every thread of the
+    block must reach the same barrier. With an `id` (1 to 15) and a thread
+    count (a multiple of 32), `bar.sync id, threads`: the barrier completes
+    once that many threads, in whole warps, reached it, so a part of the
+    block (the consumer warpgroups of a warp-specialized kernel) can meet
+    without the rest. Either orders the shared-memory accesses of the
+    threads that meet before it with those after it.
+
+    ```mlir
+    xkernel.barrier
+    xkernel.barrier 1, 256
+    ```
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins OptionalAttr<I64Attr>:$id, OptionalAttr<I64Attr>:$threads);
+  let assemblyFormat = "($id^ `,` $threads)? attr-dict";
+  let hasVerifier = 1;
 }
 
 def XKernel_ShuffleOp : XKernel_Op<"shuffle", [Pure,
@@ -544,6 +556,45 @@ def XKernel_MbarrierExpectTxOp : XKernel_Op<"mbarrier_arrive_expect_tx"> {
   }];
   let arguments = (ins XKernel_Ptr:$bar, Index:$offset, I64Attr:$bytes);
   let assemblyFormat = "$bar `[` $offset `]` `,` $bytes attr-dict `:` type($bar)";
+  let hasVerifier = 1;
+}
+
+def XKernel_MbarrierArriveOp : XKernel_Op<"mbarrier_arrive"> {
+  let summary = "arrive on an mbarrier";
+  let description = [{
+    `mbarrier.arrive.shared::cta.b64` (release, CTA scope): this thread
+    arrives on the current phase of the barrier at `bar[offset]`; the phase
+    completes with its last expected arrival (and bytes). What the thread
+    did before (its reads of a stage, retired by `xkernel.wgmma_wait`) is
+    ordered before what the threads waiting on the phase do after.
+
+    ```mlir
+    xkernel.mbarrier_arrive %bars[%i] : !xkernel.ptr<i64, shared>
+    ```
+  }];
+  let arguments = (ins XKernel_Ptr:$bar, Index:$offset);
+  let assemblyFormat = "$bar `[` $offset `]` attr-dict `:` type($bar)";
+  let hasVerifier = 1;
+}
+
+def XKernel_SetMaxRegistersOp : XKernel_Op<"set_max_registers"> {
+  let summary = "change the registers of this warpgroup (setmaxnreg, sm_90a)";
+  let description = [{
+    `setmaxnreg.inc.sync.aligned.u32` or `setmaxnreg.dec.sync.aligned.u32`:
+    every thread of the warpgroup executing it goes to `count` registers
+    (24 to 256, a multiple of 8), returning registers to the block's pool
+    (`decrease`) or taking them from it (`increase`, which waits until the
+    pool has them). A warp-specialized kernel's producer warpgroup, which
+    only issues copies, gives its registers to the consumers, which hold
+    the accumulators.
+
+    ```mlir
+    xkernel.set_max_registers decrease 40
+    xkernel.set_max_registers increase 232
+    ```
+  }];
+  let arguments = (ins UnitAttr:$increase, I64Attr:$count);
+  let assemblyFormat = "(`increase` $increase^) : (`decrease`)? $count attr-dict";
   let hasVerifier = 1;
 }
 

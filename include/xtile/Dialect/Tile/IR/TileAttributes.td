@@ -170,6 +170,18 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
     only when asked (`allow-tf32`, as `torch.backends.cuda.matmul.
     allow_tf32` asks PyTorch); without it f32 dots stay exact on FMA.
 
+    `warp_specialized = true` (wgmma, 2 or more stages) adds a producer
+    warpgroup to the `warps` warps, which then only consume: one of its
+    threads issues the bulk tensor copies (TMA) of every stage as soon as
+    the consumers release it (an "empty" mbarrier per stage beside the
+    "full" one the copies complete on), after giving its registers to the
+    consumers (`setmaxnreg`); the consumers wait for a stage, run its
+    wgmma and release the stage the group before read, with no barrier of
+    the whole block in the K loop, and run the epilogue among themselves
+    (named barriers). A kernel the Kernel IR lowering cannot split so (its
+    operands not brought in by TMA, or work before its K loop that touches
+    memory) runs without the producer warpgroup.
+
     `ways` (attention only, default 1) splits the key axis over that many
     programs per block of query rows: each folds its share of the keys
     into a partial (maximum, sum, accumulator) and a second kernel
@@ -181,6 +193,7 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
     #xtile.dot_schedule<block_m = 128, block_n = 64, block_k = 32, stages = 3, warps = 4>
     #xtile.dot_schedule<block_m = 128, block_n = 128, block_k = 32, stages = 3, warps = 8, instruction = mma_sync, warps_m = 2>
     #xtile.dot_schedule<block_m = 128, block_n = 256, block_k = 64, stages = 4, warps = 8, instruction = wgmma, warps_m = 8>
+    #xtile.dot_schedule<block_m = 128, block_n = 256, block_k = 64, stages = 4, warps = 8, instruction = wgmma, warps_m = 8, warp_specialized = true>
     #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 3, warps = 4, instruction = mma_sync, warps_m = 2, tf32 = true>
     #xtile.dot_schedule<block_m = 1, block_n = 128, block_k = 64, stages = 1, warps = 4, ways = 16>
     ```
@@ -192,7 +205,8 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
                             "::xtile::tile::DotInstruction::fma">:$instruction,
                         DefaultValuedParameter<"int64_t", "1">:$warps_m,
                         DefaultValuedParameter<"bool", "false">:$tf32,
-                        DefaultValuedParameter<"int64_t", "1">:$ways);
+                        DefaultValuedParameter<"int64_t", "1">:$ways,
+                        DefaultValuedParameter<"bool", "false">:$warp_specialized);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
