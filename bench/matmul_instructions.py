@@ -36,9 +36,11 @@ instruction: HMMA.16816 4096, HMMA.1688 (tf32) 2048, HGMMA.64xNxK
 FFMA 64 (HFMA2 128).
 "instr/kFLOP" is the loop's instructions per 1000 FLOPs of a warp, what a
 warp issues on average: on xtile's TMA kernels the copies are issued by
-one thread in a branch the other warps skip, so the instructions of that
-branch count once per block (divided by its warps; the static count, every
-warp charged with them, is listed under the table); the
+one thread in a branch the other warps skip, or, warp-specialized, in the
+loop of one producer thread, so the instructions of that branch or loop
+count once per block (divided by its consumer warps; the static count of
+the main loop, every warp charged with the branch, is listed under the
+table); the
 ratio column divides xtile's by Triton's. The tiles differ where the cost
 model picks smaller ones (M = 16 and 128: more programs for the SMs to
 share a weight-bound shape); --same-tiles adds xtile forced onto Triton's
@@ -128,6 +130,29 @@ def main_loop(instrs):
     return best
 
 
+def producer_loop(instrs):
+    """Instructions per K step of a warp-specialized kernel's producer loop
+    (run by one thread of the producer warpgroup), or 0: the longest loop
+    holding bulk tensor copies and no FLOPs, not one of the one-pass loops
+    ptxas wraps around each copy (BRA.U.ANY), over the K steps it holds
+    (ptxas unrolls it: one expect_tx arrival per step)."""
+    code = [i for i in instrs if i[2] != "NOP"]
+    index = {ins[0]: k for k, ins in enumerate(code)}
+    best = 0
+    for k, (addr, _, op, ops) in enumerate(code):
+        if not op.startswith("BRA") or ".U" in op:
+            continue
+        t = target(ops)
+        if t is None or t > addr or t not in index:
+            continue
+        body = code[index[t]:k + 1]
+        if (any(i[2].startswith("UTMALDG") for i in body) and
+                not any(flops(i[2]) for i in body)):
+            steps = sum(i[2].startswith("SYNCS.ARRIVE.TRANS64") for i in body)
+            best = max(best, len(body) / max(1, steps))
+    return best
+
+
 def issuer_only(body):
     """How many instructions of a loop body only the TMA issuer runs: those
     a conditional forward branch within the body skips, when they hold a
@@ -159,6 +184,7 @@ def measure(cubin, cuobjdump, name=None):
     if loop is None:
         return "no main loop found"
     return {"instrs": loop[0], "flops": loop[1], "issuer": loop[2],
+            "producer": producer_loop(kernels.get(name, [])),
             "per_kflop": 1000 * loop[0] / loop[1], "regs": regs.get(name)}
 
 
@@ -232,11 +258,13 @@ def xtile_case(name, m, n, k, transposed, args, tools, tmp, schedule=None):
     r["shared"] = int(shared.group(1)) if shared else 0
     r["spills"] = spills
     r["schedule"] = sched.group(1) if sched else "?"
-    # The TMA issue runs in one warp of the block: a warp issues on average
-    # the rest of the loop and its share of the issue.
+    # The TMA issue runs in one warp of the block (a branch of the loop, or
+    # a warp-specialized producer's own loop): a warp issues on average the
+    # rest of the loop and its share of the issue.
     warps = int(re.search(r"warps = (\d+)", r["schedule"]).group(1))
     r["static_per_kflop"] = r["per_kflop"]
-    r["per_kflop"] = (1000 * (r["instrs"] - r["issuer"] + r["issuer"] / warps)
+    one_warp = r["issuer"] + r["producer"]
+    r["per_kflop"] = (1000 * (r["instrs"] - r["issuer"] + one_warp / warps)
                       / r["flops"])
     return r
 
@@ -399,7 +427,8 @@ def main():
           "per kFLOP:")
     for name, s, x in schedules:
         print(f"  {name:<16} {s}: {x['instrs']} instructions, {x['issuer']} "
-              f"issuer's, {x['static_per_kflop']:.2f} static")
+              f"issuer's, {x['producer']:.0f} per step in the producer's loop, "
+              f"{x['static_per_kflop']:.2f} static")
     return 0
 
 

@@ -167,13 +167,13 @@ static double visitedFraction(const DotFacts &f, int64_t bm, int64_t bk) {
 /// - wgmma: a warpgroup's wgmma instructions for each fold, and about 100
 ///   more (fences, commits, waits, the accumulators' registers, the copies
 ///   of one issuing thread, the loop); warp-specialized, the consumers'
-///   wgmma and about 40 more (the wait for the stage, fences, commit, wait
+///   wgmma and about 50 more (the wait for the stage, fences, commit, wait
 ///   and release), the producer's copies being another warp's.
 static double stepInstructions(const DotFacts &f, xt::DotScheduleAttr s) {
   double kSteps = double(s.getBlockK()) * f.inBytes / 32; // k16 or tf32's k8
   if (s.getInstruction() == xt::DotInstruction::wgmma) {
     double blocks = double(s.getBlockM()) / 64 / (s.getWarps() / 4);
-    return f.folds * blocks * kSteps + (s.getWarpSpecialized() ? 40 : 100);
+    return f.folds * blocks * kSteps + (s.getWarpSpecialized() ? 50 : 100);
   }
   double wm = s.getWarpTileM(), wn = s.getWarpTileN();
   double copies = double(s.getBlockM() + s.getBlockN() * f.folds) *
@@ -332,10 +332,15 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
     // less wins).
     double steps = std::ceil(double(f.k) / s.getBlockK());
     double warpSteps = s.getWarps() * stepInstructions(f, s);
-    // A producer warp issues each step's copies: about 20
-    // instructions and a copy per operand tile.
-    if (s.getWarpSpecialized())
-      warpSteps += 20 + 2.0 * f.folds;
+    // A producer thread issues each step's copies: about 24 instructions
+    // (its waits, the expected bytes, the loop) and 13 per box (its
+    // coordinates and the uniform-register loop ptxas wraps around the
+    // copy): one box of A and, per fold, one of B K-major or one per
+    // 64-column panel N-major.
+    if (s.getWarpSpecialized()) {
+      double boxes = 1 + f.folds * (f.rhsKMajor ? 1.0 : bn / 64.0);
+      warpSteps += 24 + 13 * boxes;
+    }
     double issue = std::ceil(tiles / sms) * steps * warpSteps /
                    (kIssuePerCycle / 32 * target.getClockMhz());
     compute = std::max(compute, issue) + 0.1 * std::min(compute, issue);

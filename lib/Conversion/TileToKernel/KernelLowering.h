@@ -353,15 +353,22 @@ private:
   /// addresses, stage and phase.
   static constexpr int64_t kProducerRegisters = 40;
   Operation *producerLoop = nullptr;
-  /// The registers each consumer thread takes (setmaxnreg.inc): the block
-  /// holds its launch's share of an SM's registers (at most 65536 over its
-  /// threads, in steps of 8); the producer keeps 40 per thread of it and
-  /// the consumers share the rest, up to 240 each.
+  /// The registers each consumer thread takes (setmaxnreg.inc): its
+  /// accumulators and 40 more (addresses, descriptors, the loop), in steps
+  /// of 8. ptxas allots the kernel that many per thread at launch (at most
+  /// its launch bound's share of the SM's 65536), so the kernel keeps the
+  /// blocks per SM its registers allow; the producer gives back all but 40
+  /// of its own, which the consumers may take where they need more than
+  /// the launch's share (up to 240).
   int64_t consumerRegisters() const {
+    int64_t accumulators = 0;
+    for (ArrayRef<int64_t> shape : accumulatorShapes)
+      accumulators += shape[0] * shape[1];
+    int64_t need = llvm::alignTo(40 + accumulators / numThreads, 8);
     int64_t threads = numThreads + kProducerThreads;
-    int64_t perThread = std::min<int64_t>(255, 65536 / threads) / 8 * 8;
-    int64_t rest = perThread * threads - kProducerRegisters * kProducerThreads;
-    return std::min<int64_t>(240, rest / numThreads / 8 * 8);
+    int64_t share = std::min<int64_t>(255, 65536 / threads) / 8 * 8;
+    int64_t pool = share * threads - kProducerRegisters * kProducerThreads;
+    return std::min({need, int64_t(240), pool / numThreads / 8 * 8});
   }
   Value emptyBarriers;
   bool consumersOnly = false;

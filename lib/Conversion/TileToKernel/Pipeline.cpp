@@ -707,8 +707,9 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     scopes.emplace_back();
     bind(op.getRegionIterArgs(), loop.getRegionIterArgs());
     if (!pipelined.empty()) {
-      Value current = asIndex(loop.getRegionIterArgs()[carried]);
+      Value current;
       if (produced) {
+        current = asIndex(loop.getRegionIterArgs()[carried]);
         // The stage the previous iteration read, whose wgmma group the
         // wait of this one retires (see lowerWgmmaDot), is released after
         // the body.
@@ -731,6 +732,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
         Value later = add(i, cst(ahead));
         Value inRange = b.createOrFold<arith::CmpIOp>(
             loc, arith::CmpIPredicate::ult, later, trips);
+        current = asIndex(loop.getRegionIterArgs()[carried]);
         Value copyStage = asIndex(loop.getRegionIterArgs()[carried + 1]);
         LogicalResult issued = success();
         predicated(

@@ -534,3 +534,45 @@ xkernel.program @p(%x: memref<100x96xbf16>) -> (%y: memref<100x96xbf16>) {
   // expected-error @+1 {{needs a box of one size per dimension of a tensor of rank 1 to 5, got 1 for 'memref<100x96xbf16>'}}
   %m = xkernel.tensor_map %x box [64] swizzle 0 : memref<100x96xbf16> -> memref<128xi8>
 }
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 384 : i64} {
+  // expected-error @+1 {{names barrier 1 to 15 (0 is the whole block's), got 0}}
+  xkernel.barrier 0, 256
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 384 : i64} {
+  // expected-error @+1 {{counts threads in whole warps, got 48}}
+  xkernel.barrier 1, 48
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 256 : i64} {
+  // expected-error @+1 {{waits for 384 threads, more than the kernel's 256}}
+  xkernel.barrier 1, 384
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 256 : i64} {
+  // expected-error @+1 {{expects 24 to 256 registers in steps of 8, got 20}}
+  xkernel.set_max_registers decrease 20
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 4 : !xkernel.ptr<i32, shared>
+  // expected-error @+1 {{takes an mbarrier as a pointer to i64 in shared memory, got '!xkernel.ptr<i32, shared>'}}
+  xkernel.mbarrier_arrive %s[%c0] : !xkernel.ptr<i32, shared>
+  xkernel.return
+}

@@ -202,3 +202,23 @@ xkernel.func @warpgroup(%y: !xkernel.ptr<f32, global>) attributes {max_threads =
   xkernel.store %v, %y[%c0] : f32, !xkernel.ptr<f32, global>
   xkernel.return
 }
+
+// Warp specialization: a producer warpgroup gives up registers, a consumer
+// arrives on a stage's empty mbarrier, and the consumers meet on named
+// barrier 1 without the producer.
+// CHECK-LABEL: xkernel.func @specialized(
+// CHECK: xkernel.set_max_registers decrease 40
+// CHECK: xkernel.set_max_registers increase 232
+// CHECK: xkernel.mbarrier_arrive %{{.*}}[%{{.*}}] : <i64, shared>
+// CHECK: xkernel.barrier 1, 256
+// CHECK: xkernel.barrier{{$}}
+xkernel.func @specialized() attributes {max_threads = 384 : i64, dynamic_shared = 8 : i64} {
+  %c0 = arith.constant 0 : index
+  %bar = xkernel.dynamic_shared 0 : !xkernel.ptr<i64, shared>
+  xkernel.set_max_registers decrease 40
+  xkernel.set_max_registers increase 232
+  xkernel.mbarrier_arrive %bar[%c0] : !xkernel.ptr<i64, shared>
+  xkernel.barrier 1, 256
+  xkernel.barrier
+  xkernel.return
+}
