@@ -442,9 +442,8 @@ struct BarrierOpLowering : ConvertOpToLLVMPattern<xk::BarrierOp> {
                                         static_cast<int32_t>(*op.getId()));
     Value threads = LLVM::ConstantOp::create(
         rewriter, loc, i32, static_cast<int32_t>(*op.getThreads()));
-    NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, id, threads,
-                            NVVM::BarrierReductionAttr(), Value());
-    rewriter.eraseOp(op);
+    rewriter.replaceOpWithNewOp<NVVM::BarrierOp>(
+        op, TypeRange{}, id, threads, NVVM::BarrierReductionAttr(), Value());
     return success();
   }
 };
