@@ -521,22 +521,21 @@ LogicalResult KernelLowering::produce(ArrayRef<Pipelined> operands,
         b.setInsertionPointToStart(loop.getBody());
         Value stage = loop.getRegionIterArgs()[0];
         Value round = loop.getRegionIterArgs()[1];
+        // The parity waited for, and the next round's when the stage wraps.
+        Value flipped =
+            b.createOrFold<arith::XOrIOp>(loc, round, cst(1, i32));
         // (The xtile-test-mutate=release mutation does not wait, which
         // overwrites stages the consumers still read.)
         if (testMutation != "release")
-          xk::MbarrierWaitOp::create(
-              b, loc, emptyBarriers, asIndex(stage),
-              asIndex(b.createOrFold<arith::XOrIOp>(loc, round, cst(1, i32))));
+          xk::MbarrierWaitOp::create(b, loc, emptyBarriers, asIndex(stage),
+                                     asIndex(flipped));
         result = issueCopies(operands, op, lowerBound, loop.getInductionVar(),
                              asIndex(stage), /*elected=*/true);
         auto [next, wraps] = nextStage(stage, stages);
         scf::YieldOp::create(
             b, loc,
-            ValueRange{next, b.createOrFold<arith::SelectOp>(
-                                 loc, wraps,
-                                 b.createOrFold<arith::XOrIOp>(loc, round,
-                                                               cst(1, i32)),
-                                 round)});
+            ValueRange{next, b.createOrFold<arith::SelectOp>(loc, wraps,
+                                                             flipped, round)});
         return SmallVector<Value>{};
       },
       [&] { return SmallVector<Value>{}; });
