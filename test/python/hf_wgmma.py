@@ -1,7 +1,8 @@
 # A Hugging Face LlamaMLP (random weights, bf16, 512 tokens of width 512)
 # compiled for sm_90a: the cost model puts its three projections on wgmma,
-# their operand tiles brought in by TMA (tensor maps made by the program),
-# run under the CPU emulation against eager PyTorch.
+# their operand tiles brought in by TMA (tensor maps made by the program)
+# by the producer warpgroups of warp-specialized kernels, run under the CPU
+# emulation against eager PyTorch.
 import subprocess
 
 import torch
@@ -26,6 +27,7 @@ kernel = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-kernel=target=s
                         check=True).stdout
 print(f"llama mlp bfloat16 sm_90a: {kernel.count('xkernel.tensor_map %')} tensor maps, "
       f"{kernel.count('xkernel.tma_load')} bulk copies, "
-      f"{kernel.count('xkernel.wgmma ')} wgmma")
+      f"{kernel.count('xkernel.wgmma ')} wgmma, "
+      f"{kernel.count('xkernel.set_max_registers increase')} warp-specialized")
 torch.testing.assert_close(got, expected, **TOL[torch.bfloat16])
 print("llama mlp bfloat16 sm_90a: match ok")
