@@ -70,13 +70,16 @@ struct CudaDriver::Api {
                                    int, int, int);
 };
 
-CudaDriver::CudaDriver() {
+CudaDriver::CudaDriver(const std::string &given) {
   // XTILE_LIBCUDA names another driver library: the emulation's, say
   // (runtime/xtile_emulation.h, XTILE_EMULATION_DRIVER).
-  const char *path = std::getenv("XTILE_LIBCUDA");
+  const char *path =
+      given.empty() ? std::getenv("XTILE_LIBCUDA") : given.c_str();
   library = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
-    why = path && *path ? std::string("XTILE_LIBCUDA=") + path +
+    why = !given.empty() ? "the emulated driver " + given +
+                               " cannot be opened: " + dlerror()
+          : path && *path ? std::string("XTILE_LIBCUDA=") + path +
                               " cannot be opened: " + dlerror()
                         : "no CUDA driver (libcuda.so.1 cannot be opened: "
                           "no GPU here)";

@@ -19,7 +19,9 @@ namespace xtile {
 
 class CudaDriver {
 public:
-  CudaDriver();
+  /// Opens `library` when given, else $XTILE_LIBCUDA when set, else
+  /// libcuda.so.1.
+  explicit CudaDriver(const std::string &library = "");
   ~CudaDriver();
 
   /// Whether a driver and at least one GPU are present.

@@ -371,10 +371,24 @@ struct Worker {
   std::vector<unsigned char> dynamicShared;
   /// The block's dynamic shared memory: 1024-byte aligned, as the swizzle
   /// atoms of wgmma operands need (and kernels using them declare).
+  /// In the PTX path's code (XTILE_EMULATION_PTX) it is aligned to its
+  /// window, 256 KiB: the code takes the shared address of a pointer as the
+  /// GPU has it (wgmma descriptors keep its low 18 bits), and here that is
+  /// the offset from this base.
+#ifdef XTILE_EMULATION_PTX
+  static constexpr uintptr_t kSharedAlign = uintptr_t(1) << 18;
+#else
+  static constexpr uintptr_t kSharedAlign = 1024;
+#endif
   unsigned char *sharedBase() {
     return reinterpret_cast<unsigned char *>(
-        (reinterpret_cast<uintptr_t>(dynamicShared.data()) + 1023) &
-        ~uintptr_t(1023));
+        (reinterpret_cast<uintptr_t>(dynamicShared.data()) + kSharedAlign -
+         1) &
+        ~(kSharedAlign - 1));
+  }
+  /// The bytes of dynamic shared memory the launch asked for.
+  std::size_t sharedBytes() const {
+    return dynamicShared.size() - kSharedAlign;
   }
   // Warp shuffles and exchanges: per warp, two generations of kLaneWords
   // values per lane.
@@ -714,7 +728,7 @@ inline cudaError_t run(const Launch &launch) {
                                             Worker::kLaneWords]);
     w.shuffleGenerations.reset(new std::atomic<uint64_t>[(threads + 31) / 32]);
     w.tmaCopies.reset(new TmaCopy[Worker::kTmaCopies]);
-    w.dynamicShared.assign(launch.shared + 1024, 0);
+    w.dynamicShared.assign(launch.shared + Worker::kSharedAlign, 0);
     w.body = launch.body;
     w.blockDim = launch.block;
     w.gridDim = launch.grid;
@@ -959,7 +973,7 @@ inline void mmaTf32(const uint32_t *a, const uint32_t *b, float *d) {
 inline uint64_t wgmmaDescriptor(const void *p, uint32_t panel = 16) {
   std::ptrdiff_t offset =
       static_cast<const unsigned char *>(p) - self().sharedBase();
-  if (offset < 0 || std::size_t(offset) >= self().dynamicShared.size())
+  if (offset < 0 || std::size_t(offset) >= self().sharedBytes())
     fail("wgmma operand not in dynamic shared memory");
   if (offset % 16)
     fail("wgmma operand not 16-byte aligned");
@@ -982,7 +996,7 @@ template <typename T> inline float wgmmaRead(uint64_t desc, uint64_t address) {
   if (desc >> 62 != 1)
     fail("wgmma descriptor: only the 128-byte swizzle is emulated");
   address = swizzled(address + ((desc & 0x3fff) << 4), 128);
-  if (address + sizeof(T) > self().dynamicShared.size() - 1024)
+  if (address + sizeof(T) > self().sharedBytes())
     fail("wgmma reads past the dynamic shared memory");
   T v;
   std::memcpy(&v, self().sharedBase() + address, sizeof v);
@@ -1336,7 +1350,7 @@ inline void tmaLoad(void *dst, const void *map, uint64_t *bar,
   if (m->rank != rank)
     failf("%s.%ud: the tensor map has rank %u", what, rank, m->rank);
   std::ptrdiff_t offset = static_cast<unsigned char *>(dst) - w.sharedBase();
-  uint64_t limit = w.dynamicShared.size() - 1024, bytes = tensorMapBoxBytes(*m);
+  uint64_t limit = w.sharedBytes(), bytes = tensorMapBoxBytes(*m);
   if (offset < 0 || uint64_t(offset) >= limit)
     failf("%s: the destination is not in dynamic shared memory", what);
   if (offset % 128)
@@ -1707,12 +1721,39 @@ cudaError_t packed(dim3 grid, dim3 block, size_t shared, void **params) {
 #include <chrono>
 #include <string>
 
+namespace xt_emu {
+#ifdef XTILE_EMULATION_PTX
+/// Built with -DXTILE_EMULATION_PTX, the GPU runs the PTX path's own code
+/// instead (runtime/xtile_ptx_host.cpp): the kernels of a host object
+/// from `xtile-translate --mlir-to-host-ptx --host-ptx-object`, each
+/// through its entry point, which takes cuLaunchKernel's parameters.
+struct PtxKernel {
+  const char *name;
+  void (*entry)(void **params);
+};
+#endif
+} // namespace xt_emu
+
+#ifdef XTILE_EMULATION_PTX
+extern "C" const xt_emu::PtxKernel xt_ptx_kernels[];
+extern "C" const uint64_t xt_ptx_image_hash;
+#else
 extern "C" const xt_emu::DriverKernel xt_emu_kernels[];
+#endif
 
 namespace xt_emu {
 struct DriverModule {
   std::string image;
 };
+/// The PTX path's image hash (lib/Target/PTX, hashPTX): 64-bit FNV-1a.
+inline uint64_t hashImage(const std::string &text) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
 using DriverClock = std::chrono::steady_clock;
 inline void *currentContext = nullptr;
 inline int primaryContext;
@@ -1762,6 +1803,19 @@ CUresult cuModuleLoadData(void **module, const void *image) {
   if (text.find(".version") == std::string::npos ||
       text.find(".target") == std::string::npos)
     return 218; // CUDA_ERROR_INVALID_PTX
+#ifdef XTILE_EMULATION_PTX
+  // The PTX path's code runs here: only the PTX it was compiled with may
+  // be loaded, or the kernels would not be the ones the image names.
+  if (xt_emu::hashImage(text) != xt_ptx_image_hash) {
+    std::fprintf(stderr,
+                 "xtile emulation: cuModuleLoadData: the PTX (hash %016llx) "
+                 "is not the one this emulated GPU's code was compiled with "
+                 "(hash %016llx)\n",
+                 (unsigned long long)xt_emu::hashImage(text),
+                 (unsigned long long)xt_ptx_image_hash);
+    return 218; // CUDA_ERROR_INVALID_PTX
+  }
+#endif
   *module = new xt_emu::DriverModule{text};
   return 0;
 }
@@ -1773,11 +1827,19 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   const std::string &ptx = static_cast<xt_emu::DriverModule *>(module)->image;
   if (ptx.find(".entry " + std::string(name) + "(") == std::string::npos)
     return 500; // CUDA_ERROR_NOT_FOUND
+#ifdef XTILE_EMULATION_PTX
+  for (const xt_emu::PtxKernel *k = xt_ptx_kernels; k->name; ++k)
+    if (std::strcmp(k->name, name) == 0) {
+      *function = const_cast<xt_emu::PtxKernel *>(k);
+      return 0;
+    }
+#else
   for (const xt_emu::DriverKernel *k = xt_emu_kernels; k->name; ++k)
     if (std::strcmp(k->name, name) == 0) {
       *function = const_cast<xt_emu::DriverKernel *>(k);
       return 0;
     }
+#endif
   return 500;
 }
 CUresult cuFuncSetAttribute(void *, int, int) { return 0; }
@@ -1786,8 +1848,15 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         void *, void **params, void **extra) {
   if (!function || extra)
     return 1; // CUDA_ERROR_INVALID_VALUE
+#ifdef XTILE_EMULATION_PTX
+  auto *k = static_cast<const xt_emu::PtxKernel *>(function);
+  std::function<void()> body = [=] { k->entry(params); };
+  cudaError_t err = xt_emu::run(xt_emu::Launch{
+      k->name, dim3(gx, gy, gz), dim3(bx, by, bz), shared, &body});
+#else
   auto *k = static_cast<const xt_emu::DriverKernel *>(function);
   cudaError_t err = k->launch(dim3(gx, gy, gz), dim3(bx, by, bz), shared, params);
+#endif
   return err == cudaSuccess ? 0 : err == cudaErrorInvalidValue ? 1 : 719;
 }
 CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {

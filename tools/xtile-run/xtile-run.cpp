@@ -8,6 +8,10 @@
 //         runtime/xtile_emulation.h (threads as fibers, blocks on the cores)
 //   cuda  the emitted PTX on a GPU through the CUDA driver API, opened at
 //         run time (runtime/CudaDriver.h), with per-kernel times
+//   emu-ptx  the PTX path's own code on the CPU: the LLVM IR that NVPTX
+//         compiles into the PTX, retargeted to the host (--mlir-to-host-ptx)
+//         and linked with runtime/xtile_ptx_host.cpp into an emulated CUDA
+//         driver, which the cuda backend's host side then drives
 //   ref   the reference alone
 //
 // Inputs are random (seeded) unless given as .npy files; outputs are
@@ -61,9 +65,10 @@ static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::init("-"));
 static cl::opt<std::string>
     backendName("backend",
-                cl::desc("emu (CPU emulation), cuda (GPU), ref (reference "
-                         "only); default: cuda when a GPU is present, else "
-                         "emu"),
+                cl::desc("emu (CPU emulation of the CUDA C), emu-ptx (CPU "
+                         "emulation of the PTX path's code), cuda (GPU), ref "
+                         "(reference only); default: cuda when a GPU is "
+                         "present, else emu"),
                 cl::init(""));
 static cl::list<std::string>
     inputFiles("inputs", cl::desc("Input .npy files, in argument order"),
@@ -104,6 +109,12 @@ static cl::opt<bool>
 static cl::opt<bool> fastMath("fast-math",
                               cl::desc("Allow value-changing rewrites"),
                               cl::init(false));
+static cl::opt<std::string> compareWith(
+    "compare-with",
+    cl::desc("Also run every function on this backend (emu, emu-ptx or "
+             "cuda) and require its outputs to be bit-identical to the "
+             "--backend's: a differential run of the CUDA C and PTX paths"),
+    cl::init(""));
 static cl::opt<int> repeats("repeat",
                             cl::desc("cuda: timed runs after a warm-up"),
                             cl::init(10));
@@ -314,6 +325,44 @@ LogicalResult loadSanitizerRuntime(char **argv) {
   return fail("cannot run " + self + " again: " + std::strerror(errno));
 }
 
+/// Links the host object of the PTX path (translateToHostPTX) with
+/// runtime/xtile_ptx_host.cpp into an emulated CUDA driver; returns the
+/// library's path.
+FailureOr<std::string> buildPtxDriver(StringRef object, StringRef dir) {
+  std::string o = (dir + "/kernels-ptx.o").str(),
+              so = (dir + "/libcuda-ptx.so").str();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(o, ec);
+    if (ec) {
+      llvm::errs() << "xtile-run: cannot write " << o << ": " << ec.message()
+                   << "\n";
+      return failure();
+    }
+    os << object;
+  }
+  FailureOr<std::string> program = hostCompiler();
+  if (failed(program))
+    return failure();
+  std::string runtime = findRuntimeDir();
+  SmallVector<std::string> args = {
+      *program, "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-Wno-psabi",
+      "-pthread", "-include", runtime + "/xtile_emulation.h",
+      "-DXTILE_EMULATION_DRIVER", "-DXTILE_EMULATION_PTX",
+      runtime + "/xtile_ptx_host.cpp", o, "-o", so};
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*program, argRefs, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0) {
+    llvm::errs() << "xtile-run: linking the PTX path's code into an "
+                    "emulated driver failed (" << o << ")"
+                 << (message.empty() ? "" : ": ") << message << "\n";
+    return failure();
+  }
+  return so;
+}
+
 /// Compiles CUDA C for the CPU; returns the library's path.
 FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
   std::string cu = (dir + "/kernels.cu").str(), so = (dir + "/kernels.so").str();
@@ -412,9 +461,15 @@ int main(int argc, char **argv) {
   CudaDriver driver;
   if (backend.empty())
     backend = !sanitize && driver.available() ? "cuda" : "emu";
-  if (backend != "emu" && backend != "cuda" && backend != "ref") {
+  if (backend != "emu" && backend != "emu-ptx" && backend != "cuda" &&
+      backend != "ref") {
     llvm::errs() << "xtile-run: unknown backend '" << backend
-                 << "' (emu, cuda or ref)\n";
+                 << "' (emu, emu-ptx, cuda or ref)\n";
+    return 1;
+  }
+  if (sanitize && backend == "emu-ptx") {
+    llvm::errs() << "xtile-run: --sanitize needs --backend=emu (the "
+                    "sanitizers instrument the emulated CUDA C)\n";
     return 1;
   }
   if (backend == "cuda" && !driver.available()) {
@@ -557,9 +612,11 @@ int main(int argc, char **argv) {
 
   std::vector<std::vector<RefTensor>> results;
   bool tf32 = false; // some kernel rounds matmul operands to tf32
-  if (backend == "ref") {
-    results = expected;
-  } else {
+  // Runs the module's functions on `backend` (not ref), their outputs in
+  // `results`.
+  auto execute = [&](const std::string &backend,
+                     std::vector<std::vector<RefTensor>> &results)
+      -> LogicalResult {
     // Lower the whole module, once.
     OwningOpRef<ModuleOp> lowered = cast<ModuleOp>(module->clone());
     // Only the functions that run are compiled.
@@ -577,23 +634,33 @@ int main(int argc, char **argv) {
     buildLowerToKernelPipeline(pm, options);
     auto start = std::chrono::steady_clock::now();
     if (failed(pm.run(*lowered)))
-      return 1;
+      return failure();
     lowered->walk([&](kernel::RoundTf32Op) { tf32 = true; });
     if (tf32)
       llvm::outs() << "f32 matmuls run on tf32 tensor cores: f32 outputs "
                       "are checked at the tolerance of 16-bit types\n";
     std::string code;
     llvm::raw_string_ostream codeStream(code);
+    // emu-ptx: the host object of the PTX path, and the PTX it stands for.
+    SmallString<0> hostObject;
     if (backend == "emu") {
       if (failed(translateToCUDA(*lowered, codeStream)))
-        return 1;
+        return failure();
+    } else if (backend == "emu-ptx") {
+      llvm::raw_svector_ostream objectStream(hostObject);
+      if (failed(translateToHostPTX(*lowered, objectStream, target,
+                                    HostPTXFormat::Object, &code)))
+        return failure();
     } else if (failed(translateToPTX(*lowered, codeStream, target))) {
-      return 1;
+      return failure();
     }
     double lowerSecs = std::chrono::duration<double>(
                            std::chrono::steady_clock::now() - start)
                            .count();
-    llvm::outs() << "lowered to " << (backend == "emu" ? "CUDA C" : "PTX")
+    llvm::outs() << "lowered to "
+                 << (backend == "emu"       ? "CUDA C"
+                     : backend == "emu-ptx" ? "PTX and its LLVM IR for the CPU"
+                                            : "PTX")
                  << " in " << llvm::format("%.2f", lowerSecs) << " s\n";
 
     // Each run's program and the values of its sizes, in the program's
@@ -605,7 +672,7 @@ int main(int argc, char **argv) {
           lowered->lookupSymbol<kernel::ProgramOp>(run.fn.getSymName());
       if (!program) {
         run.fn.emitError("has no Kernel IR program");
-        return 1;
+        return failure();
       }
       std::vector<int64_t> values;
       if (std::optional<ArrayAttr> names = program.getSizeNames())
@@ -622,12 +689,12 @@ int main(int argc, char **argv) {
         llvm::sys::fs::create_directories(dir);
       } else if (llvm::sys::fs::createUniqueDirectory("xtile-run", dir)) {
         llvm::errs() << "xtile-run: cannot create a temporary directory\n";
-        return 1;
+        return failure();
       }
       start = std::chrono::steady_clock::now();
       FailureOr<std::string> library = compileForCpu(code, dir);
       if (failed(library))
-        return 1;
+        return failure();
       llvm::outs() << "compiled for the CPU emulation in "
                    << llvm::format("%.2f", std::chrono::duration<double>(
                                                std::chrono::steady_clock::now() -
@@ -637,7 +704,7 @@ int main(int argc, char **argv) {
       void *handle = dlopen(library->c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!handle) {
         llvm::errs() << "xtile-run: " << dlerror() << "\n";
-        return 1;
+        return failure();
       }
       for (auto [k, run] : llvm::enumerate(runs)) {
         const std::vector<RefTensor> &in = inputs[k];
@@ -647,7 +714,7 @@ int main(int argc, char **argv) {
         if (!entryPoint) {
           llvm::errs() << "xtile-run: no entry point for @"
                        << run.fn.getSymName() << " in the emitted code\n";
-          return 1;
+          return failure();
         }
         std::vector<std::vector<char>> buffers;
         for (const RefTensor &t : in)
@@ -665,7 +732,7 @@ int main(int argc, char **argv) {
         if (rc != 0) {
           llvm::errs() << "xtile-run: " << run.label()
                        << " failed in the emulation (error " << rc << ")\n";
-          return 1;
+          return failure();
         }
         llvm::outs() << run.label() << ": emulated in "
                      << llvm::format("%.2f", secs) << " s\n";
@@ -678,6 +745,41 @@ int main(int argc, char **argv) {
       if (keepDir.empty())
         llvm::sys::fs::remove_directories(dir);
     } else {
+      // emu-ptx: the emulated driver whose GPU runs the PTX path's code.
+      std::optional<CudaDriver> emulated;
+      SmallString<128> dir;
+      auto removeDir = llvm::make_scope_exit([&] {
+        if (!dir.empty() && keepDir.empty())
+          llvm::sys::fs::remove_directories(dir);
+      });
+      if (backend == "emu-ptx") {
+        if (!keepDir.empty()) {
+          dir = keepDir;
+          llvm::sys::fs::create_directories(dir);
+        } else if (llvm::sys::fs::createUniqueDirectory("xtile-run", dir)) {
+          llvm::errs() << "xtile-run: cannot create a temporary directory\n";
+          return failure();
+        }
+        start = std::chrono::steady_clock::now();
+        FailureOr<std::string> library = buildPtxDriver(hostObject, dir);
+        if (failed(library))
+          return failure();
+        llvm::outs() << "compiled the PTX path's code for the CPU emulation "
+                        "in "
+                     << llvm::format("%.2f",
+                                     std::chrono::duration<double>(
+                                         std::chrono::steady_clock::now() -
+                                         start)
+                                         .count())
+                     << " s\n";
+        emulated.emplace(*library);
+        if (!emulated->available()) {
+          llvm::errs() << "xtile-run: backend emu-ptx: "
+                       << emulated->whyUnavailable() << "\n";
+          return failure();
+        }
+      }
+      CudaDriver &runner = emulated ? *emulated : driver;
       for (auto [k, run] : llvm::enumerate(runs)) {
         const std::vector<RefTensor> &in = inputs[k];
         std::vector<std::vector<char>> host;
@@ -686,10 +788,10 @@ int main(int argc, char **argv) {
         for (Type t : run.bound.getResultTypes())
           host.emplace_back(getNumBytes(t));
         std::vector<CudaDriver::KernelTime> times;
-        if (failed(driver.runProgram(code, programs[k], host, programSizes[k],
-                                     repeats, times)))
-          return 1;
-        for (const auto &kt : times)
+        if (failed(runner.runProgram(code, programs[k], host, programSizes[k],
+                                     emulated ? 0 : repeats, times)))
+          return failure();
+        for (const auto &kt : emulated ? decltype(times){} : times)
           llvm::outs() << run.label() << ": kernel " << kt.name << ": "
                        << llvm::format("%.2f", kt.micros) << " us (median of "
                        << repeats << ")\n";
@@ -700,10 +802,61 @@ int main(int argc, char **argv) {
         results.push_back(std::move(outs));
       }
     }
+    return success();
+  };
+  if (backend == "ref") {
+    results = expected;
+  } else if (failed(execute(backend, results))) {
+    return 1;
+  }
+
+  // A differential run: the same programs on a second backend, whose
+  // outputs must be the first one's bit for bit.
+  bool ok = true;
+  if (!compareWith.empty()) {
+    if (compareWith != "emu" && compareWith != "emu-ptx" &&
+        compareWith != "cuda") {
+      llvm::errs() << "xtile-run: --compare-with: unknown backend '"
+                   << compareWith << "' (emu, emu-ptx or cuda)\n";
+      return 1;
+    }
+    if (backend == "ref" || compareWith == backend) {
+      llvm::errs() << "xtile-run: --compare-with needs two different "
+                      "backends other than ref\n";
+      return 1;
+    }
+    std::vector<std::vector<RefTensor>> others;
+    if (failed(execute(compareWith, others)))
+      return 1;
+    for (auto [k, run] : llvm::enumerate(runs)) {
+      for (auto [i, mine, theirs] : llvm::enumerate(results[k], others[k])) {
+        int64_t differ = 0;
+        double largest = 0;
+        for (int64_t e = 0, n = mine.size(); e < n; ++e) {
+          bool same = mine.isInteger()
+                          ? mine.integer[e] == theirs.integer[e]
+                          : std::memcmp(&mine.real[e], &theirs.real[e],
+                                        sizeof(double)) == 0;
+          if (same)
+            continue;
+          ++differ;
+          double d = std::fabs(mine.at(e) - theirs.at(e));
+          largest = std::isnan(d) ? d : std::max(largest, d);
+        }
+        llvm::outs() << run.label() << " output #" << i << " " << backend
+                     << " against " << compareWith << ": ";
+        if (differ == 0)
+          llvm::outs() << "bit-identical\n";
+        else
+          llvm::outs() << differ << " of " << mine.size()
+                       << " elements differ (largest difference "
+                       << llvm::format("%.3g", largest) << "): DIFFERENT\n";
+        ok &= differ == 0;
+      }
+    }
   }
 
   // Compare and report.
-  bool ok = true;
   size_t written = 0;
   for (auto [k, run] : llvm::enumerate(runs)) {
     std::string label = run.label();

@@ -43,6 +43,30 @@ void xtile::registerToPTXTranslation() {
                         vector::VectorDialect>();
         registerToPTXDependencies(registry);
       });
+
+  static llvm::cl::opt<bool> object(
+      "host-ptx-object",
+      llvm::cl::desc("--mlir-to-host-ptx writes a host object file (LLVM's "
+                     "host backend) instead of LLVM IR"));
+  TranslateFromMLIRRegistration host(
+      "mlir-to-host-ptx",
+      "The PTX path's LLVM IR (what NVPTX compiles) retargeted to the host, "
+      "its NVVM intrinsics and inline PTX calls into the emulation "
+      "(runtime/xtile_ptx_host.cpp): LLVM IR, or an object file with "
+      "--host-ptx-object",
+      [](Operation *op, raw_ostream &os) {
+        return translateToHostPTX(
+            op, os,
+            chip.getNumOccurrences() ? std::optional<StringRef>(chip)
+                                     : std::nullopt,
+            object ? HostPTXFormat::Object : HostPTXFormat::LLVMIR);
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<kernel::XKernelDialect, arith::ArithDialect,
+                        math::MathDialect, scf::SCFDialect,
+                        vector::VectorDialect>();
+        registerToPTXDependencies(registry);
+      });
 }
 
 void xtile::registerToPTXDependencies(DialectRegistry &registry) {

@@ -14,7 +14,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "xtile/Conversion/KernelToGPU/KernelToGPU.h"
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Module.h"
 
 using namespace mlir;
 
@@ -29,8 +33,10 @@ std::optional<StringRef> xtile::ptxFeaturesFor(StringRef chip) {
       .Default(std::nullopt);
 }
 
-LogicalResult xtile::translateToPTX(Operation *op, raw_ostream &os,
-                                    std::optional<StringRef> requested) {
+LogicalResult
+xtile::serializeKernelsToPTX(Operation *op, std::optional<StringRef> requested,
+                             std::string &ptx,
+                             SmallVectorImpl<char> *optimizedBitcode) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("PTX is translated from a builtin.module, got '")
@@ -64,11 +70,37 @@ LogicalResult xtile::translateToPTX(Operation *op, raw_ostream &os,
   lowering.chip = chip.str();
   lowering.features = features->str();
   pm.addPass(createConvertXKernelToNVVM(lowering));
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
-  pm.addPass(createGpuModuleToBinaryPass(binary));
   if (failed(pm.run(*copy)))
     return failure();
+
+  // gpu-module-to-binary (format `isa`), called directly so that the LLVM
+  // IR that NVPTX compiles (after NVPTX's optimization pipeline) can be
+  // kept: it is what the host emulation of the PTX path runs.
+  std::optional<SymbolTable> symbols;
+  auto symbolTable = [&]() -> SymbolTable * {
+    if (!symbols)
+      symbols.emplace(*copy);
+    return &*symbols;
+  };
+  unsigned modules = 0;
+  auto keepIR = [&](llvm::Module &ir) {
+    ++modules;
+    if (!optimizedBitcode)
+      return;
+    optimizedBitcode->clear();
+    llvm::raw_svector_ostream bitcode(*optimizedBitcode);
+    llvm::WriteBitcodeToFile(ir, bitcode);
+  };
+  gpu::TargetOptions options(
+      /*toolkitPath=*/{}, /*librariesToLink=*/{}, /*cmdOptions=*/{},
+      /*elfSection=*/{}, gpu::CompilationTarget::Assembly, symbolTable,
+      /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{}, keepIR);
+  if (failed(gpu::transformGpuModulesToBinaries(*copy, nullptr, options)))
+    return failure();
+  if (optimizedBitcode && modules > 1)
+    return module.emitError("the host emulation of the PTX path takes one "
+                            "gpu.module, this module has ")
+           << modules;
 
   bool any = false;
   for (auto bin : copy->getOps<gpu::BinaryOp>()) {
@@ -76,12 +108,21 @@ LogicalResult xtile::translateToPTX(Operation *op, raw_ostream &os,
       auto object = cast<gpu::ObjectAttr>(attr);
       if (object.getFormat() != gpu::CompilationTarget::Assembly)
         return bin.emitError("expected PTX assembly, got a binary object");
-      os << object.getObject().getValue();
+      ptx += object.getObject().getValue();
       any = true;
     }
   }
   if (!any)
     return module.emitError("no kernels to translate to PTX: the module has "
                             "no xkernel.func and no gpu.module");
+  return success();
+}
+
+LogicalResult xtile::translateToPTX(Operation *op, raw_ostream &os,
+                                    std::optional<StringRef> requested) {
+  std::string ptx;
+  if (failed(serializeKernelsToPTX(op, requested, ptx)))
+    return failure();
+  os << ptx;
   return success();
 }

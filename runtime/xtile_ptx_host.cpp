@@ -1,0 +1,327 @@
+//===- xtile_ptx_host.cpp - the PTX path's instructions on the CPU --------===//
+//
+// The host implementations of what the PTX path's LLVM IR calls once
+// `xtile-translate --mlir-to-host-ptx` has retargeted it to the CPU
+// (lib/Target/PTX/TranslateToHostPTX.cpp): each NVVM intrinsic as
+// `__xt_ptx_<name, dots as underscores>`, each inline-PTX string as the
+// function that file names for it. Built with the emulation header and
+// the host object of a module into one shared library, it is a CUDA driver
+// (libcuda.so.1) whose GPU runs the PTX path's own code:
+//
+//   xtile-translate --mlir-to-host-ptx --host-ptx-object k.mlir -o k.o
+//   c++ -std=c++17 -O1 -fPIC -shared -pthread -include xtile_emulation.h \
+//       -DXTILE_EMULATION_DRIVER -DXTILE_EMULATION_PTX xtile_ptx_host.cpp \
+//       k.o -o libcuda-k.so
+//
+// cuModuleLoadData takes only the PTX this library was built from (its
+// hash, xt_ptx_image_hash); cuModuleGetFunction finds its `.entry`
+// kernels; cuLaunchKernel runs them under the emulation (threads as
+// fibers, blocks on the cores).
+//
+// Each function follows the PTX ISA's definition of its instruction, not
+// the CUDA C emulation's helpers where the two could differ in what they
+// take (shuffle clamps and segment masks, descriptor fields), so that a
+// misencoded operand shows here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XTILE_EMULATION_PTX
+#error "build with -DXTILE_EMULATION_PTX -DXTILE_EMULATION_DRIVER and -include xtile_emulation.h"
+#endif
+
+#include <cinttypes>
+
+// CUDA C's names for the special registers; here they are read directly.
+#undef threadIdx
+#undef blockIdx
+#undef blockDim
+#undef gridDim
+
+namespace {
+using xt_emu::self;
+
+/// The thread's index in its block, and the block's shape.
+unsigned tid(int d) { return xt_emu::ThreadIdx().get(d); }
+unsigned ntid(int d) {
+  const dim3 &b = self().blockDim;
+  return d == 0 ? b.x : d == 1 ? b.y : b.z;
+}
+unsigned ctaid(int d) {
+  const dim3 &b = self().block;
+  return d == 0 ? b.x : d == 1 ? b.y : b.z;
+}
+unsigned nctaid(int d) {
+  const dim3 &g = self().gridDim;
+  return d == 0 ? g.x : d == 1 ? g.y : g.z;
+}
+
+/// shfl.sync.{bfly,down,idx}.b32 d, a, b, c, membermask, as the PTX ISA
+/// defines it: c packs the clamp value (bits 0-4) and the segment mask
+/// (bits 8-12); a source lane past the clamp, or past the warp's last
+/// lane, leaves the value as it is.
+uint32_t shuffle(uint32_t mask, uint32_t value, uint32_t b, uint32_t c,
+                 int mode) {
+  xt_emu::Worker &w = self();
+  unsigned lanes = w.warpLanes();
+  uint32_t present = lanes == 32 ? ~0u : (1u << lanes) - 1;
+  if ((mask & present) != present || (mask & ~present))
+    xt_emu::failf("shfl.sync: member mask 0x%08x, but the warp's threads "
+                  "are 0x%08x",
+                  mask, present);
+  unsigned lane = w.self % 32;
+  const std::atomic<uint32_t> *slots = w.exchange(&value, 1);
+  uint32_t segmask = (c >> 8) & 0x1f, cval = c & 0x1f;
+  uint32_t maxLane = (lane & segmask) | (cval & ~segmask);
+  uint32_t minLane = lane & segmask;
+  uint32_t j = lane;
+  bool inRange = false;
+  switch (mode) {
+  case 0: // bfly
+    j = lane ^ (b & 0x1f);
+    inRange = j <= maxLane;
+    break;
+  case 1: // down
+    j = lane + (b & 0x1f);
+    inRange = j <= maxLane;
+    break;
+  default: // idx
+    j = minLane | ((b & 0x1f) & ~segmask);
+    inRange = j <= maxLane;
+    break;
+  }
+  if (!inRange || j >= lanes)
+    j = lane;
+  return slots[j * xt_emu::Worker::kLaneWords];
+}
+
+float asFloat(uint32_t b) { return xt_emu::fromBits<float>(b); }
+uint32_t asBits(float f) { return xt_emu::toBits(f); }
+
+/// bar.sync / barrier.sync with a thread count: barrier 0 with the whole
+/// block's count is __syncthreads.
+void barrier(uint32_t id, uint32_t threads) {
+  xt_emu::Worker &w = self();
+  if (id == 0 && (threads == 0 || threads == w.threads)) {
+    w.barrier();
+    return;
+  }
+  if (id > 15 || threads == 0 || threads % 32 || threads > w.threads)
+    xt_emu::failf("bar.sync %u, %u: expected barrier 0 to 15 and a thread "
+                  "count in whole warps, at most the block's %u",
+                  id, threads, w.threads);
+  if (id == 0)
+    xt_emu::failf("bar.sync 0, %u: barrier 0 (__syncthreads) with part of "
+                  "the block's %u threads",
+                  threads, w.threads);
+  w.barrier(id, threads);
+}
+
+void copyAsync(void *dst, const void *src, unsigned bytes, unsigned valid) {
+  if (reinterpret_cast<uintptr_t>(dst) % bytes ||
+      reinterpret_cast<uintptr_t>(src) % bytes)
+    xt_emu::failf("cp.async of %u bytes: addresses not %u-byte aligned",
+                  bytes, bytes);
+  if (valid > bytes)
+    xt_emu::failf("cp.async of %u bytes with a source size of %u", bytes,
+                  valid);
+  if (valid)
+    std::memcpy(dst, src, valid);
+  if (valid < bytes)
+    std::memset(static_cast<char *>(dst) + valid, 0, bytes - valid);
+}
+
+} // namespace
+
+#define XT_SREG(name, fn)                                                      \
+  extern "C" uint32_t __xt_ptx_llvm_nvvm_read_ptx_sreg_##name##_x() {          \
+    return fn(0);                                                              \
+  }                                                                            \
+  extern "C" uint32_t __xt_ptx_llvm_nvvm_read_ptx_sreg_##name##_y() {          \
+    return fn(1);                                                              \
+  }                                                                            \
+  extern "C" uint32_t __xt_ptx_llvm_nvvm_read_ptx_sreg_##name##_z() {          \
+    return fn(2);                                                              \
+  }
+XT_SREG(tid, tid)
+XT_SREG(ntid, ntid)
+XT_SREG(ctaid, ctaid)
+XT_SREG(nctaid, nctaid)
+#undef XT_SREG
+
+extern "C" {
+
+uint32_t __xt_ptx_llvm_nvvm_read_ptx_sreg_laneid() { return self().self % 32; }
+uint32_t __xt_ptx_llvm_nvvm_read_ptx_sreg_warpsize() { return 32; }
+
+/// The running block's dynamic shared memory.
+void *__xt_ptx_dynamic_shared() { return self().sharedBase(); }
+
+// Barriers.
+void __xt_ptx_llvm_nvvm_barrier0() { self().barrier(); }
+void __xt_ptx_llvm_nvvm_barrier_cta_sync_aligned_all(uint32_t id) {
+  barrier(id, 0);
+}
+void __xt_ptx_llvm_nvvm_barrier_cta_sync_all(uint32_t id) { barrier(id, 0); }
+void __xt_ptx_llvm_nvvm_barrier_cta_sync_aligned_count(uint32_t id,
+                                                       uint32_t n) {
+  barrier(id, n);
+}
+void __xt_ptx_llvm_nvvm_barrier_cta_sync_count(uint32_t id, uint32_t n) {
+  barrier(id, n);
+}
+void __xt_ptx_llvm_nvvm_barrier_sync(uint32_t id) { barrier(id, 0); }
+void __xt_ptx_llvm_nvvm_barrier_sync_cnt(uint32_t id, uint32_t n) {
+  barrier(id, n);
+}
+void __xt_ptx_llvm_nvvm_barrier(uint32_t id, uint32_t n) { barrier(id, n); }
+void __xt_ptx_llvm_nvvm_barrier_n(uint32_t id) { barrier(id, 0); }
+
+// Shuffles.
+uint32_t __xt_ptx_llvm_nvvm_shfl_sync_bfly_i32(uint32_t m, uint32_t v,
+                                               uint32_t b, uint32_t c) {
+  return shuffle(m, v, b, c, 0);
+}
+float __xt_ptx_llvm_nvvm_shfl_sync_bfly_f32(uint32_t m, float v, uint32_t b,
+                                            uint32_t c) {
+  return asFloat(shuffle(m, asBits(v), b, c, 0));
+}
+uint32_t __xt_ptx_llvm_nvvm_shfl_sync_down_i32(uint32_t m, uint32_t v,
+                                               uint32_t b, uint32_t c) {
+  return shuffle(m, v, b, c, 1);
+}
+float __xt_ptx_llvm_nvvm_shfl_sync_down_f32(uint32_t m, float v, uint32_t b,
+                                            uint32_t c) {
+  return asFloat(shuffle(m, asBits(v), b, c, 1));
+}
+uint32_t __xt_ptx_llvm_nvvm_shfl_sync_idx_i32(uint32_t m, uint32_t v,
+                                              uint32_t b, uint32_t c) {
+  return shuffle(m, v, b, c, 2);
+}
+float __xt_ptx_llvm_nvvm_shfl_sync_idx_f32(uint32_t m, float v, uint32_t b,
+                                           uint32_t c) {
+  return asFloat(shuffle(m, asBits(v), b, c, 2));
+}
+
+// cp.async: the copy is made at once (it is complete by any wait_group).
+#define XT_CP_ASYNC(kind, n)                                                   \
+  void __xt_ptx_llvm_nvvm_cp_async_##kind##_shared_global_##n(                 \
+      void *dst, const void *src) {                                            \
+    copyAsync(dst, src, n, n);                                                 \
+  }                                                                            \
+  void __xt_ptx_llvm_nvvm_cp_async_##kind##_shared_global_##n##_s(             \
+      void *dst, const void *src, uint32_t valid) {                            \
+    copyAsync(dst, src, n, valid);                                             \
+  }
+XT_CP_ASYNC(ca, 4)
+XT_CP_ASYNC(ca, 8)
+XT_CP_ASYNC(ca, 16)
+XT_CP_ASYNC(cg, 16)
+#undef XT_CP_ASYNC
+void __xt_ptx_llvm_nvvm_cp_async_commit_group() {}
+void __xt_ptx_llvm_nvvm_cp_async_wait_group(uint32_t) {}
+
+// ldmatrix: x1 returns its register, x2 and x4 write theirs.
+uint32_t __xt_ptx_llvm_nvvm_ldmatrix_sync_aligned_m8n8_x1_b16(const void *p) {
+  uint32_t r[1];
+  xt_emu::ldmatrix<1, false>(p, r);
+  return r[0];
+}
+uint32_t
+__xt_ptx_llvm_nvvm_ldmatrix_sync_aligned_m8n8_x1_trans_b16(const void *p) {
+  uint32_t r[1];
+  xt_emu::ldmatrix<1, true>(p, r);
+  return r[0];
+}
+void __xt_ptx_llvm_nvvm_ldmatrix_sync_aligned_m8n8_x2_b16(uint32_t *r,
+                                                          const void *p) {
+  xt_emu::ldmatrix<2, false>(p, r);
+}
+void __xt_ptx_llvm_nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16(uint32_t *r,
+                                                                const void *p) {
+  xt_emu::ldmatrix<2, true>(p, r);
+}
+void __xt_ptx_llvm_nvvm_ldmatrix_sync_aligned_m8n8_x4_b16(uint32_t *r,
+                                                          const void *p) {
+  xt_emu::ldmatrix<4, false>(p, r);
+}
+void __xt_ptx_llvm_nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16(uint32_t *r,
+                                                                const void *p) {
+  xt_emu::ldmatrix<4, true>(p, r);
+}
+
+// mma.sync: D = A B + C; the fragments as the intrinsics pass them.
+void __xt_ptx_llvm_nvvm_mma_m16n8k16_row_col_bf16(
+    float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
+    uint32_t b1, float c0, float c1, float c2, float c3) {
+  const uint32_t a[4] = {a0, a1, a2, a3}, b[2] = {b0, b1};
+  float acc[4] = {c0, c1, c2, c3};
+  xt_emu::mma(a, b, acc, xt_emu::bf16Bits);
+  std::memcpy(d, acc, sizeof acc);
+}
+void __xt_ptx_llvm_nvvm_mma_m16n8k16_row_col_f32_f32(
+    float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
+    uint32_t b1, float c0, float c1, float c2, float c3) {
+  const uint32_t a[4] = {a0, a1, a2, a3}, b[2] = {b0, b1};
+  float acc[4] = {c0, c1, c2, c3};
+  xt_emu::mma(a, b, acc, xt_emu::f16Bits);
+  std::memcpy(d, acc, sizeof acc);
+}
+void __xt_ptx_llvm_nvvm_mma_m16n8k8_row_col_tf32(
+    float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
+    uint32_t b1, float c0, float c1, float c2, float c3) {
+  const uint32_t a[4] = {a0, a1, a2, a3}, b[2] = {b0, b1};
+  float acc[4] = {c0, c1, c2, c3};
+  xt_emu::mmaTf32(a, b, acc);
+  std::memcpy(d, acc, sizeof acc);
+}
+uint32_t __xt_ptx_llvm_nvvm_f2tf32_rna(float x) {
+  return asBits(xt_emu::roundTf32(x));
+}
+
+// wgmma groups, register reallocation.
+void __xt_ptx_llvm_nvvm_wgmma_fence_sync_aligned() {}
+void __xt_ptx_llvm_nvvm_wgmma_commit_group_sync_aligned() { xt_wgmma_commit(); }
+void __xt_ptx_llvm_nvvm_wgmma_wait_group_sync_aligned(uint64_t pending) {
+  xt_emu::Worker::retireWgmma(self(), pending);
+}
+void __xt_ptx_llvm_nvvm_setmaxnreg_inc_sync_aligned_u32(uint32_t n) {
+  if (n < 24 || n > 256 || n % 8)
+    xt_emu::failf("setmaxnreg.inc %u: expected 24 to 256, a multiple of 8", n);
+}
+void __xt_ptx_llvm_nvvm_setmaxnreg_dec_sync_aligned_u32(uint32_t n) {
+  if (n < 24 || n > 256 || n % 8)
+    xt_emu::failf("setmaxnreg.dec %u: expected 24 to 256, a multiple of 8", n);
+}
+
+// mbarriers and fences.
+void __xt_ptx_llvm_nvvm_mbarrier_init_shared(uint64_t *bar, uint32_t count) {
+  xt_emu::mbarrierInit(bar, count);
+}
+void __xt_ptx_llvm_nvvm_mbarrier_init(uint64_t *bar, uint32_t count) {
+  xt_emu::mbarrierInit(bar, count);
+}
+uint64_t __xt_ptx_llvm_nvvm_mbarrier_arrive_shared(uint64_t *bar) {
+  xt_emu::mbarrierArrive(bar);
+  return 0;
+}
+uint64_t __xt_ptx_llvm_nvvm_mbarrier_arrive(uint64_t *bar) {
+  xt_emu::mbarrierArrive(bar);
+  return 0;
+}
+void __xt_ptx_llvm_nvvm_fence_mbarrier_init_release_cluster() {}
+void __xt_ptx_llvm_nvvm_fence_proxy_async_shared_cta() {}
+
+// Special-function units: the emulation's error model of each.
+float __xt_ptx_llvm_nvvm_ex2_approx_f32(float x) { return xt_ex2(x); }
+float __xt_ptx_llvm_nvvm_ex2_approx_ftz_f32(float x) { return xt_ex2_ftz(x); }
+float __xt_ptx_llvm_nvvm_ex2_approx_f(float x) { return xt_ex2(x); }
+float __xt_ptx_llvm_nvvm_ex2_approx_ftz_f(float x) { return xt_ex2_ftz(x); }
+float __xt_ptx_llvm_nvvm_lg2_approx_f(float x) { return xt_lg2(x); }
+float __xt_ptx_llvm_nvvm_lg2_approx_ftz_f(float x) { return xt_lg2_ftz(x); }
+float __xt_ptx_llvm_nvvm_rcp_approx_ftz_f(float x) { return xt_rcp_ftz(x); }
+float __xt_ptx_llvm_nvvm_rsqrt_approx_f(float x) { return xt_rsqrt(x); }
+float __xt_ptx_llvm_nvvm_rsqrt_approx_ftz_f(float x) { return xt_rsqrt_ftz(x); }
+float __xt_ptx_llvm_nvvm_sqrt_approx_f(float x) { return xt_sqrt(x); }
+float __xt_ptx_llvm_nvvm_sqrt_approx_ftz_f(float x) { return xt_sqrt_ftz(x); }
+
+} // extern "C"
