@@ -248,6 +248,11 @@ inline int atomicMin(int *p, int v) {
 // Fibers and the block scheduler
 //===----------------------------------------------------------------------===//
 
+#ifdef XTILE_EMULATION_PTX
+// The bytes of the PTX path's static shared variables (its host object).
+extern "C" const uint64_t xt_ptx_static_shared_bytes;
+#endif
+
 namespace xt_emu {
 
 #ifndef XTILE_EMULATION_UCONTEXT
@@ -387,9 +392,11 @@ struct Worker {
         ~(kSharedAlign - 1));
   }
   /// The bytes of dynamic shared memory the launch asked for.
-  std::size_t sharedBytes() const {
-    return dynamicShared.size() - kSharedAlign;
-  }
+  std::size_t dynamicBytes = 0;
+  std::size_t sharedBytes() const { return dynamicBytes; }
+  /// Where the PTX path's static shared variables start: after the
+  /// dynamic bytes, in the same window (XTILE_EMULATION_PTX).
+  std::size_t staticOffset() const { return (dynamicBytes + 1023) & ~std::size_t(1023); }
   // Warp shuffles and exchanges: per warp, two generations of kLaneWords
   // values per lane.
   static constexpr unsigned kLaneWords = 8;
@@ -728,7 +735,12 @@ inline cudaError_t run(const Launch &launch) {
                                             Worker::kLaneWords]);
     w.shuffleGenerations.reset(new std::atomic<uint64_t>[(threads + 31) / 32]);
     w.tmaCopies.reset(new TmaCopy[Worker::kTmaCopies]);
-    w.dynamicShared.assign(launch.shared + Worker::kSharedAlign, 0);
+    w.dynamicBytes = launch.shared;
+    std::size_t window = launch.shared;
+#ifdef XTILE_EMULATION_PTX
+    window = w.staticOffset() + xt_ptx_static_shared_bytes;
+#endif
+    w.dynamicShared.assign(window + Worker::kSharedAlign, 0);
     w.body = launch.body;
     w.blockDim = launch.block;
     w.gridDim = launch.grid;
@@ -1055,8 +1067,8 @@ inline void hashRead(uint64_t &h, float v) {
 /// Calls f(i, a, b) for each product a b that this thread's wgmma adds to
 /// its accumulator d[i], in k order for each i: thread 4g + t of warp w of
 /// its warpgroup holds d[4i + 2h + j] = D[16w + g + 8h][8i + 2t + j].
-template <int N, typename T, bool NMajorB, typename F>
-inline void wgmmaProducts(uint64_t descA, uint64_t descB, F &&f) {
+template <typename T, bool NMajorB, typename F>
+inline void wgmmaProducts(unsigned N, uint64_t descA, uint64_t descB, F &&f) {
   unsigned tid = self().self, w = tid / 32 % 4, lane = tid % 32;
   unsigned g = lane / 4, t = lane % 4;
   for (unsigned i = 0; i < N / 8; ++i)
@@ -1071,10 +1083,10 @@ inline void wgmmaProducts(uint64_t descA, uint64_t descB, F &&f) {
 }
 
 /// The hash of the operand elements this thread's wgmma reads.
-template <int N, typename T, bool NMajorB>
-inline uint64_t wgmmaReadsHash(uint64_t descA, uint64_t descB) {
+template <typename T, bool NMajorB>
+inline uint64_t wgmmaReadsHash(unsigned N, uint64_t descA, uint64_t descB) {
   uint64_t h = 0xcbf29ce484222325ull;
-  wgmmaProducts<N, T, NMajorB>(descA, descB,
+  wgmmaProducts<T, NMajorB>(N, descA, descB,
                                [&](unsigned, float a, float b) {
                                  hashRead(h, a);
                                  hashRead(h, b);
@@ -1089,17 +1101,17 @@ inline uint64_t wgmmaReadsHash(uint64_t descA, uint64_t descB) {
 /// wgmmaProducts. As for mma.sync, the K products are added in k order
 /// with fused multiply-adds. Computed when issued; what it read is checked
 /// again when its group retires (Worker::retireWgmma).
-template <int N, typename T, bool NMajorB = false>
-inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
+template <typename T, bool NMajorB>
+inline void wgmma(unsigned N, uint64_t descA, uint64_t descB, float *d) {
   if (self().threads % 128)
     fail("wgmma needs whole warpgroups (blocks of a multiple of 128 threads)");
   uint64_t hash = 0xcbf29ce484222325ull;
-  wgmmaProducts<N, T, NMajorB>(descA, descB,
-                               [&](unsigned i, float a, float b) {
-                                 hashRead(hash, a);
-                                 hashRead(hash, b);
-                                 d[i] = std::fma(a, b, d[i]);
-                               });
+  wgmmaProducts<T, NMajorB>(N, descA, descB,
+                            [&](unsigned i, float a, float b) {
+                              hashRead(hash, a);
+                              hashRead(hash, b);
+                              d[i] = std::fma(a, b, d[i]);
+                            });
   // The atoms it reads: A's 64 rows are 8; a K-major B's N rows N / 8;
   // an N-major B's K rows (16 or 8) one or two in each 64-column panel.
   auto atom = [](uint64_t desc) { return ((desc & 0x3fff) << 4) & ~1023ull; };
@@ -1114,8 +1126,13 @@ inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
     atoms.push_back({atom(descB), atom(descB) + (N + 7) / 8 * 1024});
   }
   self().fibers[self().self].wgmmaOpen.push_back(
-      {[=] { return wgmmaReadsHash<N, T, NMajorB>(descA, descB); }, hash,
+      {[=] { return wgmmaReadsHash<T, NMajorB>(N, descA, descB); }, hash,
        std::move(atoms)});
+}
+
+template <int N, typename T, bool NMajorB = false>
+inline void wgmma(uint64_t descA, uint64_t descB, float *d) {
+  wgmma<T, NMajorB>(N, descA, descB, d);
 }
 
 } // namespace xt_emu

@@ -94,6 +94,23 @@ uint32_t shuffle(uint32_t mask, uint32_t value, uint32_t b, uint32_t c,
   return slots[j * xt_emu::Worker::kLaneWords];
 }
 
+/// The byte of the running block's shared-memory window that a 32-bit
+/// shared address names (the PTX path takes shared addresses as 32-bit
+/// integers in inline PTX): the window's dynamic and static bytes are one
+/// region, so its addresses are the region's base plus an offset below
+/// 2^32.
+void *sharedPointer(uint32_t address) {
+  xt_emu::Worker &w = self();
+  unsigned char *base = w.sharedBase();
+  uint32_t offset = address - uint32_t(reinterpret_cast<uintptr_t>(base));
+  std::size_t window = w.staticOffset() + xt_ptx_static_shared_bytes;
+  if (offset >= window)
+    xt_emu::failf("shared address 0x%08x is outside the block's %zu bytes "
+                  "of shared memory",
+                  address, window);
+  return base + offset;
+}
+
 float asFloat(uint32_t b) { return xt_emu::fromBits<float>(b); }
 uint32_t asBits(float f) { return xt_emu::toBits(f); }
 
@@ -153,8 +170,65 @@ extern "C" {
 uint32_t __xt_ptx_llvm_nvvm_read_ptx_sreg_laneid() { return self().self % 32; }
 uint32_t __xt_ptx_llvm_nvvm_read_ptx_sreg_warpsize() { return 32; }
 
-/// The running block's dynamic shared memory.
+/// The running block's dynamic shared memory, and its static shared
+/// variables after the launch's dynamic bytes.
 void *__xt_ptx_dynamic_shared() { return self().sharedBase(); }
+void *__xt_ptx_static_shared() {
+  return self().sharedBase() + self().staticOffset();
+}
+
+/// xkernel.mbarrier_wait's inline PTX: mbarrier.try_wait.parity in a loop
+/// until the phase of `parity` has completed.
+void __xt_ptx_mbarrier_try_wait_parity_loop(uint64_t *bar, uint32_t parity) {
+  xt_emu::mbarrierWait(bar, parity);
+}
+void __xt_ptx_mbarrier_try_wait_parity_loop_at(uint32_t bar,
+                                               uint32_t parity) {
+  xt_emu::mbarrierWait(static_cast<uint64_t *>(sharedPointer(bar)), parity);
+}
+
+/// wgmma.mma_async.sync.aligned.m64nNkK.f32.T.T d, descA, descB, p,
+/// imm-scale-a, imm-scale-b[, imm-trans-a, imm-trans-b], p = scale-d != 0;
+/// `type`: 0 bf16, 1 f16, 2 tf32. D = A B + (p ? d : 0).
+void __xt_ptx_wgmma_mma_async(float *d, uint64_t descA, uint64_t descB,
+                              uint32_t scaleD, int32_t scaleA, int32_t scaleB,
+                              int32_t transA, int32_t transB, uint32_t n,
+                              uint32_t k, uint32_t type) {
+  if (n < 8 || n > 256 || n % 8)
+    xt_emu::failf("wgmma.mma_async m64n%uk%u: N must be 8 to 256 in steps "
+                  "of 8",
+                  n, k);
+  if (k != (type == 2 ? 8u : 16u))
+    xt_emu::failf("wgmma.mma_async m64n%uk%u: K must be %u for this type",
+                  n, k, type == 2 ? 8 : 16);
+  if (scaleA != 1 || scaleB != 1)
+    xt_emu::failf("wgmma.mma_async: imm-scale-a %d, imm-scale-b %d: only 1 "
+                  "(no negation) is emulated",
+                  scaleA, scaleB);
+  if (transA != 0)
+    xt_emu::fail("wgmma.mma_async: imm-trans-a 1 (an M-major A) is not "
+                 "emulated");
+  if (transB != 0 && transB != 1)
+    xt_emu::failf("wgmma.mma_async: imm-trans-b %d", transB);
+  if (!scaleD)
+    std::memset(d, 0, sizeof(float) * n / 2);
+  bool nMajor = transB == 1;
+  switch (type) {
+  case 0:
+    nMajor ? xt_emu::wgmma<__nv_bfloat16, true>(n, descA, descB, d)
+           : xt_emu::wgmma<__nv_bfloat16, false>(n, descA, descB, d);
+    break;
+  case 1:
+    nMajor ? xt_emu::wgmma<__half, true>(n, descA, descB, d)
+           : xt_emu::wgmma<__half, false>(n, descA, descB, d);
+    break;
+  default:
+    if (nMajor)
+      xt_emu::fail("wgmma.mma_async on tf32 takes B K-major only");
+    xt_emu::wgmma<float, false>(n, descA, descB, d);
+    break;
+  }
+}
 
 // Barriers.
 void __xt_ptx_llvm_nvvm_barrier0() { self().barrier(); }
@@ -308,8 +382,80 @@ uint64_t __xt_ptx_llvm_nvvm_mbarrier_arrive(uint64_t *bar) {
   xt_emu::mbarrierArrive(bar);
   return 0;
 }
+uint64_t __xt_ptx_llvm_nvvm_mbarrier_arrive_expect_tx_scope_cta_space_cta(
+    uint64_t *bar, uint32_t bytes) {
+  xt_emu::mbarrierArriveExpectTx(bar, bytes);
+  return 0;
+}
 void __xt_ptx_llvm_nvvm_fence_mbarrier_init_release_cluster() {}
 void __xt_ptx_llvm_nvvm_fence_proxy_async_shared_cta() {}
+
+// 16-bit float conversions that LLVM's host backend calls (x86-64 has no
+// instructions for them in its base ISA): rounded as the CUDA C emulation
+// rounds, so both paths agree bit for bit. A 16-bit float travels in the
+// low half of an SSE register, as the low bits of a float here. Hidden, so
+// that the host object binds to these and not to libgcc's.
+#define XT_HIDDEN __attribute__((visibility("hidden")))
+XT_HIDDEN float __truncsfbf2(float x) {
+  return __int_as_float(int32_t(__float2bfloat16_rn(x).bits));
+}
+XT_HIDDEN float __truncsfhf2(float x) {
+  return __int_as_float(int32_t(__float2half_rn(x).bits));
+}
+XT_HIDDEN float __extendhfsf2(float h) {
+  return __half2float(__ushort_as_half(
+      (unsigned short)(uint32_t(__float_as_int(h)) & 0xffff)));
+}
+#undef XT_HIDDEN
+
+// cp.async.bulk.tensor.<N>d.shared::cluster.global.tile.mbarrier::
+// complete_tx::bytes [dst], [map, {c0, ...}], [bar]: the intrinsics' operands
+// after the coordinates (multicast mask, cache hint, their two flags, the
+// CTA group) select features the lowering does not use.
+namespace {
+void bulkTensorLoad(void *dst, uint64_t *bar, const void *map,
+                    const int32_t *coords, unsigned rank, uint32_t useMulticast,
+                    uint32_t useCacheHint, uint32_t ctaGroup) {
+  if (useMulticast || useCacheHint || ctaGroup)
+    xt_emu::failf("cp.async.bulk.tensor.%ud: multicast, cache hints and CTA "
+                  "groups are not emulated",
+                  rank);
+  xt_emu::tmaLoad(dst, map, bar, coords, rank);
+}
+} // namespace
+#define XT_TMA_TAIL                                                            \
+  uint32_t, uint64_t, uint32_t useMulticast, uint32_t useCacheHint,            \
+      uint32_t ctaGroup
+void __xt_ptx_llvm_nvvm_cp_async_bulk_tensor_g2s_tile_1d(
+    void *dst, uint64_t *bar, const void *map, int32_t c0, XT_TMA_TAIL) {
+  const int32_t c[] = {c0};
+  bulkTensorLoad(dst, bar, map, c, 1, useMulticast, useCacheHint, ctaGroup);
+}
+void __xt_ptx_llvm_nvvm_cp_async_bulk_tensor_g2s_tile_2d(
+    void *dst, uint64_t *bar, const void *map, int32_t c0, int32_t c1,
+    XT_TMA_TAIL) {
+  const int32_t c[] = {c0, c1};
+  bulkTensorLoad(dst, bar, map, c, 2, useMulticast, useCacheHint, ctaGroup);
+}
+void __xt_ptx_llvm_nvvm_cp_async_bulk_tensor_g2s_tile_3d(
+    void *dst, uint64_t *bar, const void *map, int32_t c0, int32_t c1,
+    int32_t c2, XT_TMA_TAIL) {
+  const int32_t c[] = {c0, c1, c2};
+  bulkTensorLoad(dst, bar, map, c, 3, useMulticast, useCacheHint, ctaGroup);
+}
+void __xt_ptx_llvm_nvvm_cp_async_bulk_tensor_g2s_tile_4d(
+    void *dst, uint64_t *bar, const void *map, int32_t c0, int32_t c1,
+    int32_t c2, int32_t c3, XT_TMA_TAIL) {
+  const int32_t c[] = {c0, c1, c2, c3};
+  bulkTensorLoad(dst, bar, map, c, 4, useMulticast, useCacheHint, ctaGroup);
+}
+void __xt_ptx_llvm_nvvm_cp_async_bulk_tensor_g2s_tile_5d(
+    void *dst, uint64_t *bar, const void *map, int32_t c0, int32_t c1,
+    int32_t c2, int32_t c3, int32_t c4, XT_TMA_TAIL) {
+  const int32_t c[] = {c0, c1, c2, c3, c4};
+  bulkTensorLoad(dst, bar, map, c, 5, useMulticast, useCacheHint, ctaGroup);
+}
+#undef XT_TMA_TAIL
 
 // Special-function units: the emulation's error model of each.
 float __xt_ptx_llvm_nvvm_ex2_approx_f32(float x) { return xt_ex2(x); }

@@ -95,3 +95,48 @@ for candidate in [os.path.join(config.xtile_obj_root, "venv", "bin", "python"),
             ("%torch_python", "env PYTHONPATH=%s %s" % (
                 os.path.join(config.xtile_src_root, "python"), candidate)))
         break
+
+# The CuTe oracle (test/Target/Oracle): NVIDIA's CuTe headers from PyPI's
+# nvidia-cutlass (installed by scripts/setup.sh into build/venv) and the
+# CUDA toolkit's headers they include (cuda_fp16.h, cuda.h, CCCL's
+# cuda/std), compiled for the host. Without either, the oracle's test is
+# unsupported and this says why.
+def find_cute():
+    cutlass = None
+    for candidate in [os.path.join(config.xtile_obj_root, "venv", "bin", "python"),
+                      sys.executable]:
+        if not os.path.exists(candidate):
+            continue
+        probe = subprocess.run(
+            [candidate, "-c",
+             "import cutlass_library, os; print(os.path.join(os.path.dirname("
+             "cutlass_library.__file__), 'source', 'include'))"],
+            capture_output=True, text=True)
+        path = probe.stdout.strip()
+        if probe.returncode == 0 and os.path.exists(
+                os.path.join(path, "cute", "tensor.hpp")):
+            cutlass = path
+            break
+    if not cutlass:
+        return None, "PyPI's nvidia-cutlass is not installed (scripts/setup.sh installs it into build/venv)"
+    cuda_dirs = []
+    if config.nvcc:
+        cuda_dirs.append(os.path.join(os.path.dirname(os.path.dirname(
+            os.path.realpath(config.nvcc))), "include"))
+    cuda_dirs += ["/usr/local/cuda/include", "/usr/include"]
+    for cuda in cuda_dirs:
+        if not (os.path.exists(os.path.join(cuda, "cuda_fp16.h")) and
+                os.path.exists(os.path.join(cuda, "cuda.h"))):
+            continue
+        for cccl in [os.path.join(cuda, "cccl"), cuda]:
+            if os.path.exists(os.path.join(cccl, "cuda", "std", "utility")):
+                return "-I%s -I%s -I%s" % (cutlass, cuda, cccl), None
+    return None, "no CUDA toolkit headers (cuda_fp16.h, cuda.h, CCCL) for CuTe"
+
+cute_flags, cute_missing = find_cute()
+if cute_flags:
+    config.available_features.add("cute")
+    config.substitutions.append(("%cute_flags", cute_flags))
+else:
+    lit_config.note("the CuTe oracle (test/Target/Oracle) is unsupported: " +
+                    cute_missing)

@@ -400,6 +400,44 @@ class _DriverProgram:
         return 0
 
 
+def nvcc_command(cu, out, arch="native"):
+    """nvcc's command that builds emitted CUDA C (kernels and host code)
+    into a shared library for `arch`."""
+    return [_nvcc(), "-O3", f"-arch={arch}", "-shared", "-Xcompiler", "-fPIC",
+            "-o", str(out), str(cu)]
+
+
+def emulation_command(cu, out, defines=()):
+    """The host compiler's command ($CXX, default c++) that builds emitted
+    CUDA C for the CPU emulation (runtime/xtile_emulation.h) into a shared
+    library; `defines` adds macros (XTILE_EMULATION_DRIVER: the library is
+    also an emulated CUDA driver whose GPU runs the module's kernels)."""
+    return ([os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-fPIC", "-shared",
+             "-w", "-Wno-psabi", "-pthread", "-x", "c++", "-include",
+             str(_runtime_dir() / "xtile_emulation.h")] +
+            [f"-D{d}" for d in defines] + [str(cu), "-o", str(out)])
+
+
+class _LibraryProgram:
+    """A program of a library built from the emitted CUDA C, by nvcc (cuda)
+    or for the emulation: its `<name>_packed_sizes` entry point, called with
+    the buffers' addresses, the dynamic sizes and torch's current stream."""
+
+    def __init__(self, lib, name, cuda):
+        self.lib = ctypes.CDLL(str(lib))
+        self.name, self.cuda = name, cuda
+        self.packed = getattr(self.lib, f"{name}_packed_sizes")
+        self.packed.argtypes = [ctypes.POINTER(ctypes.c_void_p),
+                                ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p]
+        self.packed.restype = ctypes.c_int
+
+    def __call__(self, buffers, sizes=()):
+        ptrs = (ctypes.c_void_p * len(buffers))(*[b.data_ptr() for b in buffers])
+        values = (ctypes.c_int64 * max(len(sizes), 1))(*sizes)
+        stream = torch.cuda.current_stream().cuda_stream if self.cuda else None
+        return self.packed(ptrs, values, stream)
+
+
 def _check_target(target):
     """A GPU older than `target` cannot load its PTX: say so before JIT
     compilation fails with an opaque error."""
@@ -447,19 +485,8 @@ class Program:
         lib = cache / f"{name}-{key}.so"
         if not lib.exists():
             self._build(mlir, lib, options)
-        self.lib = ctypes.CDLL(str(lib))
-        packed = getattr(self.lib, f"{name}_packed_sizes")
-        packed.argtypes = [ctypes.POINTER(ctypes.c_void_p),
-                           ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p]
-        packed.restype = ctypes.c_int
-
-        def run(buffers, sizes=()):
-            ptrs = (ctypes.c_void_p * len(buffers))(*[b.data_ptr() for b in buffers])
-            values = (ctypes.c_int64 * max(len(sizes), 1))(*sizes)
-            stream = (torch.cuda.current_stream().cuda_stream
-                      if self.backend == "cuda" else None)
-            return packed(ptrs, values, stream)
-        self.fn = run
+        self.fn = _LibraryProgram(lib, name, cuda=self.backend == "cuda")
+        self.lib = self.fn.lib
 
     @staticmethod
     def _translate(kernel_ir, flag, what):
@@ -499,15 +526,8 @@ class Program:
             cu = pathlib.Path(tmp, "program.cu")
             cu.write_text(cuda)
             out = pathlib.Path(tmp, "program.so")
-            if self.backend == "cuda":
-                cmd = [_nvcc(), "-O3", "-arch=native", "-shared", "-Xcompiler",
-                       "-fPIC", "-o", str(out), str(cu)]
-            else:
-                cmd = [os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-fPIC",
-                       "-shared", "-w", "-Wno-psabi", "-pthread", "-x", "c++",
-                       "-include",
-                       str(_runtime_dir() / "xtile_emulation.h"), str(cu), "-o",
-                       str(out)]
+            cmd = (nvcc_command(cu, out) if self.backend == "cuda"
+                   else emulation_command(cu, out))
             built = subprocess.run(cmd, capture_output=True, text=True)
             if built.returncode:
                 raise RuntimeError("xtile: building the kernels failed:\n" + built.stderr)

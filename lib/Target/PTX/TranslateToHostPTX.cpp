@@ -61,13 +61,21 @@ namespace {
 /// The NVVM intrinsics (and the LLVM intrinsics that NVPTX selects as
 /// approximate PTX instructions) that runtime/xtile_ptx_host.cpp
 /// implements: `__xt_ptx_` followed by the name with its dots as
-/// underscores. Exact names, or prefixes ending in '.'.
+/// underscores (less the pointer types it is overloaded on).
 constexpr const char *kHostIntrinsics[] = {
     // Special registers.
-    "llvm.nvvm.read.ptx.sreg.tid.",
-    "llvm.nvvm.read.ptx.sreg.ntid.",
-    "llvm.nvvm.read.ptx.sreg.ctaid.",
-    "llvm.nvvm.read.ptx.sreg.nctaid.",
+    "llvm.nvvm.read.ptx.sreg.tid.x",
+    "llvm.nvvm.read.ptx.sreg.tid.y",
+    "llvm.nvvm.read.ptx.sreg.tid.z",
+    "llvm.nvvm.read.ptx.sreg.ntid.x",
+    "llvm.nvvm.read.ptx.sreg.ntid.y",
+    "llvm.nvvm.read.ptx.sreg.ntid.z",
+    "llvm.nvvm.read.ptx.sreg.ctaid.x",
+    "llvm.nvvm.read.ptx.sreg.ctaid.y",
+    "llvm.nvvm.read.ptx.sreg.ctaid.z",
+    "llvm.nvvm.read.ptx.sreg.nctaid.x",
+    "llvm.nvvm.read.ptx.sreg.nctaid.y",
+    "llvm.nvvm.read.ptx.sreg.nctaid.z",
     "llvm.nvvm.read.ptx.sreg.laneid",
     "llvm.nvvm.read.ptx.sreg.warpsize",
     // Barriers, whole-block and named.
@@ -106,7 +114,7 @@ constexpr const char *kHostIntrinsics[] = {
     "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.trans.b16",
     "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16",
     "llvm.nvvm.mma.m16n8k16.row.col.bf16",
-    "llvm.nvvm.mma.m16n8k16.row.col.f32.f16.f16.f32",
+    "llvm.nvvm.mma.m16n8k16.row.col.f32.f32",
     "llvm.nvvm.mma.m16n8k8.row.col.tf32",
     "llvm.nvvm.f2tf32.rna",
     "llvm.nvvm.wgmma.fence.sync.aligned",
@@ -119,11 +127,14 @@ constexpr const char *kHostIntrinsics[] = {
     "llvm.nvvm.mbarrier.init",
     "llvm.nvvm.mbarrier.arrive.shared",
     "llvm.nvvm.mbarrier.arrive",
-    "llvm.nvvm.mbarrier.arrive.expect.tx.",
-    "llvm.nvvm.mbarrier.try.wait.parity.",
+    "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta",
     "llvm.nvvm.fence.mbarrier_init.release.cluster",
     "llvm.nvvm.fence.proxy.async.shared_cta",
-    "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.",
+    "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.1d",
+    "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d",
+    "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d",
+    "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.4d",
+    "llvm.nvvm.cp.async.bulk.tensor.g2s.tile.5d",
     // Special-function units.
     "llvm.nvvm.ex2.approx.f32",
     "llvm.nvvm.ex2.approx.ftz.f32",
@@ -138,34 +149,30 @@ constexpr const char *kHostIntrinsics[] = {
     "llvm.nvvm.sqrt.approx.ftz.f",
 };
 
+/// An intrinsic's name without the pointer types it is overloaded on
+/// (`.p3`, `.p0`): the host takes every pointer alike.
+StringRef withoutPointerSuffixes(StringRef name) {
+  for (;;) {
+    auto [rest, last] = name.rsplit('.');
+    if (rest == name || !last.consume_front("p") || last.empty() ||
+        !llvm::all_of(last, llvm::isDigit))
+      return name;
+    name = rest;
+  }
+}
+
 bool hasHostImplementation(StringRef name) {
-  for (StringRef known : kHostIntrinsics)
-    if (known.ends_with(".") ? name.starts_with(known) : name == known)
-      return true;
-  return false;
+  name = withoutPointerSuffixes(name);
+  return llvm::is_contained(kHostIntrinsics, name);
 }
 
 std::string hostName(StringRef intrinsic) {
-  std::string name = "__xt_ptx_" + intrinsic.str();
+  std::string name = "__xt_ptx_" + withoutPointerSuffixes(intrinsic).str();
   for (char &c : name)
     if (c == '.')
       c = '_';
   return name;
 }
-
-/// Inline-asm strings with a host implementation: the pattern of the whole
-/// string (whitespace collapsed) and the host function, which takes the
-/// asm's results by pointer (one slot per result, in order) then its
-/// operands. An empty host name: the asm is an identity (a scheduling
-/// barrier of the compiler) and its operand is its result.
-struct HostAsm {
-  const char *pattern;
-  const char *host;
-};
-constexpr HostAsm kHostAsm[] = {
-    // xkernel.wgmma_wait: reads of the accumulators kept after the wait.
-    {"^$", ""},
-};
 
 std::string collapseWhitespace(StringRef text) {
   std::string out;
@@ -190,18 +197,27 @@ struct HostRewriter {
 
   explicit HostRewriter(llvm::Module &m) : m(m), ctx(m.getContext()) {}
 
+  /// Records a reason to fail; every one is reported.
   bool fail(const llvm::Twine &why) {
-    if (error.empty())
-      error = why.str();
+    if (!error.empty())
+      error += "; ";
+    error += why.str();
     return false;
   }
 
   /// Arguments as the host C ABI takes them: integers narrower than 32 bits
   /// widened (zero-extended: i1 predicates and immediate flags).
+  /// Packed vectors (<2 x half> fragments of mma.sync) as the integer of
+  /// their bits, as the PTX instruction takes them in a register.
   llvm::Value *hostArgument(llvm::IRBuilder<> &b, llvm::Value *v) {
     if (auto *it = dyn_cast<llvm::IntegerType>(v->getType()))
       if (it->getBitWidth() < 32)
         return b.CreateZExt(v, b.getInt32Ty());
+    if (auto *vt = dyn_cast<llvm::FixedVectorType>(v->getType())) {
+      unsigned bits = vt->getPrimitiveSizeInBits().getFixedValue();
+      if (bits == 32 || bits == 64)
+        return b.CreateBitCast(v, b.getIntNTy(bits));
+    }
     return v;
   }
   llvm::Type *hostType(llvm::Type *t) {
@@ -254,11 +270,15 @@ struct HostRewriter {
     for (llvm::Function &f : m)
       if (f.isDeclaration() && f.getName().starts_with("llvm.nvvm."))
         declarations.push_back(&f);
-    for (llvm::Function *f : declarations) {
+    bool ok = true;
+    for (llvm::Function *f : declarations)
       if (!hasHostImplementation(f->getName()))
-        return fail("the PTX path's LLVM IR calls the NVVM intrinsic '" +
-                    f->getName() +
-                    "', which the host emulation does not implement");
+        ok = fail("the PTX path's LLVM IR calls the NVVM intrinsic '" +
+                  f->getName() +
+                  "', which the host emulation does not implement");
+    if (!ok)
+      return false;
+    for (llvm::Function *f : declarations) {
       std::string host = hostName(f->getName());
       SmallVector<llvm::CallBase *> calls;
       for (llvm::User *u : f->users()) {
@@ -277,6 +297,14 @@ struct HostRewriter {
     return true;
   }
 
+  /// The inline PTX that MLIR's NVVM lowering and KernelToGPU write, each
+  /// recognized by its whole text (whitespace collapsed):
+  /// - the empty asm that keeps reads of wgmma accumulators after
+  ///   wgmma.wait_group (an identity of its operand);
+  /// - xkernel.mbarrier_wait's loop on mbarrier.try_wait.parity, on the
+  ///   mbarrier's 32-bit shared address;
+  /// - wgmma.mma_async with its accumulators, descriptors, scale-d
+  ///   predicate and immediates.
   bool rewriteInlineAsm() {
     SmallVector<llvm::CallBase *> calls;
     for (llvm::Function &f : m)
@@ -284,74 +312,132 @@ struct HostRewriter {
         if (auto *call = dyn_cast<llvm::CallBase>(&i))
           if (isa<llvm::InlineAsm>(call->getCalledOperand()))
             calls.push_back(call);
+    llvm::Regex tryWait(
+        "^\\{ \\.reg \\.pred ([A-Za-z0-9_]+); ([A-Za-z0-9_]+): "
+        "mbarrier\\.try_wait\\.parity\\.shared\\.b64 \\1, \\[\\$0\\], "
+        "\\$1, \\$2; @\\1 bra(\\.uni)? ([A-Za-z0-9_]+); bra(\\.uni)? \\2; "
+        "\\4: \\}$");
+    llvm::Regex wgmma(
+        "^\\{ \\.reg \\.pred p; setp\\.ne\\.b32 p, \\$([0-9]+), 0; "
+        "wgmma\\.mma_async\\.sync\\.aligned\\.m64n([0-9]+)k([0-9]+)\\.f32\\."
+        "(bf16|f16|tf32)\\.(bf16|f16|tf32) \\{[$0-9, ]*\\}, \\$([0-9]+), "
+        "\\$([0-9]+), p(, \\$([0-9]+))*; \\}$");
     for (llvm::CallBase *call : calls) {
       auto *asmCallee = cast<llvm::InlineAsm>(call->getCalledOperand());
       std::string text = collapseWhitespace(asmCallee->getAsmString());
-      const HostAsm *found = nullptr;
-      for (const HostAsm &h : kHostAsm)
-        if (llvm::Regex(h.pattern).match(text)) {
-          found = &h;
-          break;
-        }
-      if (!found)
-        return fail("the PTX path's LLVM IR has the inline PTX '" + text +
-                    "' (constraints '" + asmCallee->getConstraintString() +
-                    "'), which the host emulation does not implement");
-      if (StringRef(found->host).empty()) {
-        if (call->arg_size() != 1 || call->getType() != call->getArgOperand(0)->getType())
-          return fail("the empty inline PTX with constraints '" +
-                      asmCallee->getConstraintString() +
-                      "' is not an identity of one value");
+      StringRef constraints = asmCallee->getConstraintString();
+      SmallVector<StringRef> groups;
+      if (text.empty() && constraints == "=f,0") {
         call->replaceAllUsesWith(call->getArgOperand(0));
         call->eraseFromParent();
-        continue;
+      } else if (tryWait.match(text) && constraints == "r,r,n" &&
+                 call->arg_size() == 3) {
+        // The mbarrier as a (32-bit) shared pointer, or as its address.
+        llvm::Value *bar = call->getArgOperand(0);
+        callHost(call,
+                 bar->getType()->isPointerTy()
+                     ? "__xt_ptx_mbarrier_try_wait_parity_loop"
+                     : "__xt_ptx_mbarrier_try_wait_parity_loop_at",
+                 {bar, call->getArgOperand(1)});
+      } else if (wgmma.match(text, &groups)) {
+        if (!rewriteWgmma(call, text, groups))
+          return false;
+      } else {
+        fail("the PTX path's LLVM IR has the inline PTX '" + text +
+             "' (constraints '" + constraints +
+             "'), which the host emulation does not implement");
       }
-      SmallVector<llvm::Value *> operands(call->args());
-      callHost(call, found->host, operands);
     }
+    return error.empty();
+  }
+
+  /// wgmma.mma_async.sync.aligned.m64nNkK.f32.T.T: the asm's N/2
+  /// accumulators (results, and the tied operands before the others),
+  /// then descriptors of A and B, the scale-d operand and the immediates
+  /// imm-scale-a, imm-scale-b (and, for 16-bit types, imm-trans-a,
+  /// imm-trans-b). The host takes the accumulators in memory.
+  bool rewriteWgmma(llvm::CallBase *call, StringRef text,
+                    ArrayRef<StringRef> groups) {
+    unsigned n = 0, k = 0;
+    groups[2].getAsInteger(10, n);
+    groups[3].getAsInteger(10, k);
+    StringRef type = groups[4];
+    unsigned regs = n / 2;
+    bool sixteen = type != "tf32";
+    unsigned immediates = sixteen ? 4 : 2;
+    auto *result = dyn_cast<llvm::StructType>(call->getType());
+    if (groups[5] != type || !result || result->getNumElements() != regs ||
+        call->arg_size() != regs + 3 + immediates)
+      return fail("the inline PTX '" + text +
+                  "' does not have the operands of wgmma.mma_async with " +
+                  llvm::Twine(regs) + " accumulators");
+    llvm::IRBuilder<> entry(
+        &*call->getFunction()->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+    llvm::AllocaInst *acc =
+        entry.CreateAlloca(llvm::ArrayType::get(entry.getFloatTy(), regs));
+    llvm::IRBuilder<> b(call);
+    for (unsigned i = 0; i < regs; ++i)
+      b.CreateStore(call->getArgOperand(i),
+                    b.CreateConstGEP2_32(acc->getAllocatedType(), acc, 0, i));
+    SmallVector<llvm::Value *> args = {
+        acc, call->getArgOperand(regs), call->getArgOperand(regs + 1),
+        b.CreateZExtOrTrunc(call->getArgOperand(regs + 2), b.getInt32Ty())};
+    for (unsigned i = 0; i < 4; ++i)
+      args.push_back(i < immediates ? b.CreateSExtOrTrunc(
+                                          call->getArgOperand(regs + 3 + i),
+                                          b.getInt32Ty())
+                                    : b.getInt32(0));
+    args.push_back(b.getInt32(n));
+    args.push_back(b.getInt32(k));
+    args.push_back(b.getInt32(type == "bf16" ? 0 : type == "f16" ? 1 : 2));
+    SmallVector<llvm::Type *> params;
+    for (llvm::Value *v : args)
+      params.push_back(v->getType());
+    llvm::FunctionCallee host = m.getOrInsertFunction(
+        "__xt_ptx_wgmma_mma_async",
+        llvm::FunctionType::get(b.getVoidTy(), params, false));
+    b.CreateCall(host, args);
+    llvm::Value *out = llvm::PoisonValue::get(result);
+    for (unsigned i = 0; i < regs; ++i)
+      out = b.CreateInsertValue(
+          out,
+          b.CreateLoad(b.getFloatTy(), b.CreateConstGEP2_32(
+                                           acc->getAllocatedType(), acc, 0, i)),
+          i);
+    call->replaceAllUsesWith(out);
+    call->eraseFromParent();
     return true;
   }
 
-  /// Static shared memory: one copy per worker thread (the fibers of the
-  /// block it runs share it); dynamic shared memory: the running block's
-  /// buffer, from the emulation.
+  /// Shared memory is the running block's window (runtime/xtile_ptx_host
+  /// .cpp): dynamic shared memory at its base, the module's static shared
+  /// variables after the launch's dynamic bytes, each at its offset in
+  /// `xt_ptx_static_shared_bytes` bytes laid out here. One window holds
+  /// both, as on the GPU, so that a shared address taken as a 32-bit
+  /// integer (mbarrier operands of inline PTX) still names its byte.
   bool rewriteSharedMemory() {
     SmallVector<llvm::GlobalVariable *> shared;
     for (llvm::GlobalVariable &g : m.globals())
       if (g.getAddressSpace() == 3)
         shared.push_back(&g);
+    llvm::Type *ptr = llvm::PointerType::get(ctx, 0);
+    llvm::FunctionCallee dynamicBase = m.getOrInsertFunction(
+        "__xt_ptx_dynamic_shared", llvm::FunctionType::get(ptr, false));
+    llvm::FunctionCallee staticBase = m.getOrInsertFunction(
+        "__xt_ptx_static_shared", llvm::FunctionType::get(ptr, false));
+    const llvm::DataLayout &layout = m.getDataLayout();
+    uint64_t staticBytes = 0;
     for (llvm::GlobalVariable *g : shared) {
       SmallVector<llvm::Constant *> self = {g};
       llvm::convertUsersOfConstantsToInstructions(self);
-      if (g->isDeclaration()) {
-        // extern __shared__: the block's dynamic shared memory.
-        llvm::FunctionCallee base = m.getOrInsertFunction(
-            "__xt_ptx_dynamic_shared",
-            llvm::FunctionType::get(llvm::PointerType::get(ctx, 0), false));
-        SmallVector<llvm::Use *> uses;
-        for (llvm::Use &u : g->uses())
-          uses.push_back(&u);
-        for (llvm::Use *u : uses) {
-          auto *user = dyn_cast<llvm::Instruction>(u->getUser());
-          if (!user)
-            return fail("dynamic shared memory '" + g->getName() +
-                        "' is used outside a function");
-          llvm::IRBuilder<> b(&*user->getFunction()
-                                   ->getEntryBlock()
-                                   .getFirstNonPHIOrDbgOrAlloca());
-          llvm::Value *p = b.CreateCall(base);
-          u->set(b.CreateAddrSpaceCast(p, g->getType()));
-        }
-        g->eraseFromParent();
-        continue;
+      llvm::FunctionCallee base = dynamicBase;
+      uint64_t offset = 0;
+      if (!g->isDeclaration()) {
+        base = staticBase;
+        llvm::Align align = g->getAlign().value_or(llvm::Align(16));
+        offset = llvm::alignTo(staticBytes, align);
+        staticBytes = offset + layout.getTypeAllocSize(g->getValueType());
       }
-      auto *copy = new llvm::GlobalVariable(
-          m, g->getValueType(), /*isConstant=*/false,
-          llvm::GlobalValue::InternalLinkage,
-          llvm::Constant::getNullValue(g->getValueType()),
-          g->getName() + ".block", nullptr,
-          llvm::GlobalValue::GeneralDynamicTLSModel, /*AddressSpace=*/0);
-      copy->setAlignment(g->getAlign());
       SmallVector<llvm::Use *> uses;
       for (llvm::Use &u : g->uses())
         uses.push_back(&u);
@@ -360,14 +446,20 @@ struct HostRewriter {
         if (!user)
           return fail("shared memory '" + g->getName() +
                       "' is used outside a function");
-        llvm::IRBuilder<> b(user);
-        if (auto *phi = dyn_cast<llvm::PHINode>(user))
-          b.SetInsertPoint(
-              phi->getIncomingBlock(*u)->getTerminator());
-        u->set(b.CreateAddrSpaceCast(copy, g->getType()));
+        llvm::IRBuilder<> b(&*user->getFunction()
+                                 ->getEntryBlock()
+                                 .getFirstNonPHIOrDbgOrAlloca());
+        llvm::Value *p = b.CreateConstGEP1_64(b.getInt8Ty(),
+                                              b.CreateCall(base), offset);
+        u->set(b.CreateAddrSpaceCast(p, g->getType()));
       }
       g->eraseFromParent();
     }
+    new llvm::GlobalVariable(
+        m, llvm::Type::getInt64Ty(ctx), /*isConstant=*/true,
+        llvm::GlobalValue::ExternalLinkage,
+        llvm::ConstantInt::get(llvm::Type::getInt64Ty(ctx), staticBytes),
+        "xt_ptx_static_shared_bytes");
     return true;
   }
 
@@ -471,8 +563,9 @@ LogicalResult xtile::translateToHostPTX(Operation *op, raw_ostream &os,
     return emitError(loc, "cannot make a target machine for ") << triple;
 
   HostRewriter rewriter(m);
-  if (!rewriter.rewriteIntrinsics() || !rewriter.rewriteInlineAsm() ||
-      !rewriter.rewriteSharedMemory() ||
+  bool rewritten = rewriter.rewriteIntrinsics();
+  rewritten &= rewriter.rewriteInlineAsm();
+  if (!rewritten || !rewriter.rewriteSharedMemory() ||
       !rewriter.rewriteKernels(hashPTX(ptx)))
     return emitError(loc, rewriter.error);
   m.setTargetTriple(hostTriple);
