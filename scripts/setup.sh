@@ -90,6 +90,14 @@ if [ "${XTILE_SKIP_TORCH:-0}" != 1 ]; then
       --no-deps torch-mlir ||
       echo "setup.sh: torch-mlir not installed; its tests report themselves unsupported"
   fi
+  # NVIDIA's CuTe headers (nvidia-cutlass), which the tensor-core oracle
+  # (test/Target/Oracle) compiles for the host with the CUDA toolkit's
+  # headers; without them its test reports itself unsupported.
+  if ! "$venv/bin/python" -c "import cutlass_library" 2>/dev/null; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+      nvidia-cutlass ||
+      echo "setup.sh: nvidia-cutlass not installed; the CuTe oracle's test reports itself unsupported"
+  fi
   if ! "$venv/bin/python" -c "import xtile" 2>/dev/null; then
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
       --no-build-isolation --no-deps -e "$root/python"
