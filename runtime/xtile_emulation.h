@@ -1947,7 +1947,7 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
   case 1: *text = "invalid argument"; break;
   case 2: *text = "out of memory"; break;
   case 101: *text = "invalid device ordinal"; break;
-  case 218: *text = "a PTX JIT compilation failed (not PTX)"; break;
+  case 218: *text = "a PTX JIT compilation failed (not PTX, or not the PTX an emulated PTX path was built from)"; break;
   case 500: *text = "named symbol not found"; break;
   case 719: *text = "unspecified launch failure"; break;
   default: *text = "unknown error"; return 1;

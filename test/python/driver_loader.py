@@ -2,9 +2,12 @@
 # a program's PTX is loaded through the CUDA driver API with ctypes and its
 # kernels launched from its launch plan (xtile-translate
 # --mlir-to-launch-plan). There is no GPU here, so the CUDA driver is the
-# emulation's: the same module's CUDA C built with -DXTILE_EMULATION_DRIVER
-# (runtime/xtile_emulation.h), which XTILE_LIBCUDA names. Its "GPU" runs
-# the kernels that the loaded PTX names, in host memory, so the loader's
+# emulation's (python/xtile/emulated_driver.py), which XTILE_LIBCUDA names:
+# with --ptx-path its "GPU" runs the PTX path's own code (the LLVM IR that
+# NVPTX compiled into the loaded PTX, run on the CPU), and takes only that
+# PTX; without, the same module's CUDA C built with -DXTILE_EMULATION_DRIVER
+# runs the kernels that the loaded PTX names. Memory is host memory, so the
+# loader's
 # own work (kernel lookup, temporaries, grids, parameter arrays, copies)
 # is checked against eager PyTorch and against the emulation's own host
 # code. Prints one line per check.
@@ -18,6 +21,7 @@ import torch
 import torch.nn as nn
 
 import xtile
+from xtile import emulated_driver as emulated_driver_lib
 from xtile import runtime
 from models import DecoderLayer, SwiGLU, TOL
 
@@ -26,20 +30,16 @@ work = pathlib.Path(tempfile.mkdtemp(prefix="xtile-driver-"))
 os.environ["XTILE_CACHE_DIR"] = str(work / "cache")
 
 
+# The emulated GPU runs the PTX path's own code (`--ptx-path`: the LLVM IR
+# NVPTX compiled into the loaded PTX, run on the CPU), or the module's CUDA C.
+KIND = "ptx" if "--ptx-path" in sys.argv else "cuda"
+
+
 def emulated_driver(compiled, path):
     """A CUDA driver library whose GPU runs `compiled`'s kernels."""
-    options = f"--lower-to-kernel=target={compiled.target}"
-    kernel = subprocess.run([runtime._tool("xtile-opt"), options], input=compiled.mlir,
-                            capture_output=True, text=True, check=True)
-    cuda = subprocess.run([runtime._tool("xtile-translate"), "--mlir-to-cuda"],
-                          input=kernel.stdout, capture_output=True, text=True, check=True)
-    src = path.with_suffix(".cu")
-    src.write_text(cuda.stdout)
-    subprocess.run([os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-fPIC", "-shared",
-                    "-w", "-Wno-psabi", "-pthread", "-x", "c++", "-include",
-                    str(runtime._runtime_dir() / "xtile_emulation.h"),
-                    "-DXTILE_EMULATION_DRIVER", str(src), "-o", str(path)], check=True)
-    return path
+    kernel_ir = emulated_driver_lib.lower(compiled.mlir, compiled.target,
+                                          compiled.allow_tf32)
+    return emulated_driver_lib.build(kernel_ir, path, kind=KIND)
 
 
 def use_driver(path):

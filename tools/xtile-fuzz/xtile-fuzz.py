@@ -3,8 +3,8 @@
 under the CPU emulation, checked against the float64 reference.
 
     python3 tools/xtile-fuzz/xtile-fuzz.py --seeds 1-200 [--per-module 10]
-        [--run build/bin/xtile-run] [--sanitize] [--keep failures/]
-        [--print SEED]
+        [--run build/bin/xtile-run] [--sanitize | --both-paths]
+        [--keep failures/] [--print SEED]
     python3 tools/xtile-fuzz/xtile-fuzz.py --compile-only --seeds 1-200
         [--bin build/bin] [--ptxas PATH]
 
@@ -26,6 +26,13 @@ emitted code and mismatches. Exit status 1 when any graph failed.
 UndefinedBehaviorSanitizer (xtile-run --sanitize): an access outside a
 buffer or a shared-memory allocation fails the graph even where the
 numbers happen to come out right.
+
+--both-paths runs each module through both of the compiler's outputs: the
+CUDA C under the emulation, and the PTX path's own code (the LLVM IR that
+NVPTX compiles, run on the CPU: xtile-run --backend=emu-ptx), and requires
+their outputs to be bit-identical besides matching the reference
+(xtile-run --compare-with). The module's target alternates between sm_80
+and sm_90a by seed, so that both tensor-core families are exercised.
 
 --compile-only draws the same graphs at model sizes (token counts up to
 4096, widths up to 32768; f64 too) and does not run them: each module is
@@ -391,7 +398,7 @@ class Graph:
                 f"{body}\n  return {ret} : {res}\n}}\n")
 
 
-def run(xrun, text, seed, sanitize=False):
+def run(xrun, text, seed, sanitize=False, both_paths=False):
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(text)
         path = f.name
@@ -399,6 +406,10 @@ def run(xrun, text, seed, sanitize=False):
         cmd = [xrun, "--backend=emu", f"--seed={seed}", path]
         if sanitize:
             cmd.insert(1, "--sanitize")
+        if both_paths:
+            target = "sm_90a" if seed % 2 else "sm_80"
+            cmd[1:2] = ["--backend=emu-ptx", "--compare-with=emu",
+                        f"--target={target}"]
         r = subprocess.run(cmd,
                            capture_output=True, text=True, timeout=900)
         return r.returncode, r.stdout + r.stderr
@@ -450,6 +461,8 @@ class Compiler:
 def classify(rc, out):
     if rc == 0:
         return "pass"
+    if "DIFFERENT" in out:
+        return "fail"
     # A located error from the compiler that names what it does not support.
     if ("not supported" in out or "not lowered" in out or "supports" in out
             or "needs libdevice" in out) \
@@ -476,6 +489,9 @@ def main():
     p.add_argument("--sanitize", action="store_true",
                    help="run the emulated kernels under AddressSanitizer "
                         "and UndefinedBehaviorSanitizer")
+    p.add_argument("--both-paths", action="store_true",
+                   help="run the PTX path's code on the CPU too and require "
+                        "bit-identical outputs from both paths")
     p.add_argument("--keep", default="")
     p.add_argument("--print", type=int, default=None,
                    help="print the graph of this seed and exit")
@@ -487,7 +503,11 @@ def main():
     if large:
         execute = Compiler(pathlib.Path(args.bin) if args.bin else None, args.ptxas)
     else:
-        execute = lambda text, seed: run(args.run, text, seed, args.sanitize)
+        if args.sanitize and args.both_paths:
+            p.error("--sanitize and --both-paths are exclusive: the "
+                    "sanitizers instrument the CUDA C path only")
+        execute = lambda text, seed: run(args.run, text, seed, args.sanitize,
+                                         args.both_paths)
     lo, hi = (int(x) for x in args.seeds.split("-"))
     seeds = list(range(lo, hi + 1))
     counts = {"pass": 0, "unsupported": 0, "fail": 0}
