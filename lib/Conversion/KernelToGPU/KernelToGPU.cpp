@@ -900,30 +900,6 @@ struct ApproxOpLowering : ConvertOpToLLVMPattern<xk::ApproxOp> {
 // Preparation: loop hints, math, structured control flow
 //===----------------------------------------------------------------------===//
 
-/// log10 has no polynomial approximation upstream; log(x) * log10(e) reuses
-/// the one of log.
-struct Log10ToLog : OpRewritePattern<math::Log10Op> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(math::Log10Op op,
-                                PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32())
-      return rewriter.notifyMatchFailure(op, "only f32 has an approximation");
-    Location loc = op.getLoc();
-    Value log = math::LogOp::create(rewriter, loc, op.getOperand(),
-                                    op.getFastmathAttr());
-    TypedAttr scale =
-        rewriter.getF32FloatAttr(static_cast<float>(1.0 / std::log(10.0)));
-    if (auto vec = dyn_cast<VectorType>(type))
-      scale = SplatElementsAttr::get(vec, scale);
-    Value factor = arith::ConstantOp::create(rewriter, loc, type, scale);
-    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, log, factor,
-                                               op.getFastmathAttr());
-    return success();
-  }
-};
-
 /// `xkernel.unroll` is a full-unroll hint, CUDA's `#pragma unroll`: it
 /// becomes LLVM loop metadata. scf-to-cf moves the annotation to the loop's
 /// latch branch and the cf lowering copies it onto the llvm.br, under the
@@ -991,26 +967,12 @@ LogicalResult checkMathTypes(Operation *root) {
   return success(ok);
 }
 
-/// Rewrites what the LLVM conversion cannot take directly: math functions
-/// into arithmetic (so that no libdevice call is needed), signed floor and
-/// ceil divisions into plain ones.
-LogicalResult approximateMath(Operation *root) {
+/// Rewrites what the LLVM conversion cannot take directly: signed floor and
+/// ceil divisions into plain ones. (Math functions are arithmetic by now:
+/// xtile::kernel::expandMath.)
+LogicalResult expandDivisions(Operation *root) {
   MLIRContext *ctx = root->getContext();
   RewritePatternSet patterns(ctx);
-  // f16 and bf16 math goes through f32, like CUDA's half math.
-  populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
-  // Upstream's rsqrt approximation is for AVX2 vectors only; rsqrt expands
-  // into 1 / sqrt below.
-  populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
-    return name != math::RsqrtOp::getOperationName();
-  });
-  // Functions without an approximation of their own, in terms of those that
-  // have one. An explicit list: the default also expands fma and ceil,
-  // which lower natively and more precisely.
-  math::populateExpansionPatterns(patterns,
-                                  {"sinh", "cosh", "tan", "asinh", "acosh",
-                                   "atanh", "powf", "fpowi", "rsqrt"});
-  patterns.add<Log10ToLog>(ctx);
   arith::populateCeilFloorDivExpandOpsPatterns(patterns);
   return applyPatternsGreedily(root, std::move(patterns));
 }
@@ -1160,12 +1122,11 @@ void ConvertXKernelToNVVMPass::runOnOperation() {
     return signalPassFailure();
   attachUnrollHints(gpuModule);
   // Math that --lower-to-kernel has not built yet (hand-written Kernel IR)
-  // is built as the CUDA C path builds it; what is left after that is
-  // approximated below.
+  // is built as the CUDA C path builds it.
   xtile::kernel::expandMath(gpuModule, /*fastMath=*/false);
   // Not converging is harmless: whatever was left unrewritten is reported
   // by the conversion below.
-  (void)approximateMath(gpuModule);
+  (void)expandDivisions(gpuModule);
   if (failed(lowerStructuredControlFlow(gpuModule)) ||
       failed(lowerBodies(gpuModule)))
     return signalPassFailure();

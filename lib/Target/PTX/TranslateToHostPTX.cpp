@@ -427,6 +427,17 @@ struct HostRewriter {
         "__xt_ptx_static_shared", llvm::FunctionType::get(ptr, false));
     const llvm::DataLayout &layout = m.getDataLayout();
     uint64_t staticBytes = 0;
+    // Each function asks for each base once, at its entry.
+    llvm::DenseMap<std::pair<llvm::Function *, llvm::Value *>, llvm::Value *>
+        bases;
+    auto baseIn = [&](llvm::Function *f, llvm::FunctionCallee base) {
+      llvm::Value *&p = bases[{f, base.getCallee()}];
+      if (!p) {
+        llvm::IRBuilder<> b(&*f->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+        p = b.CreateCall(base);
+      }
+      return p;
+    };
     for (llvm::GlobalVariable *g : shared) {
       SmallVector<llvm::Constant *> self = {g};
       llvm::convertUsersOfConstantsToInstructions(self);
@@ -446,11 +457,9 @@ struct HostRewriter {
         if (!user)
           return fail("shared memory '" + g->getName() +
                       "' is used outside a function");
-        llvm::IRBuilder<> b(&*user->getFunction()
-                                 ->getEntryBlock()
-                                 .getFirstNonPHIOrDbgOrAlloca());
-        llvm::Value *p = b.CreateConstGEP1_64(b.getInt8Ty(),
-                                              b.CreateCall(base), offset);
+        llvm::Value *window = baseIn(user->getFunction(), base);
+        llvm::IRBuilder<> b(cast<llvm::Instruction>(window)->getNextNode());
+        llvm::Value *p = b.CreateConstGEP1_64(b.getInt8Ty(), window, offset);
         u->set(b.CreateAddrSpaceCast(p, g->getType()));
       }
       g->eraseFromParent();

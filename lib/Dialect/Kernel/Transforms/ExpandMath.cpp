@@ -12,7 +12,10 @@
 
 #include "xtile/Dialect/Kernel/Transforms/Passes.h"
 
+#include "mlir/Dialect/Math/Transforms/Approximation.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/bit.h"
 
@@ -331,6 +334,81 @@ struct FastDivision : OpRewritePattern<arith::DivFOp> {
   }
 };
 
+/// log10 has no polynomial approximation upstream; log(x) * log10(e) reuses
+/// the construction of log.
+struct Log10ToLog : OpRewritePattern<math::Log10Op> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::Log10Op op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!getElementTypeOrSelf(type).isF32())
+      return rewriter.notifyMatchFailure(op, "only f32 has an approximation");
+    Location loc = op.getLoc();
+    Value log = math::LogOp::create(rewriter, loc, op.getOperand(),
+                                    op.getFastmathAttr());
+    TypedAttr scale =
+        rewriter.getF32FloatAttr(static_cast<float>(1.0 / std::log(10.0)));
+    if (auto vec = dyn_cast<VectorType>(type))
+      scale = SplatElementsAttr::get(vec, scale);
+    Value factor = arith::ConstantOp::create(rewriter, loc, type, scale);
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, log, factor,
+                                               op.getFastmathAttr());
+    return success();
+  }
+};
+
+/// The functions built above; the others come from upstream's polynomial
+/// approximations and expansions.
+bool builtHere(StringRef name) {
+  return llvm::is_contained(
+      {math::ExpOp::getOperationName(), math::Exp2Op::getOperationName(),
+       math::LogOp::getOperationName(), math::Log2Op::getOperationName(),
+       math::TanhOp::getOperationName(), math::ErfOp::getOperationName(),
+       math::RsqrtOp::getOperationName(), math::SqrtOp::getOperationName(),
+       math::FmaOp::getOperationName(), math::AbsFOp::getOperationName(),
+       math::CopySignOp::getOperationName()},
+      name);
+}
+
+/// Functions without a construction of their own (sin, cos, atan, atan2,
+/// asin, acos, cbrt, expm1, log1p, erfc, sinh, cosh, tan, the inverse
+/// hyperbolic ones, pow, log10) as arithmetic and the functions built here:
+/// upstream's polynomial approximations (f16 and bf16 through f32) and
+/// expansions. Here, rather than in one translator, so that the CUDA C and
+/// the PTX paths compute them with the same operations in the same order.
+void approximateOthers(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  auto others = [](StringRef name) { return !builtHere(name); };
+  populateMathF32ExpansionPatterns(patterns, others);
+  populateMathPolynomialApproximationPatterns(patterns, others);
+  // An explicit list: the default also expands fma and ceil, which lower
+  // natively and more precisely.
+  math::populateExpansionPatterns(patterns,
+                                  {"sinh", "cosh", "tan", "asinh", "acosh",
+                                   "atanh", "powf", "fpowi"});
+  patterns.add<Log10ToLog>(ctx);
+  // Only these functions and what they become are rewritten, without
+  // folding: anything else that a translator cannot emit is reported where
+  // it was written.
+  SmallVector<Operation *> functions;
+  root->walk([&](Operation *op) {
+    if (isa<math::MathDialect>(op->getDialect()) &&
+        !builtHere(op->getName().getStringRef()))
+      functions.push_back(op);
+  });
+  if (functions.empty())
+    return;
+  GreedyRewriteConfig config;
+  config.enableFolding(false)
+      .enableConstantCSE(false)
+      .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  // Not converging is harmless: whatever is left is reported by the
+  // translators.
+  (void)applyOpPatternsGreedily(functions, std::move(patterns), config);
+}
+
 struct XKernelExpandMathPass
     : xtile::kernel::impl::XKernelExpandMathBase<XKernelExpandMathPass> {
   using XKernelExpandMathBase::XKernelExpandMathBase;
@@ -342,6 +420,7 @@ struct XKernelExpandMathPass
 
 void xtile::kernel::expandMath(Operation *root, bool fastMath) {
   MLIRContext *ctx = root->getContext();
+  approximateOthers(root);
   RewritePatternSet patterns(ctx);
   patterns.add<ExpandUnary<math::ExpOp>>(ctx, Expansion(expandExp), fastMath);
   patterns.add<ExpandUnary<math::Exp2Op>>(ctx, expandExp2, fastMath);
