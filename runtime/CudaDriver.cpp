@@ -156,8 +156,10 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
     return failure();
   };
   std::string image = ptx.str(); // NUL-terminated
-  CUmodule module;
-  if (failed(check(api->moduleLoadData(&module, image.c_str()),
+  // A program of copies only has no kernels and no PTX.
+  CUmodule module = nullptr;
+  if (!image.empty() &&
+      failed(check(api->moduleLoadData(&module, image.c_str()),
                    "loading the PTX")))
     return failure();
   Block &body = program.getBodyBlock();
@@ -176,7 +178,8 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
   auto cleanup = [&] {
     for (CUdeviceptr p : owned)
       api->memFree(p);
-    api->moduleUnload(module);
+    if (module)
+      api->moduleUnload(module);
   };
   auto allocate = [&](Value v, size_t bytes) -> LogicalResult {
     CUdeviceptr p;

@@ -57,7 +57,7 @@ def _dot(bm, bn, bk, stages, warps, instruction=None, warps_m=None, ws=False,
 
 def selftest(name, source, feature, target="sm_90", schedule=None,
              fast_math=False, tf32=False, runs=None, features=None, quick=False,
-             expect=()):
+             expect=(), entries=None):
     """A self-test case: one module (`source`, relative to the repository)
     lowered for `target` with `schedule` forced on its kernels. `feature`
     is the table row of its functions ("rows" and "attention" are resolved
@@ -66,8 +66,10 @@ def selftest(name, source, feature, target="sm_90", schedule=None,
     dynamic sizes: prepare.py derives them from the PTX and the launch
     plan). `runs`: the values of the dynamic sizes to run at. `expect`:
     PTX instructions the module must contain (prepare.py checks, so that a
-    row of the table means what it says)."""
-    return {"name": name, "source": source, "feature": feature, "target": target,
+    row of the table means what it says). `entries`: the functions of the
+    source to keep (a forced schedule that fits only them)."""
+    return {"name": name, "source": source, "entries": entries or [],
+            "feature": feature, "target": target,
             "schedule": schedule, "fast_math": fast_math, "tf32": tf32,
             "runs": runs or [{}], "features": features or {}, "quick": quick,
             "expect": list(expect)}
@@ -115,12 +117,14 @@ def selftest_cases():
         # flash-decoding splits, mma.sync for 16-bit), then forced splits.
         selftest("attention", ATT, "attention",
                  features={"log_softmax": "row kernels", "cross_entropy": "row kernels"}),
-        selftest("attention-ways3", ATT, "attention",
-                 schedule=_dot(16, 64, 32, 1, 4, ways=3),
-                 features={"log_softmax": "row kernels", "cross_entropy": "row kernels"}),
-        selftest("attention-mma-ways3", ATT, "attention",
+        selftest("attention-causal-ways3", ATT, "attention",
+                 schedule=_dot(16, 64, 32, 1, 4, ways=3), entries=["causal"]),
+        selftest("attention-mma-causal", ATT, "attention",
+                 schedule=_dot(64, 64, 64, 2, 4, "mma_sync", 4), entries=["causal_bf16"],
+                 expect=["mma.sync"]),
+        selftest("attention-mma-decode-ways3", ATT, "attention",
                  schedule=_dot(16, 128, 64, 2, 4, "mma_sync", 1, ways=3),
-                 features={"log_softmax": "row kernels", "cross_entropy": "row kernels"}),
+                 entries=["decode_bf16"], expect=["mma.sync"]),
         # Dynamic sizes: compiled once, run at several sizes.
         selftest("dynamic-rows", "test/Integration/Inputs/dynamic-rows.mlir", "dynamic sizes",
                  runs=[{"T": 1}, {"T": 7}, {"T": 130}], quick=True),
@@ -132,9 +136,10 @@ def selftest_cases():
                  expect=["cp.async.bulk.tensor"]),
         # Fast math: value-changing rewrites and the bare approximate
         # instructions (ex2.approx.ftz, rcp.approx, ...).
-        selftest("fast-softmax", "examples/softmax.mlir", "fast math", fast_math=True,
-                 expect=["ex2.approx"]),
-        selftest("fast-gelu-mlp", "examples/gelu_mlp.mlir", "fast math", fast_math=True),
+        selftest("fast-edge-shapes", "test/Target/Inputs/edge-shapes.mlir", "fast math",
+                 fast_math=True, expect=["ex2.approx"]),
+        selftest("fast-dynamic-rows", "test/Integration/Inputs/dynamic-rows.mlir",
+                 "fast math", fast_math=True, runs=[{"T": 7}, {"T": 130}]),
         selftest("fast-attention", ATT, "fast math", fast_math=True),
     ]
 
@@ -218,9 +223,9 @@ LLAMA = [("qkv", 6144, 4096), ("o", 4096, 4096), ("gate_up", 28672, 4096),
          ("down", 4096, 14336)]
 
 
-def linear_case(proj, m, n, k):
+def linear_case(proj, m, n, k, tag=""):
     x, w, y = t([m, k], "bf16"), t([n, k], "bf16"), t([m, n], "bf16")
-    name = f"linear_{proj}_bf16_m{m}"
+    name = f"linear_{proj}_bf16_m{m}{tag}"
     mlir = (f"func.func @{name}(%x: {x}, %w: {w}) -> {y} {{\n"
             f"  %y = xtensor.linear %x, %w : ({x}, {w}) -> {y}\n"
             f"  return %y : {y}\n}}\n")
@@ -394,7 +399,7 @@ def bench_cases(tiny=False):
         for op in ["rmsnorm", "layernorm", "softmax", "swiglu", "add_rmsnorm"]:
             out.append(row_case(op, 1024, "f32" if op != "swiglu" else "bf16", m=64))
         out.append(matmul_case(128))
-        out.append(linear_case("qkv", 16, 192, 128))
+        out.append(linear_case("qkv", 16, 192, 128, tag="_tiny"))
         out.append(attention_case(64, 64, 4, 2, 64, tag="_tiny"))
         out.append(attention_case(1, 512, 4, 2, 64, causal=False, tag="_tiny"))
         out.append(decoder_case(32, tag="_tiny", **_tiny()))

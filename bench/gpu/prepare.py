@@ -132,17 +132,25 @@ def lower(src, options, out, tools, kernel_ir=True):
             ptx_entries((out / "kernel.ptx").read_text()))
 
 
-def prepare_selftest(case, root, tools):
+def prepare_selftest(case, root, tools, mutate=None):
     out = root / "selftest" / case["name"]
     out.mkdir(parents=True)
-    src = ROOT / case["source"]
-    shutil.copy(src, out / "tensor.mlir")
+    src = out / "tensor.mlir"
+    if case["entries"]:
+        # Only these functions (a forced schedule may fit only them).
+        src.write_text(run([tools.opt, "--symbol-privatize=exclude=" +
+                            ",".join(case["entries"]), "--symbol-dce",
+                            str(ROOT / case["source"])]))
+    else:
+        shutil.copy(ROOT / case["source"], src)
     generic = run([tools.opt, "--mlir-print-op-generic", str(src)])
     (out / "tensor.generic.mlir").write_text(generic)
     missing = reference.unsupported(reference.parse(generic))
     if missing:
         raise RuntimeError(f"{case['name']}: the eager reference lacks {missing}")
     options = cases.lower_options(case)
+    if mutate:
+        options += f" test-mutate={mutate}"
     plan, entries = lower(src, options, out, tools)
     ptx = (out / "kernel.ptx").read_text()
     for needed in case["expect"]:
@@ -158,8 +166,8 @@ def prepare_selftest(case, root, tools):
             "sizes": [s["name"] for s in program.get("sizes", [])],
             "launches": [s["launch"] for s in program["steps"] if "launch" in s],
             "tensor_maps": sum("tensor_map" in s for s in program["steps"])})
-    entry = {k: case[k] for k in ("name", "source", "feature", "target", "schedule",
-                                  "fast_math", "tf32", "runs", "quick")}
+    entry = {k: case[k] for k in ("name", "source", "entries", "feature", "target",
+                                  "schedule", "fast_math", "tf32", "runs", "quick")}
     entry.update(options=options, functions=functions, dir=f"selftest/{case['name']}")
     return entry
 
@@ -199,15 +207,29 @@ def compiler_identity(tools):
     return version, commit
 
 
+def find_tool(name):
+    """As python/xtile/runtime.py looks: $XTILE_BUILD_DIR/bin, the
+    checkout's build/bin, $XTILE_PREFIX/bin, PATH."""
+    dirs = [pathlib.Path(os.environ[v]) / "bin" for v in ("XTILE_BUILD_DIR",)
+            if os.environ.get(v)] + [ROOT / "build" / "bin"]
+    if os.environ.get("XTILE_PREFIX"):
+        dirs.append(pathlib.Path(os.environ["XTILE_PREFIX"]) / "bin")
+    for d in dirs:
+        if (d / name).exists():
+            return str(d / name)
+    found = shutil.which(name)
+    if not found:
+        raise SystemExit(f"prepare: cannot find {name} (build xtile first: "
+                         "scripts/setup.sh)")
+    return found
+
+
 def prepare(bundle, only=(), quick=False, jobs=None, opt=None, translate=None,
-            log=print):
-    """Writes the bundle; returns its manifest."""
-    tools = Tools(opt or str(ROOT / "build/bin/xtile-opt"),
-                  translate or str(ROOT / "build/bin/xtile-translate"))
-    for tool in (tools.opt, tools.translate):
-        if not pathlib.Path(tool).exists():
-            raise SystemExit(f"prepare: {tool} is missing: build xtile first "
-                             "(scripts/setup.sh)")
+            mutate=None, log=print):
+    """Writes the bundle; returns its manifest. mutate: for tests of the kit
+    itself, --lower-to-kernel's test-mutate on the self-test (a bundle that
+    must fail, and says so)."""
+    tools = Tools(opt or find_tool("xtile-opt"), translate or find_tool("xtile-translate"))
     root = pathlib.Path(bundle)
     if root.exists():
         shutil.rmtree(root)
@@ -222,7 +244,7 @@ def prepare(bundle, only=(), quick=False, jobs=None, opt=None, translate=None,
         bench = [(c, tiny) for c, tiny in bench if c["name"] in only]
     jobs = jobs or os.cpu_count() or 2
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        st = [pool.submit(prepare_selftest, c, root, tools) for c in selftest]
+        st = [pool.submit(prepare_selftest, c, root, tools, mutate) for c in selftest]
         bf = [pool.submit(prepare_bench, c, root, tools, tiny) for c, tiny in bench]
         manifest_st = []
         for c, f in zip(selftest, st):
@@ -238,6 +260,7 @@ def prepare(bundle, only=(), quick=False, jobs=None, opt=None, translate=None,
     manifest = {"created": datetime.datetime.now(datetime.timezone.utc)
                 .strftime("%Y-%m-%d %H:%M UTC"),
                 "compiler": version, "commit": commit, "features": cases.FEATURES,
+                "mutated": mutate,
                 "selftest": manifest_st, "bench": manifest_bench}
     (root / "manifest.json").write_text(json.dumps(manifest, indent=1))
     size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
@@ -258,9 +281,10 @@ def main():
     p.add_argument("-j", "--jobs", type=int, default=None)
     p.add_argument("--opt", default=None)
     p.add_argument("--translate", default=None)
+    p.add_argument("--test-mutate", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     prepare(args.bundle, filter(None, args.only.split(",")), args.quick, args.jobs,
-            args.opt, args.translate)
+            args.opt, args.translate, args.test_mutate)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,10 @@
 
 #include "xtile/Target/PTX/PTXEmitter.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "xtile/Dialect/Kernel/IR/KernelOps.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -489,8 +492,6 @@ struct HostRewriter {
     }
     if (llvm::NamedMDNode *annotations = m.getNamedMetadata("nvvm.annotations"))
       annotations->eraseFromParent();
-    if (kernels.empty())
-      return fail("the PTX path's LLVM IR has no kernel");
 
     llvm::Type *ptr = llvm::PointerType::get(ctx, 0);
     auto *entryType =
@@ -543,18 +544,33 @@ LogicalResult xtile::translateToHostPTX(Operation *op, raw_ostream &os,
                                         std::string *ptxOut) {
   std::string ptx;
   SmallVector<char> bitcode;
-  if (failed(serializeKernelsToPTX(op, chip, ptx, &bitcode)))
-    return failure();
   Location loc = op->getLoc();
+  // A module of host programs only (copies, empty results) has no PTX: its
+  // host object has an empty table of kernels.
+  bool kernels = false;
+  op->walk([&](Operation *inner) {
+    if (isa<xtile::kernel::FuncOp, gpu::GPUModuleOp>(inner))
+      kernels = true;
+  });
+  if (!isa<ModuleOp>(op) || kernels) {
+    if (failed(serializeKernelsToPTX(op, chip, ptx, &bitcode)))
+      return failure();
+  }
   llvm::LLVMContext ctx;
-  auto parsed = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
-                            "ptx-path"),
-      ctx);
-  if (!parsed)
-    return emitError(loc, "cannot read back the PTX path's LLVM IR: ")
-           << llvm::toString(parsed.takeError());
-  llvm::Module &m = **parsed;
+  std::unique_ptr<llvm::Module> owned;
+  if (bitcode.empty()) {
+    owned = std::make_unique<llvm::Module>("ptx-path", ctx);
+  } else {
+    auto parsed = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+                              "ptx-path"),
+        ctx);
+    if (!parsed)
+      return emitError(loc, "cannot read back the PTX path's LLVM IR: ")
+             << llvm::toString(parsed.takeError());
+    owned = std::move(*parsed);
+  }
+  llvm::Module &m = *owned;
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
