@@ -39,7 +39,7 @@ status=0
 { grep -oE '^UNSUPPORTED: xtile :: [^ ]+' "$log" || true; } | sed 's/^UNSUPPORTED: xtile :: //' |
   while read -r test; do
     needs=$({ grep -m1 -oE 'REQUIRES: .*' "$root/test/$test" || true; } | sed 's/REQUIRES: //')
-    echo "skipped $test: needs ${needs:-an unavailable feature} (nvcc, ptxas: the CUDA toolkit; torch, transformers: scripts/setup.sh's build/venv; emulation-sanitizers: the host compiler's libasan)"
+    echo "skipped $test: needs ${needs:-an unavailable feature} (nvcc, ptxas: the CUDA toolkit; torch, transformers: scripts/setup.sh's build/venv; emulation-sanitizers: the host compiler's libasan; cute: CUTLASS's headers (nvidia-cutlass) and the CUDA headers; long: the long tier, scripts/long-tests.sh)"
   done
 count() { awk -v pat="$1" '$0 ~ "^ *(" pat ") *: *[0-9]+" {split($0, f, ":"); n += f[2]} END {print n + 0}' "$log"; }
 passed=$(count "Passed")

@@ -48,6 +48,10 @@ if config.ptxas:
 # xtile-fuzz --compile-only assembles with this ptxas, or with none.
 config.substitutions.append(
     ("%assembler_option", "--ptxas " + (config.ptxas if config.ptxas else "''")))
+# The long tier (scripts/long-tests.sh): lit --param long=1.
+if lit_config.params.get("long", "0") not in ("0", "", "false", "False"):
+    config.available_features.add("long")
+
 sanitizer_flags = ""
 if config.sanitizers.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("sanitizers")
