@@ -44,7 +44,7 @@ def build(kernel_ir, path, kind="ptx"):
     path = pathlib.Path(path)
     rt = runtime._runtime_dir()
     cxx = os.environ.get("CXX", "c++")
-    common = [cxx, "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-Wno-psabi",
+    common = [cxx, "-std=c++17", "-O1", "-ffp-contract=off", "-fPIC", "-shared", "-w", "-Wno-psabi",
               "-pthread", "-include", str(rt / "xtile_emulation.h"),
               "-DXTILE_EMULATION_DRIVER"]
     if kind == "ptx":

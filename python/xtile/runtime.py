@@ -402,9 +402,12 @@ class _DriverProgram:
 
 def nvcc_command(cu, out, arch="native"):
     """nvcc's command that builds emitted CUDA C (kernels and host code)
-    into a shared library for `arch`."""
-    return [_nvcc(), "-O3", f"-arch={arch}", "-shared", "-Xcompiler", "-fPIC",
-            "-o", str(out), str(cu)]
+    into a shared library for `arch`. Without contraction (-fmad=false): the
+    kernels fuse a multiply and an add only where they say fmaf, as the PTX
+    path (NVPTX writes mul.rn/add.rn) and the emulation do, so all three
+    give the same bits."""
+    return [_nvcc(), "-O3", f"-arch={arch}", "-fmad=false", "-shared",
+            "-Xcompiler", "-fPIC", "-o", str(out), str(cu)]
 
 
 def emulation_command(cu, out, defines=()):
@@ -412,8 +415,8 @@ def emulation_command(cu, out, defines=()):
     CUDA C for the CPU emulation (runtime/xtile_emulation.h) into a shared
     library; `defines` adds macros (XTILE_EMULATION_DRIVER: the library is
     also an emulated CUDA driver whose GPU runs the module's kernels)."""
-    return ([os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-fPIC", "-shared",
-             "-w", "-Wno-psabi", "-pthread", "-x", "c++", "-include",
+    return ([os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-ffp-contract=off",
+             "-fPIC", "-shared", "-w", "-Wno-psabi", "-pthread", "-x", "c++", "-include",
              str(_runtime_dir() / "xtile_emulation.h")] +
             [f"-D{d}" for d in defines] + [str(cu), "-o", str(out)])
 

@@ -346,8 +346,8 @@ FailureOr<std::string> buildPtxDriver(StringRef object, StringRef dir) {
     return failure();
   std::string runtime = findRuntimeDir();
   SmallVector<std::string> args = {
-      *program, "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-Wno-psabi",
-      "-pthread", "-include", runtime + "/xtile_emulation.h",
+      *program, "-std=c++17", "-O1", "-ffp-contract=off", "-fPIC", "-shared",
+      "-w", "-Wno-psabi", "-pthread", "-include", runtime + "/xtile_emulation.h",
       "-DXTILE_EMULATION_DRIVER", "-DXTILE_EMULATION_PTX",
       runtime + "/xtile_ptx_host.cpp", o, "-o", so};
   SmallVector<StringRef> argRefs(args.begin(), args.end());
@@ -380,7 +380,10 @@ FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
   if (failed(program))
     return failure();
   std::string header = findRuntimeDir() + "/xtile_emulation.h";
-  SmallVector<std::string> args = {*program, "-std=c++17", "-O1", "-fPIC",
+  // No contraction: a multiply and an add fuse only where the kernel says
+  // fmaf, as on the GPU (nvcc -fmad=false; NVPTX's mul.rn and add.rn).
+  SmallVector<std::string> args = {*program, "-std=c++17", "-O1",
+                                   "-ffp-contract=off", "-fPIC",
                                    "-shared", "-w", "-Wno-psabi", "-pthread",
                                    "-x", "c++",
                                    "-include", header, cu, "-o", so};
