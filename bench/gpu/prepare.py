@@ -12,8 +12,8 @@ version for the dry run):
   tensor.mlir          the Tensor IR
   tensor.generic.mlir  the same in MLIR's generic form, which the eager
                        PyTorch reference (reference.py) evaluates (self-test)
-  kernel.mlir          the Kernel IR (self-test: the emulated driver of the
-                       PTX path is built from it in the dry run)
+  kernel.mlir          the Kernel IR (self-test and tiny grid: the dry run's
+                       emulated driver of the PTX path is built from it)
   kernel.cu            the CUDA C (xtile-translate --mlir-to-cuda): nvcc's
   kernel.ptx           the PTX (--mlir-to-ptx): the driver loader's
   plan.json            the launch plan (--mlir-to-launch-plan): buffers,
@@ -178,7 +178,7 @@ def prepare_bench(case, root, tools, tiny):
     src = out / "tensor.mlir"
     src.write_text(case["mlir"])
     options = cases.lower_options(case)
-    plan, entries = lower(src, options, out, tools, kernel_ir=False)
+    plan, entries = lower(src, options, out, tools, kernel_ir=tiny)
     program = plan["programs"][0]
     shows, split, code = code_features(program, entries)
     entry = {k: v for k, v in case.items() if k != "mlir"}

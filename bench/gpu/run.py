@@ -269,7 +269,8 @@ def benchmark(bundle, cases, *, cuda, runs=50, compile_=True, deadline=None,
     """Times `cases` (manifest entries) of the bundle; returns
     (environment, results). libs: case name -> built library (or a
     future, or an error text). drivers: for the dry run, case name ->
-    emulated driver library (absent: the PTX loader is not timed)."""
+    emulated driver library, likewise (absent: the PTX loader is not
+    timed)."""
     device = "cuda" if cuda else "cpu"
     clock = Clock(cuda)
     env = {}
@@ -311,10 +312,16 @@ def benchmark(bundle, cases, *, cuda, runs=50, compile_=True, deadline=None,
             r["notes"].append(f"nvcc failed: {lib.strip().splitlines()[0] if lib.strip() else '?'}")
         elif lib is not None:
             programs["xtile (CUDA C)"] = runtime._LibraryProgram(lib, name, cuda=cuda)
-        if "driver" in loaders and (cuda or (drivers or {}).get(name)):
+        driver = (drivers or {}).get(name)
+        if isinstance(driver, concurrent.futures.Future):
+            driver = driver.result()
+        if isinstance(driver, str):
+            r["notes"].append(f"emulated driver: {driver.strip().splitlines()[0]}")
+            driver = None
+        if "driver" in loaders and (cuda or driver):
             try:
                 if not cuda:
-                    os.environ["XTILE_LIBCUDA"] = str(drivers[name])
+                    os.environ["XTILE_LIBCUDA"] = str(driver)
                     runtime._Driver._instance = None
                 programs["xtile (PTX)"] = runtime._DriverProgram(
                     (d / "kernel.ptx").read_text(), json.loads((d / "plan.json").read_text()),
@@ -359,7 +366,11 @@ def benchmark(bundle, cases, *, cuda, runs=50, compile_=True, deadline=None,
                     r["notes"].append("torch.compile: skipped (time limit)")
                 else:
                     try:
-                        compiled = torch.compile(eager_fn(c))
+                        # Static shapes, compiled afresh: the cases share
+                        # their functions' code objects, whose recompiles
+                        # would otherwise turn dynamic or hit the limit.
+                        torch._dynamo.reset()
+                        compiled = torch.compile(eager_fn(c), dynamic=False)
                         r["times"]["torch.compile"] = clock.median_us(
                             lambda i, o: compiled(*i), sets, runs)
                     except Exception as e:
@@ -411,7 +422,7 @@ def format_row(r, env):
     return line
 
 
-HEADER = (f"{'case':34} {'nvcc us':>9} {'PTX us':>9} {'eager us':>9} {'base us':>9} "
+HEADER = (f"{'case':34} {'CUDA C us':>9} {'PTX us':>9} {'eager us':>9} {'base us':>9} "
           f"{'vs base':>6} {'rate':>18}")
 
 
