@@ -318,6 +318,10 @@ def worker(spec):
                     torch.cuda.synchronize()
                 if rc != 0:
                     raise RuntimeError(f"the program returned CUDA error {rc}")
+                # The outputs' bits, to compare the two loaders' results.
+                record["digest"] = zlib.crc32(b"".join(
+                    o.detach().cpu().contiguous().reshape(-1).view(torch.uint8)
+                    .numpy().tobytes() for o in outputs))
                 for i, (got, exp, rnd, b) in enumerate(zip(outputs, expected, rounded,
                                                            fn["outputs"])):
                     c = compare(got.cpu(), exp, rnd, b["element"], tol.get(b["element"], 0))
@@ -499,6 +503,14 @@ def feature_table(records, manifest, dry):
             row[loader] = (sum(r["status"] == "pass" for r in lr), len(lr))
         worst = max((c.get("margin", 0.0) for r in rs for c in r["checks"]), default=0.0)
         row["worst"] = worst
+        # Runs whose outputs the two loaders gave bit for bit alike.
+        digests = {}
+        for r in rs:
+            if "digest" in r:
+                digests.setdefault((r["case"], r["function"], r["run"]), {})[r["loader"]] = \
+                    r["digest"]
+        pairs = [d for d in digests.values() if len(d) == 2]
+        row["identical"] = (sum(d["nvcc"] == d["driver"] for d in pairs), len(pairs))
         row["ok"] = all(row[l][0] == row[l][1] for l in ("nvcc", "driver"))
         rows.append(row)
     return rows
@@ -507,18 +519,21 @@ def feature_table(records, manifest, dry):
 def print_table(rows, records, dry, manifest, bundle, log=print):
     l1, l2 = loader_label("nvcc", dry), loader_label("driver", dry)
     w = max(len(l1), len(l2), 12)
-    log(f"{'feature':24} {'functions':>9}  {l1:>{w}}  {l2:>{w}}  {'error/allowed':>13}")
+    log(f"{'feature':24} {'functions':>9}  {l1:>{w}}  {l2:>{w}}  {'error/allowed':>13}  "
+        f"{'same bits':>9}")
     for r in rows:
         cells = []
         for loader in ("nvcc", "driver"):
             p, n = r[loader]
             cells.append(f"{p}/{n} {'pass' if p == n else 'FAIL'}")
+        same = "{}/{}".format(*r["identical"])
         log(f"{r['feature']:24} {r['functions']:>9}  {cells[0]:>{w}}  {cells[1]:>{w}}  "
-            f"{r['worst']:13.3f}")
+            f"{r['worst']:13.3f}  {same:>9}")
     total = len(records)
     passed = sum(r["status"] == "pass" for r in records)
     log(f"{'all':24} {len({(r['case'], r['function']) for r in records}):>9}  "
-        f"{passed}/{total} runs passed")
+        f"{passed}/{total} runs passed; same bits: the runs whose outputs both loaders "
+        "gave bit for bit alike")
     failing = next((r for r in rows if not r["ok"]), None)
     if failing is None:
         log("every feature passed through both loaders")
@@ -580,13 +595,13 @@ def markdown(report):
              "### Self-test against eager PyTorch", "",
              f"Loaders: {loaders_described(dry)}.", "",
              f"| feature | functions | {loader_label('nvcc', dry)} | "
-             f"{loader_label('driver', dry)} | worst error / allowed |",
-             "|---|---:|---:|---:|---:|"]
+             f"{loader_label('driver', dry)} | worst error / allowed | loaders' bits alike |",
+             "|---|---:|---:|---:|---:|---:|"]
     for r in report["selftest"]["table"]:
         cells = [f"{r[l][0]}/{r[l][1]}" + ("" if r[l][0] == r[l][1] else " **FAIL**")
                  for l in ("nvcc", "driver")]
         lines.append(f"| {r['feature']} | {r['functions']} | {cells[0]} | {cells[1]} | "
-                     f"{r['worst']:.3f} |")
+                     f"{r['worst']:.3f} | {r['identical'][0]}/{r['identical'][1]} |")
     first = report["selftest"]["first_failing"]
     lines += ["", f"First failing feature: {first}." if first else
               "Every feature passed through both loaders.", ""]
