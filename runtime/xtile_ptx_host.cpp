@@ -250,31 +250,20 @@ void __xt_ptx_llvm_nvvm_barrier_sync_cnt(uint32_t id, uint32_t n) {
 void __xt_ptx_llvm_nvvm_barrier(uint32_t id, uint32_t n) { barrier(id, n); }
 void __xt_ptx_llvm_nvvm_barrier_n(uint32_t id) { barrier(id, 0); }
 
-// Shuffles.
-uint32_t __xt_ptx_llvm_nvvm_shfl_sync_bfly_i32(uint32_t m, uint32_t v,
-                                               uint32_t b, uint32_t c) {
-  return shuffle(m, v, b, c, 0);
-}
-float __xt_ptx_llvm_nvvm_shfl_sync_bfly_f32(uint32_t m, float v, uint32_t b,
-                                            uint32_t c) {
-  return asFloat(shuffle(m, asBits(v), b, c, 0));
-}
-uint32_t __xt_ptx_llvm_nvvm_shfl_sync_down_i32(uint32_t m, uint32_t v,
-                                               uint32_t b, uint32_t c) {
-  return shuffle(m, v, b, c, 1);
-}
-float __xt_ptx_llvm_nvvm_shfl_sync_down_f32(uint32_t m, float v, uint32_t b,
-                                            uint32_t c) {
-  return asFloat(shuffle(m, asBits(v), b, c, 1));
-}
-uint32_t __xt_ptx_llvm_nvvm_shfl_sync_idx_i32(uint32_t m, uint32_t v,
-                                              uint32_t b, uint32_t c) {
-  return shuffle(m, v, b, c, 2);
-}
-float __xt_ptx_llvm_nvvm_shfl_sync_idx_f32(uint32_t m, float v, uint32_t b,
-                                           uint32_t c) {
-  return asFloat(shuffle(m, asBits(v), b, c, 2));
-}
+// Shuffles: mode 0 bfly, 1 down, 2 idx.
+#define XT_SHFL(kind, mode)                                                    \
+  uint32_t __xt_ptx_llvm_nvvm_shfl_sync_##kind##_i32(uint32_t m, uint32_t v,  \
+                                                     uint32_t b, uint32_t c) { \
+    return shuffle(m, v, b, c, mode);                                          \
+  }                                                                            \
+  float __xt_ptx_llvm_nvvm_shfl_sync_##kind##_f32(uint32_t m, float v,        \
+                                                  uint32_t b, uint32_t c) {    \
+    return asFloat(shuffle(m, asBits(v), b, c, mode));                         \
+  }
+XT_SHFL(bfly, 0)
+XT_SHFL(down, 1)
+XT_SHFL(idx, 2)
+#undef XT_SHFL
 
 // cp.async: the copy is made at once (it is complete by any wait_group).
 #define XT_CP_ASYNC(kind, n)                                                   \
@@ -324,30 +313,20 @@ void __xt_ptx_llvm_nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16(uint32_t *r,
 }
 
 // mma.sync: D = A B + C; the fragments as the intrinsics pass them.
-void __xt_ptx_llvm_nvvm_mma_m16n8k16_row_col_bf16(
-    float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
-    uint32_t b1, float c0, float c1, float c2, float c3) {
-  const uint32_t a[4] = {a0, a1, a2, a3}, b[2] = {b0, b1};
-  float acc[4] = {c0, c1, c2, c3};
-  xt_emu::mma(a, b, acc, xt_emu::bf16Bits);
-  std::memcpy(d, acc, sizeof acc);
-}
-void __xt_ptx_llvm_nvvm_mma_m16n8k16_row_col_f32_f32(
-    float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
-    uint32_t b1, float c0, float c1, float c2, float c3) {
-  const uint32_t a[4] = {a0, a1, a2, a3}, b[2] = {b0, b1};
-  float acc[4] = {c0, c1, c2, c3};
-  xt_emu::mma(a, b, acc, xt_emu::f16Bits);
-  std::memcpy(d, acc, sizeof acc);
-}
-void __xt_ptx_llvm_nvvm_mma_m16n8k8_row_col_tf32(
-    float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
-    uint32_t b1, float c0, float c1, float c2, float c3) {
-  const uint32_t a[4] = {a0, a1, a2, a3}, b[2] = {b0, b1};
-  float acc[4] = {c0, c1, c2, c3};
-  xt_emu::mmaTf32(a, b, acc);
-  std::memcpy(d, acc, sizeof acc);
-}
+#define XT_MMA(name, run)                                                      \
+  void __xt_ptx_llvm_nvvm_mma_##name(float *d, uint32_t a0, uint32_t a1,      \
+                                     uint32_t a2, uint32_t a3, uint32_t b0,   \
+                                     uint32_t b1, float c0, float c1,         \
+                                     float c2, float c3) {                    \
+    const uint32_t a[4] = {a0, a1, a2, a3}, b[2] = {b0, b1};                  \
+    float acc[4] = {c0, c1, c2, c3};                                          \
+    run;                                                                       \
+    std::memcpy(d, acc, sizeof acc);                                           \
+  }
+XT_MMA(m16n8k16_row_col_bf16, xt_emu::mma(a, b, acc, xt_emu::bf16Bits))
+XT_MMA(m16n8k16_row_col_f32_f32, xt_emu::mma(a, b, acc, xt_emu::f16Bits))
+XT_MMA(m16n8k8_row_col_tf32, xt_emu::mmaTf32(a, b, acc))
+#undef XT_MMA
 uint32_t __xt_ptx_llvm_nvvm_f2tf32_rna(float x) {
   return asBits(xt_emu::roundTf32(x));
 }

@@ -325,57 +325,36 @@ LogicalResult loadSanitizerRuntime(char **argv) {
   return fail("cannot run " + self + " again: " + std::strerror(errno));
 }
 
-/// Links the host object of the PTX path (translateToHostPTX) with
-/// runtime/xtile_ptx_host.cpp into an emulated CUDA driver; returns the
-/// library's path.
-FailureOr<std::string> buildPtxDriver(StringRef object, StringRef dir) {
-  std::string o = (dir + "/kernels-ptx.o").str(),
-              so = (dir + "/libcuda-ptx.so").str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(o, ec);
-    if (ec) {
-      llvm::errs() << "xtile-run: cannot write " << o << ": " << ec.message()
-                   << "\n";
-      return failure();
-    }
-    os << object;
-  }
-  FailureOr<std::string> program = hostCompiler();
-  if (failed(program))
-    return failure();
-  std::string runtime = findRuntimeDir();
-  SmallVector<std::string> args = {
-      *program, "-std=c++17", "-O1", "-ffp-contract=off", "-fPIC", "-shared",
-      "-w", "-Wno-psabi", "-pthread", "-include", runtime + "/xtile_emulation.h",
-      "-DXTILE_EMULATION_DRIVER", "-DXTILE_EMULATION_PTX",
-      runtime + "/xtile_ptx_host.cpp", o, "-o", so};
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(*program, argRefs, std::nullopt, {}, 0, 0,
-                                     &message);
-  if (rc != 0) {
-    llvm::errs() << "xtile-run: linking the PTX path's code into an "
-                    "emulated driver failed (" << o << ")"
-                 << (message.empty() ? "" : ": ") << message << "\n";
+/// The directory of what a run builds: --keep's, else a new temporary one.
+LogicalResult makeWorkDir(SmallString<128> &dir) {
+  if (!keepDir.empty()) {
+    dir = keepDir;
+    llvm::sys::fs::create_directories(dir);
+  } else if (llvm::sys::fs::createUniqueDirectory("xtile-run", dir)) {
+    llvm::errs() << "xtile-run: cannot create a temporary directory\n";
     return failure();
   }
-  return so;
+  return success();
 }
 
-/// Compiles CUDA C for the CPU; returns the library's path.
-FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
-  std::string cu = (dir + "/kernels.cu").str(), so = (dir + "/kernels.so").str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(cu, ec);
-    if (ec) {
-      llvm::errs() << "xtile-run: cannot write " << cu << ": " << ec.message()
-                   << "\n";
-      return failure();
-    }
-    os << source;
+/// Writes `bytes` to `path`.
+LogicalResult writeFile(StringRef path, StringRef bytes) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "xtile-run: cannot write " << path << ": " << ec.message()
+                 << "\n";
+    return failure();
   }
+  os << bytes;
+  return success();
+}
+
+/// Builds a shared library `so` of `inputs` with the host compiler, the
+/// emulation header included first (and `extra` flags); `what` names the
+/// step for its error.
+LogicalResult buildForCpu(ArrayRef<std::string> inputs, StringRef so,
+                          ArrayRef<std::string> extra, StringRef what) {
   FailureOr<std::string> program = hostCompiler();
   if (failed(program))
     return failure();
@@ -383,17 +362,19 @@ FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
   // No contraction: a multiply and an add fuse only where the kernel says
   // fmaf, as on the GPU (nvcc -fmad=false; NVPTX's mul.rn and add.rn).
   SmallVector<std::string> args = {*program, "-std=c++17", "-O1",
-                                   "-ffp-contract=off", "-fPIC",
-                                   "-shared", "-w", "-Wno-psabi", "-pthread",
-                                   "-x", "c++",
-                                   "-include", header, cu, "-o", so};
+                                   "-ffp-contract=off", "-fPIC", "-shared",
+                                   "-w", "-Wno-psabi", "-pthread", "-include",
+                                   header};
+  args.append(extra.begin(), extra.end());
+  args.append(inputs.begin(), inputs.end());
+  args.append({"-o", so.str()});
   if (sanitize)
     args.append({"-g", "-fno-omit-frame-pointer",
                  "-fsanitize=address,undefined",
                  "-fno-sanitize-recover=undefined"});
-  if (const char *extra = std::getenv("XTILE_EMULATION_CXXFLAGS")) {
+  if (const char *env = std::getenv("XTILE_EMULATION_CXXFLAGS")) {
     SmallVector<StringRef> parts;
-    StringRef(extra).split(parts, ' ', -1, false);
+    StringRef(env).split(parts, ' ', -1, false);
     for (StringRef p : parts)
       args.insert(args.begin() + 1, p.str());
   }
@@ -402,11 +383,36 @@ FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
   int rc = llvm::sys::ExecuteAndWait(*program, argRefs, std::nullopt, {}, 0, 0,
                                      &message);
   if (rc != 0) {
-    llvm::errs() << "xtile-run: compiling the emitted CUDA C for the CPU "
-                    "failed (" << cu << ")" << (message.empty() ? "" : ": ")
-                 << message << "\n";
+    llvm::errs() << "xtile-run: " << what << " failed ("
+                 << llvm::join(inputs, " ") << ")"
+                 << (message.empty() ? "" : ": ") << message << "\n";
     return failure();
   }
+  return success();
+}
+
+/// Links the host object of the PTX path (translateToHostPTX) with
+/// runtime/xtile_ptx_host.cpp into an emulated CUDA driver; returns the
+/// library's path.
+FailureOr<std::string> buildPtxDriver(StringRef object, StringRef dir) {
+  std::string o = (dir + "/kernels-ptx.o").str(),
+              so = (dir + "/libcuda-ptx.so").str();
+  if (failed(writeFile(o, object)) ||
+      failed(buildForCpu({findRuntimeDir() + "/xtile_ptx_host.cpp", o}, so,
+                         {"-DXTILE_EMULATION_DRIVER", "-DXTILE_EMULATION_PTX"},
+                         "linking the PTX path's code into an emulated "
+                         "driver")))
+    return failure();
+  return so;
+}
+
+/// Compiles CUDA C for the CPU; returns the library's path.
+FailureOr<std::string> compileForCpu(StringRef source, StringRef dir) {
+  std::string cu = (dir + "/kernels.cu").str(), so = (dir + "/kernels.so").str();
+  if (failed(writeFile(cu, source)) ||
+      failed(buildForCpu({cu}, so, {"-x", "c++"},
+                         "compiling the emitted CUDA C for the CPU")))
+    return failure();
   return so;
 }
 
@@ -689,13 +695,8 @@ int main(int argc, char **argv) {
 
     if (backend == "emu") {
       SmallString<128> dir;
-      if (!keepDir.empty()) {
-        dir = keepDir;
-        llvm::sys::fs::create_directories(dir);
-      } else if (llvm::sys::fs::createUniqueDirectory("xtile-run", dir)) {
-        llvm::errs() << "xtile-run: cannot create a temporary directory\n";
+      if (failed(makeWorkDir(dir)))
         return failure();
-      }
       start = std::chrono::steady_clock::now();
       FailureOr<std::string> library = compileForCpu(code, dir);
       if (failed(library))
@@ -758,13 +759,8 @@ int main(int argc, char **argv) {
           llvm::sys::fs::remove_directories(dir);
       });
       if (backend == "emu-ptx") {
-        if (!keepDir.empty()) {
-          dir = keepDir;
-          llvm::sys::fs::create_directories(dir);
-        } else if (llvm::sys::fs::createUniqueDirectory("xtile-run", dir)) {
-          llvm::errs() << "xtile-run: cannot create a temporary directory\n";
+        if (failed(makeWorkDir(dir)))
           return failure();
-        }
         start = std::chrono::steady_clock::now();
         FailureOr<std::string> library = buildPtxDriver(hostObject, dir);
         if (failed(library))

@@ -309,6 +309,15 @@ struct DynamicSharedOpLowering : ConvertOpToLLVMPattern<xk::DynamicSharedOp> {
   }
 };
 
+/// How `type` is held in memory: a vector of i1 as a vector of bytes (the
+/// LLVM IR of <N x i1> in memory packs its bits; a scalar i1 is a byte).
+Type byteBooleans(Type type) {
+  auto vec = dyn_cast<VectorType>(type);
+  if (!vec || !vec.getElementType().isInteger(1))
+    return type;
+  return vec.clone(IntegerType::get(type.getContext(), 8));
+}
+
 struct LoadOpLowering : ConvertOpToLLVMPattern<xk::LoadOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -321,8 +330,15 @@ struct LoadOpLowering : ConvertOpToLLVMPattern<xk::LoadOp> {
     Value addr = elementAddress(rewriter, op.getLoc(), *getTypeConverter(),
                                 adaptor.getPtr(), op.getPtr().getType(),
                                 adaptor.getOffset());
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(
-        op, type, addr, naturalAlignment(op.getResult().getType()));
+    // Booleans are a byte each in memory (CUDA C's bool); a vector of i1
+    // would be bit-packed, so it is loaded as bytes and truncated.
+    Type memory = byteBooleans(type);
+    Value loaded = LLVM::LoadOp::create(
+        rewriter, op.getLoc(), memory, addr,
+        naturalAlignment(op.getResult().getType()));
+    if (memory != type)
+      loaded = LLVM::TruncOp::create(rewriter, op.getLoc(), type, loaded);
+    rewriter.replaceOp(op, loaded);
     return success();
   }
 };
@@ -336,9 +352,12 @@ struct StoreOpLowering : ConvertOpToLLVMPattern<xk::StoreOp> {
     Value addr = elementAddress(rewriter, op.getLoc(), *getTypeConverter(),
                                 adaptor.getPtr(), op.getPtr().getType(),
                                 adaptor.getOffset());
+    Value value = adaptor.getValue();
+    Type memory = byteBooleans(value.getType());
+    if (memory != value.getType())
+      value = LLVM::ZExtOp::create(rewriter, op.getLoc(), memory, value);
     rewriter.replaceOpWithNewOp<LLVM::StoreOp>(
-        op, adaptor.getValue(), addr,
-        naturalAlignment(op.getValue().getType()));
+        op, value, addr, naturalAlignment(op.getValue().getType()));
     return success();
   }
 };
