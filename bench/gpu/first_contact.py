@@ -149,6 +149,7 @@ def toolkit_check(bundle, cases, pool, log=print):
     for name, _, warnings in checked:
         for w in dict.fromkeys(warnings):
             log(f"  {name}: {w}")
+    shutil.rmtree(work, ignore_errors=True)
     return not failed
 
 
@@ -481,6 +482,8 @@ def selftest(bundle, manifest, args, dry, pool, then=None, log=print):
     with concurrent.futures.ThreadPoolExecutor(parallel) as runners:
         for rs in runners.map(one, cases):
             records += rs
+    import shutil
+    shutil.rmtree(work, ignore_errors=True)
     return records
 
 
@@ -862,6 +865,8 @@ def main():
         print()
     print(f"# {time.monotonic() - start:.0f} s")
     pool.shutdown(wait=False, cancel_futures=True)
+    import shutil
+    shutil.rmtree(work, ignore_errors=True)
     return 0 if first is None else 1
 
 
