@@ -15,7 +15,7 @@
 // REF-NOT: error
 // EMU: @softmax output #0 tensor<16x100xf32>: normwise relative error {{.*}}: ok
 // INPUTS: @double output #0 tensor<16x100xf32>: normwise relative error {{.*}}: ok
-// BACKEND: xtile-run: unknown backend 'tpu' (emu, cuda or ref)
+// BACKEND: xtile-run: unknown backend 'tpu' (emu, emu-ptx, cuda or ref)
 // SHAPE: y.npy: shape does not match the argument tensor<4xf32>
 // ONE: xtile-run: --inputs needs one function (--entry)
 // MISSING: xtile-run: no function named 'missing' to run

@@ -307,6 +307,9 @@ SinCosParts reduceSinCos(MathBuilder &m, Value x) {
   Value r = m.fma(j, m.fbits(0xbfc90fdbu), x);
   r = m.fma(j, m.fbits(0x333bbd2eu), r);
   r = m.fma(j, m.fbits(0x26f72cedu), r);
+  // Past 2^24 or so, r is no longer small: bounded, the polynomials stay
+  // finite (NaN, from an infinite x, stays NaN).
+  r = m.minimum(m.maximum(r, -1.0), 1.0);
   // j mod 4 in [0, 4), exact in f32 for every j.
   Value q = m.sub(j, m.mul(m.f(4.0), m.floor(m.mul(j, m.f(0.25)))));
   return {r, m.mul(r, r), q};
