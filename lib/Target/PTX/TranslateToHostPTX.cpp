@@ -369,8 +369,14 @@ struct HostRewriter {
     bool sixteen = type != "tf32";
     unsigned immediates = sixteen ? 4 : 2;
     auto *result = dyn_cast<llvm::StructType>(call->getType());
+    // The operands after the tied accumulators: the descriptors are $2r
+    // and $2r+1 (r results, r tied operands), scale-d $2r+2.
+    unsigned descA = 0, scaleD = 0;
+    groups[6].getAsInteger(10, descA);
+    groups[1].getAsInteger(10, scaleD);
     if (groups[5] != type || !result || result->getNumElements() != regs ||
-        call->arg_size() != regs + 3 + immediates)
+        call->arg_size() != regs + 3 + immediates || descA != 2 * regs ||
+        scaleD != 2 * regs + 2)
       return fail("the inline PTX '" + text +
                   "' does not have the operands of wgmma.mma_async with " +
                   llvm::Twine(regs) + " accumulators");
