@@ -1,0 +1,2 @@
+#include "runtime/Driver.h"
+#include "xtile/Support/Storage.h"

@@ -1,0 +1,2 @@
+include "mlir/IR/OpBase.td"
+include "xtile/Dialect/Tensor/IR/TensorBase.td"

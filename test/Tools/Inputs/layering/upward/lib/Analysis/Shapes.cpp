@@ -1,0 +1,1 @@
+#include "xtile/Dialect/Loop/IR/LoopOps.h"

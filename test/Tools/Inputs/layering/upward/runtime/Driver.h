@@ -1,0 +1,2 @@
+#pragma once
+#include "xtile/Dialect/Loop/IR/LoopOps.h"
