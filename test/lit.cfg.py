@@ -48,7 +48,7 @@ if config.ptxas:
 # xtile-fuzz --compile-only assembles with this ptxas, or with none.
 config.substitutions.append(
     ("%assembler_option", "--ptxas " + (config.ptxas if config.ptxas else "''")))
-# The long tier (scripts/long-tests.sh): lit --param long=1.
+# The long tier (scripts/run-tests.sh --long): lit --param long=1.
 if lit_config.params.get("long", "0") not in ("0", "", "false", "False"):
     config.available_features.add("long")
 

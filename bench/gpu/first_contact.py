@@ -471,16 +471,16 @@ def selftest(bundle, manifest, args, dry, pool, then=None, log=print):
         feats = {f["name"]: f["features"] for f in c["functions"]}
         for r in rs:
             r.update(case=c["name"], features=feats[r["function"]])
-        line = []
-        for loader in ("nvcc", "driver"):
-            lr = [r for r in rs if r["loader"] == loader]
-            line.append(f"{loader} {sum(r['status'] == 'pass' for r in lr)}/{len(lr)}")
-        log(f"  {c['name']:22} {', '.join(line)} runs passed  "
-            f"({time.monotonic() - t0:.1f} s)")
-        return rs
+        return rs, time.monotonic() - t0
     parallel = args.parallel or (2 if dry else 4)
     with concurrent.futures.ThreadPoolExecutor(parallel) as runners:
-        for rs in runners.map(one, cases):
+        # Reported in the cases' order, whichever finishes first.
+        for c, (rs, seconds) in zip(cases, runners.map(one, cases)):
+            line = []
+            for loader in ("nvcc", "driver"):
+                lr = [r for r in rs if r["loader"] == loader]
+                line.append(f"{loader} {sum(r['status'] == 'pass' for r in lr)}/{len(lr)}")
+            log(f"  {c['name']:22} {', '.join(line)} runs passed  ({seconds:.1f} s)")
             records += rs
     import shutil
     shutil.rmtree(work, ignore_errors=True)

@@ -2,9 +2,12 @@
 # xtile.compile under the CPU emulation, against eager and a float64
 # reference.
 #
-#   opinfo.py [--ops NAME,NAME,...] [--dtypes float32,bfloat16] [--verbose]
+#   opinfo.py [--ops NAME,NAME,...] [--dtypes float32,bfloat16]
+#             [--max-samples N] [--verbose]
 #
 # An op NAME selects every variant of that OpInfo; NAME.VARIANT one.
+# --max-samples N runs N of each op's samples, spread evenly over its list
+# (the first and the last included), for the fast test tier.
 #
 # Each sample (input, args, kwargs) becomes a module whose tensor arguments
 # are its inputs. A result passes when every element is within
@@ -171,6 +174,17 @@ def describe(sample):
     return "(" + ", ".join(parts) + ")"
 
 
+def spread(samples, limit):
+    """At most `limit` of `samples` (all when 0), evenly spaced, the first
+    and the last included."""
+    if limit <= 0 or len(samples) <= limit:
+        return samples
+    if limit == 1:
+        return samples[:1]
+    picks = sorted({round(i * (len(samples) - 1) / (limit - 1)) for i in range(limit)})
+    return [samples[i] for i in picks]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ops", default=",".join(DEFAULT_OPS),
@@ -178,6 +192,9 @@ def main():
                              "'supported' (every OpInfo of an operator the "
                              "importer handles)")
     parser.add_argument("--dtypes", default="float32,bfloat16")
+    parser.add_argument("--max-samples", type=int, default=0,
+                        help="at most this many samples per op and dtype, "
+                             "spread evenly over its samples (0: all)")
     parser.add_argument("--verbose", action="store_true")
     opts = parser.parse_args()
     names = ELEMENTWISE_OPS if opts.ops == "elementwise" else opts.ops.split(",")
@@ -201,7 +218,8 @@ def main():
                 continue
             passed, failures, skipped = 0, [], []
             torch.manual_seed(0)
-            for sample in op.sample_inputs("cpu", dtype, requires_grad=False):
+            for sample in spread(list(op.sample_inputs("cpu", dtype, requires_grad=False)),
+                                 opts.max_samples):
                 try:
                     why = check(op, sample, dtype)
                 except NoReference as e:
