@@ -2,16 +2,18 @@
 
 #include "runtime/CudaDriver.h"
 
-#include "xtile/Support/Storage.h"
-
-#include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
 
-using namespace mlir;
+using llvm::ArrayRef;
+using llvm::SmallVector;
+using llvm::StringRef;
 using namespace xtile;
 
 namespace {
@@ -143,100 +145,99 @@ CudaDriver::~CudaDriver() {
     dlclose(library);
 }
 
-LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
-                                     std::vector<std::vector<char>> &buffers,
-                                     ArrayRef<int64_t> sizes, int repeats,
-                                     std::vector<KernelTime> &times) {
-  auto check = [&](CUresult r, const char *what) -> LogicalResult {
-    if (r == 0)
-      return success();
-    const char *text = "unknown error";
-    api->getErrorString(r, &text);
-    program.emitError("CUDA: ") << what << ": " << text;
-    return failure();
-  };
-  std::string image = ptx.str(); // NUL-terminated
-  // A program of copies only has no kernels and no PTX.
+llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
+                                   std::vector<std::vector<char>> &buffers,
+                                   ArrayRef<int64_t> sizes, int repeats,
+                                   std::vector<KernelTime> &times) {
+  using plan::Step;
   CUmodule module = nullptr;
-  if (!image.empty() &&
-      failed(check(api->moduleLoadData(&module, image.c_str()),
-                   "loading the PTX")))
-    return failure();
-  Block &body = program.getBodyBlock();
-  // The values of the program's sizes, and the bytes of a buffer at them.
-  DenseMap<Value, int64_t> sizeOf;
-  for (auto [arg, size] : llvm::zip(program.getSizes(), sizes))
-    sizeOf[arg] = size;
-  auto bytesOf = [&](Value buffer) {
-    int64_t bytes = getStaticNumBytes(buffer.getType());
-    for (Value size : program.getBufferSizes(buffer))
-      bytes *= sizeOf.lookup(size);
-    return static_cast<size_t>(bytes);
-  };
-  DenseMap<Value, CUdeviceptr> device;
-  std::vector<CUdeviceptr> owned;
-  auto cleanup = [&] {
-    for (CUdeviceptr p : owned)
-      api->memFree(p);
+  std::vector<CUdeviceptr> device;
+  auto cleanup = llvm::make_scope_exit([&] {
+    for (CUdeviceptr p : device)
+      if (p)
+        api->memFree(p);
     if (module)
       api->moduleUnload(module);
+  });
+  auto error = [&](CUresult r, const llvm::Twine &what) -> llvm::Error {
+    const char *text = "unknown error";
+    api->getErrorString(r, &text);
+    return llvm::createStringError("CUDA: " + what + ": " + text);
   };
-  auto allocate = [&](Value v, size_t bytes) -> LogicalResult {
-    CUdeviceptr p;
-    if (failed(check(api->memAlloc(&p, std::max<size_t>(bytes, 1)),
-                     "allocating device memory")))
-      return failure();
-    owned.push_back(p);
-    device[v] = p;
-    return success();
-  };
-  // Encodes the tensor map of `map` (cuTensorMapEncodeTiled) and copies it
-  // into its buffer, allocated already. The driver takes dimensions
-  // innermost first, the Kernel IR lists them outermost first.
-  auto encode = [&](kernel::TensorMapOp map) -> LogicalResult {
+#define XTILE_CHECK(call, what)                                                \
+  if (CUresult r = (call))                                                     \
+    return error(r, what);
+  size_t arguments = llvm::count_if(program.buffers, [](const plan::Buffer &b) {
+    return b.role == "input" || b.role == "output";
+  });
+  if (buffers.size() != arguments || sizes.size() != program.sizes.size())
+    return llvm::createStringError("the launch plan of " + program.name +
+                                   " takes other buffers or sizes");
+  std::string image = ptx.str(); // NUL-terminated
+  if (!image.empty())
+    XTILE_CHECK(api->moduleLoadData(&module, image.c_str()), "loading the PTX");
+  // Every buffer of the plan: the arguments, copied in; then the
+  // temporaries and tensor maps.
+  device.assign(program.buffers.size(), 0);
+  for (auto [i, b] : llvm::enumerate(program.buffers)) {
+    size_t bytes =
+        b.role == "tensor_map" ? kTensorMapBytes : size_t(b.bytesAt(sizes));
+    XTILE_CHECK(api->memAlloc(&device[i], std::max<size_t>(bytes, 1)),
+                "allocating device memory");
+    if (i < buffers.size())
+      XTILE_CHECK(
+          api->memcpyHtoD(device[i], buffers[i].data(), buffers[i].size()),
+          "copying an input");
+  }
+  // The kernels each launch runs, found once.
+  std::vector<CUfunction> functions(program.steps.size(), nullptr);
+  for (auto [i, step] : llvm::enumerate(program.steps)) {
+    if (step.kind != Step::Kind::Launch)
+      continue;
+    XTILE_CHECK(
+        api->moduleGetFunction(&functions[i], module, step.kernel.c_str()),
+        "finding a kernel");
+    if (step.shared > 48 * 1024)
+      XTILE_CHECK(api->funcSetAttribute(functions[i],
+                                        kMaxDynamicSharedAttribute,
+                                        int(step.shared)),
+                  "raising the dynamic shared memory limit");
+  }
+  auto encode = [&](const Step &step) -> llvm::Error {
     std::string users;
-    for (Operation *user : map.getResult().getUsers())
-      if (auto launch = dyn_cast<kernel::LaunchOp>(user)) {
-        std::string name = launch.getKernel().str();
-        if (users.find("'" + name + "'") == std::string::npos)
-          users += (users.empty() ? " (for kernel '" : ", '") + name + "'";
-      }
+    for (const Step &other : program.steps)
+      if (other.kind == Step::Kind::Launch &&
+          llvm::is_contained(other.args, step.to) &&
+          users.find("'" + other.kernel + "'") == std::string::npos)
+        users +=
+            (users.empty() ? " (for kernel '" : ", '") + other.kernel + "'";
     if (!users.empty())
       users += ")";
+    const plan::Buffer &source = program.buffers[step.from];
+    std::string what = "the tensor map of buffer " + std::to_string(step.from) +
+                       " (" + source.element + ")" + users;
     if (!api->tensorMapEncodeTiled)
-      return map.emitError("CUDA: the driver lacks cuTensorMapEncodeTiled, "
-                           "which xkernel.tensor_map needs")
-             << users;
-    Value source = map.getSource();
-    auto type = cast<MemRefType>(source.getType());
-    int64_t rank = type.getRank();
-    ArrayRef<int64_t> box = map.getBox();
-    SmallVector<Value> dynamic = program.getBufferSizes(source);
-    if (static_cast<int64_t>(box.size()) != rank ||
-        dynamic.size() != type.getNumDynamicDims())
-      return map.emitError("CUDA: cannot make the tensor map of ")
-             << type << users << ": its box or sizes are unknown";
-    // The shape at the program's sizes, then innermost first.
-    SmallVector<uint64_t, 5> globalDim;
-    auto next = dynamic.begin();
-    for (int64_t d : type.getShape())
-      globalDim.push_back(ShapedType::isDynamic(d) ? sizeOf.lookup(*next++)
-                                                   : d);
-    std::reverse(globalDim.begin(), globalDim.end());
-    // Byte strides of dimensions 1.. (innermost first) of the row-major
-    // buffer; one unused entry for rank 1.
+      return llvm::createStringError(
+          "CUDA: the driver lacks cuTensorMapEncodeTiled, which " + what +
+          " needs");
+    std::vector<int64_t> shape = source.shapeAt(sizes);
+    int64_t rank = shape.size();
+    if (static_cast<int64_t>(step.box.size()) != rank || rank == 0)
+      return llvm::createStringError("CUDA: cannot make " + what +
+                                     ": its box does not fit its shape");
+    SmallVector<uint64_t, 5> globalDim(shape.rbegin(), shape.rend());
     SmallVector<uint64_t, 5> globalStrides;
-    uint64_t stride = getElementBytes(type.getElementType());
+    uint64_t stride = step.elementBytes;
     for (int64_t i = 1; i < rank; ++i) {
       stride *= globalDim[i - 1];
       globalStrides.push_back(stride);
     }
     if (globalStrides.empty())
       globalStrides.push_back(stride);
-    SmallVector<uint32_t, 5> boxDim(box.rbegin(), box.rend());
+    SmallVector<uint32_t, 5> boxDim(step.box.rbegin(), step.box.rend());
     SmallVector<uint32_t, 5> elementStrides(rank, 1);
     int swizzle;
-    switch (map.getSwizzle()) {
+    switch (step.swizzle) {
     case 0:
       swizzle = 0;
       break;
@@ -250,140 +251,86 @@ LogicalResult CudaDriver::runProgram(StringRef ptx, kernel::ProgramOp program,
       swizzle = 3;
       break;
     default:
-      return map.emitError("CUDA: cannot swizzle ")
-             << map.getSwizzle() << " bytes" << users
-             << ": expected 0, 32, 64 or 128";
+      return llvm::createStringError(
+          "CUDA: cannot swizzle " + std::to_string(step.swizzle) +
+          " bytes in " + what + ": expected 0, 32, 64 or 128");
     }
     CUtensorMap encoded{};
     CUresult r = api->tensorMapEncodeTiled(
-        &encoded, map.getDataType(), static_cast<uint32_t>(rank),
-        reinterpret_cast<void *>(static_cast<uintptr_t>(device.lookup(source))),
+        &encoded, int(step.dataType), static_cast<uint32_t>(rank),
+        reinterpret_cast<void *>(static_cast<uintptr_t>(device[step.from])),
         globalDim.data(), globalStrides.data(), boxDim.data(),
         elementStrides.data(), /*interleave=*/0, swizzle,
         kTensorMapL2Promotion128B, /*oobFill=*/0);
-    if (r != 0) {
-      const char *text = "unknown error";
-      api->getErrorString(r, &text);
-      return map.emitError("CUDA: cuTensorMapEncodeTiled failed on ")
-             << type << " with box [" << box << "] and swizzle "
-             << map.getSwizzle() << users << ": " << text << " (error " << r
-             << ")";
-    }
-    return check(api->memcpyHtoD(device.lookup(map.getResult()), &encoded,
-                                 kTensorMapBytes),
-                 "copying a tensor map");
+    if (r != 0)
+      return error(r, "cuTensorMapEncodeTiled failed on " + what);
+    XTILE_CHECK(api->memcpyHtoD(device[step.to], &encoded, kTensorMapBytes),
+                "copying a tensor map");
+    return llvm::Error::success();
   };
-  for (auto [arg, host] : llvm::zip(program.getBuffers(), buffers)) {
-    if (failed(allocate(arg, host.size())) ||
-        failed(check(api->memcpyHtoD(device[arg], host.data(), host.size()),
-                     "copying an input"))) {
-      cleanup();
-      return failure();
-    }
-  }
-  struct Step {
-    CUfunction fn;
-    std::string name;
-    kernel::LaunchOp launch;
-  };
-  std::vector<Step> steps;
-  std::vector<kernel::CopyOp> copies;
-  for (Operation &op : body) {
-    if (auto alloc = dyn_cast<kernel::AllocOp>(op)) {
-      if (failed(allocate(alloc.getResult(), bytesOf(alloc.getResult())))) {
-        cleanup();
-        return failure();
-      }
-    } else if (auto map = dyn_cast<kernel::TensorMapOp>(op)) {
-      // Made once, before any launch: it holds the source's address and
-      // shape, the same in every run.
-      if (failed(allocate(map.getResult(), kTensorMapBytes)) ||
-          failed(encode(map))) {
-        cleanup();
-        return failure();
-      }
-    } else if (auto launch = dyn_cast<kernel::LaunchOp>(op)) {
-      CUfunction fn;
-      std::string name = launch.getKernel().str();
-      if (failed(check(api->moduleGetFunction(&fn, module, name.c_str()),
-                       "finding a kernel")) ||
-          (launch.getShared() > 48 * 1024 &&
-           failed(check(api->funcSetAttribute(fn, kMaxDynamicSharedAttribute,
-                                              int(launch.getShared())),
-                        "raising the dynamic shared memory limit")))) {
-        cleanup();
-        return failure();
-      }
-      steps.push_back({fn, name, launch});
-    } else if (auto copy = dyn_cast<kernel::CopyOp>(op)) {
-      copies.push_back(copy);
-    }
-  }
-  std::vector<std::vector<float>> samples(steps.size());
+  // The tensor maps are encoded once; the launches run `repeats + 1` times
+  // (the first a warm-up), each timed; the copies run after them.
+  for (const Step &step : program.steps)
+    if (step.kind == Step::Kind::TensorMap)
+      if (llvm::Error e = encode(step))
+        return e;
+  std::vector<std::vector<float>> samples(program.steps.size());
   CUevent before, after;
   api->eventCreate(&before, 0);
   api->eventCreate(&after, 0);
+  auto events = llvm::make_scope_exit([&] {
+    api->eventDestroy(before);
+    api->eventDestroy(after);
+  });
   for (int run = 0; run <= repeats; ++run) {
-    for (auto [i, step] : llvm::enumerate(steps)) {
+    for (auto [i, step] : llvm::enumerate(program.steps)) {
+      if (step.kind != Step::Kind::Launch)
+        continue;
       std::vector<CUdeviceptr> args;
-      for (Value b : step.launch.getBuffers())
+      for (int64_t b : step.args)
         args.push_back(device[b]);
       std::vector<int64_t> launchSizes;
-      for (Value size : step.launch.getSizes())
-        launchSizes.push_back(sizeOf.lookup(size));
+      for (int64_t s : step.sizes)
+        launchSizes.push_back(sizes[s]);
       std::vector<void *> params;
       for (CUdeviceptr &a : args)
         params.push_back(&a);
       for (int64_t &size : launchSizes)
         params.push_back(&size);
-      SmallVector<int64_t, 3> g = step.launch.getGridAt(launchSizes);
-      ArrayRef<int64_t> bl = step.launch.getBlock();
+      std::array<int64_t, 3> g = step.gridAt(sizes);
+      const std::array<int64_t, 3> &bl = step.block;
       api->eventRecord(before, nullptr);
-      if (failed(check(api->launchKernel(step.fn, g[0], g[1], g[2], bl[0],
-                                         bl[1], bl[2], step.launch.getShared(),
-                                         nullptr, params.data(), nullptr),
-                       "launching a kernel"))) {
-        cleanup();
-        return failure();
-      }
+      XTILE_CHECK(api->launchKernel(functions[i], g[0], g[1], g[2], bl[0],
+                                    bl[1], bl[2], step.shared, nullptr,
+                                    params.data(), nullptr),
+                  "launching a kernel");
       api->eventRecord(after, nullptr);
-      if (failed(check(api->eventSynchronize(after), "running a kernel"))) {
-        cleanup();
-        return failure();
-      }
+      XTILE_CHECK(api->eventSynchronize(after), "running a kernel");
       float ms = 0;
       api->eventElapsedTime(&ms, before, after);
       if (run > 0)
         samples[i].push_back(ms * 1000.0f);
     }
   }
-  api->eventDestroy(before);
-  api->eventDestroy(after);
-  for (kernel::CopyOp copy : copies) {
-    if (failed(check(api->memcpyDtoD(device[copy.getTarget()],
-                                     device[copy.getSource()],
-                                     bytesOf(copy.getSource())),
-                     "copying a buffer"))) {
-      cleanup();
-      return failure();
+  for (const Step &step : program.steps)
+    if (step.kind == Step::Kind::Copy) {
+      int64_t bytes = step.bytes;
+      for (int64_t s : step.sizes)
+        bytes *= sizes[s];
+      XTILE_CHECK(api->memcpyDtoD(device[step.to], device[step.from], bytes),
+                  "copying a buffer");
     }
-  }
-  for (auto [i, step] : llvm::enumerate(steps)) {
+  for (auto [i, step] : llvm::enumerate(program.steps)) {
+    if (step.kind != Step::Kind::Launch)
+      continue;
     std::vector<float> &s = samples[i];
     std::sort(s.begin(), s.end());
-    times.push_back({step.name, s.empty() ? 0.0 : s[s.size() / 2]});
+    times.push_back({step.kernel, s.empty() ? 0.0 : s[s.size() / 2]});
   }
-  unsigned numInputs = program.getNumInputs();
-  for (auto [i, arg] : llvm::enumerate(program.getBuffers())) {
-    if (i < numInputs)
-      continue;
-    if (failed(check(api->memcpyDtoH(buffers[i].data(), device[arg],
-                                     buffers[i].size()),
-                     "copying an output back"))) {
-      cleanup();
-      return failure();
-    }
-  }
-  cleanup();
-  return success();
+  for (size_t i = program.numInputs; i < buffers.size(); ++i)
+    XTILE_CHECK(
+        api->memcpyDtoH(buffers[i].data(), device[i], buffers[i].size()),
+        "copying an output back");
+#undef XTILE_CHECK
+  return llvm::Error::success();
 }

@@ -10,7 +10,10 @@
 #ifndef XTILE_RUNTIME_CUDADRIVER_H
 #define XTILE_RUNTIME_CUDADRIVER_H
 
-#include "xtile/Dialect/Kernel/IR/KernelOps.h"
+#include "runtime/LaunchPlan.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
@@ -34,15 +37,16 @@ public:
     double micros;
   };
 
-  /// Loads `ptx`, runs `program`'s launches once to warm up and `repeats`
-  /// more times, and returns the median time of each launch. `buffers`
-  /// holds the program's inputs (read) and outputs (written back), in
-  /// argument order; `sizes` the values of its dynamic sizes, in order
-  /// (in their declared ranges).
-  llvm::LogicalResult runProgram(llvm::StringRef ptx, kernel::ProgramOp program,
-                                 std::vector<std::vector<char>> &buffers,
-                                 llvm::ArrayRef<int64_t> sizes, int repeats,
-                                 std::vector<KernelTime> &times);
+  /// Loads `ptx` and executes `program`, a launch plan: the tensor maps
+  /// encoded, the launches run once to warm up and `repeats` more times
+  /// (`times` gets the median of each), then the copies. `buffers` holds
+  /// the program's inputs (read) and outputs (written back), in argument
+  /// order; `sizes` the values of its dynamic sizes, in order (in their
+  /// declared ranges). An error says which driver call failed and why.
+  llvm::Error runProgram(llvm::StringRef ptx, const plan::Program &program,
+                         std::vector<std::vector<char>> &buffers,
+                         llvm::ArrayRef<int64_t> sizes, int repeats,
+                         std::vector<KernelTime> &times);
 
 private:
   struct Api;

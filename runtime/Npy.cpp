@@ -4,6 +4,7 @@
 
 #include "xtile/Support/Storage.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -11,7 +12,6 @@
 
 using namespace mlir;
 using namespace xtile;
-using tensor::RefTensor;
 
 static LogicalResult fail(StringRef path, const Twine &why) {
   llvm::errs() << "xtile-run: " << path << ": " << why << "\n";
@@ -118,9 +118,9 @@ FailureOr<RefTensor> npy::read(StringRef path, RankedTensorType type) {
       return fail(path, "unsupported dtype '" + descr + "'");
     }
     if (isa<FloatType>(e))
-      t.real.push_back(tensor::roundToType(e, real));
+      t.real.push_back(roundToType(e, real));
     else
-      t.integer.push_back(tensor::wrapToType(e, integer));
+      t.integer.push_back(wrapToType(e, integer));
   }
   return t;
 }

@@ -6,6 +6,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "xtile/Support/SymbolicDims.h"
 
 using namespace mlir;
 
@@ -336,4 +338,100 @@ LogicalResult xtile::verifyGridMap(Operation *op, AffineMap map,
               "2^31, y and z <= 65535): declare a narrower range for the "
               "sizes";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Launches of kernels on tensors
+//===----------------------------------------------------------------------===//
+
+ParseResult xtile::parseSizeNames(OpAsmParser &parser, ArrayAttr &sizes) {
+  SmallVector<Attribute> names;
+  if (succeeded(parser.parseOptionalLSquare()) &&
+      (parser.parseCommaSeparatedList([&]() -> ParseResult {
+        std::string name;
+        if (parser.parseKeywordOrString(&name))
+          return failure();
+        names.push_back(parser.getBuilder().getStringAttr(name));
+        return success();
+      }) ||
+       parser.parseRSquare()))
+    return failure();
+  sizes = parser.getBuilder().getArrayAttr(names);
+  return success();
+}
+
+void xtile::printSizeNames(OpAsmPrinter &p, Operation *, ArrayAttr sizes) {
+  if (!sizes || sizes.empty())
+    return;
+  p << '[';
+  llvm::interleaveComma(sizes.getAsValueRange<StringAttr>(), p,
+                        [&](StringRef name) { p.printKeywordOrString(name); });
+  p << ']';
+}
+
+LogicalResult xtile::verifyKernelLaunch(Operation *launch,
+                                        FlatSymbolRefAttr kernelName,
+                                        ArrayAttr names, ValueRange inputs,
+                                        ValueRange outputs,
+                                        SymbolTableCollection &symbols) {
+  // Loop IR kernels, and the Tile IR kernels they are lowered to, share
+  // one form: buffers as block arguments, inputs first (num_inputs).
+  Operation *kernel = symbols.lookupNearestSymbolFrom(launch, kernelName);
+  std::optional<std::pair<ArrayRef<BlockArgument>, ArrayRef<BlockArgument>>>
+      buffers = kernel ? getKernelBuffers(kernel) : std::nullopt;
+  if (!buffers)
+    return launch->emitOpError()
+           << "'" << kernelName.getValue() << "' does not reference a kernel";
+  // A tensor matches its buffer in shape (`?` where the buffer has one)
+  // and element type, and each `?` is named by the size its buffer's `?`
+  // is given.
+  ArrayRef<BlockArgument> kernelSizes = getKernelSizes(kernel);
+  if (names.size() != kernelSizes.size())
+    return launch->emitOpError()
+           << "passes " << names.size() << " size(s) but kernel @"
+           << kernelName.getValue() << " takes " << kernelSizes.size();
+  if (!names.empty()) {
+    Operation *func = launch->getParentOfType<FunctionOpInterface>();
+    for (StringRef name : names.getAsValueRange<StringAttr>())
+      if (!getDeclaredSymbol(func, name))
+        return launch->emitOpError()
+               << "passes the size '" << name
+               << "', which the enclosing function does not "
+                  "declare in 'xtensor.symbols'";
+  }
+  auto matches = [&](Type tensor, BlockArgument buffer) {
+    auto t = cast<ShapedType>(tensor);
+    auto b = cast<ShapedType>(buffer.getType());
+    if (t.getShape() != b.getShape() ||
+        t.getElementType() != b.getElementType())
+      return false;
+    SmallVector<StringAttr> named = getSymbols(tensor);
+    SmallVector<BlockArgument> sizes = getKernelBufferSizes(kernel, buffer);
+    if (named.size() != sizes.size())
+      return false;
+    for (auto [symbol, size] : llvm::zip(named, sizes))
+      if (names[llvm::find(kernelSizes, size) - kernelSizes.begin()] != symbol)
+        return false;
+    return true;
+  };
+  auto [ins, outs] = *buffers;
+  if (ins.size() != inputs.size() || outs.size() != outputs.size())
+    return launch->emitOpError()
+           << "passes " << inputs.size() << " input(s) and expects "
+           << outputs.size() << " output(s) but kernel @"
+           << kernelName.getValue() << " has " << ins.size() << " input(s) and "
+           << outs.size() << " output(s)";
+  auto check = [&](StringRef what, ValueRange values,
+                   ArrayRef<BlockArgument> buffers) -> LogicalResult {
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(values, buffers)))
+      if (!matches(std::get<0>(pair).getType(), std::get<1>(pair)))
+        return launch->emitOpError()
+               << what << " #" << i << " " << std::get<0>(pair).getType()
+               << " does not match kernel buffer "
+               << std::get<1>(pair).getType();
+    return success();
+  };
+  if (failed(check("input", inputs, ins)))
+    return failure();
+  return check("output", outputs, outs);
 }

@@ -3,9 +3,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
-#include "xtile/Conversion/LoopToTile/LoopToTile.h"
 #include "xtile/InitAllDialects.h"
 #include "xtile/InitAllPasses.h"
+#include "xtile/Support/Version.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;

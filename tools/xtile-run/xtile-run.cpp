@@ -34,6 +34,7 @@
 #include "xtile/Pipelines/Pipelines.h"
 #include "xtile/Support/Storage.h"
 #include "xtile/Target/CUDA/CUDAEmitter.h"
+#include "xtile/Target/LaunchPlan/LaunchPlan.h"
 #include "xtile/Target/PTX/PTXEmitter.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -692,6 +693,30 @@ int main(int argc, char **argv) {
       programs.push_back(program);
       programSizes.push_back(std::move(values));
     }
+    // The runtime runs launch plans, as the Python loader does.
+    std::vector<plan::Program> plans;
+    if (backend != "emu") {
+      std::string json;
+      llvm::raw_string_ostream jsonStream(json);
+      if (failed(translateToLaunchPlan(*lowered, jsonStream)))
+        return failure();
+      llvm::Expected<std::vector<plan::Program>> parsed = plan::parse(json);
+      if (!parsed) {
+        llvm::errs() << "xtile-run: " << llvm::toString(parsed.takeError())
+                     << "\n";
+        return failure();
+      }
+      for (kernel::ProgramOp program : programs) {
+        auto it = llvm::find_if(*parsed, [&](const plan::Program &p) {
+          return p.name == program.getSymName();
+        });
+        if (it == parsed->end()) {
+          program.emitError("has no launch plan");
+          return failure();
+        }
+        plans.push_back(*it);
+      }
+    }
 
     if (backend == "emu") {
       SmallString<128> dir;
@@ -789,9 +814,12 @@ int main(int argc, char **argv) {
         for (Type t : run.bound.getResultTypes())
           host.emplace_back(getNumBytes(t));
         std::vector<CudaDriver::KernelTime> times;
-        if (failed(runner.runProgram(code, programs[k], host, programSizes[k],
-                                     emulated ? 0 : repeats, times)))
+        if (llvm::Error e =
+                runner.runProgram(code, plans[k], host, programSizes[k],
+                                  emulated ? 0 : repeats, times)) {
+          programs[k].emitError(llvm::toString(std::move(e)));
           return failure();
+        }
         for (const auto &kt : emulated ? decltype(times){} : times)
           llvm::outs() << run.label() << ": kernel " << kt.name << ": "
                        << llvm::format("%.2f", kt.micros) << " us (median of "

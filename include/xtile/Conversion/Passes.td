@@ -207,7 +207,9 @@ def ConvertXLoopToXTile : Pass<"convert-xloop-to-xtile", "::mlir::ModuleOp"> {
     Each Loop IR kernel becomes a Tile IR kernel run as a grid of programs,
     under the schedule in its `xtile.schedule` attribute (set by
     `--xtile-select-schedule`, `--xtile-apply-schedule-spec` or the input);
-    a kernel without one is an error. The pass decides nothing.
+    a kernel without one is an error. The pass decides nothing. The host
+    side follows: each `xloop.launch` becomes an `xtile.launch` of the
+    lowered kernel, so the lowering to Kernel IR reads Tile IR only.
 
     Row kernels (a nest of parallel loops over rows, then folds and an
     elementwise loop over the same columns: norms, softmax, elementwise and
@@ -266,9 +268,9 @@ def ConvertXTileToXKernel : Pass<"convert-xtile-to-xkernel", "::mlir::ModuleOp">
       loaded in the loop, the loads become asynchronous copies (cp.async)
       into S shared-memory stages, S - 1 iterations ahead.
 
-    Each function of launches becomes an `xkernel.program`: its arguments
-    and results are the buffers; results of launches that are not returned
-    become temporaries (`xkernel.alloc`).
+    Each function of `xtile.launch`es becomes an `xkernel.program`: its
+    arguments and results are the buffers; results of launches that are
+    not returned become temporaries (`xkernel.alloc`).
   }];
   let options = [
     Option<"testMutate", "test-mutate", "std::string", /*default=*/"\"\"",

@@ -22,6 +22,7 @@
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace xtile {
 
@@ -75,6 +76,26 @@ getKernelSizeRanges(mlir::Operation *op);
 /// limits at the maxima.
 llvm::LogicalResult verifyGridMap(mlir::Operation *op, mlir::AffineMap map,
                                   llvm::ArrayRef<int64_t> grid);
+
+/// `[T, S]`: the names of a launch's sizes (none: nothing). The custom
+/// directive `custom<SizeNames>($sizes)` of the launch ops of Loop and Tile
+/// IR.
+mlir::ParseResult parseSizeNames(mlir::OpAsmParser &parser,
+                                 mlir::ArrayAttr &sizes);
+void printSizeNames(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                    mlir::ArrayAttr sizes);
+
+/// Verifies a launch of `kernel` (a kernel op of either level) on tensors:
+/// the sizes it passes by name are the kernel's in number and declared by
+/// the enclosing function; inputs and outputs match the kernel's buffers in
+/// number, shape and element type, and each `?` is named as the size its
+/// buffer's `?` is given.
+llvm::LogicalResult verifyKernelLaunch(mlir::Operation *launch,
+                                       mlir::FlatSymbolRefAttr kernel,
+                                       mlir::ArrayAttr sizeNames,
+                                       mlir::ValueRange inputs,
+                                       mlir::ValueRange outputs,
+                                       mlir::SymbolTableCollection &symbols);
 
 } // namespace xtile
 

@@ -55,8 +55,6 @@ xt::TargetAttr xtile::lookupTarget(ModuleOp module, StringRef arch) {
   return target;
 }
 
-StringRef xtile::getCompilerVersion() { return "xtile " XTILE_VERSION; }
-
 namespace {
 struct ConvertXLoopToXTilePass
     : xtile::impl::ConvertXLoopToXTileBase<ConvertXLoopToXTilePass> {
@@ -71,6 +69,18 @@ struct ConvertXLoopToXTilePass
          llvm::make_early_inc_range(module.getOps<xl::KernelOp>()))
       if (failed(convert(kernel, targetAttr)))
         return signalPassFailure();
+    // The host side: each launch of a Loop IR kernel becomes the launch of
+    // the Tile IR kernel it was lowered to.
+    SmallVector<xl::LaunchOp> launches;
+    module.walk([&](xl::LaunchOp launch) { launches.push_back(launch); });
+    for (xl::LaunchOp launch : launches) {
+      OpBuilder b(launch);
+      auto lowered = xt::LaunchOp::create(
+          b, launch.getLoc(), launch.getResultTypes(), launch.getKernelAttr(),
+          launch.getSizesAttr(), launch.getInputs());
+      launch.replaceAllUsesWith(lowered.getResults());
+      launch.erase();
+    }
   }
 
   LogicalResult convert(xl::KernelOp kernel, xt::TargetAttr target) {

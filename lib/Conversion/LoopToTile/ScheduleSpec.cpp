@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xtile/Conversion/LoopToTile/LoopToTile.h"
+#include "xtile/Support/Version.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Support/FileUtilities.h"

@@ -8,6 +8,7 @@
 
 #include "xtile/Conversion/LoopToTile/CostModel.h"
 #include "xtile/Conversion/LoopToTile/LoopToTile.h"
+#include "xtile/Support/Version.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"

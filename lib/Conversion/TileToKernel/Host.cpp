@@ -1,6 +1,6 @@
 //===- Host.cpp - The host side of Kernel IR ------------------------------===//
 //
-// Lowers a function of kernel launches (the host side of a program after
+// Lowers a function of `xtile.launch`es (the host side of a program in
 // Tile IR) to an `xkernel.program`: buffers for arguments, results and
 // intermediates, the launches of the lowered kernels, and result copies.
 //
@@ -10,13 +10,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "xtile/Dialect/Loop/IR/LoopOps.h"
-#include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Support/SymbolicDims.h"
 
 using namespace mlir;
 using namespace xtile;
 namespace xk = xtile::kernel;
-namespace tensor = xtile::tensor;
+namespace xt = xtile::tile;
 
 //===----------------------------------------------------------------------===//
 // The host side
@@ -30,7 +29,7 @@ xtile::lowerHostFunction(Operation *op,
     return op->emitOpError("is not a function of launches");
   // The function's sizes (its declared symbols, sorted by name) become
   // the program's, after its buffers.
-  SmallVector<tensor::DeclaredSymbol> symbols = tensor::getDeclaredSymbols(fn);
+  SmallVector<DeclaredSymbol> symbols = getDeclaredSymbols(fn);
   auto symbolIndex = [&](StringAttr symbol) -> std::optional<int64_t> {
     for (auto [i, s] : llvm::enumerate(symbols))
       if (s.name == symbol)
@@ -39,11 +38,11 @@ xtile::lowerHostFunction(Operation *op,
   };
   auto memrefOf = [&](Type t, Operation *user) -> FailureOr<MemRefType> {
     auto type = dyn_cast<RankedTensorType>(t);
-    if (!type || !tensor::isXTensorType(type))
+    if (!type || !isXTensorType(type))
       return user->emitOpError("needs ranked tensors whose dynamic sizes "
                                "are named (#xtensor.dims), got ")
              << t;
-    for (StringAttr symbol : tensor::getSymbols(type))
+    for (StringAttr symbol : getSymbols(type))
       if (!symbolIndex(symbol))
         return user->emitOpError("has the dynamic size '")
                << symbol.getValue()
@@ -70,7 +69,7 @@ xtile::lowerHostFunction(Operation *op,
   DenseMap<Value, unsigned> outputOf;
   SmallVector<std::pair<Value, unsigned>> copies;
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    if (!v.getDefiningOp<loop::LaunchOp>() || outputOf.count(v))
+    if (!v.getDefiningOp<xt::LaunchOp>() || outputOf.count(v))
       copies.push_back({v, unsigned(i)});
     else
       outputOf[v] = i;
@@ -87,14 +86,14 @@ xtile::lowerHostFunction(Operation *op,
   if (dynamic) {
     SmallVector<int64_t> ranges, bufferDims;
     SmallVector<StringRef> names;
-    for (const tensor::DeclaredSymbol &symbol : symbols) {
+    for (const DeclaredSymbol &symbol : symbols) {
       sizes.push_back(body->addArgument(b.getIndexType(), fn.getLoc()));
       ranges.append({symbol.min, symbol.max});
       names.push_back(symbol.name.getValue());
     }
     for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(),
                                      fn.getResultTypes()))
-      for (StringAttr symbol : tensor::getSymbols(t))
+      for (StringAttr symbol : getSymbols(t))
         bufferDims.push_back(*symbolIndex(symbol));
     program.setNumSizes(symbols.size());
     program.setSizeRanges(ranges);
@@ -104,7 +103,7 @@ xtile::lowerHostFunction(Operation *op,
   // The values of the `?`s of a tensor of the function, in order.
   auto sizesOf = [&](Type t) {
     SmallVector<Value> values;
-    for (StringAttr symbol : tensor::getSymbols(t))
+    for (StringAttr symbol : getSymbols(t))
       values.push_back(sizes[*symbolIndex(symbol)]);
     return values;
   };
@@ -133,7 +132,7 @@ xtile::lowerHostFunction(Operation *op,
           b, constant.getLoc(), *m, sizesOf(constant.getType()));
       continue;
     }
-    auto launch = dyn_cast<loop::LaunchOp>(inner);
+    auto launch = dyn_cast<xt::LaunchOp>(inner);
     if (isa<arith::ConstantOp>(inner)) {
       program.erase();
       return inner.emitOpError(

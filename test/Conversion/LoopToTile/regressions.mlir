@@ -67,8 +67,8 @@ func.func @sum_and_first(%x: tensor<8x50000xf32>) -> (tensor<8xf32>, tensor<8xf3
 // CHECK-LABEL: xtile.kernel @nested_columns_mul{{.*}}(
 // CHECK-NOT:     xtile.fold
 // CHECK-LABEL: func.func @nested_columns(
-// CHECK:         xloop.launch @nested_columns_reduce
-// CHECK:         xloop.launch @nested_columns_mul
+// CHECK:         xtile.launch @nested_columns_reduce
+// CHECK:         xtile.launch @nested_columns_mul
 func.func @nested_columns(%x: tensor<4x8x8xf32>, %z: tensor<4x8xf32>) -> tensor<4x8x8xf32> {
   %s = xtensor.reduce sum %z dims [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
   %r = xtensor.reshape %s : tensor<4x1xf32> -> tensor<4x1x1xf32>

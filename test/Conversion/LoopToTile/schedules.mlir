@@ -107,8 +107,8 @@ func.func @long(%x: tensor<16x65536xf32>) -> tensor<16x65536xf32> {
 // CHECK:         math.rsqrt
 // CHECK:         xtile.store
 // CHECK-LABEL: func.func @few_rows(
-// CHECK:         %[[PT:.*]] = xloop.launch @few_rows_{{.*}}_partial(%arg0, %arg1)
-// CHECK-NEXT:    xloop.launch @few_rows_{{[a-z0-9_]*}}(%arg0, %arg1, %[[PT]])
+// CHECK:         %[[PT:.*]] = xtile.launch @few_rows_{{.*}}_partial(%arg0, %arg1)
+// CHECK-NEXT:    xtile.launch @few_rows_{{[a-z0-9_]*}}(%arg0, %arg1, %[[PT]])
 func.func @few_rows(%x: tensor<8x65536xf32>, %w: tensor<65536xf32>) -> tensor<8x65536xf32> {
   %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<8x65536xf32>, tensor<65536xf32>) -> tensor<8x65536xf32>
   return %y : tensor<8x65536xf32>

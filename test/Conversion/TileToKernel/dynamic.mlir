@@ -30,7 +30,7 @@ xtile.kernel @k[%T = 1 to 64](%x: memref<2x?x8xf32> [%T]) -> (%y: memref<2x?x8xf
 // CHECK-NEXT:  }
 func.func @f(%x: tensor<2x?x8xf32, #xtensor.dims<T>>) -> tensor<2x?x8xf32, #xtensor.dims<T>>
     attributes {xtensor.symbols = {T = array<i64: 1, 64>}} {
-  %t = xloop.launch @k[T](%x) : (tensor<2x?x8xf32, #xtensor.dims<T>>) -> tensor<2x?x8xf32, #xtensor.dims<T>>
-  %y = xloop.launch @k[T](%t) : (tensor<2x?x8xf32, #xtensor.dims<T>>) -> tensor<2x?x8xf32, #xtensor.dims<T>>
+  %t = xtile.launch @k[T](%x) : (tensor<2x?x8xf32, #xtensor.dims<T>>) -> tensor<2x?x8xf32, #xtensor.dims<T>>
+  %y = xtile.launch @k[T](%t) : (tensor<2x?x8xf32, #xtensor.dims<T>>) -> tensor<2x?x8xf32, #xtensor.dims<T>>
   return %y : tensor<2x?x8xf32, #xtensor.dims<T>>
 }

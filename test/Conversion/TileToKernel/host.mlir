@@ -18,8 +18,8 @@ xtile.kernel @k(%x: memref<4xf32>) -> (%y: memref<4xf32>)
 // CHECK-NEXT:    xkernel.copy %arg0 to %arg3 : memref<4xf32>
 // CHECK-NEXT:  }
 func.func @host(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
-  %t = xloop.launch @k(%x) : (tensor<4xf32>) -> tensor<4xf32>
-  %y = xloop.launch @k(%t) : (tensor<4xf32>) -> tensor<4xf32>
+  %t = xtile.launch @k(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %y = xtile.launch @k(%t) : (tensor<4xf32>) -> tensor<4xf32>
   return %y, %y, %x : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
@@ -41,7 +41,7 @@ xtile.kernel @zeros(%x: memref<4x0xf32>) -> (%y: memref<4xf32>)
 // CHECK-NEXT:  }
 func.func @empty(%x: tensor<4x6xf32>) -> (tensor<4xf32>, tensor<4x0xf32>) {
   %e = arith.constant dense<> : tensor<4x0xf32>
-  %s = xloop.launch @zeros(%e) : (tensor<4x0xf32>) -> tensor<4xf32>
+  %s = xtile.launch @zeros(%e) : (tensor<4x0xf32>) -> tensor<4xf32>
   %e2 = arith.constant dense<> : tensor<4x0xf32>
   return %s, %e2 : tensor<4xf32>, tensor<4x0xf32>
 }

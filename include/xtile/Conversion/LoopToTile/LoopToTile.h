@@ -29,9 +29,6 @@ std::string getKernelIdentity(loop::KernelOp kernel);
 /// none.
 tile::TargetAttr lookupTarget(mlir::ModuleOp module, llvm::StringRef arch);
 
-/// The version of this compiler, as tuned specs record it ("xtile 0.1.0").
-llvm::StringRef getCompilerVersion();
-
 } // namespace xtile
 
 #endif // XTILE_CONVERSION_LOOPTOTILE_LOOPTOTILE_H

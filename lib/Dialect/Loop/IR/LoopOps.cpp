@@ -2,15 +2,15 @@
 
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
 
-#include "mlir/IR/Builders.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
-#include "xtile/Dialect/Tensor/IR/TensorOps.h"
 #include "xtile/Support/KernelSignature.h"
 #include "xtile/Support/Storage.h"
+#include "xtile/Support/SymbolicDims.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -178,93 +178,12 @@ int64_t KernelOp::getNumBytesAtHints(BlockArgument buffer) {
 // LaunchOp
 //===----------------------------------------------------------------------===//
 
-/// `[T, S]`: the names of a launch's sizes (none: nothing).
-static ParseResult parseSizeNames(OpAsmParser &parser, ArrayAttr &sizes) {
-  SmallVector<Attribute> names;
-  if (succeeded(parser.parseOptionalLSquare()) &&
-      (parser.parseCommaSeparatedList([&]() -> ParseResult {
-         std::string name;
-         if (parser.parseKeywordOrString(&name))
-           return failure();
-         names.push_back(parser.getBuilder().getStringAttr(name));
-         return success();
-       }) ||
-       parser.parseRSquare()))
-    return failure();
-  sizes = parser.getBuilder().getArrayAttr(names);
-  return success();
-}
-
-static void printSizeNames(OpAsmPrinter &p, LaunchOp, ArrayAttr sizes) {
-  if (!sizes || sizes.empty())
-    return;
-  p << '[';
-  llvm::interleaveComma(sizes.getAsValueRange<StringAttr>(), p,
-                        [&](StringRef name) { p.printKeywordOrString(name); });
-  p << ']';
-}
+using xtile::parseSizeNames;
+using xtile::printSizeNames;
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  // Loop IR kernels, and the Tile IR kernels they are lowered to, share
-  // one form: buffers as block arguments, inputs first (num_inputs).
-  Operation *kernel = symbols.lookupNearestSymbolFrom(*this, getKernelAttr());
-  std::optional<std::pair<ArrayRef<BlockArgument>, ArrayRef<BlockArgument>>>
-      buffers = kernel ? xtile::getKernelBuffers(kernel) : std::nullopt;
-  if (!buffers)
-    return emitOpError() << "'" << getKernel()
-                         << "' does not reference a kernel";
-  // A tensor matches its buffer in shape (`?` where the buffer has one)
-  // and element type, and each `?` is named by the size its buffer's `?`
-  // is given.
-  ArrayRef<BlockArgument> kernelSizes = xtile::getKernelSizes(kernel);
-  ArrayAttr names = getSizes();
-  if (names.size() != kernelSizes.size())
-    return emitOpError() << "passes " << names.size() << " size(s) but kernel @"
-                         << getKernel() << " takes " << kernelSizes.size();
-  if (!names.empty()) {
-    auto func = (*this)->getParentOfType<func::FuncOp>();
-    for (StringRef name : names.getAsValueRange<StringAttr>())
-      if (!xtile::tensor::getDeclaredSymbol(func, name))
-        return emitOpError() << "passes the size '" << name
-                             << "', which the enclosing function does not "
-                                "declare in 'xtensor.symbols'";
-  }
-  auto matches = [&](Type tensor, BlockArgument buffer) {
-    auto t = cast<ShapedType>(tensor);
-    auto b = cast<ShapedType>(buffer.getType());
-    if (t.getShape() != b.getShape() ||
-        t.getElementType() != b.getElementType())
-      return false;
-    SmallVector<StringAttr> symbols = xtile::tensor::getSymbols(tensor);
-    SmallVector<BlockArgument> sizes =
-        xtile::getKernelBufferSizes(kernel, buffer);
-    if (symbols.size() != sizes.size())
-      return false;
-    for (auto [symbol, size] : llvm::zip(symbols, sizes))
-      if (names[llvm::find(kernelSizes, size) - kernelSizes.begin()] != symbol)
-        return false;
-    return true;
-  };
-  auto [ins, outs] = *buffers;
-  if (ins.size() != getInputs().size() || outs.size() != getOutputs().size())
-    return emitOpError() << "passes " << getInputs().size()
-                         << " input(s) and expects " << getOutputs().size()
-                         << " output(s) but kernel @" << getKernel() << " has "
-                         << ins.size() << " input(s) and " << outs.size()
-                         << " output(s)";
-  auto check = [&](StringRef what, ValueRange values,
-                   ArrayRef<BlockArgument> buffers) -> LogicalResult {
-    for (auto [i, pair] : llvm::enumerate(llvm::zip(values, buffers)))
-      if (!matches(std::get<0>(pair).getType(), std::get<1>(pair)))
-        return emitOpError()
-               << what << " #" << i << " " << std::get<0>(pair).getType()
-               << " does not match kernel buffer "
-               << std::get<1>(pair).getType();
-    return success();
-  };
-  if (failed(check("input", getInputs(), ins)))
-    return failure();
-  return check("output", getOutputs(), outs);
+  return xtile::verifyKernelLaunch(*this, getKernelAttr(), getSizes(),
+                                   getInputs(), getOutputs(), symbols);
 }
 
 //===----------------------------------------------------------------------===//

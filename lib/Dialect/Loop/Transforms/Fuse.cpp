@@ -19,8 +19,8 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
-#include "xtile/Dialect/Tensor/IR/TensorOps.h"
 #include "xtile/Support/Storage.h"
+#include "xtile/Support/SymbolicDims.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace xtile::loop {
@@ -96,12 +96,12 @@ static double bytesAtHints(Value v) {
     return getNumBytes(type);
   auto func = v.getParentRegion()->getParentOfType<func::FuncOp>();
   SmallVector<int64_t> shape;
-  for (const xtile::tensor::Dim &dim : xtile::tensor::getDims(type)) {
+  for (const xtile::Dim &dim : xtile::getDims(type)) {
     if (!dim.isDynamic()) {
       shape.push_back(dim.size);
       continue;
     }
-    auto declared = xtile::tensor::getDeclaredSymbol(func, dim.symbol);
+    auto declared = xtile::getDeclaredSymbol(func, dim.symbol);
     shape.push_back(declared ? defaultSizeHint(declared->min, declared->max)
                              : 1);
   }
@@ -691,8 +691,7 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
       // The same iteration space: the same output shape, its dynamic
       // sizes the same sizes of the function.
       auto dimsOf = [](LaunchOp l) {
-        return xtile::tensor::getDims(
-            cast<RankedTensorType>(l.getResult(0).getType()));
+        return xtile::getDims(cast<RankedTensorType>(l.getResult(0).getType()));
       };
       if (dimsOf(a) != dimsOf(b))
         continue;

@@ -5,10 +5,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/FileUtilities.h"
+#include "xtile/Support/Storage.h"
+#include "xtile/Support/SymbolicDims.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "xtile/Dialect/Tensor/IR/TensorOps.h"
-#include "xtile/Support/Storage.h"
 
 #include <map>
 #include <string>
@@ -108,7 +108,7 @@ static Traffic kernelTraffic(KernelOp kernel, ArrayAttr names = {}) {
 /// The bytes of a function's tensor, its `?` sizes named by its encoding.
 static Bytes tensorBytes(Type type) {
   std::vector<std::string> names;
-  for (StringAttr symbol : xtile::tensor::getSymbols(type))
+  for (StringAttr symbol : xtile::getSymbols(type))
     names.push_back(symbol.str());
   return bytesOf(cast<ShapedType>(type), names);
 }
@@ -158,8 +158,8 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
       // The ratio at the sizes' hints, where there are sizes.
       llvm::StringMap<int64_t> hints;
       std::string at;
-      for (const xtile::tensor::DeclaredSymbol &symbol :
-           xtile::tensor::getDeclaredSymbols(func)) {
+      for (const xtile::DeclaredSymbol &symbol :
+           xtile::getDeclaredSymbols(func)) {
         int64_t hint = defaultSizeHint(symbol.min, symbol.max);
         hints[symbol.name.getValue()] = hint;
         at += (at.empty() ? " at " : ", ") + symbol.name.getValue().str() +

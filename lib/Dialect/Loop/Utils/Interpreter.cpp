@@ -7,7 +7,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/SymbolTable.h"
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
-#include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Support/SymbolicDims.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -318,7 +318,7 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
       return func.emitOpError() << "argument #" << arg.getArgNumber()
                                 << " has rank " << input.shape.size()
                                 << ", expected " << type;
-    for (auto [d, dim] : llvm::enumerate(xtile::tensor::getDims(type))) {
+    for (auto [d, dim] : llvm::enumerate(xtile::getDims(type))) {
       int64_t size = input.shape[d];
       if (!dim.isDynamic()) {
         if (size != dim.size)
@@ -358,7 +358,7 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
     for (Type t : launch.getResultTypes()) {
       HostTensor h;
       int64_t elements = 1;
-      for (const xtile::tensor::Dim &dim : xtile::tensor::getDims(cast<RankedTensorType>(t))) {
+      for (const xtile::Dim &dim : xtile::getDims(cast<RankedTensorType>(t))) {
         int64_t size = dim.isDynamic() ? bound.lookup(dim.symbol.getValue())
                                        : dim.size;
         h.shape.push_back(size);

@@ -1,8 +1,8 @@
 //===- TensorDims.cpp - dynamic sizes of xtensor types --------------------===//
 //
 // `#xtensor.dims`, the encoding that names the dynamic sizes of a tensor
-// type, the `Dim` view of a type's sizes that shape inference works on, and
-// the verifier of the functions' `xtensor.symbols` declarations.
+// type (the Support library's SymbolicDimsAttrInterface reads it), and the
+// verifier of the functions' `xtensor.symbols` declarations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,33 +65,8 @@ void DimsAttr::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
-// Dim
+// Building types with named sizes
 //===----------------------------------------------------------------------===//
-
-Dim Dim::named(StringAttr symbol) { return {ShapedType::kDynamic, symbol}; }
-
-std::string Dim::str() const {
-  return symbol ? symbol.getValue().str() : std::to_string(size);
-}
-
-SmallVector<Dim> xtile::tensor::getDims(RankedTensorType type) {
-  auto names = dyn_cast_or_null<DimsAttr>(type.getEncoding());
-  SmallVector<Dim> dims;
-  unsigned next = 0;
-  for (int64_t size : type.getShape()) {
-    if (!ShapedType::isDynamic(size)) {
-      dims.push_back(Dim::fixed(size));
-      continue;
-    }
-    // Types reaching here passed isXTensorType; an unnamed size (from a
-    // caller that did not check) gets an empty symbol rather than a crash.
-    StringAttr symbol = names && next < names.getSymbols().size()
-                            ? names.getSymbols()[next++]
-                            : StringAttr::get(type.getContext(), "?");
-    dims.push_back(Dim::named(symbol));
-  }
-  return dims;
-}
 
 RankedTensorType xtile::tensor::getTensorType(ArrayRef<Dim> dims,
                                               Type elementType) {
@@ -106,27 +81,6 @@ RankedTensorType xtile::tensor::getTensorType(ArrayRef<Dim> dims,
   if (!symbols.empty())
     encoding = DimsAttr::get(elementType.getContext(), symbols);
   return RankedTensorType::get(shape, elementType, encoding);
-}
-
-bool xtile::tensor::isXTensorType(Type type) {
-  auto ranked = dyn_cast<RankedTensorType>(type);
-  if (!ranked)
-    return false;
-  int64_t dynamic = ranked.getNumDynamicDims();
-  if (!ranked.getEncoding())
-    return dynamic == 0;
-  auto names = dyn_cast<DimsAttr>(ranked.getEncoding());
-  return names && dynamic > 0 &&
-         static_cast<int64_t>(names.getSymbols().size()) == dynamic;
-}
-
-SmallVector<StringAttr> xtile::tensor::getSymbols(Type type) {
-  auto ranked = dyn_cast<RankedTensorType>(type);
-  if (!ranked)
-    return {};
-  if (auto names = dyn_cast_or_null<DimsAttr>(ranked.getEncoding()))
-    return llvm::to_vector(names.getSymbols());
-  return {};
 }
 
 //===----------------------------------------------------------------------===//
@@ -166,27 +120,6 @@ XTensorDialect::verifyOperationAttribute(Operation *op,
              << "symbol '" << entry.getName().getValue()
              << "' is declared but no argument has a size named by it";
   return success();
-}
-
-SmallVector<DeclaredSymbol> xtile::tensor::getDeclaredSymbols(Operation *func) {
-  SmallVector<DeclaredSymbol> symbols;
-  auto declared =
-      func ? func->getAttrOfType<DictionaryAttr>(kSymbolsAttrName) : nullptr;
-  if (!declared)
-    return symbols;
-  for (NamedAttribute entry : declared)
-    if (auto range = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
-        range && range.size() == 2)
-      symbols.push_back({entry.getName(), range[0], range[1]});
-  return symbols;
-}
-
-std::optional<DeclaredSymbol>
-xtile::tensor::getDeclaredSymbol(Operation *func, StringRef symbol) {
-  for (const DeclaredSymbol &declared : getDeclaredSymbols(func))
-    if (declared.name.getValue() == symbol)
-      return declared;
-  return std::nullopt;
 }
 
 LogicalResult xtile::tensor::verifyDeclaredSymbols(Operation *op) {

@@ -691,5 +691,17 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+using xtile::parseSizeNames;
+using xtile::printSizeNames;
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return xtile::verifyKernelLaunch(*this, getKernelAttr(), getSizes(),
+                                   getInputs(), getOutputs(), symbols);
+}
+
 #define GET_OP_CLASSES
 #include "xtile/Dialect/Tile/IR/TileOps.cpp.inc"

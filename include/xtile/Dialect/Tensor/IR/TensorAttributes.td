@@ -5,6 +5,7 @@
 
 include "xtile/Dialect/Tensor/IR/TensorBase.td"
 include "mlir/IR/EnumAttr.td"
+include "xtile/Support/SymbolicDims.td"
 
 // Plain integer-backed enums: ops print them as bare keywords
 // (`xtensor.reduce sum ...`, `xtensor.cmp lt, ...`), as upstream arith does.
@@ -27,7 +28,8 @@ def XTensor_GeluApproximation
   let cppNamespace = "::xtile::tensor";
 }
 
-def XTensor_DimsAttr : AttrDef<XTensor_Dialect, "Dims"> {
+def XTensor_DimsAttr : AttrDef<XTensor_Dialect, "Dims",
+                               [XTile_SymbolicDimsAttrInterface]> {
   let mnemonic = "dims";
   let summary = "the symbols naming the dynamic sizes of a tensor type";
   let description = [{

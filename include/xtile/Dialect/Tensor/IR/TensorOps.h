@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "xtile/Dialect/Tensor/IR/TensorDialect.h"
+#include "xtile/Support/SymbolicDims.h"
 #include <optional>
 
 #include "xtile/Dialect/Tensor/IR/TensorEnums.h.inc"
@@ -18,50 +19,21 @@
 #include "xtile/Dialect/Tensor/IR/TensorAttributes.h.inc"
 
 namespace xtile::tensor {
-/// One dimension of an xtensor type: a static size, or a dynamic size named
-/// by a symbol (`#xtensor.dims`).
-struct Dim {
-  int64_t size = 0;        ///< ShapedType::kDynamic when symbolic.
-  mlir::StringAttr symbol; ///< Null when static.
+// The named-size vocabulary lives in Support (below every level);
+// `#xtensor.dims` implements its SymbolicDimsAttrInterface.
+using ::xtile::DeclaredSymbol;
+using ::xtile::Dim;
+using ::xtile::getDeclaredSymbol;
+using ::xtile::getDeclaredSymbols;
+using ::xtile::getDims;
+using ::xtile::getSymbols;
+using ::xtile::isXTensorType;
+using ::xtile::kSymbolsAttrName;
 
-  static Dim fixed(int64_t size) { return {size, {}}; }
-  static Dim named(mlir::StringAttr symbol);
-  bool isDynamic() const { return static_cast<bool>(symbol); }
-  bool operator==(const Dim &other) const {
-    return size == other.size && symbol == other.symbol;
-  }
-  bool operator!=(const Dim &other) const { return !(*this == other); }
-  /// "4096" or "T".
-  std::string str() const;
-};
-
-/// The dimensions of `type`, symbols taken from its `#xtensor.dims`.
-llvm::SmallVector<Dim> getDims(mlir::RankedTensorType type);
 /// The tensor type of `dims` and `elementType`: dynamic sizes where `dims`
 /// has symbols, named by an `#xtensor.dims` encoding.
 mlir::RankedTensorType getTensorType(llvm::ArrayRef<Dim> dims,
                                      mlir::Type elementType);
-/// True for a ranked tensor type xtensor accepts: static, or with exactly
-/// one `#xtensor.dims` symbol per dynamic size.
-bool isXTensorType(mlir::Type type);
-/// The symbols of the dynamic sizes in `type`, in order (repeated ones
-/// included).
-llvm::SmallVector<mlir::StringAttr> getSymbols(mlir::Type type);
-/// The name of the function attribute that declares the symbols and their
-/// ranges: `xtensor.symbols = {T = array<i64: min, max>}`.
-inline constexpr llvm::StringLiteral kSymbolsAttrName = "xtensor.symbols";
-
-/// A symbol declared in a function's `xtensor.symbols`, with its range.
-struct DeclaredSymbol {
-  mlir::StringAttr name;
-  int64_t min, max;
-};
-/// The symbols `func` declares, sorted by name (none when it declares none
-/// or is not a function).
-llvm::SmallVector<DeclaredSymbol> getDeclaredSymbols(mlir::Operation *func);
-/// The declaration of `symbol` in `func`, if `func` declares it.
-std::optional<DeclaredSymbol> getDeclaredSymbol(mlir::Operation *func,
-                                                llvm::StringRef symbol);
 
 /// Checks that the symbols of `op`'s operand and result types are declared
 /// by the enclosing function.

@@ -12,22 +12,15 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "xtile/Support/HostTensor.h"
 
 #include <vector>
 
 namespace xtile::tensor {
 
-/// A dense row-major tensor: `real` holds float elements, `integer` holds
-/// integer ones (i1 as 0 or 1), according to the element type.
-struct RefTensor {
-  mlir::RankedTensorType type;
-  std::vector<double> real;
-  std::vector<int64_t> integer;
-
-  bool isInteger() const { return !type || !llvm::isa<mlir::FloatType>(type.getElementType()); }
-  int64_t size() const { return isInteger() ? integer.size() : real.size(); }
-  double at(int64_t i) const { return isInteger() ? double(integer[i]) : real[i]; }
-};
+using ::xtile::RefTensor;
+using ::xtile::roundToType;
+using ::xtile::wrapToType;
 
 /// Runs `func` on `inputs` (one per argument, of its types). Composite ops
 /// are run through their decomposition (--xtensor-decompose, applied to a
@@ -38,11 +31,6 @@ struct RefTensor {
 llvm::FailureOr<std::vector<RefTensor>>
 runReference(mlir::func::FuncOp func, const std::vector<RefTensor> &inputs,
              bool roundOps = false);
-
-/// Rounds `v` to what type `t` (a float or integer type) can hold: floats
-/// to nearest even in their format, integers wrapped to their width.
-double roundToType(mlir::Type t, double v);
-int64_t wrapToType(mlir::Type t, int64_t v);
 
 } // namespace xtile::tensor
 

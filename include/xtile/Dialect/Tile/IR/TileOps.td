@@ -76,6 +76,33 @@ def XTile_KernelOp : XTile_Op<"kernel", [
   }];
 }
 
+def XTile_LaunchOp : XTile_Op<"launch", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "runs a Tile IR kernel on tensors (the host side)";
+  let description = [{
+    The host side of a program at Tile level: a function of launches of
+    `xtile.kernel`s, as `xloop.launch` is at Loop level (the Loop-to-Tile
+    conversion rewrites one into the other). Launches `kernel` with the
+    operands as its inputs; the results are its outputs, matching the
+    kernel's buffers in shape and element type. A kernel over dynamic sizes
+    is launched with the names of the function's sizes (its
+    `xtensor.symbols`) that its size arguments take, in brackets.
+
+    ```mlir
+    %c = xtile.launch @scale[T](%a) : (tensor<?x8xf32, #xtensor.dims<T>>)
+        -> tensor<?x8xf32, #xtensor.dims<T>>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel,
+                   DefaultValuedAttr<StrArrayAttr, "{}">:$sizes,
+                   Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs Variadic<AnyRankedTensor>:$outputs);
+  let assemblyFormat = [{
+    $kernel `` custom<SizeNames>($sizes) `` `(` $inputs `)` attr-dict `:`
+    functional-type($inputs, $outputs)
+  }];
+}
+
 def XTile_ProgramIdOp : XTile_Op<"program_id", [Pure]> {
   let summary = "this program's index along a grid dimension";
   let description = [{

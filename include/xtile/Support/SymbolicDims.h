@@ -1,0 +1,67 @@
+//===- SymbolicDims.h - named dynamic sizes ---------------------*- C++ -*-===//
+//
+// Dynamic sizes named by symbols, shared by every IR level: a tensor type's
+// encoding (any attribute implementing SymbolicDimsAttrInterface, such as
+// `#xtensor.dims<T>`) names its `?` sizes, and a function declares each
+// symbol with its range in `xtensor.symbols = {T = array<i64: min, max>}`.
+// This header knows no dialect: the levels above read sizes through it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XTILE_SUPPORT_SYMBOLICDIMS_H
+#define XTILE_SUPPORT_SYMBOLICDIMS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include <optional>
+#include <string>
+
+#include "xtile/Support/SymbolicDims.h.inc"
+
+namespace xtile {
+/// One dimension of a tensor type: a static size, or a dynamic size named
+/// by a symbol.
+struct Dim {
+  int64_t size = 0;        ///< ShapedType::kDynamic when symbolic.
+  mlir::StringAttr symbol; ///< Null when static.
+
+  static Dim fixed(int64_t size) { return {size, {}}; }
+  static Dim named(mlir::StringAttr symbol);
+  bool isDynamic() const { return static_cast<bool>(symbol); }
+  bool operator==(const Dim &other) const {
+    return size == other.size && symbol == other.symbol;
+  }
+  bool operator!=(const Dim &other) const { return !(*this == other); }
+  /// "4096" or "T".
+  std::string str() const;
+};
+
+/// The dimensions of `type`, symbols taken from its encoding.
+llvm::SmallVector<Dim> getDims(mlir::RankedTensorType type);
+/// True for a ranked tensor type whose sizes are all known or named:
+/// static, or with exactly one symbol per dynamic size.
+bool isXTensorType(mlir::Type type);
+/// The symbols of the dynamic sizes in `type`, in order (repeated ones
+/// included).
+llvm::SmallVector<mlir::StringAttr> getSymbols(mlir::Type type);
+
+/// The name of the function attribute that declares the symbols and their
+/// ranges: `xtensor.symbols = {T = array<i64: min, max>}`.
+inline constexpr llvm::StringLiteral kSymbolsAttrName = "xtensor.symbols";
+
+/// A symbol declared in a function's `xtensor.symbols`, with its range.
+struct DeclaredSymbol {
+  mlir::StringAttr name;
+  int64_t min, max;
+};
+/// The symbols `func` declares, sorted by name (none when it declares none
+/// or is not a function).
+llvm::SmallVector<DeclaredSymbol> getDeclaredSymbols(mlir::Operation *func);
+/// The declaration of `symbol` in `func`, if `func` declares it.
+std::optional<DeclaredSymbol> getDeclaredSymbol(mlir::Operation *func,
+                                                llvm::StringRef symbol);
+} // namespace xtile
+
+#endif // XTILE_SUPPORT_SYMBOLICDIMS_H
