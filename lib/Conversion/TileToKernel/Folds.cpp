@@ -42,43 +42,8 @@ Value KernelLowering::combine(xt::CombineKind kind, Value x, Value y) {
   llvm_unreachable("unknown combine");
 }
 
-/// A shuffle of any scalar: shuffles move 32 bits, so narrower values are
-/// widened (exactly) and wider ones moved in two halves.
 Value KernelLowering::shuffleXor(Value v, int64_t offset) {
-  Type type = v.getType();
-  Type i32 = b.getI32Type(), i64 = b.getI64Type(), f32 = b.getF32Type();
-  Value off = arith::ConstantIntOp::create(b, loc, i32, offset);
-  auto shuffle = [&](Value x) -> Value {
-    return xk::ShuffleOp::create(b, loc, xk::ShuffleKind::Xor, x, off, 32);
-  };
-  if (type.isF32() || type.isInteger(32))
-    return shuffle(v);
-  if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() < 32)
-    return arith::TruncFOp::create(
-        b, loc, type, shuffle(arith::ExtFOp::create(b, loc, f32, v)));
-  if (type.isInteger() && type.getIntOrFloatBitWidth() < 32)
-    return arith::TruncIOp::create(
-        b, loc, type, shuffle(arith::ExtUIOp::create(b, loc, i32, v)));
-  Value bits = v;
-  if (type.isIndex())
-    bits = arith::IndexCastOp::create(b, loc, i64, v);
-  else if (type.isF64())
-    bits = arith::BitcastOp::create(b, loc, i64, v);
-  Value lo = arith::TruncIOp::create(b, loc, i32, bits);
-  Value hi = arith::TruncIOp::create(
-      b, loc, i32,
-      arith::ShRUIOp::create(b, loc, bits,
-                             arith::ConstantIntOp::create(b, loc, i64, 32)));
-  Value lo2 = arith::ExtUIOp::create(b, loc, i64, shuffle(lo));
-  Value hi2 = arith::ShLIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, i64, shuffle(hi)),
-      arith::ConstantIntOp::create(b, loc, i64, 32));
-  Value joined = arith::OrIOp::create(b, loc, lo2, hi2);
-  if (type.isIndex())
-    return arith::IndexCastOp::create(b, loc, type, joined);
-  if (type.isF64())
-    return arith::BitcastOp::create(b, loc, type, joined);
-  return joined;
+  return target.shuffleXor(b, loc, v, offset);
 }
 
 Value KernelLowering::toShared(Value v) {

@@ -9,6 +9,7 @@
 #ifndef XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H
 #define XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H
 
+#include "TargetInfo.h"
 #include "xtile/Conversion/TileToKernel/TileToKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -84,7 +85,8 @@ SmallVector<Value> predicated(OpBuilder &b, Location loc, Value pred,
 class KernelLowering {
 public:
   KernelLowering(xt::KernelOp src, StringRef testMutation = "")
-      : src(src), b(src), loc(src.getLoc()), testMutation(testMutation) {}
+      : src(src), b(src), loc(src.getLoc()), target(src.getTargetAttr()),
+        testMutation(testMutation) {}
 
   FailureOr<xk::FuncOp> run();
 
@@ -238,13 +240,7 @@ private:
   /// A barrier of the threads that run the tile program: the whole block,
   /// or after a warp-specialized split the consumers alone (named barrier
   /// 1 of numThreads threads).
-  void barrier() {
-    if (consumersOnly)
-      xk::BarrierOp::create(b, loc, b.getI64IntegerAttr(1),
-                            b.getI64IntegerAttr(numThreads));
-    else
-      xk::BarrierOp::create(b, loc, IntegerAttr(), IntegerAttr());
-  }
+  void barrier() { target.barrier(b, loc, consumersOnly ? numThreads : 0); }
   Value combine(xt::CombineKind kind, Value x, Value y);
   Value shuffleXor(Value v, int64_t offset);
   Value sharedArray(Type element, int64_t size);
@@ -260,6 +256,7 @@ private:
   xt::KernelOp src;
   OpBuilder b;
   Location loc;
+  TargetInfo target; // of `src` (run() checks that it has one)
   std::string testMutation;
   xt::DotScheduleAttr dotSchedule; // of a contraction kernel
   // With mma_sync: the shapes of the dots' accumulators (block_m rows).
@@ -322,6 +319,45 @@ private:
     int64_t panels = 1, panelWidth = 0, panelElements = 0;
   };
   SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
+  /// How a loop over K runs: what is decided before it is emitted
+  /// (planLoop), then what its emission carries along.
+  struct LoopPipeline {
+    int64_t stages = 1;
+    SmallVector<Pipelined> operands; // copied into stages ahead of use
+    bool overlap = false;     // wgmma groups stay in flight across iterations
+    int64_t ahead = 0;        // iterations the copies run ahead
+    bool copies = false;      // some operand comes in by cp.async
+    bool tma = false;         // some operand comes in by TMA
+    bool specialized = false; // the K loop of warp specialization
+    bool produced = false;    // a producer warpgroup issues its copies
+    // Emission: the loop's constant step, trip count, the positions of the
+    // carried stages and parity, and (warp-specialized) the stage the
+    // consumers release after the body and whether they do.
+    int64_t step = 0;
+    Value trips;
+    int64_t carried = 0, parityArg = 0;
+    Value releasedStage, releases;
+  };
+  /// Decides the stages, the operands to pipeline, TMA, wgmma overlap and
+  /// warp specialization of `op` (allocating the stages' shared memory).
+  LoopPipeline planLoop(scf::ForOp op);
+  /// Before the loop: the warp-specialized split or TMA barriers, the trip
+  /// count, and the copies of the first `ahead` iterations.
+  LogicalResult startPipeline(LoopPipeline &p, scf::ForOp op, Value lb,
+                              Value ub);
+  /// At the top of the new loop's body: the copies of a later iteration,
+  /// the waits for this one's, and the staged operand tiles.
+  LogicalResult startIteration(LoopPipeline &p, scf::ForOp op, scf::ForOp loop,
+                               Value lb);
+  /// At the end of the body: the barrier or the stage's release, and the
+  /// next iteration's stages and parity appended to `yielded`.
+  void endIteration(const LoopPipeline &p, scf::ForOp loop,
+                    SmallVector<Value> &yielded);
+  /// After a loop that left a wgmma group in flight: waits for it, the
+  /// accumulators among `results` passed through the wait.
+  void drainWgmma(scf::ForOp op, ArrayRef<std::pair<int64_t, int>> spans,
+                  SmallVector<Value> &results);
+  Value i32(int64_t v) { return cst(v, b.getI32Type()); }
   /// Whether `p` can come in by TMA; if so, fills in its map and boxes.
   bool planTma(Pipelined &p);
   /// The kernel argument of the tensor map of `buffer` with `box` and
@@ -354,21 +390,14 @@ private:
   static constexpr int64_t kProducerRegisters = 40;
   Operation *producerLoop = nullptr;
   /// The registers each consumer thread takes (setmaxnreg.inc): its
-  /// accumulators and 40 more (addresses, descriptors, the loop), in steps
-  /// of 8. ptxas allots the kernel that many per thread at launch (at most
-  /// its launch bound's share of the SM's 65536), so the kernel keeps the
-  /// blocks per SM its registers allow; the producer gives back all but 40
-  /// of its own, which the consumers may take where they need more than
-  /// the launch's share (up to 240).
+  /// accumulators and 40 more (addresses, descriptors, the loop), within
+  /// what the target's registers allow (TargetInfo::consumerRegisters).
   int64_t consumerRegisters() const {
     int64_t accumulators = 0;
     for (ArrayRef<int64_t> shape : accumulatorShapes)
       accumulators += shape[0] * shape[1];
-    int64_t need = llvm::alignTo(40 + accumulators / numThreads, 8);
-    int64_t threads = numThreads + kProducerThreads;
-    int64_t share = std::min<int64_t>(255, 65536 / threads) / 8 * 8;
-    int64_t pool = share * threads - kProducerRegisters * kProducerThreads;
-    return std::min({need, int64_t(240), pool / numThreads / 8 * 8});
+    return target.consumerRegisters(40 + accumulators / numThreads, numThreads,
+                                    kProducerThreads, kProducerRegisters);
   }
   Value emptyBarriers;
   bool consumersOnly = false;

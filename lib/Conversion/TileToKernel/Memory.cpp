@@ -523,7 +523,7 @@ FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
   // distinct banks.
   int64_t rows = l.shape[0], pitch = l.shape[1] + vec;
   int64_t needed = rows * pitch * bytes;
-  if (needed > src.getTarget().value().getSharedMemory())
+  if (needed > target.sharedMemory())
     return false;
   Value buffer;
   {

@@ -160,10 +160,10 @@ KernelLowering::stageDot(xt::DotOp op, std::optional<bool> lhsOrientation,
     barrier();
     stagedInBody = true;
   }
-  if (dynamicBytes > src.getTarget().value().getSharedMemory())
+  if (dynamicBytes > target.sharedMemory())
     return op.emitOpError("needs ")
            << dynamicBytes << " bytes of shared memory for its operand tiles, "
-           << "more than the target's " << src.getTarget()->getSharedMemory();
+           << "more than the target's " << target.sharedMemory();
   out.accumulator =
       baseCoords(cast<RankedTensorType>(op.getAcc().getType()).getShape());
   FailureOr<SmallVector<Value>> acc = tile(op.getAcc(), out.accumulator);
@@ -542,6 +542,244 @@ LogicalResult KernelLowering::produce(ArrayRef<Pipelined> operands,
   return result;
 }
 
+KernelLowering::LoopPipeline KernelLowering::planLoop(scf::ForOp op) {
+  LoopPipeline p;
+  // Pipelining: the operand tiles of the loop's dots are copied into
+  // shared memory asynchronously, stages - 1 iterations ahead.
+  auto *tileDialect = op->getContext()->getOrLoadDialect<xt::XTileDialect>();
+  if (IntegerAttr attr = tileDialect->getNumStagesAttrHelper().getAttr(op))
+    p.stages = attr.getInt();
+  p.operands = pipelineOperands(op, p.stages);
+  // wgmma overlap: with 3 or more stages each iteration leaves its wgmma
+  // group in flight (wgmma_wait 1), so the tensor cores run it while the
+  // next iteration waits for its tiles. The copies then run stages - 2
+  // iterations ahead, not stages - 1: iteration i overwrites the stage
+  // iteration i - 2 read, whose group every warpgroup retired before the
+  // barrier that ends iteration i - 1, never the stage of the group still
+  // in flight (i - 1). The xtile-test-mutate=overlap mutation keeps
+  // stages - 1, which the emulation catches (shared memory an in-flight
+  // wgmma reads, overwritten).
+  // Every operand tile must come in by the copies, into its stage: one
+  // staged from registers would be rewritten under the group in flight.
+  p.overlap =
+      !p.operands.empty() && p.stages >= 3 && canOverlapWgmma(op) &&
+      llvm::all_of(op.getBody()->getOps<xt::DotOp>(), [&](xt::DotOp d) {
+        return llvm::all_of(ValueRange{d.getLhs(), d.getRhs()}, [&](Value v) {
+          return llvm::any_of(p.operands, [&](const Pipelined &operand) {
+            return operand.operand == v;
+          });
+        });
+      });
+  p.ahead = p.stages - 1;
+  if (p.overlap && testMutation != "overlap")
+    p.ahead = p.stages - 2;
+  // Operands copied by cp.async (the others come in by TMA, on one
+  // mbarrier per stage).
+  p.copies = llvm::any_of(
+      p.operands, [](const Pipelined &operand) { return !operand.map; });
+  p.tma = llvm::any_of(p.operands,
+                       [](const Pipelined &operand) { return operand.map; });
+  // Warp specialization: a producer warpgroup issues every TMA copy as soon
+  // as the consumers release its stage (its "empty" mbarrier), and the
+  // consumers only wait for the copies ("full"), with no barrier of the
+  // whole block in the loop. A loop it does not suit (operands not all by
+  // TMA, or no wgmma group to leave in flight) runs on the consumers as
+  // usual, the producer warpgroup idle.
+  p.specialized = op.getOperation() == producerLoop;
+  p.produced = p.specialized && p.overlap && !p.copies && p.tma;
+  return p;
+}
+
+LogicalResult KernelLowering::startPipeline(LoopPipeline &p, scf::ForOp op,
+                                            Value lb, Value ub) {
+  if (p.specialized && !p.produced)
+    splitConsumers(nullptr);
+  if (p.tma)
+    initTmaBarriers(p.stages, p.produced ? numThreads : 0);
+  if (p.operands.empty())
+    return success();
+  p.step = *getConstantIntValue(op.getStep());
+  std::optional<int64_t> lbConst = getConstantIntValue(op.getLowerBound());
+  std::optional<int64_t> ubConst = getConstantIntValue(op.getUpperBound());
+  if (lbConst && ubConst)
+    p.trips = cst(
+        std::max<int64_t>(0, llvm::divideCeil(*ubConst - *lbConst, p.step)));
+  else
+    p.trips =
+        div(add(b.createOrFold<arith::MaxSIOp>(
+                    loc, b.createOrFold<arith::SubIOp>(loc, ub, lb), cst(0)),
+                cst(p.step - 1)),
+            p.step);
+  // The first `ahead` iterations' copies, those that exist (the
+  // producer's, with warp specialization).
+  if (p.produced) {
+    LogicalResult issued = success();
+    Value tripCount = p.trips;
+    splitConsumers(
+        [&] { issued = produce(p.operands, op, lb, tripCount, p.stages); });
+    if (failed(issued))
+      return failure();
+    // The consumers take the registers the producer gave up.
+    xk::SetMaxRegistersOp::create(b, loc, /*increase=*/true,
+                                  consumerRegisters());
+    p.ahead = 0;
+  }
+  for (int64_t j = 0; j < p.ahead; ++j) {
+    LogicalResult issued = success();
+    predicated(
+        b, loc,
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, cst(j),
+                                      p.trips),
+        {},
+        [&] {
+          issued = issueCopies(p.operands, op, lb, cst(j), cst(j));
+          return SmallVector<Value>{};
+        },
+        [&] { return SmallVector<Value>{}; });
+    if (failed(issued))
+      return failure();
+    if (p.copies)
+      xk::AsyncCommitOp::create(b, loc);
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::startIteration(LoopPipeline &p, scf::ForOp op,
+                                             scf::ForOp loop, Value lb) {
+  ValueRange args = loop.getRegionIterArgs();
+  Value current;
+  if (p.produced) {
+    current = asIndex(args[p.carried]);
+    // The stage the previous iteration read, whose wgmma group the wait of
+    // this one retires (see lowerWgmmaDot), is released after the body.
+    p.releasedStage = b.createOrFold<arith::SelectOp>(
+        loc,
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                      args[p.carried], i32(0)),
+        i32(p.stages - 1),
+        b.createOrFold<arith::SubIOp>(loc, args[p.carried], i32(1)));
+    p.releases = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                               loop.getInductionVar(), lb);
+  } else {
+    // Iteration i starts the copies of iteration i + ahead, then waits for
+    // its own (committed `ahead` groups earlier).
+    Value i = div(
+        b.createOrFold<arith::SubIOp>(loc, loop.getInductionVar(), lb), p.step);
+    Value later = add(i, cst(p.ahead));
+    Value inRange = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ult, later, p.trips);
+    current = asIndex(args[p.carried]);
+    Value copyStage = asIndex(args[p.carried + 1]);
+    LogicalResult issued = success();
+    predicated(
+        b, loc, inRange, {},
+        [&] {
+          issued = issueCopies(p.operands, op, lb, later, copyStage);
+          return SmallVector<Value>{};
+        },
+        [&] { return SmallVector<Value>{}; });
+    if (failed(issued))
+      return failure();
+  }
+  if (p.copies) {
+    xk::AsyncCommitOp::create(b, loc);
+    xk::AsyncWaitOp::create(b, loc, p.ahead);
+    // wgmma on tf32 reads its operands as they are in shared memory: each
+    // thread rounds what it copied there.
+    if (wgmmaTf32()) {
+      for (const Pipelined &operand : p.operands)
+        roundCopiedTf32(operand, current);
+    }
+    // wgmma reads shared memory through the async proxy: the copies this
+    // thread made are fenced before the block meets.
+    if (instruction() == xt::DotInstruction::wgmma)
+      xk::FenceProxyAsyncOp::create(b, loc);
+    barrier();
+  }
+  if (p.tma) {
+    // Iteration i's boxes complete phase i / stages of its stage's
+    // barrier. (The xtile-test-mutate=parity mutation waits for the other
+    // parity, which does not wait.)
+    Value parity = asIndex(args[p.parityArg]);
+    if (testMutation == "parity")
+      parity = b.createOrFold<arith::XOrIOp>(loc, parity, cst(1));
+    xk::MbarrierWaitOp::create(b, loc, tmaBarriers, current, parity);
+  }
+  for (const Pipelined &operand : p.operands) {
+    staged[operand.operand] = {operand.buffer,
+                               mul(current, cst(operand.elements))};
+    if (operand.transposed)
+      stagedTransposed.insert(operand.operand);
+  }
+  stagedInBody = true;
+  return success();
+}
+
+void KernelLowering::endIteration(const LoopPipeline &p, scf::ForOp loop,
+                                  SmallVector<Value> &yielded) {
+  // Shared-memory tiles are rewritten by the next iteration: the threads
+  // meet, or with warp specialization each consumer thread releases the
+  // stage its retired group read to the producer.
+  if (p.produced) {
+    Value stage = asIndex(p.releasedStage);
+    predicated(
+        b, loc, p.releases, {},
+        [&] {
+          xk::MbarrierArriveOp::create(b, loc, emptyBarriers, stage);
+          return SmallVector<Value>{};
+        },
+        [&] { return SmallVector<Value>{}; });
+  } else if (stagedInBody) {
+    barrier();
+  }
+  if (p.operands.empty())
+    return;
+  // The next iteration's stages and parity.
+  ValueRange args = loop.getRegionIterArgs();
+  auto [current, wraps] = nextStage(args[p.carried], p.stages);
+  yielded.push_back(current);
+  if (!p.produced)
+    yielded.push_back(nextStage(args[p.carried + 1], p.stages).first);
+  if (p.tma) {
+    Value parity = args[p.parityArg];
+    yielded.push_back(b.createOrFold<arith::SelectOp>(
+        loc, wraps, b.createOrFold<arith::XOrIOp>(loc, parity, i32(1)),
+        parity));
+  }
+}
+
+void KernelLowering::drainWgmma(scf::ForOp op,
+                                ArrayRef<std::pair<int64_t, int>> spans,
+                                SmallVector<Value> &results) {
+  // The last iteration's wgmma group is still in flight: wait for it
+  // before the accumulators are read, passing them through the wait.
+  SmallVector<std::pair<int64_t, int64_t>> spansOfDots; // (first, count)
+  int64_t pos = 0;
+  for (auto [v, span] : llvm::zip(op.getResults(), spans)) {
+    if (span.second >= 0 &&
+        llvm::any_of(op.getBody()->getOps<xt::DotOp>(), [&](xt::DotOp d) {
+          return cast<BlockArgument>(d.getAcc()).getArgNumber() - 1 ==
+                 cast<OpResult>(v).getResultNumber();
+        }))
+      spansOfDots.push_back({pos, span.first});
+    pos += span.first;
+  }
+  SmallVector<Value> vectors;
+  SmallVector<Type> types;
+  for (auto [first, count] : spansOfDots) {
+    auto type = VectorType::get({count}, b.getF32Type());
+    vectors.push_back(vector::FromElementsOp::create(
+        b, loc, type, ArrayRef<Value>(results).slice(first, count)));
+    types.push_back(type);
+  }
+  auto wait =
+      xk::WgmmaWaitOp::create(b, loc, types, b.getI64IntegerAttr(0), vectors);
+  for (auto [k, span] : llvm::enumerate(spansOfDots))
+    for (int64_t e = 0; e < span.second; ++e)
+      results[span.first + e] =
+          vector::ExtractOp::create(b, loc, wait.getResult(k), e);
+}
+
 LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   FailureOr<Value> lb = scalar(op.getLowerBound(), op);
   FailureOr<Value> ub = scalar(op.getUpperBound(), op);
@@ -579,113 +817,22 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       pos += span.first;
     }
   };
-  // Pipelining: the operand tiles of the loop's dots are copied into
-  // shared memory asynchronously, stages - 1 iterations ahead.
-  int64_t stages = 1;
-  auto *tileDialect = op->getContext()->getOrLoadDialect<xt::XTileDialect>();
-  if (IntegerAttr attr = tileDialect->getNumStagesAttrHelper().getAttr(op))
-    stages = attr.getInt();
-  SmallVector<Pipelined> pipelined = pipelineOperands(op, stages);
-  // wgmma overlap: with 3 or more stages each iteration leaves its wgmma
-  // group in flight (wgmma_wait 1), so the tensor cores run it while the
-  // next iteration waits for its tiles. The copies then run stages - 2
-  // iterations ahead, not stages - 1: iteration i overwrites the stage
-  // iteration i - 2 read, whose group every warpgroup retired before the
-  // barrier that ends iteration i - 1, never the stage of the group still
-  // in flight (i - 1). The xtile-test-mutate=overlap mutation keeps
-  // stages - 1, which the emulation catches (shared memory an in-flight
-  // wgmma reads, overwritten).
-  // Every operand tile must come in by the copies, into its stage: one
-  // staged from registers would be rewritten under the group in flight.
-  bool overlap =
-      !pipelined.empty() && stages >= 3 && canOverlapWgmma(op) &&
-      llvm::all_of(op.getBody()->getOps<xt::DotOp>(), [&](xt::DotOp d) {
-        return llvm::all_of(ValueRange{d.getLhs(), d.getRhs()}, [&](Value v) {
-          return llvm::any_of(pipelined,
-                              [&](const Pipelined &p) { return p.operand == v; });
-        });
-      });
-  int64_t ahead = stages - 1;
-  if (overlap && testMutation != "overlap")
-    ahead = stages - 2;
-  // Operands copied by cp.async (the others come in by TMA, on one
-  // mbarrier per stage).
-  bool copies = llvm::any_of(pipelined, [](const Pipelined &p) { return !p.map; });
-  bool tma = llvm::any_of(pipelined, [](const Pipelined &p) { return p.map; });
-  // Warp specialization: a producer warpgroup issues every TMA copy as soon
-  // as the consumers release its stage (its "empty" mbarrier), and the
-  // consumers only wait for the copies ("full"), with no barrier of the
-  // whole block in the loop. A loop it does not suit (operands not all by
-  // TMA, or no wgmma group to leave in flight) runs on the consumers as
-  // usual, the producer warpgroup idle.
-  bool specialized = op.getOperation() == producerLoop;
-  bool produced = specialized && overlap && !copies && tma;
-  if (specialized && !produced)
-    splitConsumers(nullptr);
-  if (tma)
-    initTmaBarriers(stages, produced ? numThreads : 0);
-  int64_t stepConst = 0;
-  Value trips; // the loop's iteration count
-  if (!pipelined.empty()) {
-    stepConst = *getConstantIntValue(op.getStep());
-    std::optional<int64_t> lbConst = getConstantIntValue(op.getLowerBound());
-    std::optional<int64_t> ubConst = getConstantIntValue(op.getUpperBound());
-    if (lbConst && ubConst)
-      trips = cst(std::max<int64_t>(
-          0, llvm::divideCeil(*ubConst - *lbConst, stepConst)));
-    else
-      trips = div(add(b.createOrFold<arith::MaxSIOp>(
-                          loc, b.createOrFold<arith::SubIOp>(loc, *ub, *lb),
-                          cst(0)),
-                      cst(stepConst - 1)),
-                  stepConst);
-    // The first `ahead` iterations' copies, those that exist (the
-    // producer's, with warp specialization).
-    if (produced) {
-      LogicalResult issued = success();
-      Value lowerBound = *lb, tripCount = trips;
-      splitConsumers([&] {
-        issued = produce(pipelined, op, lowerBound, tripCount, stages);
-      });
-      if (failed(issued))
-        return failure();
-      // The consumers take the registers the producer gave up.
-      xk::SetMaxRegistersOp::create(b, loc, /*increase=*/true,
-                                    consumerRegisters());
-      ahead = 0;
-    }
-    for (int64_t j = 0; j < ahead; ++j) {
-      LogicalResult issued = success();
-      predicated(
-          b, loc,
-          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
-                                        cst(j), trips),
-          {},
-          [&] {
-            issued = issueCopies(pipelined, op, *lb, cst(j), cst(j));
-            return SmallVector<Value>{};
-          },
-          [&] { return SmallVector<Value>{}; });
-      if (failed(issued))
-        return failure();
-      if (copies)
-        xk::AsyncCommitOp::create(b, loc);
-    }
-  }
+  LoopPipeline p = planLoop(op);
+  if (failed(startPipeline(p, op, *lb, *ub)))
+    return failure();
   // The stage iteration i reads (i mod stages), the stage it copies into
   // ((i + ahead) mod stages) and, with TMA, the parity of the phase it
   // waits for ((i / stages) mod 2) are carried by the loop, each stepped
   // by a compare and a select instead of a division by the stage count.
   // They are 32-bit: index arithmetic is 64-bit in PTX.
   // With warp specialization only the stage read and its parity.
-  int64_t carried = inits.size();
-  auto i32 = [&](int64_t v) { return cst(v, b.getI32Type()); };
-  int64_t parityArg = carried + (produced ? 1 : 2);
-  if (!pipelined.empty()) {
+  p.carried = inits.size();
+  p.parityArg = p.carried + (p.produced ? 1 : 2);
+  if (!p.operands.empty()) {
     inits.push_back(i32(0));
-    if (!produced)
-      inits.push_back(i32(ahead % stages));
-    if (tma)
+    if (!p.produced)
+      inits.push_back(i32(p.ahead % p.stages));
+    if (p.tma)
       inits.push_back(i32(0));
   }
   auto loop = scf::ForOp::create(b, loc, *lb, *ub, *step, inits);
@@ -696,88 +843,17 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   std::swap(savedStaged, staged);
   bool savedStagedInBody = stagedInBody;
   stagedInBody = false;
-  // With warp specialization: the stage the consumers release after the
-  // body, and whether they do (not in the first iteration).
-  Value releasedStage, releases;
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     scalars[op.getInductionVar()] = loop.getInductionVar();
     scopes.emplace_back();
     bind(op.getRegionIterArgs(), loop.getRegionIterArgs());
-    if (!pipelined.empty()) {
-      Value current;
-      if (produced) {
-        current = asIndex(loop.getRegionIterArgs()[carried]);
-        // The stage the previous iteration read, whose wgmma group the
-        // wait of this one retires (see lowerWgmmaDot), is released after
-        // the body.
-        releasedStage = b.createOrFold<arith::SelectOp>(
-            loc,
-            b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                          loop.getRegionIterArgs()[carried],
-                                          i32(0)),
-            i32(stages - 1),
-            b.createOrFold<arith::SubIOp>(
-                loc, loop.getRegionIterArgs()[carried], i32(1)));
-        releases = b.createOrFold<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::ne, loop.getInductionVar(), *lb);
-      } else {
-        // Iteration i starts the copies of iteration i + ahead, then waits
-        // for its own (committed `ahead` groups earlier).
-        Value i = div(b.createOrFold<arith::SubIOp>(
-                          loc, loop.getInductionVar(), *lb),
-                      stepConst);
-        Value later = add(i, cst(ahead));
-        Value inRange = b.createOrFold<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::ult, later, trips);
-        current = asIndex(loop.getRegionIterArgs()[carried]);
-        Value copyStage = asIndex(loop.getRegionIterArgs()[carried + 1]);
-        LogicalResult issued = success();
-        predicated(
-            b, loc, inRange, {},
-            [&] {
-              issued = issueCopies(pipelined, op, *lb, later, copyStage);
-              return SmallVector<Value>{};
-            },
-            [&] { return SmallVector<Value>{}; });
-        if (failed(issued))
-          return failure();
-      }
-      if (copies) {
-        xk::AsyncCommitOp::create(b, loc);
-        xk::AsyncWaitOp::create(b, loc, ahead);
-        // wgmma on tf32 reads its operands as they are in shared memory:
-        // each thread rounds what it copied there.
-        if (wgmmaTf32()) {
-          for (const Pipelined &p : pipelined)
-            roundCopiedTf32(p, current);
-        }
-        // wgmma reads shared memory through the async proxy: the copies
-        // this thread made are fenced before the block meets.
-        if (instruction() == xt::DotInstruction::wgmma)
-          xk::FenceProxyAsyncOp::create(b, loc);
-        barrier();
-      }
-      if (tma) {
-        // Iteration i's boxes complete phase i / stages of its stage's
-        // barrier. (The xtile-test-mutate=parity mutation waits for the
-        // other parity, which does not wait.)
-        Value parity = asIndex(loop.getRegionIterArgs()[parityArg]);
-        if (testMutation == "parity")
-          parity = b.createOrFold<arith::XOrIOp>(loc, parity, cst(1));
-        xk::MbarrierWaitOp::create(b, loc, tmaBarriers, current, parity);
-      }
-      for (const Pipelined &p : pipelined) {
-        staged[p.operand] = {p.buffer, mul(current, cst(p.elements))};
-        if (p.transposed)
-          stagedTransposed.insert(p.operand);
-      }
-      stagedInBody = true;
-    }
+    if (!p.operands.empty() && failed(startIteration(p, op, loop, *lb)))
+      return failure();
     ++loopDepth;
     Operation *savedOverlap = overlapLoop;
-    overlapLoop = overlap ? op.getOperation() : nullptr;
+    overlapLoop = p.overlap ? op.getOperation() : nullptr;
     LogicalResult body = lowerBlock(*op.getBody());
     overlapLoop = savedOverlap;
     --loopDepth;
@@ -798,35 +874,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
         llvm::append_range(yielded, *t);
       }
     }
-    // Shared-memory tiles are rewritten by the next iteration: the
-    // threads meet, or with warp specialization each consumer thread
-    // releases the stage its retired group read to the producer.
-    if (produced) {
-      Value stage = asIndex(releasedStage);
-      predicated(
-          b, loc, releases, {},
-          [&] {
-            xk::MbarrierArriveOp::create(b, loc, emptyBarriers, stage);
-            return SmallVector<Value>{};
-          },
-          [&] { return SmallVector<Value>{}; });
-    } else if (stagedInBody) {
-      barrier();
-    }
-    if (!pipelined.empty()) {
-      // The next iteration's stages and parity.
-      ValueRange args = loop.getRegionIterArgs();
-      auto [current, wraps] = nextStage(args[carried], stages);
-      yielded.push_back(current);
-      if (!produced)
-        yielded.push_back(nextStage(args[carried + 1], stages).first);
-      if (tma) {
-        Value parity = args[parityArg];
-        yielded.push_back(b.createOrFold<arith::SelectOp>(
-            loc, wraps, b.createOrFold<arith::XOrIOp>(loc, parity, i32(1)),
-            parity));
-      }
-    }
+    endIteration(p, loop, yielded);
     scf::YieldOp::create(b, loc, yielded);
     for (auto &key : scopes.back())
       memo.erase(key);
@@ -834,38 +882,11 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   }
   std::swap(savedStaged, staged);
   stagedInBody = savedStagedInBody;
-  if (copies)
+  if (p.copies)
     xk::AsyncWaitOp::create(b, loc, 0);
   SmallVector<Value> results(loop.getResults());
-  if (overlap) {
-    // The last iteration's wgmma group is still in flight: wait for it
-    // before the accumulators are read, passing them through the wait.
-    SmallVector<std::pair<int64_t, int64_t>> spansOfDots; // (first, count)
-    int64_t pos = 0;
-    for (auto [v, span] : llvm::zip(op.getResults(), spans)) {
-      if (span.second >= 0 &&
-          llvm::any_of(op.getBody()->getOps<xt::DotOp>(), [&](xt::DotOp d) {
-            return cast<BlockArgument>(d.getAcc()).getArgNumber() - 1 ==
-                   cast<OpResult>(v).getResultNumber();
-          }))
-        spansOfDots.push_back({pos, span.first});
-      pos += span.first;
-    }
-    SmallVector<Value> vectors;
-    SmallVector<Type> types;
-    for (auto [first, count] : spansOfDots) {
-      auto type = VectorType::get({count}, b.getF32Type());
-      vectors.push_back(vector::FromElementsOp::create(
-          b, loc, type, ArrayRef<Value>(results).slice(first, count)));
-      types.push_back(type);
-    }
-    auto wait = xk::WgmmaWaitOp::create(b, loc, types,
-                                        b.getI64IntegerAttr(0), vectors);
-    for (auto [k, span] : llvm::enumerate(spansOfDots))
-      for (int64_t e = 0; e < span.second; ++e)
-        results[span.first + e] =
-            vector::ExtractOp::create(b, loc, wait.getResult(k), e);
-  }
+  if (p.overlap)
+    drainWgmma(op, spans, results);
   auto *ctx = op->getContext();
   if (IntegerAttr stagesAttr = ctx->getOrLoadDialect<xt::XTileDialect>()
                                    ->getNumStagesAttrHelper()
