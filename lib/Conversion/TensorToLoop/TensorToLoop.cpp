@@ -393,242 +393,278 @@ buildFold(OpBuilder &b, Location loc, xl::CombineKind kind, Type type,
   return fold.getResult();
 }
 
-/// The element of `op`'s result at `ivs`.
-static FailureOr<Value> buildElement(ElementBuilder &e, ArrayRef<Value> ivs) {
+//===----------------------------------------------------------------------===//
+// The element of each op's result at the kernel's `ivs`
+//===----------------------------------------------------------------------===//
+
+/// An elementwise unary op: the scalar op on the operand's element.
+static FailureOr<Value> unaryElement(Operation *op, ElementBuilder &e,
+                                     ArrayRef<Value> ivs) {
+  return unaryScalar(e.b, e.loc, op, e.load(0, ivs));
+}
+
+/// An elementwise binary op (a comparison included).
+static FailureOr<Value> binaryElement(Operation *op, ElementBuilder &e,
+                                      ArrayRef<Value> ivs) {
+  Value x = e.load(0, ivs), y = e.load(1, ivs);
+  return binaryScalar(e.b, e.loc, op, x, y);
+}
+
+static FailureOr<Value> elementOf(xt::ConstantOp c, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  Operation *op = e.op;
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  return Value(arith::ConstantOp::create(
+      b, loc,
+      cast<TypedAttr>(
+          cast<SplatElementsAttr>(c.getValue()).getSplatValue<Attribute>())));
+}
+
+static FailureOr<Value> elementOf(xt::SelectOp op, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  return Value(arith::SelectOp::create(b, loc, e.load(0, ivs), e.load(1, ivs),
+                                       e.load(2, ivs)));
+}
+
+static FailureOr<Value> elementOf(xt::CastOp op, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto resultType = cast<RankedTensorType>(op.getType());
   Type elementType = resultType.getElementType();
+  return castScalar(b, loc, e.load(0, ivs), elementType);
+}
 
-  if (op->getNumOperands() == 1 &&
-      !isa<xt::ReduceOp, xt::TransposeOp, xt::BroadcastOp, xt::ReshapeOp,
-           xt::SliceOp, xt::PadOp, xt::ConcatOp, xt::CastOp>(op)) {
-    if (Value v = unaryScalar(b, loc, op, e.load(0, ivs)))
-      return v;
-  }
-  if (op->getNumOperands() == 2 &&
-      !isa<xt::MatmulOp, xt::GatherOp, xt::ConcatOp>(op)) {
-    Value x = e.load(0, ivs), y = e.load(1, ivs);
-    if (Value v = binaryScalar(b, loc, op, x, y))
-      return v;
-  }
+static FailureOr<Value> elementOf(xt::IotaOp iota, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto resultType = cast<RankedTensorType>(iota.getType());
+  Type elementType = resultType.getElementType();
+  Value i = ivs[iota.getDim()];
+  if (isFloat(elementType))
+    return Value(arith::SIToFPOp::create(
+        b, loc, elementType,
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), i)));
+  return Value(arith::IndexCastOp::create(b, loc, elementType, i));
+}
 
-  return TypeSwitch<Operation *, FailureOr<Value>>(op)
-      .Case([&](xt::ConstantOp c) -> FailureOr<Value> {
-        return Value(arith::ConstantOp::create(
-            b, loc,
-            cast<TypedAttr>(cast<SplatElementsAttr>(c.getValue())
-                                .getSplatValue<Attribute>())));
-      })
-      .Case([&](xt::SelectOp) -> FailureOr<Value> {
-        return Value(arith::SelectOp::create(b, loc, e.load(0, ivs),
-                                             e.load(1, ivs), e.load(2, ivs)));
-      })
-      .Case([&](xt::CastOp) -> FailureOr<Value> {
-        return castScalar(b, loc, e.load(0, ivs), elementType);
-      })
-      .Case([&](xt::IotaOp iota) -> FailureOr<Value> {
-        Value i = ivs[iota.getDim()];
-        if (isFloat(elementType))
-          return Value(arith::SIToFPOp::create(
-              b, loc, elementType,
-              arith::IndexCastOp::create(b, loc, b.getI64Type(), i)));
-        return Value(arith::IndexCastOp::create(b, loc, elementType, i));
-      })
-      .Case([&](xt::ReduceOp reduce) -> FailureOr<Value> {
-        auto inType = cast<RankedTensorType>(reduce.getInput().getType());
-        ArrayRef<int64_t> dims = reduce.getDims();
-        SmallVector<OpFoldResult> extents;
-        for (int64_t d : dims)
-          extents.push_back(e.extent(inType, d));
-        xl::CombineKind kind = combineOf(reduce.getKind());
-        bool widen =
-            kind == xl::CombineKind::add || kind == xl::CombineKind::mul;
-        Type acc = widen ? accumulatorType(elementType) : elementType;
-        FailureOr<Value> r =
-            buildFold(b, loc, kind, acc, extents, [&](ArrayRef<Value> rivs) {
-              SmallVector<Value> idx;
-              unsigned next = 0, reduced = 0;
-              for (int64_t d = 0; d < inType.getRank(); ++d) {
-                if (llvm::is_contained(dims, d)) {
-                  idx.push_back(rivs[reduced++]);
-                  if (reduce.getKeepdim())
-                    ++next;
-                } else {
-                  idx.push_back(ivs[next++]);
-                }
-              }
-              Value v = e.load(0, idx);
-              return acc == elementType ? v : convertFloat(b, loc, v, acc);
-            });
-        if (failed(r))
-          return failure();
-        return acc == elementType ? *r : convertFloat(b, loc, *r, elementType);
-      })
-      .Case([&](xt::MatmulOp mm) -> FailureOr<Value> {
-        auto lhsType = cast<RankedTensorType>(mm.getLhs().getType());
-        int64_t rank = lhsType.getRank();
-        Type acc = accumulatorType(elementType);
-        FailureOr<Value> r =
-            buildFold(b, loc, xl::CombineKind::add, acc,
-                      {e.extent(lhsType, rank - 1)}, [&](ArrayRef<Value> k) {
-                        SmallVector<Value> a(ivs.drop_back()),
-                            c(ivs.drop_back(2));
-                        a.push_back(k[0]);
-                        c.push_back(k[0]);
-                        c.push_back(ivs.back());
-                        Value x = e.load(0, a), y = e.load(1, c);
-                        if (isFloat(acc)) {
-                          x = convertFloat(b, loc, x, acc);
-                          y = convertFloat(b, loc, y, acc);
-                          return Value(arith::MulFOp::create(b, loc, x, y));
-                        }
-                        return Value(arith::MulIOp::create(b, loc, x, y));
-                      });
-        if (failed(r))
-          return failure();
-        return acc == elementType ? *r : convertFloat(b, loc, *r, elementType);
-      })
-      .Case([&](xt::TransposeOp t) -> FailureOr<Value> {
-        SmallVector<Value> idx(ivs.size());
-        for (auto [i, p] : llvm::enumerate(t.getPerm()))
-          idx[p] = ivs[i];
-        return e.load(0, idx);
-      })
-      .Case([&](xt::BroadcastOp bc) -> FailureOr<Value> {
-        auto inType = cast<RankedTensorType>(bc.getInput().getType());
-        int64_t offset = resultType.getRank() - inType.getRank();
+static FailureOr<Value> elementOf(xt::ReduceOp reduce, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto resultType = cast<RankedTensorType>(reduce.getType());
+  Type elementType = resultType.getElementType();
+  auto inType = cast<RankedTensorType>(reduce.getInput().getType());
+  ArrayRef<int64_t> dims = reduce.getDims();
+  SmallVector<OpFoldResult> extents;
+  for (int64_t d : dims)
+    extents.push_back(e.extent(inType, d));
+  xl::CombineKind kind = combineOf(reduce.getKind());
+  bool widen = kind == xl::CombineKind::add || kind == xl::CombineKind::mul;
+  Type acc = widen ? accumulatorType(elementType) : elementType;
+  FailureOr<Value> r =
+      buildFold(b, loc, kind, acc, extents, [&](ArrayRef<Value> rivs) {
         SmallVector<Value> idx;
-        for (int64_t d = 0; d < inType.getRank(); ++d)
-          idx.push_back(inType.getDimSize(d) == 1 ? e.index(0)
-                                                  : ivs[d + offset]);
-        return e.load(0, idx);
-      })
-      .Case([&](xt::ReshapeOp r) -> FailureOr<Value> {
-        auto inType = cast<RankedTensorType>(r.getInput().getType());
-        // Tensor IR keeps each dynamic dimension whole and in order through
-        // a reshape, so the dimensions split into segments between them
-        // whose static sizes have equal products: a dynamic dimension of
-        // the operand is read at the iv of the result's, and within each
-        // segment the row-major linear index of the result element gives
-        // the operand's coordinates.
-        MLIRContext *ctx = b.getContext();
-        auto dynamicDims = [](RankedTensorType t) {
-          SmallVector<int64_t> out;
-          for (int64_t d = 0; d < t.getRank(); ++d)
-            if (t.isDynamicDim(d))
-              out.push_back(d);
-          out.push_back(t.getRank()); // the end of the last segment
-          return out;
-        };
-        SmallVector<int64_t> inCuts = dynamicDims(inType),
-                             outCuts = dynamicDims(resultType);
-        if (inCuts.size() != outCuts.size())
-          return r.emitOpError("splits or merges a dynamic dimension, which "
-                               "is not lowered to Loop IR");
-        SmallVector<Value> idx(inType.getRank());
-        int64_t inStart = 0, outStart = 0;
-        for (auto [inEnd, outEnd] : llvm::zip(inCuts, outCuts)) {
-          AffineExpr linear = getAffineConstantExpr(0, ctx);
-          int64_t stride = 1;
-          for (int64_t d = outEnd - 1; d >= outStart; --d) {
-            linear = linear + getAffineDimExpr(d, ctx) * stride;
-            stride *= resultType.getDimSize(d);
+        unsigned next = 0, reduced = 0;
+        for (int64_t d = 0; d < inType.getRank(); ++d) {
+          if (llvm::is_contained(dims, d)) {
+            idx.push_back(rivs[reduced++]);
+            if (reduce.getKeepdim())
+              ++next;
+          } else {
+            idx.push_back(ivs[next++]);
           }
-          stride = 1;
-          for (int64_t d = inEnd - 1; d >= inStart; --d) {
-            idx[d] =
-                e.apply(linear.floorDiv(stride) % inType.getDimSize(d), ivs);
-            stride *= inType.getDimSize(d);
-          }
-          if (inEnd < inType.getRank())
-            idx[inEnd] = ivs[outEnd];
-          inStart = inEnd + 1;
-          outStart = outEnd + 1;
-        }
-        return e.load(0, idx);
-      })
-      .Case([&](xt::SliceOp s) -> FailureOr<Value> {
-        SmallVector<Value> idx;
-        MLIRContext *ctx = b.getContext();
-        for (auto [d, iv] : llvm::enumerate(ivs)) {
-          int64_t start = s.getStarts()[d], stride = s.getStrides()[d];
-          if (start == 0 && stride == 1)
-            idx.push_back(iv);
-          else
-            idx.push_back(
-                e.apply(getAffineDimExpr(0, ctx) * stride + start, iv));
-        }
-        return e.load(0, idx);
-      })
-      .Case([&](xt::PadOp p) -> FailureOr<Value> {
-        auto inType = cast<RankedTensorType>(p.getInput().getType());
-        MLIRContext *ctx = b.getContext();
-        SmallVector<Value> idx;
-        Value inside;
-        for (auto [d, iv] : llvm::enumerate(ivs)) {
-          int64_t low = p.getLow()[d], high = p.getHigh()[d];
-          if (low == 0 && high == 0) {
-            idx.push_back(iv);
-            continue;
-          }
-          Value shifted = e.apply(getAffineDimExpr(0, ctx) - low, iv);
-          Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                           shifted, e.index(0));
-          Value lt =
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, shifted,
-                                    e.index(inType.getDimSize(d)));
-          Value ok = arith::AndIOp::create(b, loc, ge, lt);
-          inside =
-              inside ? Value(arith::AndIOp::create(b, loc, inside, ok)) : ok;
-          idx.push_back(e.clamp(shifted, inType.getDimSize(d)));
         }
         Value v = e.load(0, idx);
-        if (!inside)
-          return v;
-        Value pad = arith::ConstantOp::create(b, loc, p.getValue());
-        return Value(arith::SelectOp::create(b, loc, inside, v, pad));
-      })
-      .Case([&](xt::ConcatOp c) -> FailureOr<Value> {
-        int64_t dim = c.getDim();
-        MLIRContext *ctx = b.getContext();
-        SmallVector<int64_t> offsets;
-        SmallVector<Value> values;
-        int64_t offset = 0;
-        for (auto [k, input] : llvm::enumerate(c.getInputs())) {
-          int64_t size =
-              cast<RankedTensorType>(input.getType()).getDimSize(dim);
-          SmallVector<Value> idx(ivs);
-          idx[dim] = e.clamp(
-              e.apply(getAffineDimExpr(0, ctx) - offset, ivs[dim]), size);
-          values.push_back(e.load(k, idx));
-          offsets.push_back(offset);
-          offset += size;
-        }
-        Value result = values.back();
-        for (int64_t k = static_cast<int64_t>(values.size()) - 2; k >= 0; --k) {
-          Value before =
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ivs[dim],
-                                    e.index(offsets[k + 1]));
-          result = arith::SelectOp::create(b, loc, before, values[k], result);
-        }
-        return result;
-      })
-      .Case([&](xt::GatherOp g) -> FailureOr<Value> {
-        int64_t axis = g.getAxis();
-        int64_t idxRank =
-            cast<RankedTensorType>(g.getIndices().getType()).getRank();
-        Value i = e.load(1, ivs.slice(axis, idxRank));
-        Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
-        SmallVector<Value> idx(ivs.take_front(axis));
-        idx.push_back(at);
-        llvm::append_range(idx, ivs.drop_front(axis + idxRank));
-        return e.load(0, idx);
-      })
-      .Default([&](Operation *) -> FailureOr<Value> {
-        return op->emitOpError("has no lowering to Loop IR");
+        return acc == elementType ? v : convertFloat(b, loc, v, acc);
       });
+  if (failed(r))
+    return failure();
+  return acc == elementType ? *r : convertFloat(b, loc, *r, elementType);
+}
+
+static FailureOr<Value> elementOf(xt::MatmulOp mm, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto resultType = cast<RankedTensorType>(mm.getType());
+  Type elementType = resultType.getElementType();
+  auto lhsType = cast<RankedTensorType>(mm.getLhs().getType());
+  int64_t rank = lhsType.getRank();
+  Type acc = accumulatorType(elementType);
+  FailureOr<Value> r =
+      buildFold(b, loc, xl::CombineKind::add, acc,
+                {e.extent(lhsType, rank - 1)}, [&](ArrayRef<Value> k) {
+                  SmallVector<Value> a(ivs.drop_back()), c(ivs.drop_back(2));
+                  a.push_back(k[0]);
+                  c.push_back(k[0]);
+                  c.push_back(ivs.back());
+                  Value x = e.load(0, a), y = e.load(1, c);
+                  if (isFloat(acc)) {
+                    x = convertFloat(b, loc, x, acc);
+                    y = convertFloat(b, loc, y, acc);
+                    return Value(arith::MulFOp::create(b, loc, x, y));
+                  }
+                  return Value(arith::MulIOp::create(b, loc, x, y));
+                });
+  if (failed(r))
+    return failure();
+  return acc == elementType ? *r : convertFloat(b, loc, *r, elementType);
+}
+
+static FailureOr<Value> elementOf(xt::TransposeOp t, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  SmallVector<Value> idx(ivs.size());
+  for (auto [i, p] : llvm::enumerate(t.getPerm()))
+    idx[p] = ivs[i];
+  return e.load(0, idx);
+}
+
+static FailureOr<Value> elementOf(xt::BroadcastOp bc, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  auto resultType = cast<RankedTensorType>(bc.getType());
+  auto inType = cast<RankedTensorType>(bc.getInput().getType());
+  int64_t offset = resultType.getRank() - inType.getRank();
+  SmallVector<Value> idx;
+  for (int64_t d = 0; d < inType.getRank(); ++d)
+    idx.push_back(inType.getDimSize(d) == 1 ? e.index(0) : ivs[d + offset]);
+  return e.load(0, idx);
+}
+
+static FailureOr<Value> elementOf(xt::ReshapeOp r, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  auto resultType = cast<RankedTensorType>(r.getType());
+  auto inType = cast<RankedTensorType>(r.getInput().getType());
+  // Tensor IR keeps each dynamic dimension whole and in order through
+  // a reshape, so the dimensions split into segments between them
+  // whose static sizes have equal products: a dynamic dimension of
+  // the operand is read at the iv of the result's, and within each
+  // segment the row-major linear index of the result element gives
+  // the operand's coordinates.
+  MLIRContext *ctx = b.getContext();
+  auto dynamicDims = [](RankedTensorType t) {
+    SmallVector<int64_t> out;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (t.isDynamicDim(d))
+        out.push_back(d);
+    out.push_back(t.getRank()); // the end of the last segment
+    return out;
+  };
+  SmallVector<int64_t> inCuts = dynamicDims(inType),
+                       outCuts = dynamicDims(resultType);
+  if (inCuts.size() != outCuts.size())
+    return r.emitOpError("splits or merges a dynamic dimension, which "
+                         "is not lowered to Loop IR");
+  SmallVector<Value> idx(inType.getRank());
+  int64_t inStart = 0, outStart = 0;
+  for (auto [inEnd, outEnd] : llvm::zip(inCuts, outCuts)) {
+    AffineExpr linear = getAffineConstantExpr(0, ctx);
+    int64_t stride = 1;
+    for (int64_t d = outEnd - 1; d >= outStart; --d) {
+      linear = linear + getAffineDimExpr(d, ctx) * stride;
+      stride *= resultType.getDimSize(d);
+    }
+    stride = 1;
+    for (int64_t d = inEnd - 1; d >= inStart; --d) {
+      idx[d] = e.apply(linear.floorDiv(stride) % inType.getDimSize(d), ivs);
+      stride *= inType.getDimSize(d);
+    }
+    if (inEnd < inType.getRank())
+      idx[inEnd] = ivs[outEnd];
+    inStart = inEnd + 1;
+    outStart = outEnd + 1;
+  }
+  return e.load(0, idx);
+}
+
+static FailureOr<Value> elementOf(xt::SliceOp s, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  SmallVector<Value> idx;
+  MLIRContext *ctx = b.getContext();
+  for (auto [d, iv] : llvm::enumerate(ivs)) {
+    int64_t start = s.getStarts()[d], stride = s.getStrides()[d];
+    if (start == 0 && stride == 1)
+      idx.push_back(iv);
+    else
+      idx.push_back(e.apply(getAffineDimExpr(0, ctx) * stride + start, iv));
+  }
+  return e.load(0, idx);
+}
+
+static FailureOr<Value> elementOf(xt::PadOp p, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto inType = cast<RankedTensorType>(p.getInput().getType());
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> idx;
+  Value inside;
+  for (auto [d, iv] : llvm::enumerate(ivs)) {
+    int64_t low = p.getLow()[d], high = p.getHigh()[d];
+    if (low == 0 && high == 0) {
+      idx.push_back(iv);
+      continue;
+    }
+    Value shifted = e.apply(getAffineDimExpr(0, ctx) - low, iv);
+    Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, shifted,
+                                     e.index(0));
+    Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, shifted,
+                                     e.index(inType.getDimSize(d)));
+    Value ok = arith::AndIOp::create(b, loc, ge, lt);
+    inside = inside ? Value(arith::AndIOp::create(b, loc, inside, ok)) : ok;
+    idx.push_back(e.clamp(shifted, inType.getDimSize(d)));
+  }
+  Value v = e.load(0, idx);
+  if (!inside)
+    return v;
+  Value pad = arith::ConstantOp::create(b, loc, p.getValue());
+  return Value(arith::SelectOp::create(b, loc, inside, v, pad));
+}
+
+static FailureOr<Value> elementOf(xt::ConcatOp c, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int64_t dim = c.getDim();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<int64_t> offsets;
+  SmallVector<Value> values;
+  int64_t offset = 0;
+  for (auto [k, input] : llvm::enumerate(c.getInputs())) {
+    int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(dim);
+    SmallVector<Value> idx(ivs);
+    idx[dim] =
+        e.clamp(e.apply(getAffineDimExpr(0, ctx) - offset, ivs[dim]), size);
+    values.push_back(e.load(k, idx));
+    offsets.push_back(offset);
+    offset += size;
+  }
+  Value result = values.back();
+  for (int64_t k = static_cast<int64_t>(values.size()) - 2; k >= 0; --k) {
+    Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         ivs[dim], e.index(offsets[k + 1]));
+    result = arith::SelectOp::create(b, loc, before, values[k], result);
+  }
+  return result;
+}
+
+static FailureOr<Value> elementOf(xt::GatherOp g, ElementBuilder &e,
+                                  ArrayRef<Value> ivs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int64_t axis = g.getAxis();
+  int64_t idxRank = cast<RankedTensorType>(g.getIndices().getType()).getRank();
+  Value i = e.load(1, ivs.slice(axis, idxRank));
+  Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
+  SmallVector<Value> idx(ivs.take_front(axis));
+  idx.push_back(at);
+  llvm::append_range(idx, ivs.drop_front(axis + idxRank));
+  return e.load(0, idx);
 }
 
 /// A splat constant that a function returns is written by a kernel of its
@@ -657,131 +693,168 @@ struct ConstantLowering : OpConversionPattern<xt::ConstantOp> {
   }
 };
 
-/// Any other xtensor op: a kernel of its own and a launch of it.
-struct KernelLowering : ConversionPattern {
-  KernelLowering(MLIRContext *ctx, SymbolTable &symbols)
-      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
-        symbols(symbols) {}
+/// The element of an op's result at the kernel's induction variables.
+using ElementFn =
+    function_ref<FailureOr<Value>(ElementBuilder &, ArrayRef<Value>)>;
+
+/// Lowers `op` (its operands converted to `operands`) to a kernel of its
+/// own, a nest of parallel loops over its result whose body stores the
+/// element `elementAt` computes, and a launch of it.
+static LogicalResult lowerToKernel(Operation *op, ValueRange operands,
+                                   ConversionPatternRewriter &rewriter,
+                                   SymbolTable &symbols, ElementFn elementAt) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!func)
+    return op->emitOpError("must be inside a func.func to be lowered");
+  Location loc = op->getLoc();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  // An empty result is known without running anything: no kernel. (A
+  // dynamic size is at least 1.)
+  if (llvm::is_contained(resultType.getShape(), 0)) {
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, DenseElementsAttr::get(resultType, ArrayRef<Attribute>{}));
+    return success();
+  }
+
+  // Buffers: one per operand that is not a splat constant (those become
+  // scalars inside the kernel), then the output.
+  SmallVector<Value> launchInputs;
+  SmallVector<Type> bufferTypes;
+  SmallVector<int> bufferOf(op->getNumOperands(), -1);
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    if (matchPattern(operand, m_Constant<SplatElementsAttr>(nullptr)))
+      continue;
+    auto it = llvm::find(launchInputs, operands[i]);
+    if (it != launchInputs.end()) {
+      bufferOf[i] = it - launchInputs.begin();
+      continue;
+    }
+    bufferOf[i] = launchInputs.size();
+    launchInputs.push_back(operands[i]);
+    auto t = cast<RankedTensorType>(operand.getType());
+    bufferTypes.push_back(MemRefType::get(t.getShape(), t.getElementType()));
+  }
+  int64_t numInputs = launchInputs.size();
+  bufferTypes.push_back(
+      MemRefType::get(resultType.getShape(), resultType.getElementType()));
+
+  // The dynamic sizes: one size argument per symbol, in order of first
+  // appearance in the buffers; each `?` of a buffer names its symbol's.
+  SmallVector<StringAttr> names;
+  SmallVector<int64_t> bufferDims;
+  SmallVector<Type> tensorTypes;
+  for (Value v : launchInputs)
+    tensorTypes.push_back(v.getType());
+  tensorTypes.push_back(resultType);
+  for (Type t : tensorTypes)
+    for (StringAttr symbol : xt::getSymbols(t)) {
+      auto it = llvm::find(names, symbol);
+      bufferDims.push_back(it - names.begin());
+      if (it == names.end())
+        names.push_back(symbol);
+    }
+  SmallVector<int64_t> ranges, hints;
+  for (StringAttr name : names) {
+    auto declared = xt::getDeclaredSymbol(func, name.getValue());
+    if (!declared)
+      return op->emitOpError() << "has the dynamic size '" << name.getValue()
+                               << "', which its function does not declare";
+    ranges.append({declared->min, declared->max});
+    hints.push_back(xl::defaultSizeHint(declared->min, declared->max));
+  }
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(func);
+  auto kernel = xl::KernelOp::create(
+      rewriter, loc,
+      (func.getName() + "_" + op->getName().stripDialect()).str(), numInputs);
+  symbols.insert(kernel);
+  Block *block = rewriter.createBlock(&kernel.getBody());
+  for (Type t : bufferTypes)
+    block->addArgument(t, loc);
+  DenseMap<StringAttr, Value> sizes;
+  if (!names.empty()) {
+    kernel.setNumSizes(names.size());
+    kernel.setSizeRanges(ranges);
+    kernel.setSizeHints(hints);
+    kernel.setBufferDims(bufferDims);
+    for (StringAttr name : names)
+      sizes[name] = block->addArgument(rewriter.getIndexType(), loc);
+  }
+
+  SmallVector<Value> buffers(op->getNumOperands());
+  for (auto [i, b] : llvm::enumerate(bufferOf))
+    if (b >= 0)
+      buffers[i] = block->getArgument(b);
+
+  SmallVector<Value> ivs;
+  rewriter.setInsertionPointToStart(block);
+  ElementBuilder builder(rewriter, loc, op, buffers, sizes);
+  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+    auto loop =
+        xl::ParallelOp::create(rewriter, loc, 0, builder.extent(resultType, d));
+    ivs.push_back(loop.getInductionVar());
+    rewriter.setInsertionPointToStart(&loop.getBodyBlock());
+  }
+  FailureOr<Value> element = elementAt(builder, ivs);
+  if (failed(element))
+    return failure();
+  xl::StoreOp::create(rewriter, loc, *element,
+                      block->getArgument(bufferTypes.size() - 1), ivs);
+
+  rewriter.setInsertionPoint(op);
+  SmallVector<StringRef> launchSizes;
+  for (StringAttr name : names)
+    launchSizes.push_back(name.getValue());
+  auto launch = rewriter.replaceOpWithNewOp<xl::LaunchOp>(
+      op, TypeRange{resultType}, kernel.getSymName(), launchInputs);
+  launch.setSizesAttr(rewriter.getStrArrayAttr(launchSizes));
+  return success();
+}
+
+/// An xtensor op lowered to a kernel of its own, its element given by
+/// `Element`: one pattern per op.
+template <typename OpTy, auto Element>
+struct ToKernel : OpConversionPattern<OpTy> {
+  ToKernel(MLIRContext *ctx, SymbolTable &symbols)
+      : OpConversionPattern<OpTy>(ctx), symbols(symbols) {}
 
   LogicalResult
-  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Only a splat constant that a function returns needs a kernel (see
+    // ConstantLowering).
+    if constexpr (std::is_same_v<OpTy, xt::ConstantOp>)
+      if (!isReturnedSplat(op))
+        return failure();
+    return lowerToKernel(op, adaptor.getOperands(), rewriter, symbols,
+                         [&](ElementBuilder &e, ArrayRef<Value> ivs) {
+                           return Element(op, e, ivs);
+                         });
+  }
+
+  SymbolTable &symbols;
+};
+
+/// The errors of the xtensor ops no pattern lowers: composites (which
+/// --xtensor-decompose rewrites) and any other.
+struct Unlowered : ConversionPattern {
+  Unlowered(MLIRContext *ctx, DenseSet<TypeID> lowered)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/0, ctx),
+        lowered(std::move(lowered)) {}
+
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value>,
+                                ConversionPatternRewriter &) const override {
     if (!isa<xt::XTensorDialect>(op->getDialect()) ||
-        (isa<xt::ConstantOp>(op) && !isReturnedSplat(op)))
+        lowered.contains(op->getName().getTypeID()))
       return failure();
     if (xt::isCompositeOp(op))
       return op->emitOpError(
           "is a composite op: run --xtensor-decompose before lowering");
-    auto func = op->getParentOfType<func::FuncOp>();
-    if (!func)
-      return op->emitOpError("must be inside a func.func to be lowered");
-    Location loc = op->getLoc();
-    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    // An empty result is known without running anything: no kernel. (A
-    // dynamic size is at least 1.)
-    if (llvm::is_contained(resultType.getShape(), 0)) {
-      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-          op, DenseElementsAttr::get(resultType, ArrayRef<Attribute>{}));
-      return success();
-    }
-
-    // Buffers: one per operand that is not a splat constant (those become
-    // scalars inside the kernel), then the output.
-    SmallVector<Value> launchInputs;
-    SmallVector<Type> bufferTypes;
-    SmallVector<int> bufferOf(op->getNumOperands(), -1);
-    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-      if (matchPattern(operand, m_Constant<SplatElementsAttr>(nullptr)))
-        continue;
-      auto it = llvm::find(launchInputs, operands[i]);
-      if (it != launchInputs.end()) {
-        bufferOf[i] = it - launchInputs.begin();
-        continue;
-      }
-      bufferOf[i] = launchInputs.size();
-      launchInputs.push_back(operands[i]);
-      auto t = cast<RankedTensorType>(operand.getType());
-      bufferTypes.push_back(MemRefType::get(t.getShape(), t.getElementType()));
-    }
-    int64_t numInputs = launchInputs.size();
-    bufferTypes.push_back(
-        MemRefType::get(resultType.getShape(), resultType.getElementType()));
-
-    // The dynamic sizes: one size argument per symbol, in order of first
-    // appearance in the buffers; each `?` of a buffer names its symbol's.
-    SmallVector<StringAttr> names;
-    SmallVector<int64_t> bufferDims;
-    SmallVector<Type> tensorTypes;
-    for (Value v : launchInputs)
-      tensorTypes.push_back(v.getType());
-    tensorTypes.push_back(resultType);
-    for (Type t : tensorTypes)
-      for (StringAttr symbol : xt::getSymbols(t)) {
-        auto it = llvm::find(names, symbol);
-        bufferDims.push_back(it - names.begin());
-        if (it == names.end())
-          names.push_back(symbol);
-      }
-    SmallVector<int64_t> ranges, hints;
-    for (StringAttr name : names) {
-      auto declared = xt::getDeclaredSymbol(func, name.getValue());
-      if (!declared)
-        return op->emitOpError() << "has the dynamic size '" << name.getValue()
-                                 << "', which its function does not declare";
-      ranges.append({declared->min, declared->max});
-      hints.push_back(xl::defaultSizeHint(declared->min, declared->max));
-    }
-
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(func);
-    auto kernel = rewriter.create<xl::KernelOp>(
-        loc, (func.getName() + "_" + op->getName().stripDialect()).str(),
-        numInputs);
-    symbols.insert(kernel);
-    Block *block = rewriter.createBlock(&kernel.getBody());
-    for (Type t : bufferTypes)
-      block->addArgument(t, loc);
-    DenseMap<StringAttr, Value> sizes;
-    if (!names.empty()) {
-      kernel.setNumSizes(names.size());
-      kernel.setSizeRanges(ranges);
-      kernel.setSizeHints(hints);
-      kernel.setBufferDims(bufferDims);
-      for (StringAttr name : names)
-        sizes[name] = block->addArgument(rewriter.getIndexType(), loc);
-    }
-
-    SmallVector<Value> buffers(op->getNumOperands());
-    for (auto [i, b] : llvm::enumerate(bufferOf))
-      if (b >= 0)
-        buffers[i] = block->getArgument(b);
-
-    SmallVector<Value> ivs;
-    rewriter.setInsertionPointToStart(block);
-    ElementBuilder builder(rewriter, loc, op, buffers, sizes);
-    for (int64_t d = 0; d < resultType.getRank(); ++d) {
-      auto loop = xl::ParallelOp::create(rewriter, loc, 0,
-                                         builder.extent(resultType, d));
-      ivs.push_back(loop.getInductionVar());
-      rewriter.setInsertionPointToStart(&loop.getBodyBlock());
-    }
-    FailureOr<Value> element = buildElement(builder, ivs);
-    if (failed(element))
-      return failure();
-    xl::StoreOp::create(rewriter, loc, *element,
-                        block->getArgument(bufferTypes.size() - 1), ivs);
-
-    rewriter.setInsertionPoint(op);
-    SmallVector<StringRef> launchSizes;
-    for (StringAttr name : names)
-      launchSizes.push_back(name.getValue());
-    auto launch = rewriter.replaceOpWithNewOp<xl::LaunchOp>(
-        op, TypeRange{resultType}, kernel.getSymName(), launchInputs);
-    launch.setSizesAttr(rewriter.getStrArrayAttr(launchSizes));
-    return success();
+    return op->emitOpError("has no lowering to Loop IR");
   }
 
-  SymbolTable &symbols;
+  DenseSet<TypeID> lowered;
 };
 
 struct ConvertXTensorToXLoopPass
@@ -836,8 +909,62 @@ struct ConvertXTensorToXLoopPass
 
 } // namespace
 
+namespace {
+/// Adds a ToKernel pattern for each of `OpTys`, whose elements `Element`
+/// computes, and records that they are lowered.
+template <auto Element, typename... OpTys>
+void addKernels(RewritePatternSet &patterns, SymbolTable &symbols,
+                DenseSet<TypeID> &lowered) {
+  (patterns.add<ToKernel<OpTys, Element>>(patterns.getContext(), symbols), ...);
+  (lowered.insert(TypeID::get<OpTys>()), ...);
+}
+
+template <typename OpTy>
+FailureOr<Value> opElement(OpTy op, ElementBuilder &e, ArrayRef<Value> ivs) {
+  return elementOf(op, e, ivs);
+}
+template <typename OpTy>
+FailureOr<Value> unaryOpElement(OpTy op, ElementBuilder &e,
+                                ArrayRef<Value> ivs) {
+  return unaryElement(op, e, ivs);
+}
+template <typename OpTy>
+FailureOr<Value> binaryOpElement(OpTy op, ElementBuilder &e,
+                                 ArrayRef<Value> ivs) {
+  return binaryElement(op, e, ivs);
+}
+
+template <typename... OpTys>
+void addUnary(RewritePatternSet &patterns, SymbolTable &symbols,
+              DenseSet<TypeID> &lowered) {
+  (addKernels<unaryOpElement<OpTys>, OpTys>(patterns, symbols, lowered), ...);
+}
+template <typename... OpTys>
+void addBinary(RewritePatternSet &patterns, SymbolTable &symbols,
+               DenseSet<TypeID> &lowered) {
+  (addKernels<binaryOpElement<OpTys>, OpTys>(patterns, symbols, lowered), ...);
+}
+template <typename... OpTys>
+void addOthers(RewritePatternSet &patterns, SymbolTable &symbols,
+               DenseSet<TypeID> &lowered) {
+  (addKernels<opElement<OpTys>, OpTys>(patterns, symbols, lowered), ...);
+}
+} // namespace
+
 void xtile::populateTensorToLoopPatterns(RewritePatternSet &patterns,
                                          SymbolTable &symbols) {
   patterns.add<ConstantLowering>(patterns.getContext());
-  patterns.add<KernelLowering>(patterns.getContext(), symbols);
+  DenseSet<TypeID> lowered;
+  addUnary<xt::NegOp, xt::AbsOp, xt::ExpOp, xt::Exp2Op, xt::LogOp, xt::Log2Op,
+           xt::SqrtOp, xt::RsqrtOp, xt::SinOp, xt::CosOp, xt::TanhOp, xt::ErfOp,
+           xt::FloorOp, xt::CeilOp, xt::ReciprocalOp, xt::SigmoidOp, xt::NotOp>(
+      patterns, symbols, lowered);
+  addBinary<xt::AddOp, xt::SubOp, xt::MulOp, xt::DivOp, xt::RemOp, xt::PowOp,
+            xt::MaxOp, xt::MinOp, xt::AndOp, xt::OrOp, xt::XorOp, xt::CmpOp>(
+      patterns, symbols, lowered);
+  addOthers<xt::ConstantOp, xt::SelectOp, xt::CastOp, xt::IotaOp, xt::ReduceOp,
+            xt::MatmulOp, xt::TransposeOp, xt::BroadcastOp, xt::ReshapeOp,
+            xt::SliceOp, xt::PadOp, xt::ConcatOp, xt::GatherOp>(
+      patterns, symbols, lowered);
+  patterns.add<Unlowered>(patterns.getContext(), std::move(lowered));
 }
