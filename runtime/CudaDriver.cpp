@@ -152,7 +152,7 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
   using plan::Step;
   CUmodule module = nullptr;
   std::vector<CUdeviceptr> device;
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     for (CUdeviceptr p : device)
       if (p)
         api->memFree(p);
@@ -278,7 +278,7 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
   CUevent before, after;
   api->eventCreate(&before, 0);
   api->eventCreate(&after, 0);
-  auto events = llvm::make_scope_exit([&] {
+  llvm::scope_exit events([&] {
     api->eventDestroy(before);
     api->eventDestroy(after);
   });

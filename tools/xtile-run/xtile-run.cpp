@@ -298,7 +298,7 @@ LogicalResult loadSanitizerRuntime(char **argv) {
   SmallString<128> out;
   if (llvm::sys::fs::createTemporaryFile("xtile-run-asan", "txt", out))
     return fail("cannot create a temporary file");
-  auto removeOut = llvm::make_scope_exit([&] { llvm::sys::fs::remove(out); });
+  llvm::scope_exit removeOut([&] { llvm::sys::fs::remove(out); });
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out),
                                           std::nullopt};
   StringRef args[] = {*cxx, "-print-file-name=libasan.so"};
@@ -779,7 +779,7 @@ int main(int argc, char **argv) {
       // emu-ptx: the emulated driver whose GPU runs the PTX path's code.
       std::optional<CudaDriver> emulated;
       SmallString<128> dir;
-      auto removeDir = llvm::make_scope_exit([&] {
+      llvm::scope_exit removeDir([&] {
         if (!dir.empty() && keepDir.empty())
           llvm::sys::fs::remove_directories(dir);
       });
