@@ -67,9 +67,18 @@ void xtile::buildLowerToTilePipeline(OpPassManager &pm,
 void xtile::buildLowerToKernelPipeline(OpPassManager &pm,
                                        const LowerToKernelOptions &options) {
   addTileStages(pm, options);
-  xtile::ConvertXTileToXKernelOptions kernel;
-  kernel.testMutate = options.testMutate;
-  pm.addPass(createConvertXTileToXKernel(kernel));
+  if (options.testMutate.empty()) {
+    pm.addPass(createConvertXTileToXKernel());
+  } else {
+    // The mutation tests' lowering, a test-only pass (test/lib) that the
+    // tools which run those tests register.
+    std::string mutated =
+        "test-convert-xtile-to-xkernel-mutated{mutation=" + options.testMutate +
+        "}";
+    if (failed(parsePassPipeline(mutated, pm, llvm::errs())))
+      llvm::errs() << "xtile: test-mutate needs the test passes, which "
+                      "xtile-opt and xtile-run register\n";
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   xtile::kernel::XKernelExpandMathOptions math;

@@ -7,10 +7,13 @@
 #include "xtile/InitAllPasses.h"
 #include "xtile/Support/Version.h"
 
+#include "TestPasses.h"
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   xtile::registerAllDialects(registry);
   xtile::registerAllPasses();
+  xtile::test::registerTestPasses();
   // Upstream's generic passes (canonicalize, cse, ...) for pipelines and tests.
   mlir::registerTransformsPasses();
   // `--version` names this compiler too (the PyTorch frontend keys its

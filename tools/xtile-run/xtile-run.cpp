@@ -36,6 +36,8 @@
 #include "xtile/Target/CUDA/CUDAEmitter.h"
 #include "xtile/Target/LaunchPlan/LaunchPlan.h"
 #include "xtile/Target/PTX/PTXEmitter.h"
+
+#include "TestPasses.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -439,6 +441,8 @@ int main(int argc, char **argv) {
   }
   DialectRegistry registry;
   registerAllDialects(registry);
+  // --xtile-test-mutate lowers through a test-only pass.
+  xtile::test::registerTestPasses();
   registerToPTXDependencies(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();

@@ -272,22 +272,6 @@ def ConvertXTileToXKernel : Pass<"convert-xtile-to-xkernel", "::mlir::ModuleOp">
     arguments and results are the buffers; results of launches that are
     not returned become temporaries (`xkernel.alloc`).
   }];
-  let options = [
-    Option<"testMutate", "test-mutate", "std::string", /*default=*/"\"\"",
-           "For tests only: break the tensor-core lowering on purpose "
-           "(`fragment`: swap a B fragment's registers; `swizzle`: stage "
-           "operand tiles unswizzled but read them swizzled; `panel`: give "
-           "wgmma's N-major B a descriptor whose panel stride is one atom "
-           "short; `overlap`: copy one stage further ahead while wgmma "
-           "groups stay in flight; `round`: leave wgmma's tf32 operands "
-           "unrounded in shared memory; `parity`: wait on the mbarrier "
-           "phase of the other parity, which does not wait for the TMA "
-           "copies; `release`: a warp-specialized producer does not wait "
-           "for the consumers to release a stage before copying into it; "
-           "`swizzle` also makes tensor maps unswizzled), to show "
-           "that the emulation "
-           "catches a wrong layout or order">
-  ];
   let dependentDialects = [
     "::xtile::kernel::XKernelDialect", "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",

@@ -69,9 +69,9 @@ struct LowerToTileOptions : public TileStageOptions<LowerToTileOptions> {};
 struct LowerToKernelOptions : public TileStageOptions<LowerToKernelOptions> {
   mlir::detail::PassOptions::Option<std::string> testMutate{
       *this, "test-mutate",
-      llvm::cl::desc("For tests only: --convert-xtile-to-xkernel's "
-                     "test-mutate (break the tensor-core layouts on "
-                     "purpose)"),
+      llvm::cl::desc("For tests only: lower to Kernel IR with "
+                     "--test-convert-xtile-to-xkernel-mutated's mutation "
+                     "(break the tensor-core layouts on purpose)"),
       llvm::cl::init("")};
 };
 

@@ -84,9 +84,9 @@ SmallVector<Value> predicated(OpBuilder &b, Location loc, Value pred,
 
 class KernelLowering {
 public:
-  KernelLowering(xt::KernelOp src, StringRef testMutation = "")
+  KernelLowering(xt::KernelOp src, const LoweringOverrides &overrides)
       : src(src), b(src), loc(src.getLoc()), target(src.getTargetAttr()),
-        testMutation(testMutation) {}
+        overrides(overrides) {}
 
   FailureOr<xk::FuncOp> run();
 
@@ -183,10 +183,9 @@ private:
   }
   /// Whether the dots run on wgmma with tf32 operands, which must be
   /// rounded in shared memory (the instruction reads them there).
-  /// (The xtile-test-mutate=round mutation leaves them unrounded.)
   bool wgmmaTf32() const {
     return instruction() == xt::DotInstruction::wgmma && dotSchedule &&
-           dotSchedule.getTf32() && testMutation != "round";
+           dotSchedule.getTf32() && overrides.roundTf32InShared();
   }
   /// The alignment of operand tiles in dynamic shared memory: wgmma's
   /// 128-byte swizzle atoms are 1024 bytes, aligned.
@@ -195,8 +194,8 @@ private:
   }
   /// The offset of element (row, col) of a staged operand tile of `type`
   /// in its buffer: row-major, swizzled in 16-byte chunks for tensor cores.
-  /// `reading`: for ldmatrix (the swizzle test mutation breaks writes
-  /// only).
+  /// `reading`: for ldmatrix (LoweringOverrides::swizzleStagedWrites
+  /// concerns writes only).
   /// `transposed`: the tile is staged column by column.
   Value sharedOffset(RankedTensorType type, Value row, Value col,
                      bool reading = false, bool transposed = false);
@@ -257,7 +256,7 @@ private:
   OpBuilder b;
   Location loc;
   TargetInfo target; // of `src` (run() checks that it has one)
-  std::string testMutation;
+  const LoweringOverrides &overrides; // the defaults but in mutation tests
   xt::DotScheduleAttr dotSchedule; // of a contraction kernel
   // With mma_sync: the shapes of the dots' accumulators (block_m rows).
   SmallVector<SmallVector<int64_t>> accumulatorShapes;

@@ -128,9 +128,9 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
                                                     transposed)))));
     return (Value)vector::FromElementsOp::create(b, loc, fragment, lanes);
   };
-  // The B registers of the first 16 x 8 block, then the second; a test
-  // mutation swaps a block's two registers (the two halves of K).
-  bool mutate = testMutation == "fragment";
+  // The B registers of the first 16 x 8 block, then the second (a
+  // mutation test swaps a block's two registers, the two halves of K).
+  bool mutate = overrides.swapBFragmentRegisters();
   SmallVector<int64_t> first, second;
   for (int64_t i = 0; i < 2 * perRegister; ++i) {
     first.push_back(mutate ? (i + perRegister) % (2 * perRegister) : i);

@@ -43,7 +43,7 @@ Value KernelLowering::sharedOffset(RankedTensorType type, Value row,
   // then fall in distinct bank groups.
   int64_t chunkElements = 16 / getElementBytes(type.getElementType());
   int64_t rowBytes = 16 * cols / chunkElements;
-  bool unswizzled = testMutation == "swizzle" && !reading;
+  bool unswizzled = !overrides.swizzleStagedWrites() && !reading;
   if (instruction() == xt::DotInstruction::wgmma && rowBytes > 128) {
     // wgmma reads a tile whose rows are wider than 128 bytes (B contiguous
     // along N) in panels of 128-byte columns, one after the other: element
@@ -524,9 +524,7 @@ LogicalResult KernelLowering::produce(ArrayRef<Pipelined> operands,
         // The parity waited for, and the next round's when the stage wraps.
         Value flipped =
             b.createOrFold<arith::XOrIOp>(loc, round, cst(1, i32));
-        // (The xtile-test-mutate=release mutation does not wait, which
-        // overwrites stages the consumers still read.)
-        if (testMutation != "release")
+        if (overrides.producerWaitsForRelease())
           xk::MbarrierWaitOp::create(b, loc, emptyBarriers, asIndex(stage),
                                      asIndex(flipped));
         result = issueCopies(operands, op, lowerBound, loop.getInductionVar(),
@@ -556,9 +554,7 @@ KernelLowering::LoopPipeline KernelLowering::planLoop(scf::ForOp op) {
   // iterations ahead, not stages - 1: iteration i overwrites the stage
   // iteration i - 2 read, whose group every warpgroup retired before the
   // barrier that ends iteration i - 1, never the stage of the group still
-  // in flight (i - 1). The xtile-test-mutate=overlap mutation keeps
-  // stages - 1, which the emulation catches (shared memory an in-flight
-  // wgmma reads, overwritten).
+  // in flight (i - 1) (LoweringOverrides::copiesAhead).
   // Every operand tile must come in by the copies, into its stage: one
   // staged from registers would be rewritten under the group in flight.
   p.overlap =
@@ -570,9 +566,7 @@ KernelLowering::LoopPipeline KernelLowering::planLoop(scf::ForOp op) {
           });
         });
       });
-  p.ahead = p.stages - 1;
-  if (p.overlap && testMutation != "overlap")
-    p.ahead = p.stages - 2;
+  p.ahead = overrides.copiesAhead(p.stages, p.overlap);
   // Operands copied by cp.async (the others come in by TMA, on one
   // mbarrier per stage).
   p.copies = llvm::any_of(
@@ -698,10 +692,9 @@ LogicalResult KernelLowering::startIteration(LoopPipeline &p, scf::ForOp op,
   }
   if (p.tma) {
     // Iteration i's boxes complete phase i / stages of its stage's
-    // barrier. (The xtile-test-mutate=parity mutation waits for the other
-    // parity, which does not wait.)
+    // barrier.
     Value parity = asIndex(args[p.parityArg]);
-    if (testMutation == "parity")
+    if (!overrides.waitForCopiesPhase())
       parity = b.createOrFold<arith::XOrIOp>(loc, parity, cst(1));
     xk::MbarrierWaitOp::create(b, loc, tmaBarriers, current, parity);
   }

@@ -198,9 +198,50 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   return func;
 }
 
-FailureOr<xk::FuncOp> xtile::lowerTileKernel(xt::KernelOp kernel,
-                                             StringRef testMutate) {
-  return KernelLowering(kernel, testMutate).run();
+LoweringOverrides::~LoweringOverrides() = default;
+
+FailureOr<xk::FuncOp>
+xtile::lowerTileKernel(xt::KernelOp kernel,
+                       const LoweringOverrides &overrides) {
+  return KernelLowering(kernel, overrides).run();
+}
+
+FailureOr<xk::FuncOp> xtile::lowerTileKernel(xt::KernelOp kernel) {
+  return lowerTileKernel(kernel, LoweringOverrides());
+}
+
+LogicalResult xtile::lowerTileModule(ModuleOp module,
+                                     const LoweringOverrides &overrides) {
+  bool failedAny = false;
+  SmallVector<xt::KernelOp> kernels(module.getOps<xt::KernelOp>());
+  llvm::StringMap<LoweredKernel> lowered;
+  for (xt::KernelOp kernel : kernels) {
+    FailureOr<xk::FuncOp> func = lowerTileKernel(kernel, overrides);
+    if (failed(func)) {
+      failedAny = true;
+      continue;
+    }
+    lowered[kernel.getSymName()] = {*func,
+                                    SmallVector<int64_t, 3>(kernel.getGrid()),
+                                    kernel.getGridMap().value_or(AffineMap())};
+  }
+  if (failedAny)
+    return failure();
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  for (func::FuncOp fn : funcs) {
+    if (fn.isExternal())
+      continue;
+    if (failed(lowerHostFunction(fn, lowered)))
+      failedAny = true;
+  }
+  if (failedAny)
+    return failure();
+  for (func::FuncOp fn : funcs)
+    if (!fn.isExternal())
+      fn.erase();
+  for (xt::KernelOp kernel : kernels)
+    kernel.erase();
+  return success();
 }
 
 namespace {
@@ -209,43 +250,8 @@ struct ConvertXTileToXKernelPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    bool failedAny = false;
-    SmallVector<xt::KernelOp> kernels(module.getOps<xt::KernelOp>());
-    llvm::StringMap<LoweredKernel> lowered;
-    if (!testMutate.empty() && testMutate != "fragment" &&
-        testMutate != "swizzle" && testMutate != "panel" &&
-        testMutate != "overlap" && testMutate != "round" &&
-        testMutate != "parity" && testMutate != "release") {
-      module.emitError("unknown test-mutate '") << testMutate << "'";
-      return signalPassFailure();
-    }
-    for (xt::KernelOp kernel : kernels) {
-      FailureOr<xk::FuncOp> func = lowerTileKernel(kernel, testMutate);
-      if (failed(func)) {
-        failedAny = true;
-        continue;
-      }
-      lowered[kernel.getSymName()] = {
-          *func, SmallVector<int64_t, 3>(kernel.getGrid()),
-          kernel.getGridMap().value_or(AffineMap())};
-    }
-    if (failedAny)
-      return signalPassFailure();
-    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
-    for (func::FuncOp fn : funcs) {
-      if (fn.isExternal())
-        continue;
-      if (failed(lowerHostFunction(fn, lowered)))
-        failedAny = true;
-    }
-    if (failedAny)
-      return signalPassFailure();
-    for (func::FuncOp fn : funcs)
-      if (!fn.isExternal())
-        fn.erase();
-    for (xt::KernelOp kernel : kernels)
-      kernel.erase();
+    if (failed(lowerTileModule(getOperation(), LoweringOverrides())))
+      signalPassFailure();
   }
 };
 } // namespace

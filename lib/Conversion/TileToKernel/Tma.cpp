@@ -238,9 +238,7 @@ bool KernelLowering::planTma(Pipelined &p) {
                                                    : type.getDimSize(r.axis));
   if (llvm::any_of(box, [](int64_t s) { return s > 256; }))
     return false;
-  // (The swizzle test mutation makes the map write its boxes unswizzled.)
-  p.map = tensorMapArgument(buffer, box,
-                            testMutation == "swizzle" ? 0 : swizzle);
+  p.map = tensorMapArgument(buffer, box, overrides.tensorMapSwizzle(swizzle));
   p.runs.clear();
   for (const IndexRun &r : runs)
     p.runs.push_back({r.start, r.offset});

@@ -70,9 +70,7 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
   bool bKMajor = stagedTransposed.contains(op.getRhs());
   IntegerAttr panelBytes;
   if (!bKMajor) {
-    // The xtile-test-mutate=panel mutation gives the descriptor a panel
-    // stride one atom short.
-    int64_t stride = k * 128 - (testMutation == "panel" ? 1024 : 0);
+    int64_t stride = overrides.wgmmaPanelStride(k * 128);
     panelBytes = b.getI64IntegerAttr(stride);
   }
   auto accVector = VectorType::get({n / 2}, b.getF32Type());

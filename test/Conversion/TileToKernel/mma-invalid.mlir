@@ -1,5 +1,5 @@
 // RUN: xtile-opt %s --split-input-file --convert-xtile-to-xkernel -verify-diagnostics
-// RUN: not xtile-opt %s --split-input-file --convert-xtile-to-xkernel="test-mutate=bogus" 2>&1 | FileCheck %s --check-prefix=MUTATE
+// RUN: not xtile-opt %s --split-input-file --test-convert-xtile-to-xkernel-mutated="mutation=bogus" 2>&1 | FileCheck %s --check-prefix=MUTATE
 
 // MUTATE: error: unknown test-mutate 'bogus'
 

@@ -1,0 +1,15 @@
+//===- TestPasses.h - xtile's test-only passes ------------------*- C++ -*-===//
+//
+// Passes that only tests use, linked into xtile-opt and xtile-run (not into
+// the libraries): the mutation tests' broken lowerings.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XTILE_TEST_LIB_TESTPASSES_H
+#define XTILE_TEST_LIB_TESTPASSES_H
+
+namespace xtile::test {
+void registerTestPasses();
+} // namespace xtile::test
+
+#endif // XTILE_TEST_LIB_TESTPASSES_H
