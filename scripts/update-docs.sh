@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the dialect and pass references in docs/ from the .td files,
-# and the frontend's supported-op list from its handlers.
+# and the frontend's supported-op list from its registry of lowerings.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh" --target mlir-doc >/dev/null

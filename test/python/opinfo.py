@@ -199,7 +199,7 @@ def main():
     opts = parser.parse_args()
     names = ELEMENTWISE_OPS if opts.ops == "elementwise" else opts.ops.split(",")
     if opts.ops == "supported":
-        # Every OpInfo whose ATen operator the importer has a handler for.
+        # Every OpInfo whose ATen operator the importer has a lowering for.
         from xtile.importer import supported_ops
         handled = set(supported_ops())
         names = sorted({op.name for op in op_db

@@ -2,7 +2,7 @@
 //
 // Tensor IR has no convolution op: a convolution is a contraction over the
 // input's patches (im2col), as the PyTorch importer builds it
-// (python/xtile/importer.py, op_convolution). The conversions from other
+// (python/xtile/importer/convolution.py). The conversions from other
 // front ends' convolutions (tosa.conv2d, linalg.conv_2d_*) build it here.
 //
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,247 @@
+"""The walk over an exported graph: its inputs become the function's
+arguments (or constants), each ATen call is bound to its schema and
+handed to the lowering registered for it, and what comes back is checked
+against the shape and dtype PyTorch computed."""
+import os
+
+import torch
+
+from .errors import DynamicSizeError, UnsupportedError, why_unsupported
+from .ir import IRBuilder, Value
+from .registry import LOWERINGS
+from .sizes import DynamicSizes, Expr, Shape, SymbolicExpression
+
+_TORCH_DIR = os.path.dirname(torch.__file__)
+
+
+def _source(node):
+    """(file, line, code) of the innermost frame of the model's own code."""
+    trace = node.meta.get("stack_trace") or ""
+    frames = []
+    lines = trace.splitlines()
+    for i, line in enumerate(lines):
+        line = line.strip()
+        if line.startswith('File "'):
+            try:
+                path = line.split('"')[1]
+                number = int(line.split("line ")[1].split(",")[0])
+            except (IndexError, ValueError):
+                continue
+            code = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            frames.append((path, number, code))
+    if not frames:
+        return None
+    own = [f for f in frames if not f[0].startswith(_TORCH_DIR)]
+    return (own or frames)[-1]
+
+
+def bind(schema, args, kwargs):
+    """The arguments of an ATen call by the names of its schema, defaults
+    filled in: lowerings see one form whatever the caller wrote
+    (positional, keyword or left out). `self` is passed as `input`."""
+    bound = {}
+    positional = [a for a in schema.arguments if not a.kwarg_only]
+    if len(args) > len(positional):
+        raise UnsupportedError(f"{schema.name} takes {len(positional)} positional "
+                               f"arguments, got {len(args)}")
+    known = {a.name for a in schema.arguments}
+    for k in kwargs:
+        if k not in known:
+            raise UnsupportedError(f"{schema.name} has no argument {k!r}")
+    for i, a in enumerate(schema.arguments):
+        if not a.kwarg_only and i < len(args):
+            value = args[i]
+        elif a.name in kwargs:
+            value = kwargs[a.name]
+        elif a.has_default_value():
+            value = a.default_value
+        else:
+            raise UnsupportedError(f"{schema.name}: argument {a.name!r} is missing")
+        bound["input" if a.name == "self" else a.name] = value
+    return bound
+
+
+def _flatten(x):
+    if isinstance(x, (list, tuple)):
+        return [y for v in x for y in _flatten(v)]
+    if isinstance(x, dict):
+        return [y for v in x.values() for y in _flatten(v)]
+    return [x]
+
+
+class Importer(IRBuilder):
+    """One torch.export ExportedProgram as the Tensor IR function `name`."""
+
+    def __init__(self, exported, name="forward", params_as_constants=False):
+        super().__init__()
+        self.ep = exported
+        self.name = name
+        self.params_as_constants = params_as_constants
+        self.values = {}
+        self.node = None       # the node being imported
+        self.args = []         # (name, type) of the function's arguments
+        self.arg_sources = []  # what feeds each argument at run time
+        self.arg_shapes = []   # each argument's shape (ints and Sym)
+        self.sizes = DynamicSizes(exported)
+        self.symbols = self.sizes.symbols  # dynamic size name -> (min, max)
+
+    def arg(self, node):
+        if isinstance(node, torch.fx.Node):
+            return self.values[node]
+        if isinstance(node, (list, tuple)):
+            return type(node)(self.arg(n) for n in node)
+        return node
+
+    def outputs_used(self):
+        """The positions of the current node's results that the graph reads."""
+        return {u.args[1] for u in self.node.users
+                if getattr(u.target, "__name__", "") == "getitem"}
+
+    def run(self):
+        sig = self.ep.graph_signature
+        kinds = {spec.arg.name: spec for spec in sig.input_specs}
+        state = self.ep.state_dict
+        constants = getattr(self.ep, "constants", {})
+        for node in self.ep.graph.nodes:
+            if node.op == "placeholder":
+                self._placeholder(node, kinds.get(node.name), state, constants)
+            elif node.op == "call_function":
+                self._call_function(node)
+            elif node.op == "output":
+                outs = node.args[0]
+                self.outputs = [self.values[o] for o in outs]
+        # What each result is: the module's own, or the new value of an
+        # input or buffer it assigns in place (functionalized), which the
+        # caller writes back.
+        self.output_roles = [(spec.kind.name, spec.target) for spec in sig.output_specs]
+        self.buffers = {spec.target: state.get(spec.target, constants.get(spec.target))
+                        for spec in sig.input_specs if spec.kind.name == "BUFFER"}
+        return self.module(self.name, self.args, self.outputs, self.symbols)
+
+    def _placeholder(self, node, spec, state, constants):
+        """An input of the program: a function argument, or a parameter or
+        buffer folded in as a constant."""
+        val = node.meta["val"]
+        is_user = spec is None or spec.kind.name == "USER_INPUT"
+        tensor = None
+        if not is_user:
+            tensor = state.get(spec.target, constants.get(spec.target))
+        if not is_user and self.params_as_constants and tensor is not None:
+            self.values[node] = self.constant_tensor(tensor.detach())
+            return
+        name = f"%arg{len(self.args)}"
+        shape = [self.sizes.size(d) for d in val.shape]
+        for i, d in enumerate(shape):
+            if isinstance(d, Expr):
+                raise DynamicSizeError(
+                    f"input {node.name} has the size {d} (dimension {i}), an "
+                    "expression of dynamic sizes: xtile supports a dynamic "
+                    "size only where it is exactly one symbol (a "
+                    "torch.export Dim)")
+        v = Value(name, shape, val.dtype)
+        self.values[node] = v
+        self.args.append((name, v.type))
+        self.arg_shapes.append(v.shape)
+        self.arg_sources.append(("input", node.name) if is_user else ("param", tensor))
+
+    def _call_function(self, node):
+        """A call, its errors located at the model's line."""
+        src = _source(node)
+        self.loc = (f'loc("{os.path.basename(src[0])}":{src[1]}:0)'
+                    if src else "loc(unknown)")
+        try:
+            self.values[node] = self.call(node)
+        except UnsupportedError as e:
+            where = f" at {src[0]}:{src[1]}: {src[2]}" if src else ""
+            kind = (DynamicSizeError if isinstance(e, DynamicSizeError)
+                    else UnsupportedError)
+            raise kind(f"{e}{where}") from None
+
+    def call(self, node):
+        target = node.target
+        schema = getattr(target, "_schema", None)
+        val = node.meta.get("val")
+        args = [self.arg(a) for a in node.args]
+        kwargs = {k: self.arg(v) for k, v in node.kwargs.items()}
+        sizes = (torch.SymInt, torch.SymBool, torch.SymFloat)
+        if schema is None:
+            name = getattr(target, "__name__", str(target))
+            if name == "getitem":
+                return args[0][args[1]]
+            if isinstance(val, sizes + (int,)):
+                # Arithmetic on sizes (operator.mul of a sym_size): the
+                # size PyTorch computed, reported where it is taken.
+                return self.sizes.size(val)
+            raise UnsupportedError(f"call of {name} is not supported by xtile")
+        name = schema.name.split("::")[-1]
+        overload = getattr(target, "_overloadname", "") or "default"
+        what = f"aten.{name}.{overload}"
+        if name in ("sym_size", "sym_numel", "sym_stride", "sym_storage_offset"):
+            # A size of a tensor: a number, a dynamic size (T) or an
+            # expression of them (sym_numel's T*64), reported where it is
+            # taken.
+            return self.sizes.size(val)
+        exprs = [a for a in _flatten((args, kwargs)) if isinstance(a, Expr)]
+        if exprs:
+            raise DynamicSizeError(
+                f"operator {what} takes {exprs[0]}, an expression of dynamic "
+                "sizes: xtile supports a dynamic size only where it is exactly one "
+                "symbol (a torch.export Dim) or a number")
+        val = self.sizes.shaped(what, val)
+        lower = LOWERINGS.get(name)
+        if lower is None:
+            why = why_unsupported(name)
+            raise UnsupportedError(f"operator {what} is not supported by xtile"
+                                   + (f": {why}" if why else ""))
+        bound = bind(schema, args, kwargs)
+        self.node, self.what = node, what
+        result = self._lower(lower, what, val, bound)
+        self.check(what, result, val)
+        return result
+
+    def _lower(self, lower, what, val, bound):
+        """lower(self, val, **bound), its failures as UnsupportedErrors."""
+        try:
+            return lower(self, val, **bound)
+        except SymbolicExpression as e:
+            raise DynamicSizeError(
+                f"operator {what} needs {e.expr}, an expression of dynamic sizes: "
+                "xtile supports a dynamic size only where it is exactly one symbol "
+                "(a torch.export Dim) or a number") from None
+        except UnsupportedError:
+            raise
+        except TypeError as e:
+            # A lowering that does not take an argument of this overload.
+            raise UnsupportedError(
+                f"operator {what} with arguments ({', '.join(bound)}) is not "
+                f"supported by xtile ({e})") from None
+        except Exception as e:  # noqa: BLE001 - an importer bug, reported as such
+            raise UnsupportedError(
+                f"operator {what} could not be imported ({type(e).__name__}: "
+                f"{e})") from e
+
+    def check(self, what, result, val):
+        """Every lowering's value has PyTorch's shape and dtype: a mismatch
+        is an importer bug that would otherwise be a wrong result."""
+        if isinstance(val, (list, tuple)):
+            if not isinstance(result, (list, tuple)) or len(result) != len(val):
+                raise UnsupportedError(f"{what}: the importer returned {result!r} "
+                                       f"where PyTorch returns {len(val)} values")
+            for r, v in zip(result, val):
+                self.check(what, r, v)
+            return
+        if not isinstance(val, (torch.Tensor, Shape)):
+            return
+        if (not isinstance(result, Value) or result.shape != tuple(val.shape)
+                or result.dtype != val.dtype):
+            got = (f"{list(result.shape)} {result.dtype}"
+                   if isinstance(result, Value) else repr(result))
+            raise UnsupportedError(
+                f"{what}: the importer built {got} where PyTorch computes "
+                f"{list(val.shape)} {val.dtype} (an importer bug)")
+
+
+def import_exported(exported, name="forward", params_as_constants=False):
+    """(Tensor IR text, the importer) of a torch.export ExportedProgram."""
+    imp = Importer(exported, name, params_as_constants)
+    return imp.run(), imp

@@ -1,0 +1,561 @@
+"""Indexing: gathers at computed coordinates (index, gather,
+index_select, embedding, embedding_bag), scatters (index_put, scatter,
+masked_scatter, slice_scatter, select_scatter), and resampling
+(upsample, grid_sample), which reads the input at computed positions."""
+import math
+
+import torch
+
+from .elementwise import div
+from .errors import UnsupportedError
+from .ir import Value
+from .libm import round_
+from .matmul import matmul
+from .reductions import COMBINE, identity
+from .registry import lowering
+from .scans import scan
+from .sizes import Shape, broadcast_shapes
+
+
+def linear_index(imp, coords, sizes, shape):
+    """The row-major linear index (int64, of `shape`) of coordinates
+    `coords` into a tensor of `sizes`."""
+    shape = tuple(shape)
+    flat, stride = None, 1
+    for c, n in reversed(list(zip(coords, sizes))):
+        term = c if stride == 1 else imp.binary("mul", c, stride, shape, torch.int64)
+        flat = term if flat is None else imp.binary("add", flat, term, shape, torch.int64)
+        stride *= n
+    return flat if flat is not None else imp.const(0, shape, torch.int64)
+
+
+def take(imp, x, coords, shape):
+    """x at coordinates `coords` (one int64 tensor of `shape` per
+    dimension of x): one gather from the flattened x."""
+    flat = linear_index(imp, coords, x.shape, shape)
+    return imp.gather(imp.reshape(x, (math.prod(x.shape),)), flat, 0)
+
+
+def wrapped(imp, index, size, shape):
+    """An index tensor as int64 in `shape`, negative indices counted
+    from the end as PyTorch does."""
+    i = imp.cast(index, torch.int64)
+    neg = imp.compare("lt", i.shape, i, 0)
+    up = imp.binary("add", i, size, i.shape, torch.int64)
+    i = imp.where(neg, up, i, i.shape, torch.int64)
+    return imp.broadcast(i, shape)
+
+
+def _index_coords(imp, x, indices):
+    """(coordinates into x, result shape) of x[indices] with PyTorch's
+    advanced indexing: index tensors broadcast together, their shape in
+    place of the indexed dimensions when those are adjacent, first
+    otherwise."""
+    rank = len(x.shape)
+    idx = list(indices) + [None] * (rank - len(indices))
+    dims = [m for m, t in enumerate(idx) if t is not None]
+    if any(idx[m].dtype == torch.bool for m in dims):
+        raise UnsupportedError("indexing with a boolean mask (its result's shape "
+                               "depends on the data) is not supported")
+    bshape = broadcast_shapes(*[idx[m].shape for m in dims])
+    rest = [m for m in range(rank) if m not in dims]
+    at = dims[0] if dims == list(range(dims[0], dims[-1] + 1)) else 0
+    out = [x.shape[m] for m in rest]
+    out[at:at] = list(bshape)
+    out = tuple(out)
+    coords = []
+    for m in range(rank):
+        if idx[m] is not None:
+            i = wrapped(imp, idx[m], x.shape[m], bshape)
+            i = imp.reshape(i, (1,) * at + bshape + (1,) * (len(out) - at - len(bshape)))
+            coords.append(imp.broadcast(i, out))
+        else:
+            k = rest.index(m)
+            coords.append(imp.iota(out, k if k < at else k + len(bshape)))
+    return coords, out
+
+
+@lowering("index")
+def index(imp, val, input, indices):
+    coords, out = _index_coords(imp, input, indices)
+    return take(imp, input, coords, out)
+
+
+@lowering("gather")
+def gather(imp, val, input, dim, index, sparse_grad=False):
+    x = input
+    if not x.shape:
+        x = imp.reshape(x, (1,))
+    shape = index.shape
+    d = dim % len(x.shape)
+    coords = [imp.broadcast(imp.cast(index, torch.int64), shape) if m == d
+              else imp.iota(shape, m) for m in range(len(x.shape))]
+    return imp.reshape(take(imp, x, coords, shape), val.shape)
+
+
+@lowering("index_select")
+def index_select(imp, val, input, dim, index):
+    x = input
+    if not x.shape:  # a 0-dim input is indexed as a 1-element vector
+        x = imp.reshape(x, (1,))
+    if not index.shape:
+        index = imp.reshape(index, (1,))
+    return imp.reshape(imp.gather(x, index, dim % len(x.shape)),
+                       val.shape)
+
+
+@lowering("embedding")
+def embedding(imp, val, weight, indices, padding_idx=-1,
+              scale_grad_by_freq=False, sparse=False):
+    return imp.gather(weight, indices, 0)
+
+
+def _bag_members(imp, offsets, indices, bags, include_last_offset, padding_idx):
+    """(whether each position is in each bag, [bags, positions]; the
+    indices as int64): bag b holds positions [offsets[b], offsets[b + 1])
+    (the last to the end), less those of padding_idx."""
+    length = indices.shape[0]
+    i64 = torch.int64
+    wide = (bags, length)
+    offs = imp.cast(offsets, i64)
+    lo = imp.broadcast(imp.reshape(imp.gather(offs, imp.iota((bags,), 0), 0), (bags, 1)), wide)
+    if include_last_offset or bags < offsets.shape[0]:
+        hi = imp.gather(offs, imp.binary("add", imp.iota((bags,), 0), 1,
+                                         (bags,), i64), 0)
+    else:
+        # The last bag runs to the end.
+        nxt = imp.binary("min", imp.binary("add", imp.iota((bags,), 0), 1, (bags,), i64),
+                         bags - 1, (bags,), i64)
+        hi = imp.where(imp.compare("eq", (bags,), imp.iota((bags,), 0), bags - 1),
+                       length, imp.gather(offs, nxt, 0), (bags,), i64)
+    hi = imp.broadcast(imp.reshape(hi, (bags, 1)), wide)
+    j = imp.iota(wide, 1)
+    member = imp.binary("and", imp.compare("ge", wide, j, lo), imp.compare("lt", wide, j, hi),
+                        wide, torch.bool)
+    idx = imp.cast(indices, i64)
+    if padding_idx is not None and padding_idx >= 0:
+        member = imp.binary("and", member, imp.broadcast(imp.reshape(
+            imp.compare("ne", (length,), idx, padding_idx), (1, length)), wide), wide, torch.bool)
+    return member, idx
+
+
+@lowering("_embedding_bag", "_embedding_bag_forward_only")
+def embedding_bag(imp, val, weight, indices, offsets, scale_grad_by_freq=False,
+                  mode=0, sparse=False, per_sample_weights=None,
+                  include_last_offset=False, padding_idx=-1):
+    # A masked reduction of the gathered rows over the positions,
+    # O(bags * positions * dim).
+    if imp.outputs_used() - {0}:
+        raise UnsupportedError("embedding_bag's offset2bag, bag_size and max_indices "
+                               "results are not supported (only the bags)")
+    out, dtype = tuple(val[0].shape), val[0].dtype
+    bags, dim = out
+    length = indices.shape[0]
+    if bags == 0 or dim == 0 or length == 0:
+        return [imp.fill(val[0], 0)] + [imp.fill(v, 0) for v in val[1:]]
+    i64 = torch.int64
+    wide = (bags, length)
+    member, idx = _bag_members(imp, offsets, indices, bags, include_last_offset, padding_idx)
+    ones = imp.cast(member, dtype)
+    count = imp.reduce("sum", ones, [1])
+    count = imp.broadcast(imp.reshape(count, (bags, 1)), out)
+    if mode in (0, 1):
+        # The sum over a bag is a product with the membership matrix
+        # (times the per-sample weights): a matmul.
+        share = ones
+        if per_sample_weights is not None:
+            share = imp.binary("mul", share, imp.broadcast(imp.reshape(
+                imp.cast(per_sample_weights, dtype), (1, length)), wide), wide, dtype)
+        rows = imp.cast(imp.gather(weight, idx, 0), dtype)  # [length, dim]
+        y = matmul(imp, share, rows, out, dtype)
+        if mode == 1:
+            y = imp.binary("div", y, imp.binary("max", count, 1, out, dtype), out, dtype)
+    else:
+        # The maximum over each bag's rows, gathered per (bag and dim,
+        # position): one row reduction; an empty bag is zeros.
+        full = (bags * dim, length)
+        r, pos = imp.iota(full, 0), imp.iota(full, 1)
+        split = lambda op: imp.binary(op, r, dim, full, i64)
+        rows = take(imp, weight, [take(imp, idx, [pos], full), split("rem")], full)
+        mb = take(imp, member, [split("div"), pos], full)
+        picked = imp.where(mb, rows, identity("max", dtype), full, dtype)
+        y = imp.reshape(imp.reduce("max", picked, [1]), out)
+        y = imp.where(imp.compare("gt", out, count, 0), y, 0, out, dtype)
+    return [y] + [imp.fill(v, 0) for v in val[1:]]
+
+
+_SCATTER_KINDS = {"sum": "sum", "add": "sum", "mean": "sum", "prod": "prod",
+                  "multiply": "prod", "amax": "max", "amin": "min"}
+
+
+def _scatter(imp, val, x, coords, shape, values, reduce=None, include_self=True):
+    """x with the elements at `coords` (tensors of `shape`) replaced by
+    `values` (broadcast to `shape`; the last of several writes to one
+    element wins), or with `reduce` ("sum", "prod", "mean", "amax",
+    "amin") combining the values written to each element, with x's own
+    element when include_self. Each output element looks at every
+    written position: O(numel(x) * numel(shape)) work, meant for masks,
+    small updates and segment reductions over short index lists."""
+    n, m = math.prod(x.shape), math.prod(shape)
+    dtype = val.dtype
+    target = imp.reshape(linear_index(imp, coords, x.shape, shape), (1, m))
+    wide = (n, m)
+    hit = imp.compare("eq", wide, imp.iota(wide, 0), imp.broadcast(target, wide))
+    flat_x = imp.reshape(imp.cast(x, dtype), (n,))
+    vals = imp.reshape(imp.operand(values, shape, dtype), (1, m))
+    if reduce is not None:
+        kind = _SCATTER_KINDS.get(reduce)
+        if kind is None:
+            raise UnsupportedError(f"scatter with reduce={reduce!r} is not supported")
+        none = imp.const(identity(kind, dtype), wide, dtype)
+        picked = imp.where(hit, imp.broadcast(vals, wide), none, wide, dtype)
+        total = imp.reduce(kind, picked, [1])
+        flat = Shape((n,), dtype)
+        count = imp.reduce("sum", imp.cast(hit, dtype), [1])
+        written = imp.compare("gt", (n,), count, 0)
+        if include_self:
+            total = imp.binary(COMBINE[kind], flat_x, total, (n,), dtype)
+            count = imp.binary("add", count, 1, (n,), dtype)
+        if reduce == "mean":
+            count = imp.binary("max", count, 1, (n,), dtype)
+            total = div(imp, flat, total, count, None if dtype.is_floating_point
+                        else "floor")
+        if not include_self:
+            total = imp.where(written, total, flat_x, (n,), dtype)
+        return imp.reshape(total, val.shape)
+    last = _last_write(imp, hit)
+    written = imp.compare("ge", (n,), last, 0)
+    picked = imp.gather(imp.reshape(vals, (m,)),
+                        imp.binary("max", last, 0, (n,), torch.int64), 0)
+    return imp.reshape(imp.where(written, picked, flat_x, (n,), dtype), val.shape)
+
+
+def _last_write(imp, hit):
+    """For each destination (row) of `hit`, a bool [n, m] of which of m
+    writes target it, the last such write's position, or -1."""
+    wide = hit.shape
+    none = imp.const(-1, wide, torch.int64)
+    which = imp.where(hit, imp.iota(wide, 1), none, wide, torch.int64)
+    return imp.reduce("max", which, [1])
+
+
+def _masked_put(imp, val, x, indices, values, accumulate):
+    """x[..., mask] = values (or +=) with one boolean index tensor: the
+    k-th masked position (row-major over the mask's dimensions) takes
+    the k-th of `values` along that axis, or its only one when it
+    broadcasts. Where the mask is false, x stays."""
+    p = next(m for m, t in enumerate(indices) if t is not None)
+    mask = indices[p]
+    m = len(mask.shape)
+    rank = len(x.shape)
+    pre, post = x.shape[:p], x.shape[p + m:]
+    shape = tuple(val.shape)
+    maskb = imp.broadcast(imp.reshape(imp.cast(mask, torch.bool),
+                                      (1,) * p + mask.shape + (1,) * len(post)), shape)
+    v = values if isinstance(values, Value) else None
+    lead = len(pre) + 1 + len(post)
+    if v is not None and len(v.shape) > lead:
+        raise UnsupportedError("index_put values of more dimensions than the indexed "
+                               "result are not supported")
+    vs = (1,) * (lead - len(v.shape)) + tuple(v.shape) if v is not None else (1,) * lead
+    count = vs[len(pre)]
+    target = pre + (count,) + post
+    vb = imp.broadcast(imp.reshape(imp.cast(v, val.dtype), vs), target) if v is not None \
+        else imp.const(values, target, val.dtype)
+    if count == 1:
+        k = imp.const(0, shape, torch.int64)
+    else:
+        n = math.prod(mask.shape)
+        flat = imp.cast(imp.reshape(imp.cast(mask, torch.bool), (n,)), torch.int64)
+        k = imp.binary("sub", scan(imp, "sum", flat, 0), 1, (n,), torch.int64)
+        k = imp.binary("min", imp.binary("max", k, 0, (n,), torch.int64), count - 1,
+                       (n,), torch.int64)
+        k = imp.broadcast(imp.reshape(k, (1,) * p + mask.shape + (1,) * len(post)), shape)
+    coords = [imp.iota(shape, d) for d in range(p)] + [k] + \
+        [imp.iota(shape, d) for d in range(p + m, rank)]
+    picked = take(imp, vb, coords, shape)
+    if accumulate:
+        return imp.binary("add", x, imp.where(maskb, picked, 0, val.shape, val.dtype),
+                          shape, val.dtype)
+    return imp.where(maskb, picked, x, val.shape, val.dtype)
+
+
+@lowering("index_put")
+def index_put(imp, val, input, indices, values, accumulate=False):
+    given = [t for t in indices if t is not None]
+    if len(given) == 1 and given[0].dtype == torch.bool:
+        return _masked_put(imp, val, input, list(indices), values, accumulate)
+    coords, shape = _index_coords(imp, input, indices)
+    if all(isinstance(d, int) for d in shape) and math.prod(shape) == 0:
+        return imp.operand(input, val.shape, val.dtype)
+    if not accumulate and len(given) == 1 and len(given[0].shape) == 1:
+        p = next(m for m, t in enumerate(indices) if t is not None)
+        return _put_slices(imp, val, input, p, given[0], values, shape)
+    return _scatter(imp, val, input, coords, shape, values, "sum" if accumulate else None)
+
+
+def _put_slices(imp, val, x, p, index, values, shape):
+    """x with its slices along dimension p at the T positions of the
+    1-D `index` replaced by the T slices of `values` (broadcast to
+    `shape`, x's shape with T at p); the last write to a slice wins, as
+    in _scatter. This is `index_copy_` and `x[:, :, pos] = v`, a KV
+    cache's update: each of x's L slices finds the last position that
+    writes it in an [L, T] comparison, and then takes one element, so
+    the work is O(L * T + numel(x)) rather than _scatter's
+    O(numel(x) * numel(shape))."""
+    L, T = x.shape[p], index.shape[0]
+    wide = (L, T)
+    target = imp.reshape(wrapped(imp, index, L, (T,)), (1, T))
+    last = _last_write(
+        imp, imp.compare("eq", wide, imp.iota(wide, 0), imp.broadcast(target, wide)))
+    along = (1,) * p + (L,) + (1,) * (len(x.shape) - p - 1)
+    written = imp.broadcast(imp.reshape(imp.compare("ge", (L,), last, 0), along), val.shape)
+    source = imp.binary("max", last, 0, (L,), torch.int64)
+    picked = imp.gather(imp.operand(values, shape, val.dtype), source, p)
+    return imp.where(written, picked, imp.cast(x, val.dtype), val.shape, val.dtype)
+
+
+@lowering("scatter")
+def scatter(imp, val, input, dim, index, src=None, value=None, reduce=None,
+            include_self=True):
+    x = input if input.shape else imp.reshape(input, (1,))
+    shape = index.shape if index.shape else (1,)
+    if math.prod(shape) == 0:
+        return imp.operand(input, val.shape, val.dtype)
+    d = dim % len(x.shape)
+    index = imp.reshape(index, shape)
+    coords = [wrapped(imp, index, x.shape[m], shape) if m == d else imp.iota(shape, m)
+              for m in range(len(x.shape))]
+    if src is not None:
+        src = src if src.shape else imp.reshape(src, (1,))
+        values = take(imp, src, [imp.iota(shape, m) for m in range(len(shape))], shape)
+    else:
+        values = value
+    return _scatter(imp, val, x, coords, shape, values, reduce, include_self)
+
+
+@lowering("scatter_add")
+def scatter_add(imp, val, input, dim, index, src):
+    return scatter(imp, val, input, dim, index, src, reduce="sum")
+
+
+@lowering("scatter_reduce")
+def scatter_reduce(imp, val, input, dim, index, src, reduce, include_self=True):
+    return scatter(imp, val, input, dim, index, src, reduce=reduce,
+                   include_self=include_self)
+
+
+@lowering("masked_scatter")
+def masked_scatter(imp, val, input, mask, source):
+    # The k-th masked position (in row-major order) takes source's k-th
+    # element: k from a scan of the mask.
+    n = math.prod(val.shape)
+    if n == 0 or math.prod(source.shape) == 0:
+        return imp.operand(input, val.shape, val.dtype)
+    m = imp.reshape(imp.broadcast(imp.cast(mask, torch.bool), val.shape), (n,))
+    k = imp.binary("sub", scan(imp, "sum", imp.cast(m, torch.int64), 0), 1,
+                   (n,), torch.int64)
+    k = imp.binary("min", imp.binary("max", k, 0, (n,), torch.int64),
+                   math.prod(source.shape) - 1, (n,), torch.int64)
+    src = imp.reshape(imp.cast(source, val.dtype), (math.prod(source.shape),))
+    picked = imp.reshape(imp.gather(src, k, 0), val.shape)
+    return imp.where(imp.reshape(m, val.shape), picked, input, val.shape, val.dtype)
+
+
+@lowering("slice_scatter")
+def slice_scatter(imp, val, input, src, dim=0, start=None, end=None, step=1):
+    x = input
+    rank = len(x.shape)
+    d = dim % rank
+    n = x.shape[d]
+    start = 0 if start is None else (start + n if start < 0 else start)
+    start = min(max(start, 0), n)
+    count = src.shape[d]
+    if count == 0:
+        return imp.operand(x, val.shape, val.dtype)
+    src = imp.cast(src, val.dtype)
+    if step == 1:
+        low, high = [0] * rank, [0] * rank
+        low[d], high[d] = start, n - start - count
+        placed = imp.pad(src, low, high)
+    else:
+        # src's element for position i along d: (i - start) / step.
+        coords = [imp.iota(x.shape, m) for m in range(rank)]
+        at = imp.binary("sub", coords[d], start, x.shape, torch.int64)
+        at = imp.binary("max", at, 0, x.shape, torch.int64)
+        at = imp.binary("div", at, step, x.shape, torch.int64)
+        coords[d] = imp.binary("min", at, count - 1, x.shape, torch.int64)
+        placed = take(imp, src, coords, x.shape)
+    i = imp.iota(x.shape, d)
+    off = imp.binary("sub", i, start, x.shape, torch.int64)
+    inside = imp.binary("and", imp.compare("ge", x.shape, off, 0),
+                        imp.compare("lt", x.shape, off, count * step),
+                        x.shape, torch.bool)
+    if step != 1:
+        rem = imp.binary("rem", off, step, x.shape, torch.int64)
+        inside = imp.binary("and", inside, imp.compare("eq", x.shape, rem, 0),
+                            x.shape, torch.bool)
+    return imp.where(inside, placed, x, val.shape, val.dtype)
+
+
+@lowering("select_scatter")
+def select_scatter(imp, val, input, src, dim, index):
+    d = dim % len(input.shape)
+    index %= input.shape[d]
+    shape = list(input.shape)
+    shape[d] = 1
+    return slice_scatter(imp, val, input, imp.reshape(src, shape), d,
+                         index, index + 1)
+
+
+@lowering("upsample_nearest2d")
+def upsample_nearest2d(imp, val, input, output_size=None, scale_factors=None):
+    # PyTorch's "nearest": source index min(floor(i * scale), in - 1)
+    # with scale = 1 / scale_factor when one is given, else in / out,
+    # both as f32 (its arithmetic, so the same elements are picked).
+    x = input
+    shape = tuple(val.shape)
+    coords = [imp.iota(shape, 0), imp.iota(shape, 1)]
+    for k, d in enumerate(range(2, len(shape))):
+        scale = (1.0 / scale_factors[k] if scale_factors else x.shape[d] / shape[d])
+        scale = float(torch.tensor(scale, dtype=torch.float32))
+        i = imp.binary("mul", imp.iota(shape, d, torch.float32), scale, shape, torch.float32)
+        i = imp.cast(imp.unary("floor", i, shape, torch.float32), torch.int64)
+        coords.append(imp.binary("min", i, x.shape[d] - 1, shape, torch.int64))
+    return take(imp, x, coords, shape)
+
+
+@lowering("upsample_bilinear2d")
+def upsample_bilinear2d(imp, val, input, output_size=None, align_corners=False,
+                        scale_factors=None, scales_h=None, scales_w=None):
+    # PyTorch's source position per output index, in its arithmetic
+    # (f32, f64 for f64): o * (in - 1) / (out - 1) with align_corners,
+    # else max((o + 0.5) * scale - 0.5, 0) with scale = 1 / factor when
+    # one is given, else in / out; then the two neighbours weighted.
+    x, shape = input, tuple(val.shape)
+    c = torch.float64 if val.dtype == torch.float64 else torch.float32
+    given = list(scale_factors) if scale_factors else [scales_h, scales_w]
+    spatial = len(shape) - 2
+    taps = []  # per spatial dimension: (low index, high index, high weight)
+    for k, d in enumerate(range(2, len(shape))):
+        n_in, n_out = x.shape[d], shape[d]
+        o = imp.iota(shape, d, c)
+        if align_corners:
+            scale = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        else:
+            f = given[k] if k < len(given) else None
+            scale = 1.0 / f if f else n_in / n_out
+        scale = float(torch.tensor(scale, dtype=c))
+        if align_corners:
+            src = imp.binary("mul", o, scale, shape, c)
+        else:
+            src = imp.binary("sub", imp.binary("mul", imp.binary("add", o, 0.5, shape, c),
+                                               scale, shape, c), 0.5, shape, c)
+            src = imp.binary("max", src, 0, shape, c)
+        lo_f = imp.unary("floor", src, shape, c)
+        lo = imp.binary("min", imp.cast(lo_f, torch.int64), n_in - 1, shape, torch.int64)
+        hi = imp.binary("min", imp.binary("add", lo, 1, shape, torch.int64), n_in - 1,
+                        shape, torch.int64)
+        taps.append((lo, hi, imp.binary("sub", src, lo_f, shape, c)))
+    base = [imp.iota(shape, 0), imp.iota(shape, 1)]
+    xc = imp.cast(x, c)
+
+    def blend(k, coords):
+        """The interpolation over spatial dimensions k.. at fixed
+        coordinates before them."""
+        if k == spatial:
+            return take(imp, xc, coords, shape)
+        lo, hi, w1 = taps[k]
+        w0 = imp.binary("sub", 1, w1, shape, c)
+        a, b = blend(k + 1, coords + [lo]), blend(k + 1, coords + [hi])
+        return imp.binary("add", imp.binary("mul", w0, a, shape, c),
+                          imp.binary("mul", w1, b, shape, c), shape, c)
+    return imp.cast(blend(0, base), val.dtype)
+
+
+def _grid_coordinate(imp, g, k, size, align_corners, padding_mode):
+    """Coordinate k (0: x, 1: y) of the grid `g` ([n, h, w, 2] in the
+    compute type) as a position along an input dimension of `size`, with
+    grid_sample's padding (1: the border, 2: reflection) applied."""
+    gshape, c = g.shape[:3], g.dtype
+    t = imp.reshape(take(imp, g, [imp.iota(gshape, 0), imp.iota(gshape, 1),
+                                  imp.iota(gshape, 2), imp.const(k, gshape, torch.int64)],
+                         gshape), gshape)
+    if align_corners:
+        t = imp.binary("mul", imp.binary("mul", imp.binary("add", t, 1, gshape, c), 0.5,
+                                         gshape, c), size - 1, gshape, c)
+    else:
+        t = imp.binary("mul", imp.binary("sub", imp.binary(
+            "mul", imp.binary("add", t, 1, gshape, c), size, gshape, c), 1, gshape, c),
+            0.5, gshape, c)
+    if padding_mode == 2:
+        low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        if low == high:
+            t = imp.const(0, gshape, c)
+        else:
+            lo, span = low / 2, (high - low) / 2
+            a = imp.unary("abs", imp.binary("sub", t, lo, gshape, c), gshape, c)
+            extra = imp.binary("rem", a, span, gshape, c)
+            flips = imp.unary("floor", imp.binary("div", a, span, gshape, c), gshape, c)
+            even = imp.compare("eq", gshape, imp.binary("rem", flips, 2, gshape, c), 0)
+            t = imp.where(even, imp.binary("add", extra, lo, gshape, c),
+                          imp.binary("sub", span + lo, extra, gshape, c), gshape, c)
+    if padding_mode in (1, 2):
+        t = imp.binary("min", imp.binary("max", t, 0, gshape, c), size - 1, gshape, c)
+    return t
+
+
+def _grid_tap(imp, xc, px, py, weight, shape):
+    """weight * xc[n, :, py, px] over the output `shape`, zero outside
+    xc (px, py: int64 positions over the grid)."""
+    n, _, h, w = xc.shape
+    gshape, c = px.shape, xc.dtype
+    inside = imp.binary("and", imp.binary(
+        "and", imp.compare("ge", gshape, px, 0), imp.compare("lt", gshape, px, w), gshape,
+        torch.bool), imp.binary("and", imp.compare("ge", gshape, py, 0),
+                                imp.compare("lt", gshape, py, h), gshape, torch.bool),
+        gshape, torch.bool)
+    weight = imp.where(inside, weight, 0, gshape, c)
+    clamp = lambda t, size: imp.binary("min", imp.binary("max", t, 0, gshape, torch.int64),
+                                       size - 1, gshape, torch.int64)
+    spread = lambda t: imp.broadcast(imp.reshape(t, (n, 1) + gshape[1:]), shape)
+    read = take(imp, xc, [imp.iota(shape, 0), imp.iota(shape, 1),
+                          spread(clamp(py, h)), spread(clamp(px, w))], shape)
+    return imp.binary("mul", read, spread(weight), shape, c)
+
+
+@lowering("grid_sampler_2d")
+def grid_sampler_2d(imp, val, input, grid, interpolation_mode, padding_mode,
+                    align_corners):
+    # PyTorch's grid_sample: each output point reads the input at the
+    # grid's (x, y) in [-1, 1], unnormalized to pixels, with padding by
+    # zeros (0), the border (1) or reflection (2), and bilinear (0) or
+    # nearest (1) interpolation; out-of-range taps read zero.
+    if interpolation_mode not in (0, 1):
+        raise UnsupportedError("grid_sample with mode='bicubic' is not supported")
+    shape = tuple(val.shape)
+    n, ch, h, w = input.shape
+    c = torch.float64 if val.dtype == torch.float64 else torch.float32
+    g = imp.cast(grid, c)
+    gshape = g.shape[:3]
+    ix = _grid_coordinate(imp, g, 0, w, align_corners, padding_mode)
+    iy = _grid_coordinate(imp, g, 1, h, align_corners, padding_mode)
+    xc = imp.cast(input, c)
+    i64 = lambda t: imp.cast(t, torch.int64)
+    if interpolation_mode == 1:
+        v = Shape(gshape, c)
+        rx, ry = round_(imp, v, ix), round_(imp, v, iy)
+        return imp.cast(_grid_tap(imp, xc, i64(rx), i64(ry), imp.const(1, gshape, c), shape),
+                        val.dtype)
+    x0, y0 = imp.unary("floor", ix, gshape, c), imp.unary("floor", iy, gshape, c)
+    x1, y1 = imp.binary("add", x0, 1, gshape, c), imp.binary("add", y0, 1, gshape, c)
+    sub = lambda a, b: imp.binary("sub", a, b, gshape, c)
+    mul = lambda a, b: imp.binary("mul", a, b, gshape, c)
+    out = None
+    for px, py, wt in ((x0, y0, mul(sub(x1, ix), sub(y1, iy))),
+                       (x1, y0, mul(sub(ix, x0), sub(y1, iy))),
+                       (x0, y1, mul(sub(x1, ix), sub(iy, y0))),
+                       (x1, y1, mul(sub(ix, x0), sub(iy, y0)))):
+        t = _grid_tap(imp, xc, i64(px), i64(py), wt, shape)
+        out = t if out is None else imp.binary("add", out, t, shape, c)
+    return imp.cast(out, val.dtype)

@@ -1,0 +1,299 @@
+"""The builder through which the importer writes Tensor IR: one method an
+`xtensor` op, each appending one line of text and returning the new
+Value (its SSA name, shape and dtype). Only this module spells the ops'
+syntax."""
+import math
+
+import torch
+
+from .errors import DynamicSizeError, UnsupportedError
+from .sizes import Sym, dim, limits
+
+_DTYPES = {
+    torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
+    torch.float64: "f64", torch.int64: "i64", torch.int32: "i32",
+    torch.bool: "i1", torch.int8: "i8", torch.int16: "i16",
+}
+
+
+def element_type(dtype):
+    if dtype not in _DTYPES:
+        raise UnsupportedError(f"dtype {dtype} is not supported by xtile")
+    return _DTYPES[dtype]
+
+
+def tensor_type(shape, dtype):
+    """The Tensor IR type of `shape` (static sizes and Sym) and `dtype`: a
+    dynamic size is `?`, named by its symbol in `#xtensor.dims<...>`."""
+    dims = "x".join("?" if isinstance(d, Sym) else str(int(d)) for d in shape)
+    symbols = [d.name for d in shape if isinstance(d, Sym)]
+    encoding = f", #xtensor.dims<{', '.join(symbols)}>" if symbols else ""
+    return f"tensor<{dims + 'x' if dims else ''}{element_type(dtype)}{encoding}>"
+
+
+# +inf, -inf and NaN of each float type, as MLIR's hexadecimal literals.
+_SPECIAL = {torch.float32: ("0x7F800000", "0xFF800000", "0x7FC00000"),
+            torch.float16: ("0x7C00", "0xFC00", "0x7E00"),
+            torch.bfloat16: ("0x7F80", "0xFF80", "0x7FC0"),
+            torch.float64: ("0x7FF0000000000000", "0xFFF0000000000000",
+                            "0x7FF8000000000000")}
+
+
+def float_literal(v, dtype=torch.float32):
+    if math.isnan(v):
+        return _SPECIAL[dtype][2]
+    if math.isinf(v):
+        return _SPECIAL[dtype][1 if v < 0 else 0]
+    s = repr(float(v))
+    if "e" in s and "." not in s.split("e")[0]:
+        s = s.replace("e", ".0e")
+    return s
+
+
+def _literal(value, dtype):
+    """`value` as an element literal of `dtype`."""
+    if dtype.is_floating_point:
+        return float_literal(value, dtype)
+    if dtype == torch.bool:
+        return "true" if value else "false"
+    return str(int(value))
+
+
+def reduced_shape(x, dims, keepdim):
+    """The shape of a reduction of x over `dims`."""
+    return tuple(1 if i in dims else n for i, n in enumerate(x.shape)
+                 if keepdim or i not in dims)
+
+
+class Value:
+    """An SSA value of the function being built."""
+
+    def __init__(self, name, shape, dtype):
+        self.name, self.shape, self.dtype = name, tuple(dim(d) for d in shape), dtype
+
+    @property
+    def type(self):
+        return tensor_type(self.shape, self.dtype)
+
+
+class IRBuilder:
+    """The body of one function, a line an op, each at the location
+    `loc`. Python numbers and bools among an elementwise op's operands
+    become splat constants; `what` names the operator being imported in
+    errors."""
+
+    def __init__(self):
+        self.lines = []
+        self.count = 0
+        self.loc = "loc(unknown)"
+        self.what = None    # the operator being imported, for errors
+
+    def fresh(self):
+        self.count += 1
+        return f"%{self.count}"
+
+    def emit(self, text, shape, dtype):
+        v = Value(self.fresh(), shape, dtype)
+        self.lines.append(f"    {v.name} = {text} {self.loc}")
+        return v
+
+    # -- constants ------------------------------------------------------
+    def const(self, value, shape, dtype):
+        if any(isinstance(d, Sym) for d in shape):
+            # Constants are static: 1 in the dynamic sizes, broadcast.
+            ones = tuple(1 if isinstance(d, Sym) else d for d in shape)
+            return self.broadcast(self.const(value, ones, dtype), shape)
+        t = tensor_type(shape, dtype)
+        return self.emit(f"xtensor.constant dense<{_literal(value, dtype)}> : {t}",
+                         shape, dtype)
+
+    def fill(self, like, value):
+        """A splat of `value` in the shape and dtype of `like`."""
+        return self.const(value, like.shape, like.dtype)
+
+    def constant_tensor(self, t):
+        t = t.contiguous()
+        data = t.view(torch.uint8) if t.dtype != torch.bool else t.to(torch.uint8)
+        hexdata = bytes(data.cpu().numpy().tobytes()).hex().upper()
+        return self.emit(f'xtensor.constant dense<"0x{hexdata}"> : '
+                         f"{tensor_type(t.shape, t.dtype)}", t.shape, t.dtype)
+
+    def iota(self, shape, dim, dtype=torch.int64):
+        return self.emit(f"xtensor.iota dim {dim} : {tensor_type(shape, dtype)}",
+                         tuple(shape), dtype)
+
+    # -- types and shapes -------------------------------------------------
+    def cast(self, v, dtype):
+        if v.dtype == dtype:
+            return v
+        return self.emit(f"xtensor.cast {v.name} : {v.type} -> "
+                         f"{tensor_type(v.shape, dtype)}", v.shape, dtype)
+
+    def broadcast(self, v, shape):
+        shape = tuple(shape)
+        if v.shape == shape:
+            return v
+        if len(v.shape) > len(shape):
+            raise UnsupportedError(f"cannot broadcast {v.shape} to {shape}")
+        return self.emit(f"xtensor.broadcast {v.name} : {v.type} -> "
+                         f"{tensor_type(shape, v.dtype)}", shape, v.dtype)
+
+    def reshape(self, v, shape):
+        shape = tuple(dim(d) for d in shape)
+        if v.shape == shape:
+            return v
+        return self.emit(f"xtensor.reshape {v.name} : {v.type} -> "
+                         f"{tensor_type(shape, v.dtype)}", shape, v.dtype)
+
+    def transpose(self, v, perm):
+        perm = list(perm)
+        if perm == list(range(len(perm))):
+            return v
+        shape = [v.shape[p] for p in perm]
+        return self.emit(f"xtensor.transpose {v.name} perm {perm} : {v.type} -> "
+                         f"{tensor_type(shape, v.dtype)}", shape, v.dtype)
+
+    # -- elementwise ------------------------------------------------------
+    def operand(self, x, shape, dtype):
+        """An argument of an elementwise op: broadcast and cast to the
+        result's shape and type (Python numbers become constants)."""
+        if isinstance(x, Value):
+            return self.broadcast(self.cast(x, dtype), shape)
+        if isinstance(x, (bool, int, float)):
+            return self.const(x, shape, dtype)
+        if isinstance(x, Sym):
+            raise DynamicSizeError(
+                f"operator {self.what} takes the dynamic size {x} as a value, which "
+                "xtile does not support (only as a size)")
+        raise UnsupportedError(f"operand {x!r} is not supported")
+
+    def unary(self, op, x, shape, dtype):
+        x = self.operand(x, shape, dtype)
+        return self.emit(f"xtensor.{op} {x.name} : {x.type}", shape, dtype)
+
+    def binary(self, op, a, b, shape, dtype):
+        a = self.operand(a, shape, dtype)
+        b = self.operand(b, shape, dtype)
+        return self.emit(f"xtensor.{op} {a.name}, {b.name} : {a.type}", shape, dtype)
+
+    def compare(self, pred, shape, input, other):
+        # Compared in PyTorch's promoted type (an int tensor against 0.5
+        # compares as float).
+        # (Only the rank matters to the promotion: a 0-dim tensor is a
+        # lower category.)
+        meta = [torch.empty((1,) * len(x.shape), dtype=x.dtype, device="meta")
+                if isinstance(x, Value) else x for x in (input, other)]
+        dtype = torch.result_type(*meta)
+        a = self.operand(input, shape, dtype)
+        b = self.operand(other, shape, dtype)
+        return self.emit(f"xtensor.cmp {pred}, {a.name}, {b.name} : {a.type}",
+                         tuple(shape), torch.bool)
+
+    def where(self, condition, a, b, shape, dtype):
+        """`a` where `condition`, else `b` (each broadcast, the operands
+        cast to `dtype`)."""
+        c = self.broadcast(self.cast(condition, torch.bool), shape)
+        a = self.operand(a, shape, dtype)
+        b = self.operand(b, shape, dtype)
+        return self.emit(f"xtensor.select {c.name}, {a.name}, {b.name} : "
+                         f"{a.type}", shape, dtype)
+
+    # -- slices, gathers, padding -----------------------------------------
+    def slice(self, x, starts, ends, shape, strides=None):
+        """x[starts:ends:strides], of `shape`; a dynamic end keeps its
+        dimension whole."""
+        strides = [1] * len(x.shape) if strides is None else strides
+        return self.emit(f"xtensor.slice {x.name} starts {starts} limits {limits(ends)} "
+                         f"strides {strides} : {x.type} -> "
+                         f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+
+    def gather(self, x, index, axis):
+        """x's slices along `axis` at each element of `index`."""
+        shape = x.shape[:axis] + index.shape + x.shape[axis + 1:]
+        return self.emit(f"xtensor.gather {x.name}[{index.name}] axis {axis} : "
+                         f"{x.type}, {index.type} -> "
+                         f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+
+    def pad(self, x, low, high, value=0):
+        if not any(low) and not any(high):
+            return x
+        shape = tuple(n + a + b for n, a, b in zip(x.shape, low, high))
+        return self.emit(f"xtensor.pad {x.name} low {list(low)} high {list(high)} "
+                         f"value {_literal(value, x.dtype)} : {element_type(x.dtype)} : "
+                         f"{x.type} -> {tensor_type(shape, x.dtype)}", shape, x.dtype)
+
+    def concat(self, xs, dim, shape, dtype):
+        names = ", ".join(x.name for x in xs)
+        types = ", ".join(x.type for x in xs)
+        return self.emit(f"xtensor.concat {names} dim {dim} : {types} -> "
+                         f"{tensor_type(shape, dtype)}", shape, dtype)
+
+    # -- reductions -------------------------------------------------------
+    def _reduction(self, op, x, dims, keepdim, attrs=""):
+        shape = reduced_shape(x, dims, keepdim)
+        kd = " keepdim" if keepdim else ""
+        return self.emit(f"xtensor.{op} {x.name} dims {list(dims)}{kd}{attrs} : "
+                         f"{x.type} -> {tensor_type(shape, x.dtype)}", shape, x.dtype)
+
+    def reduce(self, kind, x, dims, keepdim=False):
+        """The reduction `kind` (sum, prod, max, min, any, all) of x over
+        `dims`."""
+        return self._reduction(f"reduce {kind}", x, dims, keepdim)
+
+    def mean(self, x, dims, keepdim=False):
+        return self._reduction("mean", x, dims, keepdim)
+
+    def var(self, x, dims, correction, keepdim=False):
+        return self._reduction("var", x, dims, keepdim, f" correction {correction}")
+
+    # -- composites -------------------------------------------------------
+    def softmax(self, op, x, dim):
+        """softmax or log_softmax (`op`) of x along `dim`."""
+        return self.emit(f"xtensor.{op} {x.name} dim {dim} : {x.type}", x.shape, x.dtype)
+
+    def activation(self, op, x, shape, dtype):
+        """gelu (`op` "gelu erf" or "gelu tanh") or silu of x."""
+        return self.emit(f"xtensor.{op} {x.name} : {x.type}", shape, dtype)
+
+    def norm(self, op, x, operands, eps, shape, dtype, rank=1):
+        """xtensor.layer_norm / rms_norm (`op`) of x over its `rank`
+        trailing dimensions; `operands` are (keyword, Value or None)."""
+        text = f"xtensor.{op} {x.name}"
+        types = [x.type]
+        for keyword, v in operands:
+            if v is not None:
+                text += f" {keyword} {v.name}"
+                types.append(v.type)
+        attrs = f" {{norm_rank = {rank} : i64}}" if rank != 1 else ""
+        text += f" eps {float_literal(eps)}{attrs} : ({', '.join(types)}) -> {x.type}"
+        return self.emit(text, shape, dtype)
+
+    def linear(self, x, weight, bias, shape):
+        """x @ weight^T (+ bias) of a 2-D x."""
+        ops = f"{x.name}, {weight.name}" + (f", {bias.name}" if bias is not None else "")
+        types = f"{x.type}, {weight.type}" + (f", {bias.type}" if bias is not None else "")
+        return self.emit(f"xtensor.linear {ops} : ({types}) -> "
+                         f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+
+    def matmul(self, a, b, shape, dtype):
+        """a @ b with equal batch dimensions, the result in `dtype`."""
+        return self.emit(f"xtensor.matmul {a.name}, {b.name} : {a.type}, {b.type} -> "
+                         f"{tensor_type(shape, dtype)}", shape, dtype)
+
+    # -- the module -------------------------------------------------------
+    def module(self, name, args, outputs, symbols):
+        """The module of one function `name` whose body is the lines built:
+        `args` are (name, type), `outputs` the Values returned, `symbols`
+        each dynamic size's (min, max)."""
+        res = ", ".join(o.type for o in outputs)
+        params = ", ".join(f"{n}: {t}" for n, t in args)
+        body = "\n".join(self.lines)
+        rets = ", ".join(o.name for o in outputs)
+        attrs = ""
+        if symbols:
+            # Each dynamic size's range, as xtile-opt checks a binding.
+            ranges = ", ".join(f"{n} = array<i64: {lo}, {hi}>"
+                               for n, (lo, hi) in sorted(symbols.items()))
+            attrs = f" attributes {{xtensor.symbols = {{{ranges}}}}}"
+        return (f"module {{\n  func.func @{name}({params}) -> ({res}){attrs} {{\n"
+                f"{body}\n    return {rets} : {res}\n  }}\n}}\n")

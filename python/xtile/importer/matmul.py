@@ -1,0 +1,144 @@
+"""Matrix products and attention: linear, matmul/mm/bmm, the addmm
+family, scaled_dot_product_attention (grouped-query, causal, masked)."""
+import math
+
+import torch
+
+from .errors import UnsupportedError
+from .registry import lowering
+
+
+@lowering("linear")
+def linear(imp, val, input, weight, bias=None):
+    x = input
+    if len(weight.shape) == 1:  # [in]: one output feature, no out dim
+        weight = imp.reshape(weight, (1, weight.shape[0]))
+        if bias is not None:
+            bias = imp.reshape(bias, (1,))
+    k = x.shape[-1]
+    rows = math.prod(x.shape[:-1])
+    x2 = imp.reshape(x, (rows, k))
+    n = weight.shape[0]
+    return imp.reshape(imp.linear(x2, weight, bias, (rows, n)), val.shape)
+
+
+def matmul(imp, a, b, shape, dtype):
+    """a @ b as torch.matmul computes it, of `shape`, in `dtype`."""
+    # A vector operand is a matrix of one row (a) or one column (b),
+    # whose unit dimension the result then drops (torch.matmul).
+    shape = tuple(shape)
+    full = shape
+    if len(b.shape) == 1:
+        b = imp.reshape(b, (b.shape[0], 1))
+        full = full + (1,)
+    if len(a.shape) == 1:
+        a = imp.reshape(a, (1, a.shape[0]))
+        full = full[:-1] + (1,) + full[-1:]
+    batch = full[:-2]
+    a = imp.broadcast(a, batch + a.shape[-2:])
+    b = imp.broadcast(b, batch + b.shape[-2:])
+    m = imp.matmul(a, b, full, dtype)
+    return m if full == shape else imp.reshape(m, shape)
+
+
+@lowering("matmul")
+def matmul_(imp, val, input, other):
+    return matmul(imp, input, other, val.shape, val.dtype)
+
+
+@lowering("mm", "bmm")
+def mm(imp, val, input, mat2):
+    return matmul(imp, input, mat2, val.shape, val.dtype)
+
+
+@lowering("addmm")
+def addmm(imp, val, input, mat1, mat2, beta=1, alpha=1):
+    # beta * input + alpha * (mat1 @ mat2); with beta = 0 the input is
+    # not read (its NaNs do not propagate), as in PyTorch.
+    # 16-bit: on the f32 accumulator, rounded once (as PyTorch).
+    acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+    m = matmul(imp, mat1, mat2, val.shape, acc)
+    if alpha != 1:
+        m = imp.binary("mul", m, alpha, val.shape, acc)
+    if beta != 0:
+        bias = imp.operand(input, val.shape, acc)
+        if beta != 1:
+            bias = imp.binary("mul", bias, beta, val.shape, acc)
+        m = imp.binary("add", m, bias, val.shape, acc)
+    return imp.cast(m, val.dtype)
+
+
+@lowering("addmv")
+def addmv(imp, val, input, mat, vec, beta=1, alpha=1):
+    # beta * input + alpha * (mat @ vec).
+    return addmm(imp, val, input, mat, vec, beta, alpha)
+
+
+@lowering("addbmm")
+def addbmm(imp, val, input, batch1, batch2, beta=1, alpha=1):
+    # beta * input + alpha * sum over b of batch1[b] @ batch2[b]: one
+    # matmul over K = batches x k, [n, b k] @ [b k, p].
+    nb, n, k = batch1.shape
+    p = batch2.shape[-1]
+    a = imp.reshape(imp.transpose(batch1, [1, 0, 2]), (n, nb * k))
+    b = imp.reshape(batch2, (nb * k, p))
+    return addmm(imp, val, input, a, b, beta, alpha)
+
+
+def _repeat_heads(imp, t, heads):
+    kv = t.shape[-3]
+    if heads % kv:
+        raise UnsupportedError(f"grouped-query attention with {heads} query heads "
+                               f"and {kv} key/value heads (not a multiple)")
+    group = heads // kv
+    lead, rows = t.shape[:-3], t.shape[-2:]
+    t = imp.reshape(t, lead + (kv, 1) + rows)
+    t = imp.broadcast(t, lead + (kv, group) + rows)
+    return imp.reshape(t, lead + (heads,) + rows)
+
+
+@lowering("scaled_dot_product_attention")
+def scaled_dot_product_attention(imp, val, query, key, value, attn_mask=None,
+                                 dropout_p=0.0, is_causal=False,
+                                 scale=None, enable_gqa=False):
+    q, k, v = query, key, value
+    if dropout_p:
+        raise UnsupportedError("scaled_dot_product_attention with dropout is not supported")
+    if enable_gqa and len(q.shape) >= 3 and k.shape[-3] != q.shape[-3]:
+        # Grouped-query attention: each key/value head serves
+        # q_heads / kv_heads query heads (head h uses kv head
+        # h // group), as PyTorch's repeat_interleave of k and v.
+        k, v = (_repeat_heads(imp, t, q.shape[-3]) for t in (k, v))
+    batch = tuple(torch.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2]))
+    q = imp.broadcast(q, batch + q.shape[-2:])
+    k = imp.broadcast(k, batch + k.shape[-2:])
+    v = imp.broadcast(v, batch + v.shape[-2:])
+    L, S, E = q.shape[-2], k.shape[-2], q.shape[-1]
+    scale = 1.0 / math.sqrt(E) if scale is None else scale
+    rank = len(k.shape)
+    perm = list(range(rank - 2)) + [rank - 1, rank - 2]
+    kt = imp.transpose(k, perm)
+    scores_shape = batch + (L, S)
+    s = matmul(imp, q, kt, scores_shape, q.dtype)
+    s = imp.binary("mul", s, scale, scores_shape, q.dtype)
+    if is_causal:
+        rows = imp.iota(scores_shape, len(scores_shape) - 2)
+        cols = imp.iota(scores_shape, len(scores_shape) - 1)
+        keep = imp.compare("le", scores_shape, cols, rows)
+        s = imp.where(keep, s, -math.inf, scores_shape, q.dtype)
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            s = imp.where(attn_mask, s, -math.inf, scores_shape, q.dtype)
+        else:
+            s = imp.binary("add", s, attn_mask, scores_shape, q.dtype)
+    p = imp.softmax("softmax", s, len(scores_shape) - 1)
+    out = matmul(imp, p, v, val.shape, val.dtype)
+    if is_causal or attn_mask is not None:
+        # A query whose keys are all masked attends to nothing: zeros,
+        # as PyTorch's SDPA (its math backend's safe softmax), not the
+        # NaN of softmax over -inf. Applied to the output (the same
+        # rows), so that softmax and p @ v stay one online fold.
+        top = imp.reduce("max", s, [len(scores_shape) - 1], keepdim=True)
+        none = imp.compare("eq", top.shape, top, -math.inf)
+        out = imp.where(none, 0, out, val.shape, val.dtype)
+    return out

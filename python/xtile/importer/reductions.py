@@ -1,0 +1,251 @@
+"""Reductions: sum, prod, amax, amin, any, all, mean, var and std; min and
+max in every form, argmax and argmin; softmax; p-norm distances."""
+import math
+
+import torch
+
+from .errors import DynamicSizeError
+from .ir import reduced_shape
+from .registry import lowering, register_each
+from .sizes import Sym
+
+
+# The combining op of each reduction kind.
+COMBINE = {"sum": "add", "prod": "mul", "max": "max", "min": "min"}
+
+
+def identity(kind, dtype):
+    """The identity of reduction `kind` in `dtype`."""
+    if kind in ("sum", "prod"):
+        return 0 if kind == "sum" else 1
+    if dtype.is_floating_point:
+        return -math.inf if kind == "max" else math.inf
+    if dtype == torch.bool:
+        return kind == "min"
+    info = torch.iinfo(dtype)
+    return info.min if kind == "max" else info.max
+
+
+def reduced_dims(imp, x, dim):
+    """(x, dims) of a reduction over `dim` (None or [] is every
+    dimension); a 0-dim input reduces as a 1-element vector."""
+    if not x.shape:
+        x = imp.reshape(x, (1,))
+    if dim is None or dim == []:
+        return x, list(range(len(x.shape)))
+    if isinstance(dim, int):
+        dim = [dim]
+    return x, sorted({d % len(x.shape) for d in dim})
+
+
+def reduce_into(imp, kind, val, input, dim, keepdim):
+    """The reduction `kind` ("mean", or one of xtensor.reduce: sum, prod,
+    max, min, any, all) of input over `dim`, of val's shape and type."""
+    # sum and prod of integers and bools are int64 in PyTorch; dtype=
+    # asks for another accumulation type: the result's type is the one
+    # reduced in.
+    x, dims = reduced_dims(imp, imp.cast(input, val.dtype), dim)
+    y = imp.mean(x, dims, keepdim) if kind == "mean" else imp.reduce(kind, x, dims, keepdim)
+    return imp.reshape(y, val.shape)
+
+
+def reduction(kind):
+    """The lowering of an ATen reduction that is xtensor.reduce `kind`."""
+    def lower(imp, val, input, dim=None, keepdim=False, dtype=None):
+        return reduce_into(imp, kind, val, input, dim, keepdim)
+    return lower
+
+
+register_each(reduction, {"sum": "sum", "prod": "prod", "amax": "max", "amin": "min",
+                          "any": "any", "all": "all"})
+
+
+def _static_count(imp, what, x, dims):
+    """The element count of a mean or variance must be static."""
+    dynamic = [x.shape[d] for d in dims if isinstance(x.shape[d], Sym)]
+    if dynamic:
+        raise DynamicSizeError(
+            f"operator {imp.what}: {what} over the dynamic dimension {dynamic[0]} "
+            "is not supported (its element count would not be a constant)")
+
+
+@lowering("mean")
+def mean(imp, val, input, dim=None, keepdim=False, dtype=None):
+    x, dims = reduced_dims(imp, input, dim)
+    _static_count(imp, "a mean", x, dims)
+    if math.prod(x.shape[d] for d in dims) == 0:  # PyTorch: 0 / 0
+        return imp.const(math.nan, val.shape, val.dtype)
+    return reduce_into(imp, "mean", val, input, dim, keepdim)
+
+
+@lowering("var")
+def var(imp, val, input, dim=None, unbiased=True, keepdim=False,
+        correction=None):
+    x, dims = reduced_dims(imp, input, dim)
+    _static_count(imp, "a variance", x, dims)
+    shape = reduced_shape(x, dims, keepdim)
+    if correction is None:
+        correction = 1 if unbiased else 0
+    n = math.prod(x.shape[d] for d in dims)
+    if n == 0:  # PyTorch: 0 / 0 over no elements
+        return imp.const(math.nan, val.shape, val.dtype)
+    whole = float(correction).is_integer() and 0 <= correction < n
+    v = imp.var(x, dims, int(correction) if whole else 0, keepdim)
+    if not whole:
+        # A fractional or negative correction, or one that leaves no
+        # degrees of freedom (PyTorch's inf or nan): the biased
+        # variance times n / (n - c).
+        scale = n / (n - correction) if n != correction else math.inf
+        v = imp.binary("mul", v, scale, shape, x.dtype)
+    return imp.reshape(v, val.shape)
+
+
+@lowering("std")
+def std(imp, val, input, dim=None, unbiased=True, keepdim=False,
+        correction=None):
+    v = var(imp, val, input, dim, unbiased, keepdim, correction)
+    return imp.unary("sqrt", v, val.shape, val.dtype)
+
+
+@lowering("var_mean")
+def var_mean(imp, val, input, dim=None, unbiased=True, keepdim=False,
+             correction=None):
+    return [var(imp, val[0], input, dim, unbiased, keepdim, correction),
+            mean(imp, val[1], input, dim, keepdim)]
+
+
+def _min_max(imp, kind, val, input, other=None, dim=None, keepdim=False):
+    """min/max in every form: elementwise with `other`, over `dim`
+    with indices, or over everything."""
+    if other is not None:
+        return imp.binary(kind, input, other, val.shape, val.dtype)
+    if dim is not None:
+        return _extreme_dim(imp, kind, val, input, dim, keepdim)
+    return reduce_into(imp, kind, val, input, None, False)
+
+
+@lowering("min")
+def min_(imp, val, input, other=None, dim=None, keepdim=False):
+    return _min_max(imp, "min", val, input, other, dim, keepdim)
+
+
+@lowering("max")
+def max_(imp, val, input, other=None, dim=None, keepdim=False):
+    return _min_max(imp, "max", val, input, other, dim, keepdim)
+
+
+def arg_extreme(imp, kind, x, d, keepdim, dtype=torch.int64):
+    """The index of the first maximum (kind "max") or minimum along d:
+    the smallest position whose element equals the reduced value."""
+    top = imp.reduce(kind, x, [d], keepdim=True)
+    hit = imp.compare("eq", x.shape, x, imp.broadcast(top, x.shape))
+    pos = imp.iota(x.shape, d)
+    far = imp.const(x.shape[d], x.shape, torch.int64)
+    cand = imp.where(hit, pos, far, x.shape, torch.int64)
+    first = imp.reduce("min", cand, [d], keepdim)
+    return top, imp.cast(first, dtype)
+
+
+def _extreme_dim(imp, kind, val, input, dim, keepdim):
+    x = input if input.shape else imp.reshape(input, (1,))
+    d = dim % len(x.shape)
+    values = reduce_into(imp, kind, val[0], x, [d], keepdim)
+    _, indices = arg_extreme(imp, kind, x, d, keepdim)
+    return [values, imp.reshape(indices, val[1].shape)]
+
+
+def _arg(imp, kind, val, input, dim=None, keepdim=False):
+    x = input
+    if dim is None:
+        x, d = imp.reshape(x, (max(1, math.prod(x.shape)),)), 0
+    else:
+        x = x if x.shape else imp.reshape(x, (1,))
+        d = dim % len(x.shape)
+    _, indices = arg_extreme(imp, kind, x, d, keepdim)
+    return imp.reshape(indices, val.shape)
+
+
+@lowering("argmax")
+def argmax(imp, val, input, dim=None, keepdim=False):
+    return _arg(imp, "max", val, input, dim, keepdim)
+
+
+@lowering("argmin")
+def argmin(imp, val, input, dim=None, keepdim=False):
+    return _arg(imp, "min", val, input, dim, keepdim)
+
+
+def _softmax(imp, op, val, input, dim):
+    x = imp.cast(input, val.dtype)
+    if not x.shape:
+        x = imp.reshape(x, (1,))
+    return imp.reshape(imp.softmax(op, x, dim % len(x.shape)), val.shape)
+
+
+@lowering("softmax", "_softmax")
+def softmax(imp, val, input, dim, dtype=None, half_to_float=False):
+    return _softmax(imp, "softmax", val, input, dim)
+
+
+@lowering("log_softmax", "_log_softmax")
+def log_softmax(imp, val, input, dim, dtype=None, half_to_float=False):
+    return _softmax(imp, "log_softmax", val, input, dim)
+
+
+@lowering("_cdist_forward")
+def cdist(imp, val, x1, x2, p, compute_mode=None):
+    # Every difference, reduced: exact where PyTorch's matrix-product
+    # form for p = 2 cancels.
+    shape, dtype = tuple(val.shape), val.dtype
+    m = x1.shape[-1]
+    wide = shape + (m,)
+    a = imp.broadcast(imp.reshape(x1, x1.shape[:-1] + (1, m)), wide)
+    b = imp.broadcast(imp.reshape(x2, x2.shape[:-2] + (1,) + x2.shape[-2:]), wide)
+    return _p_norm(imp, imp.binary("sub", a, b, wide, dtype), p, val)
+
+
+@lowering("_pdist_forward")
+def pdist(imp, val, input, p=2):
+    # The distances of the rows i < j, pair t in row-major order of
+    # (i, j): row i's pairs start at s(i) = i (2n - i - 1) / 2, so i is
+    # the number of rows r >= 1 with s(r) <= t, and j = t - s(i) + i + 1.
+    n, m = input.shape
+    pairs = n * (n - 1) // 2
+    if not pairs:
+        return imp.fill(val, 0)
+    i64 = torch.int64
+
+    def start(r, shape):
+        twice = imp.binary("mul", r, imp.binary("sub", 2 * n - 1, r, shape, i64), shape, i64)
+        return imp.binary("div", twice, 2, shape, i64)
+    wide = (pairs, n - 1)
+    r = imp.binary("add", imp.iota(wide, 1), 1, wide, i64)
+    t = imp.iota(wide, 0)
+    below = imp.cast(imp.compare("le", wide, start(r, wide), t), i64)
+    i = imp.reduce("sum", below, [1])
+    j = imp.binary("add", imp.binary("sub", imp.iota((pairs,), 0), start(i, (pairs,)),
+                                     (pairs,), i64), imp.binary("add", i, 1, (pairs,), i64),
+                   (pairs,), i64)
+    d = imp.binary("sub", imp.gather(input, i, 0), imp.gather(input, j, 0),
+                   (pairs, m), val.dtype)
+    return _p_norm(imp, d, p, val)
+
+
+def _p_norm(imp, d, p, val):
+    """The p-norm of d over its last dimension, of val's shape."""
+    shape, dtype = tuple(val.shape), val.dtype
+
+    def reduce(kind, t):
+        return imp.reduce(kind, t, [len(d.shape) - 1])
+    a = imp.unary("abs", d, d.shape, dtype)
+    if p == 0:
+        return reduce("sum", imp.cast(imp.compare("ne", d.shape, d, 0), dtype))
+    if p == 1:
+        return reduce("sum", a)
+    if math.isinf(p):
+        return reduce("max", a)
+    if p == 2:
+        return imp.unary("sqrt", reduce("sum", imp.binary("mul", d, d, d.shape, dtype)),
+                         shape, dtype)
+    return imp.binary("pow", reduce("sum", imp.binary("pow", a, p, d.shape, dtype)),
+                      1 / p, shape, dtype)

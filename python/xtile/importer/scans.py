@@ -1,0 +1,127 @@
+"""Scans: cumsum, cumprod, cummax, cummin, logcumsumexp, as blocked
+masked reductions (docs/Frontend.md says why). xtile has no sorting
+kernel: sort, topk and the like have no lowering (errors.py says so)."""
+import math
+
+import torch
+
+from .libm import widened
+from .reductions import COMBINE, identity
+from .registry import lowering
+
+
+# Elements per block of a blocked scan.
+SCAN_BLOCK = 32
+
+
+def _masked_scan(imp, kind, x, d):
+    """The inclusive scan of x along d as a masked reduction, out[i] =
+    reduce of x[j] for j <= i: O(n^2) work over the n elements of d,
+    one fused kernel."""
+    n = x.shape[d]
+    wide = x.shape[:d] + (n, n) + x.shape[d + 1:]
+    xb = imp.broadcast(imp.reshape(x, x.shape[:d] + (1, n) + x.shape[d + 1:]), wide)
+    keep = imp.compare("le", wide, imp.iota(wide, d + 1), imp.iota(wide, d))
+    none = imp.const(identity(kind, x.dtype), wide, x.dtype)
+    return imp.reduce(kind, imp.where(keep, xb, none, wide, x.dtype), [d + 1])
+
+
+def scan(imp, kind, x, d):
+    """The inclusive scan (kind "sum", "prod", "max", "min") of x along d, blocked:
+    masked scans within blocks of 32, the scan of the blocks' totals
+    (recursively), combined. About 33 n work for n elements instead of
+    n^2, in one kernel per level."""
+    n, b = x.shape[d], SCAN_BLOCK
+    if n <= 2 * b:
+        return _masked_scan(imp, kind, x, d)
+    blocks = -(-n // b)
+    low, high = [0] * len(x.shape), [0] * len(x.shape)
+    high[d] = blocks * b - n
+    xp = imp.pad(x, low, high, identity(kind, x.dtype))
+    split = x.shape[:d] + (blocks, b) + x.shape[d + 1:]
+    xs = imp.reshape(xp, split)
+    local = _masked_scan(imp, kind, xs, d + 1)
+    tshape = x.shape[:d] + (blocks,) + x.shape[d + 1:]
+    totals = imp.reduce(kind, xs, [d + 1])
+    inclusive = scan(imp, kind, totals, d)
+    # The exclusive scan of the totals: shifted by one block.
+    ends = list(tshape)
+    ends[d] = blocks - 1
+    before = imp.slice(inclusive, [0] * len(tshape), ends, tuple(ends))
+    low[d], high[d] = 1, 0
+    before = imp.pad(before, low, [0] * len(tshape), identity(kind, x.dtype))
+    carry = imp.broadcast(imp.reshape(before, x.shape[:d] + (blocks, 1) + x.shape[d + 1:]),
+                          split)
+    out = imp.binary(COMBINE[kind], local, carry, split, x.dtype)
+    out = imp.reshape(out, xp.shape)
+    if blocks * b == n:
+        return out
+    return imp.slice(out, [0] * len(x.shape), list(x.shape), x.shape)
+
+
+def _cumulative(imp, kind, val, input, dim):
+    x = imp.cast(input, val.dtype)
+    if not x.shape or math.prod(x.shape) == 0:
+        return x
+    return scan(imp, kind, x, dim % len(x.shape))
+
+
+@lowering("cumsum")
+def cumsum(imp, val, input, dim, dtype=None):
+    # docs/Frontend.md says why a scan is imported this way.
+    return _cumulative(imp, "sum", val, input, dim)
+
+
+@lowering("cumprod")
+def cumprod(imp, val, input, dim, dtype=None):
+    return _cumulative(imp, "prod", val, input, dim)
+
+
+def _cumulative_extreme(imp, kind, val, input, dim):
+    # The running extreme, and the last position where it was reached
+    # (PyTorch's >= / <=): the running maximum of the positions whose
+    # element equals the running extreme there.
+    x = input if input.shape else imp.reshape(input, (1,))
+    if math.prod(x.shape) == 0:
+        return [input, imp.fill(val[1], 0)]
+    d = dim % len(x.shape)
+    values = scan(imp, kind, x, d)
+    at = imp.where(imp.compare("eq", x.shape, x, values),
+                   imp.iota(x.shape, d), -1, x.shape, torch.int64)
+    index = scan(imp, "max", at, d)
+    return [imp.reshape(values, val[0].shape), imp.reshape(index, val[1].shape)]
+
+
+@lowering("cummax")
+def cummax(imp, val, input, dim):
+    return _cumulative_extreme(imp, "max", val, input, dim)
+
+
+@lowering("cummin")
+def cummin(imp, val, input, dim):
+    return _cumulative_extreme(imp, "min", val, input, dim)
+
+
+@lowering("logcumsumexp")
+def logcumsumexp(imp, val, input, dim):
+    # m_i + log(sum_{j <= i} e^(x_j - m_i)) with m_i the running
+    # maximum, as masked reductions (O(n^2) over the scanned dimension).
+    def lcse(imp, v, x):
+        s, c = v.shape, v.dtype
+        if not s or math.prod(s) == 0:
+            return x
+        d = dim % len(s)
+        n = s[d]
+        m = scan(imp, "max", x, d)
+        wide = s[:d] + (n, n) + s[d + 1:]
+        xb = imp.broadcast(imp.reshape(x, s[:d] + (1, n) + s[d + 1:]), wide)
+        mb = imp.broadcast(imp.reshape(m, s[:d] + (n, 1) + s[d + 1:]), wide)
+        keep = imp.compare("le", wide, imp.iota(wide, d + 1), imp.iota(wide, d))
+        finite = imp.compare("ne", wide, imp.unary("abs", mb, wide, c), math.inf)
+        e = imp.unary("exp", imp.binary("sub", xb, mb, wide, c), wide, c)
+        e = imp.where(imp.binary("and", keep, finite, wide, torch.bool), e, 0, wide, c)
+        total = imp.reduce("sum", e, [d + 1])
+        r = imp.binary("add", m, imp.unary("log", total, s, c), s, c)
+        # An infinite running maximum is the result (-inf: nothing yet).
+        return imp.where(imp.compare("eq", s, imp.unary("abs", m, s, c), math.inf), m, r, s, c)
+    return widened(imp, val, lcse, input)
