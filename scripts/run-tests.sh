@@ -55,7 +55,10 @@ trap 'rm -f "$log"' EXIT
 status=0
 /usr/lib/llvm-22/bin/lit -sv --show-unsupported "${params[@]}" "${suites[@]}" 2>&1 | tee "$log" || status=$?
 # Say why each skipped test was skipped: the features it requires.
-{ grep -oE '^UNSUPPORTED: xtile :: [^ ]+' "$log" || true; } | sed 's/^UNSUPPORTED: xtile :: //' |
+# (lit lists them under "Unsupported Tests (N):" in its summary.)
+awk '/^Unsupported Tests \(/ {f = 1; next}
+     f && /^  xtile :: / {sub(/^  xtile :: /, ""); print; next}
+     {f = 0}' "$log" |
   while read -r test; do
     needs=$({ grep -m1 -oE 'REQUIRES: .*' "$root/test/$test" || true; } | sed 's/REQUIRES: //')
     echo "skipped $test: needs ${needs:-an unavailable feature} (nvcc, ptxas: the CUDA toolkit; torch, transformers: scripts/setup.sh's build/venv; emulation-sanitizers: the host compiler's libasan; cute: CUTLASS's headers (nvidia-cutlass) and the CUDA headers; long: the long tier, scripts/run-tests.sh --long)"
