@@ -314,10 +314,8 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
   }
   for (const Step &step : program.steps)
     if (step.kind == Step::Kind::Copy) {
-      int64_t bytes = step.bytes;
-      for (int64_t s : step.sizes)
-        bytes *= sizes[s];
-      XTILE_CHECK(api->memcpyDtoD(device[step.to], device[step.from], bytes),
+      XTILE_CHECK(api->memcpyDtoD(device[step.to], device[step.from],
+                                  step.bytesAt(sizes)),
                   "copying a buffer");
     }
   for (auto [i, step] : llvm::enumerate(program.steps)) {

@@ -182,11 +182,20 @@ int64_t evaluate(const Value &e, llvm::ArrayRef<int64_t> values) {
 
 } // namespace
 
+/// `bytes` times the sizes `at` names among `values`.
+static int64_t scaled(int64_t bytes, llvm::ArrayRef<int64_t> at,
+                      llvm::ArrayRef<int64_t> values) {
+  for (int64_t i : at)
+    bytes *= values[i];
+  return bytes;
+}
+
+int64_t Step::bytesAt(llvm::ArrayRef<int64_t> values) const {
+  return scaled(bytes, sizes, values);
+}
+
 int64_t Buffer::bytesAt(llvm::ArrayRef<int64_t> values) const {
-  int64_t n = bytes;
-  for (int64_t i : sizes)
-    n *= values[i];
-  return n;
+  return scaled(bytes, sizes, values);
 }
 
 std::vector<int64_t> Buffer::shapeAt(llvm::ArrayRef<int64_t> values) const {

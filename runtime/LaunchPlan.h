@@ -60,6 +60,8 @@ struct Step {
   int64_t dataType = 0, elementBytes = 0, swizzle = 0;
   std::vector<int64_t> box;
 
+  /// The bytes a copy moves at `values`, the program's sizes.
+  int64_t bytesAt(llvm::ArrayRef<int64_t> values) const;
   /// The grid of a launch at `values`, the program's sizes.
   std::array<int64_t, 3> gridAt(llvm::ArrayRef<int64_t> values) const;
 };
