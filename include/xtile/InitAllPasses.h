@@ -7,6 +7,7 @@
 #include "xtile/Dialect/Kernel/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
+#include "xtile/Dialect/Tile/Transforms/Passes.h"
 #include "xtile/Pipelines/Pipelines.h"
 
 namespace xtile {
@@ -17,6 +18,7 @@ namespace xtile {
 inline void registerAllPasses() {
   tensor::registerXTensorPasses();
   loop::registerXLoopPasses();
+  tile::registerXTilePasses();
   kernel::registerXKernelPasses();
   registerXTileConversionPasses();
   registerPipelines();

@@ -7,6 +7,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "xtile/Conversion/Passes.h"
 #include "xtile/Dialect/Kernel/Transforms/Passes.h"
+#include "xtile/Dialect/Tile/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
 
@@ -67,6 +68,7 @@ void xtile::buildLowerToTilePipeline(OpPassManager &pm,
 void xtile::buildLowerToKernelPipeline(OpPassManager &pm,
                                        const LowerToKernelOptions &options) {
   addTileStages(pm, options);
+  pm.addPass(xtile::tile::createXTilePlanPipelines());
   if (options.testMutate.empty()) {
     pm.addPass(createConvertXTileToXKernel());
   } else {

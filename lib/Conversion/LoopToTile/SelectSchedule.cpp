@@ -236,7 +236,7 @@ struct XTileListSchedulesPass
     setKernelSchedule(copy, schedule);
     PassManager pm(ctx, ModuleOp::getOperationName());
     std::string pipeline = "convert-xloop-to-xtile{target=" + target +
-                           "},canonicalize,cse,convert-xtile-to-xkernel";
+                           "},canonicalize,cse,xtile-plan-pipelines,convert-xtile-to-xkernel";
     if (failed(parsePassPipeline(pipeline, pm)))
       return kernel.emitOpError("cannot build the lowering pipeline ")
              << pipeline;

@@ -169,9 +169,9 @@ LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
   // Across the warp: every lane ends with the warp's result.
   for (int64_t offset = 16; offset >= 1; offset /= 2)
     acc = combine(op.getCombine(), acc, shuffleXor(acc, offset));
-  if (numWarps > 1) {
+  if (layouts.numWarps() > 1) {
     Type memType = sharedType(type);
-    Value partials = sharedArray(memType, numWarps);
+    Value partials = sharedArray(memType, layouts.numWarps());
     // In a loop, the previous iteration's readers must be done.
     if (loopDepth)
       barrier();
@@ -187,7 +187,7 @@ LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
     barrier();
     acc = fromShared(xk::LoadOp::create(b, loc, memType, partials, cst(0)),
                      type);
-    for (int64_t w = 1; w < numWarps; ++w)
+    for (int64_t w = 1; w < layouts.numWarps(); ++w)
       acc = combine(op.getCombine(), acc,
                     fromShared(xk::LoadOp::create(b, loc, memType, partials,
                                                   cst(w)),

@@ -10,6 +10,7 @@
 #define XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H
 
 #include "TargetInfo.h"
+#include "xtile/Dialect/Tile/Analysis/Pipelining.h"
 #include "xtile/Conversion/TileToKernel/TileToKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,34 +31,14 @@ using namespace mlir;
 namespace xt = xtile::tile;
 namespace xk = xtile::kernel;
 
-/// How the elements of a tile shape are dealt out to the threads.
-struct Layout {
-  SmallVector<int64_t> shape;
-  // The accumulator of mma.sync: each warp owns a sub-tile, each lane the
-  // elements of the instruction's C fragments (see baseCoords).
-  bool mmaAccumulator = false;
-  int64_t elements = 1;
-  int64_t vec = 1;     // adjacent elements of the last dimension per group
-  int64_t threads = 1; // threads that own groups
-  int64_t chunks = 1;  // groups per thread
-  int64_t slots() const { return chunks * vec; }
-  int64_t lastDim() const { return shape.empty() ? 1 : shape.back(); }
-};
+using xt::Layout;
+using xt::Progression;
 
 /// Per slot, the coordinates of the element it stands for.
 struct CoordSet {
   int layout;
   SmallVector<int64_t> shape;
   SmallVector<SmallVector<Value>> coords; // [slot][dim]
-};
-
-/// What is known about a tile of integers along the last dimension: its
-/// values change by `stride` per element, and at the first element of each
-/// group they are multiples of `divisor` (a power of two).
-struct Progression {
-  bool known = false;
-  int64_t stride = 0;
-  int64_t divisor = 1;
 };
 
 static inline Type elementTypeOf(Type t) {
@@ -92,8 +73,9 @@ public:
 
 private:
   // Set up.
+  /// The kernel's layouts and what else the lowering needs of its schedule
+  /// and grid; a located error where they do not fit a CUDA block.
   LogicalResult parseSchedule();
-  int layoutFor(ArrayRef<int64_t> shape);
   int baseCoords(ArrayRef<int64_t> shape);
   /// The coordinates of a tile of `shape` dealt out in groups of `vec`
   /// adjacent elements of its last dimension, consecutive groups to
@@ -177,15 +159,12 @@ private:
                                   std::optional<bool> lhsOrientation,
                                   std::optional<bool> rhsOrientation);
   /// What the kernel's dots run on.
-  xt::DotInstruction instruction() const {
-    return dotSchedule ? dotSchedule.getInstruction()
-                       : xt::DotInstruction::fma;
-  }
+  xt::DotInstruction instruction() const { return layouts.instruction(); }
   /// Whether the dots run on wgmma with tf32 operands, which must be
   /// rounded in shared memory (the instruction reads them there).
   bool wgmmaTf32() const {
-    return instruction() == xt::DotInstruction::wgmma && dotSchedule &&
-           dotSchedule.getTf32() && overrides.roundTf32InShared();
+    return instruction() == xt::DotInstruction::wgmma &&
+           layouts.dotSchedule().getTf32() && overrides.roundTf32InShared();
   }
   /// The alignment of operand tiles in dynamic shared memory: wgmma's
   /// 128-byte swizzle atoms are 1024 bytes, aligned.
@@ -212,6 +191,7 @@ private:
   /// `dynamicStrides` the whole stride where a `?` follows its dimension
   /// (a product of sizes, computed once per kernel), else null.
   struct Access {
+    MemRefType type;
     Value ptr;
     SmallVector<int64_t> strides;
     SmallVector<Value> dynamicStrides;
@@ -223,23 +203,23 @@ private:
   /// Whether groups of `vec` elements adjacent along dimension `dim` (-1:
   /// the last) are adjacent and aligned in memory, and masked alike.
   bool vectorizable(ValueRange indices, Value mask, const Access &access,
-                    int64_t vec, int64_t dim = -1);
+                    int64_t vec, int64_t dim = -1) {
+    return accesses.vectorizable(indices, mask, access.type, vec, dim);
+  }
   /// Stores a tensor-core accumulator tile (slots `values`) through shared
   /// memory: written in its fragment layout, read back in 16-byte groups
   /// of a row, stored so. Returns false (nothing emitted) where it does not
   /// apply.
   FailureOr<bool> storeThroughShared(xt::StoreOp op, const Access &access,
                                      ArrayRef<Value> values, int cs);
-  /// How an integer tile changes along dimension `dim` (-1: the last).
-  Progression progression(Value v, int64_t vec, int64_t dim = -1);
-  int64_t scalarDivisor(Value v);
-  bool uniformMask(Value mask, int64_t vec, int64_t dim = -1);
 
   // Cross-thread.
   /// A barrier of the threads that run the tile program: the whole block,
   /// or after a warp-specialized split the consumers alone (named barrier
   /// 1 of numThreads threads).
-  void barrier() { target.barrier(b, loc, consumersOnly ? numThreads : 0); }
+  void barrier() {
+    target.barrier(b, loc, consumersOnly ? layouts.numThreads() : 0);
+  }
   Value combine(xt::CombineKind kind, Value x, Value y);
   Value shuffleXor(Value v, int64_t offset);
   Value sharedArray(Type element, int64_t size);
@@ -257,19 +237,18 @@ private:
   Location loc;
   TargetInfo target; // of `src` (run() checks that it has one)
   const LoweringOverrides &overrides; // the defaults but in mutation tests
-  xt::DotScheduleAttr dotSchedule; // of a contraction kernel
-  // With mma_sync: the shapes of the dots' accumulators (block_m rows).
-  SmallVector<SmallVector<int64_t>> accumulatorShapes;
+  // Analyses of the Tile IR kernel: its layouts (and schedule), what is
+  // known of its accesses, and the pipelining plan its loops record.
+  xt::LayoutAnalysis layouts;
+  xt::AccessAnalysis accesses;
+  xt::PipelineAnalysis pipelines{src, layouts, accesses};
   xk::FuncOp func;
   Operation *prelude = nullptr; // hoisted values go before it
-  int64_t numWarps = 1, numThreads = 32, vecWidth = 1, layoutThreads = 32;
   int loopDepth = 0;
   Value tid, lane, warp;
   int64_t dynamicBytes = 0;
 
-  std::map<SmallVector<int64_t>, int> layoutIds;
-  // Deques: references to elements stay valid as more are added.
-  std::deque<Layout> layouts;
+  // A deque: references to elements stay valid as more are added.
   std::deque<CoordSet> coordSets;
   std::map<SmallVector<int64_t>, int> baseIds;
   std::map<std::tuple<int, SmallVector<int64_t>, bool>, int> mappedIds;
@@ -277,7 +256,6 @@ private:
   DenseMap<Value, Value> scalars;
   DenseMap<std::pair<Value, int>, SmallVector<Value>> memo;
   SmallVector<SmallVector<std::pair<Value, int>>> scopes;
-  DenseMap<std::tuple<Value, int64_t, int64_t>, Progression> progressions;
   // Operand tiles of dots staged in shared memory in the current loop body:
   // the buffer and the offset of this iteration's tile in it.
   DenseMap<Value, std::pair<Value, Value>> staged;
@@ -289,10 +267,6 @@ private:
   // The pipelined loop whose wgmma dots leave their group in flight
   // (wgmma_wait 1) for the next iteration's to follow (see lowerFor).
   Operation *overlapLoop = nullptr;
-  // Whether `op`'s dots can each leave a wgmma group in flight across
-  // iterations: each accumulates into a loop-carried value that only it
-  // reads and yields only to itself.
-  bool canOverlapWgmma(scf::ForOp op);
   // Loads that asynchronous copies bring into shared memory instead.
   DenseSet<Operation *> copiedLoads;
   // While issuing the copies of another iteration of a pipelined loop: the
@@ -317,7 +291,9 @@ private:
     SmallVector<std::pair<Value, int64_t>> runs;
     int64_t panels = 1, panelWidth = 0, panelElements = 0;
   };
-  SmallVector<Pipelined> pipelineOperands(scf::ForOp op, int64_t stages);
+  /// The operand tiles `plan` copies ahead: their coordinates, stages in
+  /// shared memory and tensor maps.
+  SmallVector<Pipelined> pipelineOperands(const xt::LoopPlan &plan);
   /// How a loop over K runs: what is decided before it is emitted
   /// (planLoop), then what its emission carries along.
   struct LoopPipeline {
@@ -337,9 +313,10 @@ private:
     int64_t carried = 0, parityArg = 0;
     Value releasedStage, releases;
   };
-  /// Decides the stages, the operands to pipeline, TMA, wgmma overlap and
-  /// warp specialization of `op` (allocating the stages' shared memory).
-  LoopPipeline planLoop(scf::ForOp op);
+  /// The stages, the operands to pipeline, TMA, wgmma overlap and warp
+  /// specialization of `op`, as its plan records them (allocating the
+  /// stages' shared memory).
+  FailureOr<LoopPipeline> planLoop(scf::ForOp op);
   /// Before the loop: the warp-specialized split or TMA barriers, the trip
   /// count, and the copies of the first `ahead` iterations.
   LogicalResult startPipeline(LoopPipeline &p, scf::ForOp op, Value lb,
@@ -357,8 +334,6 @@ private:
   void drainWgmma(scf::ForOp op, ArrayRef<std::pair<int64_t, int>> spans,
                   SmallVector<Value> &results);
   Value i32(int64_t v) { return cst(v, b.getI32Type()); }
-  /// Whether `p` can come in by TMA; if so, fills in its map and boxes.
-  bool planTma(Pipelined &p);
   /// The kernel argument of the tensor map of `buffer` with `box` and
   /// `swizzle`, added (after the buffers) when first asked for.
   Value tensorMapArgument(BlockArgument buffer, ArrayRef<int64_t> box,
@@ -393,17 +368,13 @@ private:
   /// what the target's registers allow (TargetInfo::consumerRegisters).
   int64_t consumerRegisters() const {
     int64_t accumulators = 0;
-    for (ArrayRef<int64_t> shape : accumulatorShapes)
+    for (ArrayRef<int64_t> shape : layouts.accumulatorShapes())
       accumulators += shape[0] * shape[1];
-    return target.consumerRegisters(40 + accumulators / numThreads, numThreads,
+    return target.consumerRegisters(40 + accumulators / layouts.numThreads(), layouts.numThreads(),
                                     kProducerThreads, kProducerRegisters);
   }
   Value emptyBarriers;
   bool consumersOnly = false;
-  /// Whether the kernel can be split at its K loop `loop`: nothing before
-  /// it at the top level touches memory or has regions (the producer
-  /// warpgroup runs it too, with thread ids past the tile's layouts).
-  bool splittable(scf::ForOp loop);
   /// Branches off the producer warpgroup: `producer` (if any) is emitted
   /// for it; the builder is left in the consumers' branch, where the rest
   /// of the kernel is lowered.

@@ -24,106 +24,12 @@ using namespace xtile::tiletokernel;
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelLowering::parseSchedule() {
-  numWarps = src.getNumWarps();
-  if (numWarps < 1 || numWarps > 32)
-    return src.emitOpError("num_warps must be in [1, 32] for a CUDA block, "
-                           "got ")
-           << numWarps;
-  numThreads = numWarps * 32;
-  layoutThreads = numThreads;
-  vecWidth = 1;
-  // Without a schedule (hand-written Tile IR), scalar accesses.
-  if (xt::ScheduleAttrInterface schedule = src.getScheduleAttr())
-    vecWidth = schedule.getVectorWidth();
-  dotSchedule = dyn_cast_or_null<xt::DotScheduleAttr>(src.getScheduleAttr());
-  if (instruction() != xt::DotInstruction::fma) {
-    // Every dot's accumulator is block_m rows (warps_m warps of them) by
-    // columns the other warps share in whole 16-column blocks: the
-    // schedule's block_n, or another (attention's scores, block_k).
-    int64_t warpsN = numWarps / dotSchedule.getWarpsM();
-    WalkResult bad = src.walk([&](xt::DotOp dot) {
-      auto acc = cast<RankedTensorType>(dot.getAcc().getType());
-      if (acc.getRank() != 2 || acc.getDimSize(0) != dotSchedule.getBlockM() ||
-          acc.getDimSize(1) % (16 * warpsN)) {
-        dot.emitOpError("has a ")
-            << acc << " accumulator; on tensor cores it must have the "
-            << "schedule's block_m rows and whole 16-column blocks for each "
-               "of its "
-            << warpsN << " warp(s) across (" << dotSchedule << ")";
-        return WalkResult::interrupt();
-      }
-      SmallVector<int64_t> shape(acc.getShape());
-      if (!llvm::is_contained(accumulatorShapes, shape))
-        accumulatorShapes.push_back(shape);
-      return WalkResult::advance();
-    });
-    if (bad.wasInterrupted())
-      return failure();
-  }
-  // A serial fold is computed in order by one thread: every tile then
-  // belongs to thread 0.
-  src.walk([&](xt::FoldOp fold) {
-    if (fold.getStrategy() == xt::FoldStrategy::serial)
-      layoutThreads = 1;
-  });
-  // Each element a thread holds is a register: beyond a few hundred the
-  // kernel spills, and the unrolled code grows without bound.
-  constexpr int64_t kMaxElementsPerThread = 256;
-  WalkResult tooLarge = src.walk([&](Operation *op) {
-    for (Value v : op->getResults())
-      if (auto type = dyn_cast<RankedTensorType>(v.getType()))
-        if (type.getNumElements() / layoutThreads > kMaxElementsPerThread) {
-          InFlightDiagnostic diag = op->emitOpError("makes a tile of ");
-          diag << type.getNumElements() << " elements, "
-              << type.getNumElements() / layoutThreads
-              << " per thread with schedule ";
-          if (xt::ScheduleAttrInterface schedule = src.getScheduleAttr())
-            diag << schedule;
-          else
-            diag << "(none)";
-          diag << " (" << layoutThreads << " thread(s)); at most "
-               << kMaxElementsPerThread
-               << " are supported: choose a schedule with more threads";
-          return WalkResult::interrupt();
-        }
-    return WalkResult::advance();
-  });
-  if (tooLarge.wasInterrupted())
+  if (failed(layouts.initialize(src)))
     return failure();
   if (src.getGrid().size() > 3)
     return src.emitOpError("a CUDA grid has at most 3 dimensions, got ")
            << src.getGrid().size();
-  return success();
-}
-
-int KernelLowering::layoutFor(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> key(shape);
-  auto it = layoutIds.find(key);
-  if (it != layoutIds.end())
-    return it->second;
-  Layout l;
-  l.shape = key;
-  for (int64_t d : shape)
-    l.elements *= d;
-  if (llvm::is_contained(accumulatorShapes, key)) {
-    // Per lane: for each 16 x 8 block of the warp's sub-tile, the C
-    // fragment of mma.m16n8k16, two rows of two adjacent elements.
-    l.mmaAccumulator = true;
-    l.vec = 2;
-    l.threads = numThreads;
-    l.chunks = l.elements / (2 * numThreads);
-    layouts.push_back(l);
-    return layoutIds[key] = layouts.size() - 1;
-  }
-  int64_t last = l.lastDim();
-  l.vec = 1;
-  while (l.vec * 2 <= vecWidth && last % (l.vec * 2) == 0)
-    l.vec *= 2;
-  int64_t groups = l.elements / l.vec;
-  l.threads = std::min(layoutThreads, groups);
-  l.chunks = llvm::divideCeil(groups, l.threads);
-  layouts.push_back(l);
-  return layoutIds[key] = layouts.size() - 1;
+  return pipelines.verifyCopies();
 }
 
 /// Whether slot `chunk` of this thread holds an element: null when every
@@ -137,7 +43,7 @@ Value KernelLowering::owned(int id, int64_t chunk) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(prelude);
   Value pred;
-  if (l.threads < numThreads)
+  if (l.threads < layouts.numThreads())
     pred = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, tid,
                                          cst(l.threads));
   int64_t groups = l.elements / l.vec;
@@ -156,7 +62,7 @@ int KernelLowering::baseCoords(ArrayRef<int64_t> shape) {
   auto it = baseIds.find(key);
   if (it != baseIds.end())
     return it->second;
-  int id = layoutFor(shape);
+  int id = layouts.layoutFor(shape);
   const Layout &l = layouts[id];
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPoint(prelude);
@@ -165,8 +71,8 @@ int KernelLowering::baseCoords(ArrayRef<int64_t> shape) {
     // Lane l = 4 g + t of warp (wm, wn) holds, for each 16 x 8 block
     // (tm, tn) of its sub-tile, rows g and g + 8, columns 2 t and 2 t + 1
     // (PTX ISA, mma.m16n8k16's C and D fragments), in that order.
-    int64_t warpsN = numWarps / dotSchedule.getWarpsM();
-    int64_t wmSize = l.shape[0] / dotSchedule.getWarpsM();
+    int64_t warpsN = layouts.numWarps() / layouts.dotSchedule().getWarpsM();
+    int64_t wmSize = l.shape[0] / layouts.dotSchedule().getWarpsM();
     int64_t wnSize = l.shape[1] / warpsN;
     // On wgmma (warps_m = warps) a warpgroup computes its rows in blocks
     // of 64, 16 rows of each per warp (wgmma's D fragment): block tm of
@@ -198,16 +104,7 @@ int KernelLowering::rowMajorCoords(ArrayRef<int64_t> shape, int64_t vec) {
   auto it = rowMajorIds.find(key);
   if (it != rowMajorIds.end())
     return it->second;
-  Layout l;
-  l.shape = key.first;
-  for (int64_t d : shape)
-    l.elements *= d;
-  l.vec = vec;
-  int64_t groups = l.elements / vec;
-  l.threads = std::min(layoutThreads, groups);
-  l.chunks = llvm::divideCeil(groups, l.threads);
-  layouts.push_back(l);
-  CoordSet cs{int(layouts.size() - 1), key.first, {}};
+  CoordSet cs{layouts.rowMajor(shape, vec), key.first, {}};
   fillRowMajorCoords(cs);
   coordSets.push_back(std::move(cs));
   return rowMajorIds[key] = coordSets.size() - 1;

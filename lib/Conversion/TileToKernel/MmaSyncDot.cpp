@@ -52,9 +52,9 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   // matrix); else m16n8k16 on 16-bit elements (8 per row).
   bool tf32 = element.isF32();
   int64_t chunk = 16 / getElementBytes(element), kStep = 2 * chunk;
-  int64_t warpsN = numWarps / dotSchedule.getWarpsM();
+  int64_t warpsN = layouts.numWarps() / layouts.dotSchedule().getWarpsM();
   auto accType = cast<RankedTensorType>(op.getAcc().getType());
-  int64_t wmSize = dotSchedule.getWarpTileM();
+  int64_t wmSize = layouts.dotSchedule().getWarpTileM();
   int64_t wnSize = accType.getDimSize(1) / warpsN;
   int64_t tms = wmSize / 16, tns = wnSize / 8, ksteps = k / kStep;
 

@@ -177,148 +177,48 @@ KernelLowering::stageDot(xt::DotOp op, std::optional<bool> lhsOrientation,
 // Pipelined dot operands (cp.async)
 //===----------------------------------------------------------------------===//
 
-/// Whether `v` is a zero of its type (a splat tile or a scalar).
-static bool isZero(Value v) {
-  if (auto splat = v.getDefiningOp<xt::SplatOp>())
-    v = splat.getInput();
-  return matchPattern(v, m_Zero()) || matchPattern(v, m_AnyZeroFloat());
-}
-
-/// Whether `v` is computed in `body` from the loop's induction variable,
-/// values defined outside and pure index arithmetic only: then it can be
-/// computed for any iteration.
-static bool computableForAnyIteration(Value v, Block *body, Value iv) {
-  if (v == iv)
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return !body->getParentOp()->isAncestor(
-        cast<BlockArgument>(v).getOwner()->getParentOp());
-  if (!body->findAncestorOpInBlock(*def))
-    return true;
-  if (def->getNumRegions() || !isPure(def) || isa<xt::LoadOp>(def))
-    return false;
-  return llvm::all_of(def->getOperands(), [&](Value o) {
-    return computableForAnyIteration(o, body, iv);
-  });
-}
-
 SmallVector<KernelLowering::Pipelined>
-KernelLowering::pipelineOperands(scf::ForOp op, int64_t stages) {
+KernelLowering::pipelineOperands(const xt::LoopPlan &plan) {
   SmallVector<Pipelined> out;
-  // Bounds may be computed (attention's visible keys); the step is known.
-  if (stages < 2 || !getConstantIntValue(op.getStep()))
-    return out;
-  Block *body = op.getBody();
-  Value iv = op.getInductionVar();
-  DenseSet<Value> seen;
-  for (auto dot : body->getOps<xt::DotOp>()) {
-    for (Value operand : {dot.getLhs(), dot.getRhs()}) {
-      if (seen.contains(operand))
-        continue;
-      bool rhs = operand == dot.getRhs();
-      // A load (masked with zeros), or a select of zeros where the load's
-      // mask is false.
-      xt::LoadOp load = operand.getDefiningOp<xt::LoadOp>();
-      Operation *select = nullptr;
-      if (auto sel = operand.getDefiningOp<arith::SelectOp>()) {
-        load = sel.getTrueValue().getDefiningOp<xt::LoadOp>();
-        if (!load || !load.getMask() || sel.getCondition() != load.getMask() ||
-            !isZero(sel.getFalseValue()))
-          continue;
-        select = sel;
-      }
-      if (!load || !load->getParentOp()->isAncestor(dot) ||
-          load->getBlock() != body)
-        continue;
-      if (load.getOther() && !isZero(load.getOther()))
-        continue;
-      auto type = cast<RankedTensorType>(operand.getType());
-      if (type.getRank() != 2)
-        continue;
-      // Only the dot (through the select) may use the tile.
-      Value tileValue = select ? select->getResult(0) : load.getResult();
-      if (!llvm::all_of(tileValue.getUsers(),
-                        [](Operation *u) { return isa<xt::DotOp>(u); }) ||
-          (select && !load.getResult().hasOneUse()))
-        continue;
-      if (!llvm::all_of(load->getOperands().drop_front(), [&](Value v) {
-            return computableForAnyIteration(v, body, iv);
-          }))
-        continue;
-      // Copies move 4, 8 or 16 bytes: the widest part of a vector group
-      // whose elements are adjacent and aligned in memory, or single 4-byte
-      // elements. They are dealt out row-major in groups of up to 16
-      // bytes (or column-major, transposed), not by the tile's register
-      // layout: a tile of the accumulator's shape would have its
-      // fragments' pairs.
-      int64_t bytes = getElementBytes(type.getElementType());
-      auto copyVec = [&](int64_t extent) {
-        int64_t v = 1;
-        while (2 * v * bytes <= 16 && extent % (2 * v) == 0)
-          v *= 2;
-        return v;
-      };
-      int rowCoords = rowMajorCoords(type.getShape(),
-                                     copyVec(type.getDimSize(1)));
-      const Layout &l = layouts[coordSets[rowCoords].layout];
-      Access access = accessOf(load.getBuffer());
-      int64_t group = 0;
-      for (int64_t g = l.vec; g >= 1 && g * bytes >= 4; g /= 2)
-        if (g * bytes <= 16 &&
-            (g == 1 ||
-             vectorizable(load.getIndices(), load.getMask(), access, g))) {
-          group = g;
-          break;
-        }
-      // mma.sync reads either orientation (ldmatrix with or without
-      // .trans): a tile contiguous along its rows in memory, as PyTorch's
-      // [out, in] weights are for x W^T, is copied and staged column by
-      // column. wgmma reads A K-major, row by row, and B either K-major
-      // (column by column) or N-major in 128-byte panels (row by row, see
-      // sharedOffset), which needs whole panels.
-      bool transposed = false;
-      int colCoords = -1;
-      bool wgmma = instruction() == xt::DotInstruction::wgmma;
-      int64_t rowGroup = 0;
-      if (wgmma && rhs) {
-        // (tf32 is read K-major only.)
-        if (type.getDimSize(1) % (128 / bytes) == 0 && bytes == 2)
-          rowGroup = group;
-        group = 0;
-      }
-      if ((instruction() == xt::DotInstruction::mma_sync &&
-           group * bytes < 16) ||
-          (wgmma && rhs)) {
-        colCoords =
-            transposedCoords(type.getShape(), copyVec(type.getDimSize(0)));
-        const Layout &lt = layouts[coordSets[colCoords].layout];
-        for (int64_t g = std::min<int64_t>(lt.vec, 16 / bytes);
-             g > group && g * bytes >= 4; g /= 2)
-          if (vectorizable(load.getIndices(), load.getMask(), access, g,
-                           /*dim=*/0)) {
-            group = g;
-            transposed = true;
-            break;
-          }
-      }
-      if (!group)
-        group = rowGroup;
-      if (!group)
-        continue;
-      seen.insert(operand);
-      out.push_back({operand, load, Value(), type.getNumElements(), group,
-                     transposed, transposed ? colCoords : rowCoords});
+  for (const xt::CopyPlan &copy : plan.copies) {
+    auto type = cast<RankedTensorType>(copy.operand.getType());
+    int64_t bytes = getElementBytes(type.getElementType());
+    // The copies are dealt out row-major, or column-major where staged
+    // column by column (the coordinates of the orientations the plan
+    // considered are made in the order it considered them).
+    int coords =
+        rowMajorCoords(type.getShape(),
+                       xt::getCopyVector(type.getDimSize(1), bytes));
+    bool wgmma = instruction() == xt::DotInstruction::wgmma;
+    if (copy.transposed ||
+        (instruction() == xt::DotInstruction::mma_sync &&
+         copy.group * bytes < 16) ||
+        (wgmma && copy.rhs)) {
+      int colCoords = transposedCoords(
+          type.getShape(), xt::getCopyVector(type.getDimSize(0), bytes));
+      if (copy.transposed)
+        coords = colCoords;
     }
+    out.push_back({copy.operand, copy.load, Value(), type.getNumElements(),
+                   copy.group, copy.transposed, coords});
   }
-  for (Pipelined &p : out) {
+  for (auto [p, copy] : llvm::zip(out, plan.copies)) {
     copiedLoads.insert(p.load);
     if (Operation *sel = p.operand.getDefiningOp<arith::SelectOp>())
       copiedLoads.insert(sel);
     p.buffer = dynamicShared(
         cast<RankedTensorType>(p.operand.getType()).getElementType(),
-        stages * p.elements, sharedAlignment());
-    planTma(p);
+        plan.stages * p.elements, sharedAlignment());
+    if (copy.tma) {
+      p.map = tensorMapArgument(cast<BlockArgument>(p.load.getBuffer()),
+                                copy.tma->box,
+                                overrides.tensorMapSwizzle(copy.tma->swizzle));
+      for (const xt::IndexRun &r : copy.tma->runs)
+        p.runs.push_back({r.start, r.offset});
+      p.panels = copy.tma->panels;
+      p.panelWidth = copy.tma->panelWidth;
+      p.panelElements = copy.tma->panelElements;
+    }
   }
   return out;
 }
@@ -425,24 +325,6 @@ void KernelLowering::roundCopiedTf32(const Pipelined &p, Value stage) {
 // Loops
 //===----------------------------------------------------------------------===//
 
-bool KernelLowering::canOverlapWgmma(scf::ForOp op) {
-  if (instruction() != xt::DotInstruction::wgmma)
-    return false;
-  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-  auto dots = op.getBody()->getOps<xt::DotOp>();
-  if (dots.empty())
-    return false;
-  for (xt::DotOp dot : dots) {
-    auto acc = dyn_cast<BlockArgument>(dot.getAcc());
-    if (!acc || acc.getOwner() != op.getBody() || acc.getArgNumber() == 0 ||
-        !acc.hasOneUse() || !dot.getResult().hasOneUse() ||
-        *dot.getResult().getUsers().begin() != yield.getOperation() ||
-        yield.getOperand(acc.getArgNumber() - 1) != dot.getResult())
-      return false;
-  }
-  return true;
-}
-
 std::pair<Value, Value> KernelLowering::nextStage(Value stage,
                                                  int64_t stages) {
   Type i32 = b.getI32Type();
@@ -456,23 +338,10 @@ std::pair<Value, Value> KernelLowering::nextStage(Value stage,
 // Warp specialization
 //===----------------------------------------------------------------------===//
 
-bool KernelLowering::splittable(scf::ForOp loop) {
-  Block &top = src.getBodyBlock();
-  if (loop->getBlock() != &top)
-    return false;
-  for (Operation &op : top) {
-    if (&op == loop.getOperation())
-      return true;
-    if (op.getNumRegions() || !isMemoryEffectFree(&op))
-      return false;
-  }
-  return false;
-}
-
 void KernelLowering::splitConsumers(function_ref<void()> producer) {
   if (producer) {
     Value isProducer = b.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::uge, tid, cst(numThreads));
+        loc, arith::CmpIPredicate::uge, tid, cst(layouts.numThreads()));
     predicated(
         b, loc, isProducer, {},
         [&] {
@@ -482,7 +351,7 @@ void KernelLowering::splitConsumers(function_ref<void()> producer) {
         [&] { return SmallVector<Value>{}; });
   }
   Value isConsumer = b.createOrFold<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::ult, tid, cst(numThreads));
+      loc, arith::CmpIPredicate::ult, tid, cst(layouts.numThreads()));
   auto consumers =
       scf::IfOp::create(b, loc, TypeRange{}, isConsumer, /*withElse=*/false);
   Block *then = consumers.thenBlock();
@@ -502,7 +371,7 @@ LogicalResult KernelLowering::produce(ArrayRef<Pipelined> operands,
   xk::SetMaxRegistersOp::create(b, loc, /*increase=*/false,
                                 kProducerRegisters);
   Value elected = b.createOrFold<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::eq, tid, cst(numThreads));
+      loc, arith::CmpIPredicate::eq, tid, cst(layouts.numThreads()));
   LogicalResult result = success();
   Type i32 = b.getI32Type();
   predicated(
@@ -540,32 +409,26 @@ LogicalResult KernelLowering::produce(ArrayRef<Pipelined> operands,
   return result;
 }
 
-KernelLowering::LoopPipeline KernelLowering::planLoop(scf::ForOp op) {
+FailureOr<KernelLowering::LoopPipeline>
+KernelLowering::planLoop(scf::ForOp op) {
+  // The plan --xtile-plan-pipelines recorded (none: not pipelined),
+  // checked against the loop.
+  FailureOr<xt::LoopPlan> plan = pipelines.read(op);
+  if (failed(plan))
+    return failure();
   LoopPipeline p;
   // Pipelining: the operand tiles of the loop's dots are copied into
   // shared memory asynchronously, stages - 1 iterations ahead.
-  auto *tileDialect = op->getContext()->getOrLoadDialect<xt::XTileDialect>();
-  if (IntegerAttr attr = tileDialect->getNumStagesAttrHelper().getAttr(op))
-    p.stages = attr.getInt();
-  p.operands = pipelineOperands(op, p.stages);
-  // wgmma overlap: with 3 or more stages each iteration leaves its wgmma
-  // group in flight (wgmma_wait 1), so the tensor cores run it while the
-  // next iteration waits for its tiles. The copies then run stages - 2
-  // iterations ahead, not stages - 1: iteration i overwrites the stage
-  // iteration i - 2 read, whose group every warpgroup retired before the
-  // barrier that ends iteration i - 1, never the stage of the group still
-  // in flight (i - 1) (LoweringOverrides::copiesAhead).
-  // Every operand tile must come in by the copies, into its stage: one
-  // staged from registers would be rewritten under the group in flight.
-  p.overlap =
-      !p.operands.empty() && p.stages >= 3 && canOverlapWgmma(op) &&
-      llvm::all_of(op.getBody()->getOps<xt::DotOp>(), [&](xt::DotOp d) {
-        return llvm::all_of(ValueRange{d.getLhs(), d.getRhs()}, [&](Value v) {
-          return llvm::any_of(p.operands, [&](const Pipelined &operand) {
-            return operand.operand == v;
-          });
-        });
-      });
+  p.stages = plan->stages;
+  p.operands = pipelineOperands(*plan);
+  // wgmma overlap: each iteration leaves its wgmma group in flight
+  // (wgmma_wait 1), so the tensor cores run it while the next iteration
+  // waits for its tiles. The copies then run stages - 2 iterations ahead,
+  // not stages - 1: iteration i overwrites the stage iteration i - 2 read,
+  // whose group every warpgroup retired before the barrier that ends
+  // iteration i - 1, never the stage of the group still in flight (i - 1)
+  // (LoweringOverrides::copiesAhead).
+  p.overlap = plan->overlap;
   p.ahead = overrides.copiesAhead(p.stages, p.overlap);
   // Operands copied by cp.async (the others come in by TMA, on one
   // mbarrier per stage).
@@ -579,7 +442,7 @@ KernelLowering::LoopPipeline KernelLowering::planLoop(scf::ForOp op) {
   // whole block in the loop. A loop it does not suit (operands not all by
   // TMA, or no wgmma group to leave in flight) runs on the consumers as
   // usual, the producer warpgroup idle.
-  p.specialized = op.getOperation() == producerLoop;
+  p.specialized = plan->warpSpecialized;
   p.produced = p.specialized && p.overlap && !p.copies && p.tma;
   return p;
 }
@@ -589,7 +452,7 @@ LogicalResult KernelLowering::startPipeline(LoopPipeline &p, scf::ForOp op,
   if (p.specialized && !p.produced)
     splitConsumers(nullptr);
   if (p.tma)
-    initTmaBarriers(p.stages, p.produced ? numThreads : 0);
+    initTmaBarriers(p.stages, p.produced ? layouts.numThreads() : 0);
   if (p.operands.empty())
     return success();
   p.step = *getConstantIntValue(op.getStep());
@@ -810,7 +673,10 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       pos += span.first;
     }
   };
-  LoopPipeline p = planLoop(op);
+  FailureOr<LoopPipeline> planned = planLoop(op);
+  if (failed(planned))
+    return failure();
+  LoopPipeline &p = *planned;
   if (failed(startPipeline(p, op, *lb, *ub)))
     return failure();
   // The stage iteration i reads (i mod stages), the stage it copies into

@@ -131,16 +131,14 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
                            "which chooses one");
   MLIRContext *ctx = src.getContext();
   Block &body = src.getBodyBlock();
-  // Warp specialization splits the block at the first K loop (one with
-  // dots) where it can (see lowerFor); elsewhere the kernel runs without
-  // the producer warpgroup.
-  if (dotSchedule && dotSchedule.getWarpSpecialized())
-    for (auto loop : body.getOps<scf::ForOp>())
-      if (!loop.getBody()->getOps<xt::DotOp>().empty()) {
-        if (splittable(loop))
-          producerLoop = loop;
-        break;
-      }
+  // Warp specialization splits the block at the loop its plan says (see
+  // lowerFor); elsewhere the kernel runs without the producer warpgroup.
+  auto *tileDialect = ctx->getOrLoadDialect<xt::XTileDialect>();
+  for (auto loop : body.getOps<scf::ForOp>())
+    if (auto plan = dyn_cast_or_null<xt::PipelineAttr>(
+            tileDialect->getPipelineAttrHelper().getAttr(loop)))
+      if (plan.getWarpSpecialized())
+        producerLoop = loop;
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argAttrs;
   for (BlockArgument arg : body.getArguments()) {
@@ -165,7 +163,7 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   func = xk::FuncOp::create(b, loc, src.getSymName(),
                             FunctionType::get(ctx, argTypes, {}),
                             ArrayAttr::get(ctx, argAttrs), ArrayAttr(),
-                            numThreads + (producerLoop ? kProducerThreads : 0),
+                            layouts.numThreads() + (producerLoop ? kProducerThreads : 0),
                             0,
                             b.getStringAttr(src.getTarget()->getArch()),
                             IntegerAttr());
@@ -193,7 +191,7 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
   func.setDynamicShared(dynamicBytes);
   // Contraction kernels run one or two blocks per SM by design: every
   // register the assembler can use goes to the accumulators.
-  if (dotSchedule)
+  if (layouts.dotSchedule())
     func.setMinBlocks(1);
   return func;
 }

@@ -77,7 +77,7 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
   // Each warpgroup computes `blocks` blocks of 64 rows (one accumulator
   // each: the slots of block r are the r-th n / 2 of the thread's, see
   // baseCoords).
-  int64_t rowsPerGroup = accType.getDimSize(0) / (numWarps / 4);
+  int64_t rowsPerGroup = accType.getDimSize(0) / (layouts.numWarps() / 4);
   int64_t blocks = rowsPerGroup / 64;
 
   // Block r of warpgroup q's rows of A starts at row q rowsPerGroup + 64 r;

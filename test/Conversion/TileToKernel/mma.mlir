@@ -1,4 +1,4 @@
-// RUN: xtile-opt %s --convert-xtile-to-xkernel --canonicalize --cse | FileCheck %s --enable-var-scope
+// RUN: xtile-opt %s --xtile-plan-pipelines --convert-xtile-to-xkernel --canonicalize --cse | FileCheck %s --enable-var-scope
 
 // canonicalize and cse only tidy the conversion's output (it materializes
 // a constant per use) so that constants can be matched by their values.

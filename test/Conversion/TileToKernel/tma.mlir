@@ -1,6 +1,6 @@
-// RUN: xtile-opt %s --convert-xtile-to-xkernel --canonicalize --cse | FileCheck %s --enable-var-scope
-// RUN: xtile-opt %s --test-convert-xtile-to-xkernel-mutated="mutation=swizzle" --canonicalize --cse | FileCheck %s --enable-var-scope --check-prefix=SWIZZLE
-// RUN: xtile-opt %s --test-convert-xtile-to-xkernel-mutated="mutation=parity" --canonicalize --cse | FileCheck %s --enable-var-scope --check-prefix=PARITY
+// RUN: xtile-opt %s --xtile-plan-pipelines --convert-xtile-to-xkernel --canonicalize --cse | FileCheck %s --enable-var-scope
+// RUN: xtile-opt %s --xtile-plan-pipelines --test-convert-xtile-to-xkernel-mutated="mutation=swizzle" --canonicalize --cse | FileCheck %s --enable-var-scope --check-prefix=SWIZZLE
+// RUN: xtile-opt %s --xtile-plan-pipelines --test-convert-xtile-to-xkernel-mutated="mutation=parity" --canonicalize --cse | FileCheck %s --enable-var-scope --check-prefix=PARITY
 
 // canonicalize and cse only tidy the conversion's output (it materializes
 // a constant per use) so that constants can be matched by their values.

@@ -1,5 +1,5 @@
-// RUN: xtile-opt %s --convert-xtile-to-xkernel --canonicalize --cse | FileCheck %s --enable-var-scope
-// RUN: xtile-opt %s --test-convert-xtile-to-xkernel-mutated="mutation=release" --canonicalize --cse | FileCheck %s --enable-var-scope --check-prefix=RELEASE
+// RUN: xtile-opt %s --xtile-plan-pipelines --convert-xtile-to-xkernel --canonicalize --cse | FileCheck %s --enable-var-scope
+// RUN: xtile-opt %s --xtile-plan-pipelines --test-convert-xtile-to-xkernel-mutated="mutation=release" --canonicalize --cse | FileCheck %s --enable-var-scope --check-prefix=RELEASE
 
 // canonicalize and cse only tidy the conversion's output (it materializes
 // a constant per use) so that constants can be matched by their values.

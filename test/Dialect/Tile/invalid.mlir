@@ -1142,3 +1142,29 @@ xtile.kernel @grid_map_static(%a: memref<4xf32>) -> (%b: memref<4xf32>)
 xtile.kernel @grid_map_limit[%T = 1 to 4096](%a: memref<?xf32> [%T]) -> (%b: memref<?xf32> [%T])
     attributes {grid = array<i64: 4096, 131072>, grid_map = affine_map<()[s0] -> (s0, s0 * 32)>, num_warps = 4 : i64} {
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Pipelining plans (#xtile.pipeline, #xtile.async_copy)
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{overlapping wgmma groups across iterations needs at least 3 stages, got 2}}
+func.func private @overlap_two_stages() attributes {plan = #xtile.pipeline<stages = 2, overlap = true>}
+
+// -----
+
+// expected-error @+1 {{an asynchronous copy's group must be a power of two, got 3}}
+func.func private @copy_group() attributes {plan = #xtile.async_copy<group = 3>}
+
+// -----
+
+// expected-error @+1 {{a swizzle is for TMA copies only (no tma_box)}}
+func.func private @copy_swizzle() attributes {plan = #xtile.async_copy<group = 8, swizzle = 128>}
+
+// -----
+
+// expected-error @+1 {{'xtile.pipeline' must be a #xtile.pipeline on an scf.for}}
+xtile.kernel @pipeline_on_kernel(%a: memref<4xf32>) -> (%b: memref<4xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 4 : i64, xtile.pipeline = #xtile.pipeline<stages = 3>} {
+}

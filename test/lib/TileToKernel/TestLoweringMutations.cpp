@@ -116,6 +116,6 @@ struct TestMutatedLowering
 
 } // namespace
 
-void xtile::test::registerTestPasses() {
+void xtile::test::registerTestMutatedLowering() {
   PassRegistration<TestMutatedLowering>();
 }

@@ -2,12 +2,14 @@
 
 #include "xtile/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "xtile/Support/KernelSignature.h"
 #include "xtile/Support/Storage.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace xtile::tile;
@@ -332,6 +334,41 @@ ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
   return needs;
 }
 
+LogicalResult
+PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t stages, bool overlap, bool warpSpecialized) {
+  if (stages < 2)
+    return emitError() << "a pipelined loop has at least 2 stages, got "
+                       << stages;
+  if (overlap && stages < 3)
+    return emitError() << "overlapping wgmma groups across iterations needs "
+                          "at least 3 stages, got "
+                       << stages;
+  return success();
+}
+
+LogicalResult AsyncCopyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    int64_t group, bool transposed,
+                                    DenseI64ArrayAttr tmaBoxAttr,
+                                    int64_t swizzle) {
+  ArrayRef<int64_t> tmaBox =
+      tmaBoxAttr ? tmaBoxAttr.asArrayRef() : ArrayRef<int64_t>();
+  if (group < 1 || !llvm::isPowerOf2_64(group))
+    return emitError() << "an asynchronous copy's group must be a power of "
+                          "two, got "
+                       << group;
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "a TMA swizzle is 0, 32, 64 or 128 bytes, got "
+                       << swizzle;
+  if (swizzle && tmaBox.empty())
+    return emitError() << "a swizzle is for TMA copies only (no tma_box)";
+  if (tmaBox.size() > 5 ||
+      llvm::any_of(tmaBox, [](int64_t s) { return s < 1 || s > 256; }))
+    return emitError() << "a TMA box has at most 5 dimensions of 1 to 256 "
+                          "elements";
+  return success();
+}
+
 LogicalResult XTileDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   if (attr.getName() == getScheduleAttrHelper().getName()) {
@@ -348,6 +385,22 @@ LogicalResult XTileDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << attr.getName().getValue()
                                << "' must be a positive integer, got "
                                << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == getPipelineAttrHelper().getName()) {
+    if (!isa<PipelineAttr>(attr.getValue()) || !isa<scf::ForOp>(op))
+      return op->emitOpError()
+             << "'" << attr.getName().getValue()
+             << "' must be a #xtile.pipeline on an scf.for, got "
+             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == getAsyncCopyAttrHelper().getName()) {
+    if (!isa<AsyncCopyAttr>(attr.getValue()) || !isa<LoadOp>(op))
+      return op->emitOpError()
+             << "'" << attr.getName().getValue()
+             << "' must be a #xtile.async_copy on an xtile.load, got "
+             << attr.getValue();
     return success();
   }
   return op->emitOpError() << "unknown xtile attribute '" << attr.getName().getValue()

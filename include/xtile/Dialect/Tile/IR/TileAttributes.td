@@ -216,4 +216,55 @@ def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
   }];
 }
 
+def XTile_PipelineAttr : AttrDef<XTile_Dialect, "Pipeline"> {
+  let mnemonic = "pipeline";
+  let summary = "how a loop over K is software-pipelined";
+  let description = [{
+    Set on an `scf.for` of a Tile IR kernel by --xtile-plan-pipelines (as
+    `xtile.pipeline`): the loads marked `xtile.async_copy` in its body are
+    copied into `stages` buffers in shared memory ahead of the iteration
+    that reads them. With `overlap`, each iteration leaves its wgmma group
+    in flight while the next one waits for its tiles (every operand of the
+    loop's dots is copied, and each dot accumulates into a value only it
+    reads); with `warp_specialized`, the kernel splits here into a producer
+    warpgroup that issues the copies and the consumers that run the dots.
+    The Kernel IR lowering checks that the loop admits what is asked.
+
+    ```mlir
+    scf.for %k = %c0 to %c4096 step %c64 iter_args(%acc = %zero) -> ... {
+      ...
+    } {xtile.pipeline = #xtile.pipeline<stages = 4, overlap = true>}
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages,
+      DefaultValuedParameter<"bool", "false">:$overlap,
+      DefaultValuedParameter<"bool", "false">:$warp_specialized);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def XTile_AsyncCopyAttr : AttrDef<XTile_Dialect, "AsyncCopy"> {
+  let mnemonic = "async_copy";
+  let summary = "a dot operand's load copied into shared memory ahead of use";
+  let description = [{
+    Set on an `xtile.load` in the body of a pipelined loop (as
+    `xtile.async_copy`): its tile comes into shared memory by asynchronous
+    copies of `group` elements each (cp.async), row by row or, with
+    `transposed`, column by column; or, with `tma_box`, by TMA copies of
+    that box of the buffer staged with a `swizzle`-byte swizzle (0: none).
+
+    ```mlir
+    %b = xtile.load %w[%rows, %cols] ... {xtile.async_copy =
+        #xtile.async_copy<group = 8, tma_box = [64, 64],
+                          swizzle = 128>}
+    ```
+  }];
+  let parameters = (ins "int64_t":$group,
+      DefaultValuedParameter<"bool", "false">:$transposed,
+      OptionalParameter<"::mlir::DenseI64ArrayAttr">:$tma_box,
+      DefaultValuedParameter<"int64_t", "0">:$swizzle);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // XTILE_DIALECT_TILE_IR_TILEATTRIBUTES_TD

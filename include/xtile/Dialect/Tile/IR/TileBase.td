@@ -50,9 +50,13 @@ def XTile_Dialect : Dialect {
   // `xtile.schedule` on an `xloop.kernel`: the schedule chosen for it
   // (--xtile-select-schedule, --xtile-apply-schedule-spec), which
   // --convert-xloop-to-xtile applies. `xtile.num_stages` on an `scf.for`
-  // of a Tile IR kernel: how many iterations ahead its loads are issued.
+  // of a Tile IR kernel: how many iterations ahead its loads are issued,
+  // which --xtile-plan-pipelines turns into `xtile.pipeline` on the loop
+  // and `xtile.async_copy` on the loads it copies ahead.
   let discardableAttrs = (ins "::mlir::Attribute":$schedule,
-                              "::mlir::IntegerAttr":$num_stages);
+                              "::mlir::IntegerAttr":$num_stages,
+                              "::mlir::Attribute":$pipeline,
+                              "::mlir::Attribute":$async_copy);
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect"];
