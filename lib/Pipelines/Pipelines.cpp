@@ -7,9 +7,9 @@
 #include "mlir/Transforms/Passes.h"
 #include "xtile/Conversion/Passes.h"
 #include "xtile/Dialect/Kernel/Transforms/Passes.h"
-#include "xtile/Dialect/Tile/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Tensor/Transforms/Passes.h"
+#include "xtile/Dialect/Tile/Transforms/Passes.h"
 
 using namespace mlir;
 

@@ -235,8 +235,9 @@ struct XTileListSchedulesPass
     auto copy = cast<xl::KernelOp>(b.clone(*kernel));
     setKernelSchedule(copy, schedule);
     PassManager pm(ctx, ModuleOp::getOperationName());
-    std::string pipeline = "convert-xloop-to-xtile{target=" + target +
-                           "},canonicalize,cse,xtile-plan-pipelines,convert-xtile-to-xkernel";
+    std::string pipeline =
+        "convert-xloop-to-xtile{target=" + target +
+        "},canonicalize,cse,xtile-plan-pipelines,convert-xtile-to-xkernel";
     if (failed(parsePassPipeline(pipeline, pm)))
       return kernel.emitOpError("cannot build the lowering pipeline ")
              << pipeline;

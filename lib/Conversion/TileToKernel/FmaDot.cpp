@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "OpLowering.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -110,3 +111,23 @@ LogicalResult KernelLowering::lowerFmaDot(xt::DotOp op) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// The family's lowering
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Dots whose schedule runs them on FMA, which every target has.
+struct FmaDotLowering : OpLoweringOf<xt::DotOp> {
+  bool matches(xt::DotOp, const KernelLowering &lowering) const override {
+    return lowering.instruction() == xt::DotInstruction::fma;
+  }
+  LogicalResult lower(xt::DotOp op, KernelLowering &lowering) const override {
+    return lowering.lowerFmaDot(op);
+  }
+};
+} // namespace
+
+void xtile::tiletokernel::populateFmaDotLowerings(OpLoweringSet &set,
+                                                  const TargetInfo &target) {
+  set.add<FmaDotLowering>();
+}

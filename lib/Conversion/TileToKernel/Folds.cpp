@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "OpLowering.h"
 
 #include "xtile/Support/Storage.h"
 #include "llvm/Support/MathExtras.h"
@@ -195,4 +196,23 @@ LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
   }
   scalars[op.getResult()] = acc;
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The family's lowering
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Folds, by their strategy (serial, per thread, or across the block with
+/// shuffles and shared memory).
+struct FoldLowering : OpLoweringOf<xt::FoldOp> {
+  LogicalResult lower(xt::FoldOp op, KernelLowering &lowering) const override {
+    return lowering.lowerFold(op);
+  }
+};
+} // namespace
+
+void xtile::tiletokernel::populateFoldLowerings(OpLoweringSet &set,
+                                                const TargetInfo &target) {
+  set.add<FoldLowering>();
 }

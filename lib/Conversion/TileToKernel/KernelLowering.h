@@ -9,9 +9,10 @@
 #ifndef XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H
 #define XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H
 
+#include "OpLowering.h"
 #include "TargetInfo.h"
-#include "xtile/Dialect/Tile/Analysis/Pipelining.h"
 #include "xtile/Conversion/TileToKernel/TileToKernel.h"
+#include "xtile/Dialect/Tile/Analysis/Pipelining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -70,6 +71,18 @@ public:
         overrides(overrides) {}
 
   FailureOr<xk::FuncOp> run();
+
+  // What the family lowerings (OpLowering.h) call.
+  /// What the kernel's dots run on.
+  xt::DotInstruction instruction() const { return layouts.instruction(); }
+  LogicalResult lowerFold(xt::FoldOp op);
+  LogicalResult lowerFmaDot(xt::DotOp op);
+  LogicalResult lowerMmaSyncDot(xt::DotOp op);
+  LogicalResult lowerWgmmaDot(xt::DotOp op);
+  LogicalResult lowerStore(xt::StoreOp op);
+  FailureOr<Value> lowerScalarLoad(xt::LoadOp op);
+  /// `v` of the Tile IR kernel stands for scalar `lowered`.
+  void bindScalar(Value v, Value lowered) { scalars[v] = lowered; }
 
 private:
   // Set up.
@@ -132,13 +145,10 @@ private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerFor(scf::ForOp op);
-  LogicalResult lowerFold(xt::FoldOp op);
   /// A fold of the last dimension of a 2-d tile: each thread combines its
   /// groups, the groups' partial results meet in shared memory, and each
   /// row's are combined where the result's coordinates need them.
   LogicalResult lowerRowFold(xt::FoldOp op);
-  LogicalResult lowerFmaDot(xt::DotOp op);
-  LogicalResult lowerMmaSyncDot(xt::DotOp op);
   /// Stages a dot's operand tile in shared memory (unless the loop's copies
   /// do): the buffer and the offset of the tile in it.
   /// `orientation`: true to store it column by column (see sharedOffset);
@@ -146,7 +156,6 @@ private:
   FailureOr<std::pair<Value, Value>>
   stageOperand(Value operand, bool &stagedNow,
                std::optional<bool> orientation = std::nullopt);
-  LogicalResult lowerWgmmaDot(xt::DotOp op);
   /// What every dot lowering starts from: its operand tiles staged in
   /// shared memory (buffer, offset of this iteration's tile), in the given
   /// orientations, and the accumulator's slots at its base coordinates.
@@ -158,8 +167,6 @@ private:
   FailureOr<DotOperands> stageDot(xt::DotOp op,
                                   std::optional<bool> lhsOrientation,
                                   std::optional<bool> rhsOrientation);
-  /// What the kernel's dots run on.
-  xt::DotInstruction instruction() const { return layouts.instruction(); }
   /// Whether the dots run on wgmma with tf32 operands, which must be
   /// rounded in shared memory (the instruction reads them there).
   bool wgmmaTf32() const {
@@ -182,9 +189,7 @@ private:
   /// those of the transposed shape's layout, or (`vec` > 0) of its
   /// row-major layout in groups of `vec`.
   int transposedCoords(ArrayRef<int64_t> shape, int64_t vec = 0);
-  LogicalResult lowerStore(xt::StoreOp op);
   FailureOr<SmallVector<Value>> lowerLoad(xt::LoadOp op, int cs);
-  FailureOr<Value> lowerScalarLoad(xt::LoadOp op);
 
   // Accesses.
   /// A buffer's pointer and strides: `strides` the static factor of each,
@@ -236,6 +241,7 @@ private:
   OpBuilder b;
   Location loc;
   TargetInfo target; // of `src` (run() checks that it has one)
+  OpLoweringSet familyLowerings;      // for `target`
   const LoweringOverrides &overrides; // the defaults but in mutation tests
   // Analyses of the Tile IR kernel: its layouts (and schedule), what is
   // known of its accesses, and the pipelining plan its loops record.
@@ -370,8 +376,9 @@ private:
     int64_t accumulators = 0;
     for (ArrayRef<int64_t> shape : layouts.accumulatorShapes())
       accumulators += shape[0] * shape[1];
-    return target.consumerRegisters(40 + accumulators / layouts.numThreads(), layouts.numThreads(),
-                                    kProducerThreads, kProducerRegisters);
+    return target.consumerRegisters(40 + accumulators / layouts.numThreads(),
+                                    layouts.numThreads(), kProducerThreads,
+                                    kProducerRegisters);
   }
   Value emptyBarriers;
   bool consumersOnly = false;

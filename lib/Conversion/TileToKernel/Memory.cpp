@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "OpLowering.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
@@ -373,4 +374,38 @@ FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
         [&] { return SmallVector<Value>{}; });
   }
   return true;
+}
+
+//===----------------------------------------------------------------------===//
+// The family's lowering
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Stores of tiles and scalars. (Tile loads are lowered where their values
+/// are needed, at the coordinates their users read them at.)
+struct StoreLowering : OpLoweringOf<xt::StoreOp> {
+  LogicalResult lower(xt::StoreOp op, KernelLowering &lowering) const override {
+    return lowering.lowerStore(op);
+  }
+};
+
+/// Loads of one element, which every thread makes.
+struct ScalarLoadLowering : OpLoweringOf<xt::LoadOp> {
+  bool matches(xt::LoadOp op, const KernelLowering &) const override {
+    return !isTile(op.getResult());
+  }
+  LogicalResult lower(xt::LoadOp op, KernelLowering &lowering) const override {
+    FailureOr<Value> v = lowering.lowerScalarLoad(op);
+    if (failed(v))
+      return failure();
+    lowering.bindScalar(op.getResult(), *v);
+    return success();
+  }
+};
+} // namespace
+
+void xtile::tiletokernel::populateMemoryLowerings(OpLoweringSet &set,
+                                                  const TargetInfo &target) {
+  set.add<StoreLowering>();
+  set.add<ScalarLoadLowering>();
 }

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "OpLowering.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "xtile/Support/Storage.h"
@@ -190,4 +191,26 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   }
   remember(op.getResult(), cs, slots);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The family's lowering
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Dots whose schedule runs them on mma.sync.
+struct MmaSyncDotLowering : OpLoweringOf<xt::DotOp> {
+  bool matches(xt::DotOp, const KernelLowering &lowering) const override {
+    return lowering.instruction() == xt::DotInstruction::mma_sync;
+  }
+  LogicalResult lower(xt::DotOp op, KernelLowering &lowering) const override {
+    return lowering.lowerMmaSyncDot(op);
+  }
+};
+} // namespace
+
+void xtile::tiletokernel::populateMmaSyncDotLowerings(
+    OpLoweringSet &set, const TargetInfo &target) {
+  if (target.hasMmaSync())
+    set.add<MmaSyncDotLowering>();
 }

@@ -186,9 +186,8 @@ KernelLowering::pipelineOperands(const xt::LoopPlan &plan) {
     // The copies are dealt out row-major, or column-major where staged
     // column by column (the coordinates of the orientations the plan
     // considered are made in the order it considered them).
-    int coords =
-        rowMajorCoords(type.getShape(),
-                       xt::getCopyVector(type.getDimSize(1), bytes));
+    int coords = rowMajorCoords(type.getShape(),
+                                xt::getCopyVector(type.getDimSize(1), bytes));
     bool wgmma = instruction() == xt::DotInstruction::wgmma;
     if (copy.transposed ||
         (instruction() == xt::DotInstruction::mma_sync &&
@@ -370,8 +369,8 @@ LogicalResult KernelLowering::produce(ArrayRef<Pipelined> operands,
   // instruction); one of them then issues the copies.
   xk::SetMaxRegistersOp::create(b, loc, /*increase=*/false,
                                 kProducerRegisters);
-  Value elected = b.createOrFold<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::eq, tid, cst(layouts.numThreads()));
+  Value elected = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                                tid, cst(layouts.numThreads()));
   LogicalResult result = success();
   Type i32 = b.getI32Type();
   predicated(

@@ -1,9 +1,9 @@
-//===- TargetInfo.h - what the Tile-to-Kernel lowering asks of a GPU -*- C++
-//-*-===//
+//===- TargetInfo.h - What the lowering asks of a GPU ----------*- C++ -*-===//
 //
 // The target hooks of the lowering, built from a kernel's `#xtile.target`:
-// its shared memory and register budget, and how threads meet (barriers)
-// and exchange values (shuffles). The lowering asks these questions here
+// the instructions it has (which family lowerings are added), its shared
+// memory and register budget, and how threads meet (barriers) and exchange
+// values (shuffles). The lowering asks these questions here
 // rather than of magic numbers, as Triton's TargetInfo does. Private to
 // lib/Conversion/TileToKernel.
 //
@@ -30,6 +30,11 @@ public:
   /// setmaxnreg: 24 to 256 in steps of 8; 240 leaves the block's share for
   /// others).
   static constexpr int64_t kMaxSetRegisters = 240;
+
+  /// Tensor-core instructions: mma.sync (sm_80 and later), and wgmma with
+  /// TMA copies and setmaxnreg (sm_90a).
+  bool hasMmaSync() const { return tile::hasMmaSync(target); }
+  bool hasWgmma() const { return tile::hasWgmma(target); }
 
   /// Bytes of shared memory one block may use.
   int64_t sharedMemory() const { return target.getSharedMemory(); }

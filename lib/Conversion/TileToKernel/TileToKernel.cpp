@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "OpLowering.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -50,29 +51,18 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     scalars[id.getResult()] = xk::BlockIdOp::create(b, loc, dims[id.getDim()]);
     return success();
   }
-  if (auto fold = dyn_cast<xt::FoldOp>(op))
-    return lowerFold(fold);
-  if (auto dot = dyn_cast<xt::DotOp>(op)) {
-    switch (instruction()) {
-    case xt::DotInstruction::fma:
-      return lowerFmaDot(dot);
-    case xt::DotInstruction::mma_sync:
-      return lowerMmaSyncDot(dot);
-    case xt::DotInstruction::wgmma:
-      return lowerWgmmaDot(dot);
-    }
-  }
-  if (auto store = dyn_cast<xt::StoreOp>(op))
-    return lowerStore(store);
+  // Ops with a family lowering (dots, folds, stores, scalar loads).
+  ArrayRef<std::unique_ptr<OpLowering>> family =
+      familyLowerings.lookup(op->getName().getStringRef());
+  for (const std::unique_ptr<OpLowering> &lowering : family)
+    if (lowering->matches(op, *this))
+      return lowering->lower(op, *this);
+  if (auto dot = dyn_cast<xt::DotOp>(op))
+    return op->emitOpError("has no lowering on ")
+           << target.attr().getArch() << " for schedule "
+           << src.getScheduleAttr();
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return lowerFor(loop);
-  if (auto load = dyn_cast<xt::LoadOp>(op); load && !isTile(load.getResult())) {
-    FailureOr<Value> v = lowerScalarLoad(load);
-    if (failed(v))
-      return failure();
-    scalars[load.getResult()] = *v;
-    return success();
-  }
   bool tileOp = llvm::any_of(op->getOperands(), isTile) ||
                 llvm::any_of(op->getResults(), isTile);
   if (auto apply = dyn_cast<affine::AffineApplyOp>(op); apply && !tileOp) {
@@ -131,6 +121,11 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
                            "which chooses one");
   MLIRContext *ctx = src.getContext();
   Block &body = src.getBodyBlock();
+  populateFmaDotLowerings(familyLowerings, target);
+  populateMmaSyncDotLowerings(familyLowerings, target);
+  populateWgmmaDotLowerings(familyLowerings, target);
+  populateFoldLowerings(familyLowerings, target);
+  populateMemoryLowerings(familyLowerings, target);
   // Warp specialization splits the block at the loop its plan says (see
   // lowerFor); elsewhere the kernel runs without the producer warpgroup.
   auto *tileDialect = ctx->getOrLoadDialect<xt::XTileDialect>();
@@ -160,13 +155,11 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
     argAttrs.push_back(attrs.getDictionary(ctx));
   }
   b.setInsertionPoint(src);
-  func = xk::FuncOp::create(b, loc, src.getSymName(),
-                            FunctionType::get(ctx, argTypes, {}),
-                            ArrayAttr::get(ctx, argAttrs), ArrayAttr(),
-                            layouts.numThreads() + (producerLoop ? kProducerThreads : 0),
-                            0,
-                            b.getStringAttr(src.getTarget()->getArch()),
-                            IntegerAttr());
+  func = xk::FuncOp::create(
+      b, loc, src.getSymName(), FunctionType::get(ctx, argTypes, {}),
+      ArrayAttr::get(ctx, argAttrs), ArrayAttr(),
+      layouts.numThreads() + (producerLoop ? kProducerThreads : 0), 0,
+      b.getStringAttr(src.getTarget()->getArch()), IntegerAttr());
   Block *entry = b.createBlock(&func.getBody(), {}, argTypes,
                                SmallVector<Location>(argTypes.size(), loc));
   b.setInsertionPointToStart(entry);
@@ -197,6 +190,7 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
 }
 
 LoweringOverrides::~LoweringOverrides() = default;
+OpLowering::~OpLowering() = default;
 
 FailureOr<xk::FuncOp>
 xtile::lowerTileKernel(xt::KernelOp kernel,

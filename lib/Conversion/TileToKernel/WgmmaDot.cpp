@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "OpLowering.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "xtile/Support/Storage.h"
@@ -128,4 +129,26 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
       slots.push_back(vector::ExtractOp::create(b, loc, ready, i));
   remember(op.getResult(), cs, slots);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The family's lowering
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Dots whose schedule runs them on wgmma.
+struct WgmmaDotLowering : OpLoweringOf<xt::DotOp> {
+  bool matches(xt::DotOp, const KernelLowering &lowering) const override {
+    return lowering.instruction() == xt::DotInstruction::wgmma;
+  }
+  LogicalResult lower(xt::DotOp op, KernelLowering &lowering) const override {
+    return lowering.lowerWgmmaDot(op);
+  }
+};
+} // namespace
+
+void xtile::tiletokernel::populateWgmmaDotLowerings(OpLoweringSet &set,
+                                                    const TargetInfo &target) {
+  if (target.hasWgmma())
+    set.add<WgmmaDotLowering>();
 }

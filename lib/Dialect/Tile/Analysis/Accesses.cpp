@@ -19,8 +19,8 @@ constexpr int64_t kMaxDivisor = int64_t(1) << 30;
 static int64_t powerOfTwoFactor(int64_t v) {
   if (v == 0)
     return kMaxDivisor;
-  return std::min<int64_t>(kMaxDivisor, int64_t(1) << llvm::countr_zero(
-                                            static_cast<uint64_t>(v)));
+  return std::min<int64_t>(
+      kMaxDivisor, int64_t(1) << llvm::countr_zero(static_cast<uint64_t>(v)));
 }
 
 /// The bytes an element of `type` takes in memory (an index: 8).
@@ -212,18 +212,15 @@ bool AccessAnalysis::uniformMask(Value mask, int64_t vec, int64_t dim) {
   if (pred != arith::CmpIPredicate::slt && pred != arith::CmpIPredicate::ult)
     return false;
   // x0 + v < b, with x0 and b multiples of vec, holds for all v < vec or none.
-  Progression px = progression(x, vec, dim),
-              pb = progression(bound, vec, dim);
+  Progression px = progression(x, vec, dim), pb = progression(bound, vec, dim);
   return px.known && pb.known && px.stride == 1 && pb.stride == 0 &&
          px.divisor % vec == 0 && pb.divisor % vec == 0;
 }
 
 bool AccessAnalysis::vectorizable(ValueRange indices, Value mask,
-                                  MemRefType buffer, int64_t vec,
-                                  int64_t dim) {
+                                  MemRefType buffer, int64_t vec, int64_t dim) {
   // One access moves at most 16 bytes.
-  if (vec == 1 ||
-      vec * storageBytes(buffer.getElementType()) > 16)
+  if (vec == 1 || vec * storageBytes(buffer.getElementType()) > 16)
     return false;
   BufferStrides strides = getBufferStrides(buffer);
   int64_t stride = 0, divisor = kMaxDivisor;
@@ -235,8 +232,9 @@ bool AccessAnalysis::vectorizable(ValueRange indices, Value mask,
     if (!p.known || (dynamicStride && p.stride != 0))
       return false;
     stride += p.stride * bufferStride;
-    divisor = std::min(divisor, std::min(kMaxDivisor, p.divisor *
-                                          powerOfTwoFactor(bufferStride)));
+    divisor =
+        std::min(divisor, std::min(kMaxDivisor,
+                                   p.divisor * powerOfTwoFactor(bufferStride)));
   }
   return stride == 1 && divisor % vec == 0 && uniformMask(mask, vec, dim);
 }
@@ -284,8 +282,8 @@ std::optional<IndexRun> xtile::tile::getIndexRun(Value v) {
   if (auto broadcast = dyn_cast<xt::BroadcastOp>(def)) {
     std::optional<IndexRun> r = getIndexRun(broadcast.getInput());
     auto from = cast<RankedTensorType>(broadcast.getInput().getType());
-    if (!r || (r->axis >= 0 &&
-               from.getDimSize(r->axis) != type.getDimSize(r->axis)))
+    if (!r ||
+        (r->axis >= 0 && from.getDimSize(r->axis) != type.getDimSize(r->axis)))
       return std::nullopt;
     return r;
   }
@@ -313,7 +311,7 @@ std::optional<IndexRun> xtile::tile::getIndexRun(Value v) {
 }
 
 std::optional<TmaBox> xtile::tile::getTmaBox(KernelOp kernel, LoadOp load,
-                                            bool transposed) {
+                                             bool transposed) {
   auto type = cast<RankedTensorType>(load.getType());
   int64_t bytes = getElementBytes(type.getElementType());
   auto buffer = dyn_cast<BlockArgument>(load.getBuffer());
@@ -406,8 +404,8 @@ std::optional<TmaBox> xtile::tile::getTmaBox(KernelOp kernel, LoadOp load,
   int64_t rows = type.getDimSize(1 - inner);
   int64_t rowBytes = row * bytes;
   int64_t swizzle = std::min<int64_t>(rowBytes, 128);
-  if (rowBytes > 128 ? rowBytes % 128 : !llvm::isPowerOf2_64(rowBytes) ||
-                                            rowBytes < 16)
+  if (rowBytes > 128 ? rowBytes % 128
+                     : !llvm::isPowerOf2_64(rowBytes) || rowBytes < 16)
     return std::nullopt;
   int64_t panel = swizzle / bytes;
   // Stages and panels keep the swizzle's 1024-byte phase.
@@ -417,8 +415,9 @@ std::optional<TmaBox> xtile::tile::getTmaBox(KernelOp kernel, LoadOp load,
     swizzle = 0;
   SmallVector<int64_t> box;
   for (const IndexRun &r : runs)
-    box.push_back(r.axis < 0 ? 1 : r.axis == inner ? panel
-                                                   : type.getDimSize(r.axis));
+    box.push_back(r.axis < 0        ? 1
+                  : r.axis == inner ? panel
+                                    : type.getDimSize(r.axis));
   if (llvm::any_of(box, [](int64_t s) { return s > 256; }))
     return std::nullopt;
   TmaBox result;

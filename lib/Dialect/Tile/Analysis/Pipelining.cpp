@@ -103,8 +103,8 @@ SmallVector<CopyPlan> PipelineAnalysis::candidates(scf::ForOp loop) {
       for (int64_t g = getCopyVector(type.getDimSize(1), bytes);
            g >= 1 && g * bytes >= 4; g /= 2)
         if (g * bytes <= 16 &&
-            (g == 1 || accesses.vectorizable(load.getIndices(),
-                                             load.getMask(), buffer, g))) {
+            (g == 1 || accesses.vectorizable(load.getIndices(), load.getMask(),
+                                             buffer, g))) {
           group = g;
           break;
         }
@@ -169,18 +169,17 @@ bool PipelineAnalysis::admits(scf::ForOp loop, const CopyPlan &copy) {
     // Column by column: mma.sync's either operand, or wgmma's B K-major.
     if (!(instruction == DotInstruction::mma_sync || (wgmma && copy.rhs)) ||
         g > getCopyVector(type.getDimSize(0), bytes) ||
-        !accesses.vectorizable(load.getIndices(), load.getMask(),
-                               buffer, g, /*dim=*/0))
+        !accesses.vectorizable(load.getIndices(), load.getMask(), buffer, g,
+                               /*dim=*/0))
       return false;
   } else {
     // Row by row; wgmma's B N-major in whole 128-byte panels of 16-bit
     // elements.
-    if (wgmma && copy.rhs &&
-        (bytes != 2 || type.getDimSize(1) % (128 / bytes)))
+    if (wgmma && copy.rhs && (bytes != 2 || type.getDimSize(1) % (128 / bytes)))
       return false;
     if (g > getCopyVector(type.getDimSize(1), bytes) ||
-        (g > 1 && !accesses.vectorizable(load.getIndices(),
-                                         load.getMask(), buffer, g)))
+        (g > 1 &&
+         !accesses.vectorizable(load.getIndices(), load.getMask(), buffer, g)))
       return false;
   }
   return true;
@@ -260,8 +259,8 @@ void PipelineAnalysis::write(scf::ForOp loop, const LoopPlan &plan) {
     return;
   }
   dialect->getPipelineAttrHelper().setAttr(
-      loop, PipelineAttr::get(ctx, plan.stages, plan.overlap,
-                              plan.warpSpecialized));
+      loop,
+      PipelineAttr::get(ctx, plan.stages, plan.overlap, plan.warpSpecialized));
   for (const CopyPlan &copy : plan.copies)
     dialect->getAsyncCopyAttrHelper().setAttr(
         copy.load,
@@ -273,8 +272,8 @@ void PipelineAnalysis::write(scf::ForOp loop, const LoopPlan &plan) {
 
 FailureOr<LoopPlan> PipelineAnalysis::read(scf::ForOp loop) {
   auto *dialect = loop->getContext()->getOrLoadDialect<XTileDialect>();
-  auto pipeline =
-      dyn_cast_or_null<PipelineAttr>(dialect->getPipelineAttrHelper().getAttr(loop));
+  auto pipeline = dyn_cast_or_null<PipelineAttr>(
+      dialect->getPipelineAttrHelper().getAttr(loop));
   LoopPlan p;
   if (!pipeline)
     return p;
@@ -314,14 +313,15 @@ FailureOr<LoopPlan> PipelineAnalysis::read(scf::ForOp loop) {
             layouts.instruction() == DotInstruction::wgmma
                 ? getTmaBox(kernel, load, c.transposed)
                 : std::nullopt;
-        if (!box || ArrayRef<int64_t>(box->box) != copy.getTmaBox().asArrayRef() ||
+        if (!box ||
+            ArrayRef<int64_t>(box->box) != copy.getTmaBox().asArrayRef() ||
             box->swizzle != copy.getSwizzle()) {
           InFlightDiagnostic diag =
               load.emitOpError("cannot be brought in by TMA as ")
               << copy << " asks: ";
           if (box)
-            diag << "its box is [" << box->box << "] with a "
-                 << box->swizzle << "-byte swizzle";
+            diag << "its box is [" << box->box << "] with a " << box->swizzle
+                 << "-byte swizzle";
           else
             diag << "TMA copies need wgmma and a box of the buffer of "
                     "16-bit elements, masked by its bounds only";
@@ -339,9 +339,8 @@ FailureOr<LoopPlan> PipelineAnalysis::read(scf::ForOp loop) {
       return load.emitOpError(
           "is marked for an asynchronous copy but is no operand of a dot of "
           "its loop");
-  if (pipeline.getOverlap() &&
-      (p.copies.empty() || !canOverlapWgmma(loop) ||
-       !copiesEveryOperand(loop, p.copies)))
+  if (pipeline.getOverlap() && (p.copies.empty() || !canOverlapWgmma(loop) ||
+                                !copiesEveryOperand(loop, p.copies)))
     return loop.emitOpError(
         "cannot leave wgmma groups in flight across iterations: each dot "
         "must run on wgmma, accumulate into a value only it reads and "

@@ -334,9 +334,9 @@ ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
   return needs;
 }
 
-LogicalResult
-PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t stages, bool overlap, bool warpSpecialized) {
+LogicalResult PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t stages, bool overlap,
+                                   bool warpSpecialized) {
   if (stages < 2)
     return emitError() << "a pipelined loop has at least 2 stages, got "
                        << stages;
@@ -347,10 +347,10 @@ PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult AsyncCopyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    int64_t group, bool transposed,
-                                    DenseI64ArrayAttr tmaBoxAttr,
-                                    int64_t swizzle) {
+LogicalResult
+AsyncCopyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t group, bool transposed,
+                      DenseI64ArrayAttr tmaBoxAttr, int64_t swizzle) {
   ArrayRef<int64_t> tmaBox =
       tmaBoxAttr ? tmaBoxAttr.asArrayRef() : ArrayRef<int64_t>();
   if (group < 1 || !llvm::isPowerOf2_64(group))

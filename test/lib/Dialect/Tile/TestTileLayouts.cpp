@@ -17,8 +17,7 @@ using namespace mlir;
 using namespace xtile::tile;
 
 namespace {
-struct TestTileLayouts
-    : PassWrapper<TestTileLayouts, OperationPass<ModuleOp>> {
+struct TestTileLayouts : PassWrapper<TestTileLayouts, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestTileLayouts)
 
   StringRef getArgument() const final { return "test-print-tile-layouts"; }

@@ -1,4 +1,5 @@
-//===- Accesses.h - What is known of a Tile IR kernel's accesses -*- C++ -*-===//
+//===- Accesses.h - What is known of Tile IR accesses ---------*- C++ -*-===//
+//-*-===//
 //
 // Analyses of the index tiles of loads and stores: how an integer tile
 // progresses along a dimension and how aligned it is (which decides
@@ -85,8 +86,7 @@ struct TmaBox {
 /// column by column), if a TMA copy can bring it in: 16-bit elements, a
 /// box of its buffer masked by the buffer's bounds only, 16-byte-aligned
 /// strides, 32-bit coordinates.
-std::optional<TmaBox> getTmaBox(KernelOp kernel, LoadOp load,
-                                bool transposed);
+std::optional<TmaBox> getTmaBox(KernelOp kernel, LoadOp load, bool transposed);
 
 } // namespace xtile::tile
 

@@ -1,4 +1,5 @@
-//===- Pipelining.h - How a Tile IR kernel's K loops are pipelined -*- C++ -*-===//
+//===- Pipelining.h - How Tile IR K loops are pipelined -------*- C++ -*-===//
+//-*-===//
 //
 // The software-pipelining plan of a Tile IR kernel's loops over K: which
 // dot operand loads are copied into shared memory ahead of use (by
@@ -23,12 +24,12 @@ namespace xtile::tile {
 
 /// One dot operand tile copied into shared memory ahead of use.
 struct CopyPlan {
-  mlir::Value operand; // the dot operand: the load, or a select of zeros
-  LoadOp load;         // the load it is
-  int64_t group = 1;   // elements per cp.async
-  bool transposed = false;     // staged column by column
-  bool rhs = false;            // the dot's right-hand operand
-  std::optional<TmaBox> tma;   // brought in by TMA instead
+  mlir::Value operand;       // the dot operand: the load, or a select of zeros
+  LoadOp load;               // the load it is
+  int64_t group = 1;         // elements per cp.async
+  bool transposed = false;   // staged column by column
+  bool rhs = false;          // the dot's right-hand operand
+  std::optional<TmaBox> tma; // brought in by TMA instead
 };
 
 /// How one loop over K runs.
