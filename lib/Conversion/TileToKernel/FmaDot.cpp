@@ -43,8 +43,8 @@ LogicalResult KernelLowering::lowerFmaDot(xt::DotOp op) {
   std::pair<Value, Value> *a = &staged->lhs, *bb = &staged->rhs;
   int cs = staged->accumulator;
   SmallVector<Value> *acc = &staged->slots;
-  const Layout &l = layouts[coordSets[cs].layout];
-  const CoordSet &set = coordSets[cs];
+  const Layout &l = layouts[coordinates[cs].layout];
+  const CoordSet &set = coordinates[cs];
   // A thread that owns no element of a chunk (the accumulator has fewer
   // groups than the block has threads) still runs the loop in step with the
   // others, and its coordinates lie past the tile: it reads the operand
@@ -56,7 +56,7 @@ LogicalResult KernelLowering::lowerFmaDot(xt::DotOp op) {
     int64_t s0 = c * l.vec;
     rowAt[c] = set.coords[s0][0];
     colAt[c] = set.coords[s0][1];
-    if (owned(set.layout, c)) {
+    if (coordinates.owned(set.layout, c)) {
       rowAt[c] = b.createOrFold<arith::MinUIOp>(loc, rowAt[c], cst(m - 1));
       colAt[c] =
           b.createOrFold<arith::MinUIOp>(loc, colAt[c], cst(n - l.vec));
@@ -115,19 +115,7 @@ LogicalResult KernelLowering::lowerFmaDot(xt::DotOp op) {
 // The family's lowering
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Dots whose schedule runs them on FMA, which every target has.
-struct FmaDotLowering : OpLoweringOf<xt::DotOp> {
-  bool matches(xt::DotOp, const KernelLowering &lowering) const override {
-    return lowering.instruction() == xt::DotInstruction::fma;
-  }
-  LogicalResult lower(xt::DotOp op, KernelLowering &lowering) const override {
-    return lowering.lowerFmaDot(op);
-  }
-};
-} // namespace
-
 void xtile::tiletokernel::populateFmaDotLowerings(OpLoweringSet &set,
                                                   const TargetInfo &target) {
-  set.add<FmaDotLowering>();
+  set.add<DotLowering>(xt::DotInstruction::fma, &KernelLowering::lowerFmaDot);
 }

@@ -66,7 +66,7 @@ Value KernelLowering::fromShared(Value v, Type type) {
 
 Value KernelLowering::sharedArray(Type element, int64_t size) {
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPoint(prelude);
+  b.setInsertionPoint(ix.prelude);
   return xk::SharedOp::create(
       b, loc, xk::PtrType::get(b.getContext(), element, xk::MemorySpace::shared),
       size);
@@ -75,7 +75,7 @@ Value KernelLowering::sharedArray(Type element, int64_t size) {
 Value KernelLowering::dynamicShared(Type element, int64_t elements,
                                     int64_t align) {
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPoint(prelude);
+  b.setInsertionPoint(ix.prelude);
   int64_t offset = llvm::alignTo(dynamicBytes, align);
   int64_t bytes = elements * getElementBytes(element);
   dynamicBytes = llvm::alignTo(offset + bytes, 16);
@@ -86,11 +86,11 @@ Value KernelLowering::dynamicShared(Type element, int64_t elements,
 
 LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
   auto inType = cast<RankedTensorType>(op.getInput().getType());
-  int cs = baseCoords(inType.getShape());
+  int cs = coordinates.base(inType.getShape());
   FailureOr<SmallVector<Value>> values = tile(op.getInput(), cs);
   if (failed(values))
     return failure();
-  const Layout &l = layouts[coordSets[cs].layout];
+  const Layout &l = layouts[coordinates[cs].layout];
   Type type = elementTypeOf(op.getType());
   Type memType = sharedType(type);
   if (memType != type)
@@ -105,13 +105,13 @@ LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
   if (loopDepth)
     barrier();
   for (int64_t c = 0; c < l.chunks; ++c) {
-    ArrayRef<Value> coords = coordSets[cs].coords[c * l.vec];
+    ArrayRef<Value> coords = coordinates[cs].coords[c * l.vec];
     Value acc = (*values)[c * l.vec];
     for (int64_t i = 1; i < l.vec; ++i)
       acc = combine(op.getCombine(), acc, (*values)[c * l.vec + i]);
     Value offset = add(mul(coords[0], cst(groups)), div(coords[1], l.vec));
     predicated(
-        b, loc, owned(coordSets[cs].layout, c), {},
+        b, loc, coordinates.owned(coordinates[cs].layout, c), {},
         [&] {
           xk::StoreOp::create(b, loc, acc, partials, offset);
           return SmallVector<Value>{};
@@ -121,13 +121,13 @@ LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
   barrier();
   // The result at its own coordinates: each row's partials, in order.
   auto outType = cast<RankedTensorType>(op.getType());
-  int out = baseCoords(outType.getShape());
-  const Layout &lo = layouts[coordSets[out].layout];
+  int out = coordinates.base(outType.getShape());
+  const Layout &lo = layouts[coordinates[out].layout];
   SmallVector<Value> slots;
   for (int64_t c = 0; c < lo.chunks; ++c)
     for (int64_t i = 0; i < lo.vec; ++i) {
-      Value row = coordSets[out].coords[c * lo.vec + i][0];
-      if (Value own = owned(coordSets[out].layout, c))
+      Value row = coordinates[out].coords[c * lo.vec + i][0];
+      if (Value own = coordinates.owned(coordinates[out].layout, c))
         row = arith::SelectOp::create(b, loc, own, row, cst(0));
       Value acc = identity;
       for (int64_t g = 0; g < groups; ++g)
@@ -150,16 +150,16 @@ LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
     return op.emitOpError("folds only some dimensions of its tile; the "
                           "Kernel IR lowering supports folds to one element "
                           "and folds of the last dimension of a 2-d tile");
-  int cs = baseCoords(inType.getShape());
+  int cs = coordinates.base(inType.getShape());
   FailureOr<SmallVector<Value>> values = tile(op.getInput(), cs);
   if (failed(values))
     return failure();
   Type type = op.getType();
   Value identity = constantOf(cast<TypedAttr>(op.getIdentity()));
-  const Layout &l = layouts[coordSets[cs].layout];
+  const Layout &l = layouts[coordinates[cs].layout];
   Value acc = identity;
   for (int64_t c = 0; c < l.chunks; ++c) {
-    Value own = owned(coordSets[cs].layout, c);
+    Value own = coordinates.owned(coordinates[cs].layout, c);
     for (int64_t i = 0; i < l.vec; ++i) {
       Value x = (*values)[c * l.vec + i];
       if (own)

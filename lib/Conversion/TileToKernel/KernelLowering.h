@@ -9,6 +9,7 @@
 #ifndef XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H
 #define XTILE_LIB_CONVERSION_TILETOKERNEL_KERNELLOWERING_H
 
+#include "Coordinates.h"
 #include "OpLowering.h"
 #include "TargetInfo.h"
 #include "xtile/Conversion/TileToKernel/TileToKernel.h"
@@ -32,15 +33,7 @@ using namespace mlir;
 namespace xt = xtile::tile;
 namespace xk = xtile::kernel;
 
-using xt::Layout;
 using xt::Progression;
-
-/// Per slot, the coordinates of the element it stands for.
-struct CoordSet {
-  int layout;
-  SmallVector<int64_t> shape;
-  SmallVector<SmallVector<Value>> coords; // [slot][dim]
-};
 
 static inline Type elementTypeOf(Type t) {
   if (auto shaped = dyn_cast<ShapedType>(t))
@@ -89,40 +82,14 @@ private:
   /// The kernel's layouts and what else the lowering needs of its schedule
   /// and grid; a located error where they do not fit a CUDA block.
   LogicalResult parseSchedule();
-  int baseCoords(ArrayRef<int64_t> shape);
-  /// The coordinates of a tile of `shape` dealt out in groups of `vec`
-  /// adjacent elements of its last dimension, consecutive groups to
-  /// consecutive threads (the layout of every tile but the accumulator of
-  /// tensor cores, with the schedule's vector width).
-  int rowMajorCoords(ArrayRef<int64_t> shape, int64_t vec);
-  void fillRowMajorCoords(CoordSet &cs);
-  int mappedCoords(int from, ArrayRef<int64_t> shape, bool broadcast);
-  Value owned(int layout, int64_t chunk);
 
-  // Index arithmetic, folded where constant. Constants (index, or the
-  // integer `type`) are made in the kernel's prelude.
-  Value cst(int64_t v, Type type = {}) {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(prelude);
-    if (type)
-      return arith::ConstantIntOp::create(b, loc, type, v);
-    return b.createOrFold<arith::ConstantIndexOp>(loc, v);
-  }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(loc, x, y); }
-  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(y));
-  }
-  Value rem(Value x, int64_t y) {
-    return b.createOrFold<arith::RemUIOp>(loc, x, cst(y));
-  }
-  Value andPred(Value x, Value y) {
-    if (!x)
-      return y;
-    if (!y)
-      return x;
-    return b.createOrFold<arith::AndIOp>(loc, x, y);
-  }
+  // Index arithmetic, folded where constant (IndexArith).
+  Value cst(int64_t v, Type type = {}) { return ix.cst(v, type); }
+  Value add(Value x, Value y) { return ix.add(x, y); }
+  Value mul(Value x, Value y) { return ix.mul(x, y); }
+  Value div(Value x, int64_t y) { return ix.div(x, y); }
+  Value rem(Value x, int64_t y) { return ix.rem(x, y); }
+  Value andPred(Value x, Value y) { return ix.andPred(x, y); }
   Value constantOf(TypedAttr attr);
 
   // Values.
@@ -185,10 +152,6 @@ private:
   /// `transposed`: the tile is staged column by column.
   Value sharedOffset(RankedTensorType type, Value row, Value col,
                      bool reading = false, bool transposed = false);
-  /// The coordinates of a 2-d tile dealt out in groups of adjacent rows:
-  /// those of the transposed shape's layout, or (`vec` > 0) of its
-  /// row-major layout in groups of `vec`.
-  int transposedCoords(ArrayRef<int64_t> shape, int64_t vec = 0);
   FailureOr<SmallVector<Value>> lowerLoad(xt::LoadOp op, int cs);
 
   // Accesses.
@@ -248,17 +211,15 @@ private:
   xt::LayoutAnalysis layouts;
   xt::AccessAnalysis accesses;
   xt::PipelineAnalysis pipelines{src, layouts, accesses};
+  // The kernel being built: its index arithmetic (and prelude) and the
+  // coordinates of the layouts' slots.
+  IndexArith ix{b, loc};
+  Coordinates coordinates{layouts, ix, b, loc};
   xk::FuncOp func;
-  Operation *prelude = nullptr; // hoisted values go before it
   int loopDepth = 0;
   Value tid, lane, warp;
   int64_t dynamicBytes = 0;
 
-  // A deque: references to elements stay valid as more are added.
-  std::deque<CoordSet> coordSets;
-  std::map<SmallVector<int64_t>, int> baseIds;
-  std::map<std::tuple<int, SmallVector<int64_t>, bool>, int> mappedIds;
-  std::map<std::pair<int, int64_t>, Value> ownedCache;
   DenseMap<Value, Value> scalars;
   DenseMap<std::pair<Value, int>, SmallVector<Value>> memo;
   SmallVector<SmallVector<std::pair<Value, int>>> scopes;
@@ -267,8 +228,6 @@ private:
   DenseMap<Value, std::pair<Value, Value>> staged;
   // Staged operand tiles stored column by column (see sharedOffset).
   DenseSet<Value> stagedTransposed;
-  std::map<std::pair<SmallVector<int64_t>, int64_t>, int> transposedIds;
-  std::map<std::pair<SmallVector<int64_t>, int64_t>, int> rowMajorIds;
   bool stagedInBody = false;
   // The pipelined loop whose wgmma dots leave their group in flight
   // (wgmma_wait 1) for the next iteration's to follow (see lowerFor).

@@ -38,7 +38,7 @@ KernelLowering::Access KernelLowering::accessOf(Value buffer) {
     int64_t size = type.getDimSize(d + 1);
     if (ShapedType::isDynamic(size)) {
       OpBuilder::InsertionGuard g(b);
-      b.setInsertionPoint(prelude);
+      b.setInsertionPoint(ix.prelude);
       Value value = scalars.lookup(sizes[--next]);
       dynamic = dynamic ? mul(dynamic, value) : value;
       size = 1;
@@ -46,7 +46,7 @@ KernelLowering::Access KernelLowering::accessOf(Value buffer) {
     a.strides[d] = a.strides[d + 1] * size;
     if (dynamic) {
       OpBuilder::InsertionGuard g(b);
-      b.setInsertionPoint(prelude);
+      b.setInsertionPoint(ix.prelude);
       a.dynamicStrides[d] = mul(dynamic, cst(a.strides[d]));
     }
   }
@@ -56,7 +56,7 @@ KernelLowering::Access KernelLowering::accessOf(Value buffer) {
 FailureOr<SmallVector<Value>>
 KernelLowering::offsets(const Access &access, ValueRange indices, int cs,
                         Operation *user) {
-  size_t n = cs < 0 ? 1 : coordSets[cs].coords.size();
+  size_t n = cs < 0 ? 1 : coordinates[cs].coords.size();
   SmallVector<Value> out(n, Value());
   for (auto [index, stride, dynamicStride] :
        llvm::zip(indices, access.strides, access.dynamicStrides)) {
@@ -128,10 +128,10 @@ FailureOr<SmallVector<Value>> KernelLowering::lowerLoad(xt::LoadOp op,
   } else {
     other = constantOf(b.getZeroAttr(element));
   }
-  const CoordSet &set = coordSets[cs];
+  const CoordSet &set = coordinates[cs];
   const Layout &l = layouts[set.layout];
-  bool base = baseIds.count(set.shape) && baseIds[set.shape] == cs;
-  bool vec = base && vectorizable(op.getIndices(), op.getMask(), access, l.vec);
+  bool vec = coordinates.isBase(cs) &&
+             vectorizable(op.getIndices(), op.getMask(), access, l.vec);
   SmallVector<Value> out;
   Value ptr = access.ptr;
   Type memType = storageType(element);
@@ -141,7 +141,7 @@ FailureOr<SmallVector<Value>> KernelLowering::lowerLoad(xt::LoadOp op,
     return arith::IndexCastOp::create(b, loc, element, loaded);
   };
   for (int64_t c = 0; c < l.chunks; ++c) {
-    Value own = owned(set.layout, c);
+    Value own = coordinates.owned(set.layout, c);
     if (vec) {
       int64_t s0 = c * l.vec;
       Value pred = andPred(own, masks->empty() ? Value() : (*masks)[s0]);
@@ -241,7 +241,7 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
         [&] { return SmallVector<Value>{}; });
     return success();
   }
-  int cs = baseCoords(cast<RankedTensorType>(value.getType()).getShape());
+  int cs = coordinates.base(cast<RankedTensorType>(value.getType()).getShape());
   FailureOr<SmallVector<Value>> values = tile(value, cs);
   if (failed(values))
     return failure();
@@ -256,10 +256,10 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
   FailureOr<SmallVector<Value>> masks = maskSlots(op.getMask(), cs, op);
   if (failed(masks))
     return failure();
-  const Layout &l = layouts[coordSets[cs].layout];
+  const Layout &l = layouts[coordinates[cs].layout];
   bool vec = vectorizable(op.getIndices(), op.getMask(), access, l.vec);
   for (int64_t c = 0; c < l.chunks; ++c) {
-    Value own = owned(coordSets[cs].layout, c);
+    Value own = coordinates.owned(coordinates[cs].layout, c);
     if (vec) {
       int64_t s0 = c * l.vec;
       Value pred = andPred(own, masks->empty() ? Value() : (*masks)[s0]);
@@ -303,7 +303,7 @@ FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
   // whose tiles are dead by then: the buffer reuses their space) and to
   // device memory, where 16-byte groups are adjacent, aligned and masked
   // alike.
-  const Layout &l = layouts[coordSets[cs].layout];
+  const Layout &l = layouts[coordinates[cs].layout];
   auto ptr = cast<xk::PtrType>(access.ptr.getType());
   Type memType = ptr.getElementType();
   int64_t bytes = getElementBytes(memType);
@@ -323,7 +323,7 @@ FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
   Value buffer;
   {
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(prelude);
+    b.setInsertionPoint(ix.prelude);
     buffer = xk::DynamicSharedOp::create(
         b, loc,
         xk::PtrType::get(b.getContext(), memType, xk::MemorySpace::shared),
@@ -334,7 +334,7 @@ FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
   // Every thread has finished with the operand tiles (and the previous
   // such store) before the buffer is written.
   barrier();
-  const CoordSet &from = coordSets[cs];
+  const CoordSet &from = coordinates[cs];
   for (int64_t s = 0; s < l.slots(); s += l.vec) {
     SmallVector<Value> lanes;
     for (int64_t i = 0; i < l.vec; ++i)
@@ -347,7 +347,7 @@ FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
         buffer, offset);
   }
   barrier();
-  int rowMajor = rowMajorCoords(l.shape, vec);
+  int rowMajor = coordinates.rowMajor(l.shape, vec);
   FailureOr<SmallVector<Value>> offs =
       offsets(access, op.getIndices(), rowMajor, op);
   if (failed(offs))
@@ -356,12 +356,12 @@ FailureOr<bool> KernelLowering::storeThroughShared(xt::StoreOp op,
       maskSlots(op.getMask(), rowMajor, op);
   if (failed(masks))
     return failure();
-  const CoordSet &to = coordSets[rowMajor];
+  const CoordSet &to = coordinates[rowMajor];
   const Layout &rl = layouts[to.layout];
   auto type = VectorType::get({vec}, memType);
   for (int64_t c = 0; c < rl.chunks; ++c) {
     int64_t s0 = c * vec;
-    Value pred = andPred(owned(to.layout, c),
+    Value pred = andPred(coordinates.owned(to.layout, c),
                          masks->empty() ? Value() : (*masks)[s0]);
     Value offset = add(mul(to.coords[s0][0], cst(pitch)), to.coords[s0][1]);
     predicated(

@@ -9,7 +9,7 @@
 // The warps form a warps_m x warps_n grid over the [block_m, block_n]
 // output tile; warp (wm, wn) owns a WM x WN sub-tile of TM x TN blocks of
 // 16 x 8, and its lanes hold the C fragments of those blocks (the
-// accumulator layout, Layouts.cpp). Per step of the instruction's K, the
+// accumulator layout, Coordinates.cpp). Per step of the instruction's K, the
 // warp loads TM fragments of A (16 x K each) and TN / 2 pairs of B
 // fragments (K x 16, two 16 x 8 blocks), then issues TM x TN mma. A
 // fragment is one ldmatrix.x4 (four 8 x 16-byte matrices): with `.trans`
@@ -77,7 +77,7 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   Value aRow0, bCol0, g, t;
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(prelude);
+    b.setInsertionPoint(ix.prelude);
     Value q = div(lane, 8), j = rem(lane, 8);
     Value zero = cst(0);
     aRow0 = mul(div(warp, warpsN), cst(wmSize));
@@ -197,20 +197,9 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
 // The family's lowering
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Dots whose schedule runs them on mma.sync.
-struct MmaSyncDotLowering : OpLoweringOf<xt::DotOp> {
-  bool matches(xt::DotOp, const KernelLowering &lowering) const override {
-    return lowering.instruction() == xt::DotInstruction::mma_sync;
-  }
-  LogicalResult lower(xt::DotOp op, KernelLowering &lowering) const override {
-    return lowering.lowerMmaSyncDot(op);
-  }
-};
-} // namespace
-
 void xtile::tiletokernel::populateMmaSyncDotLowerings(
     OpLoweringSet &set, const TargetInfo &target) {
   if (target.hasMmaSync())
-    set.add<MmaSyncDotLowering>();
+    set.add<DotLowering>(xt::DotInstruction::mma_sync,
+                         &KernelLowering::lowerMmaSyncDot);
 }

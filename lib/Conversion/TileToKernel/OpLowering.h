@@ -70,6 +70,22 @@ public:
                                     KernelLowering &lowering) const = 0;
 };
 
+/// Dots whose schedule runs them on `instruction`, lowered by the
+/// lowering's `lowerDot` for it.
+class DotLowering : public OpLoweringOf<tile::DotOp> {
+public:
+  using LowerFn = mlir::LogicalResult (KernelLowering::*)(tile::DotOp);
+  DotLowering(tile::DotInstruction instruction, LowerFn lowerDot)
+      : instruction(instruction), lowerDot(lowerDot) {}
+  bool matches(tile::DotOp op, const KernelLowering &lowering) const override;
+  mlir::LogicalResult lower(tile::DotOp op,
+                            KernelLowering &lowering) const override;
+
+private:
+  tile::DotInstruction instruction;
+  LowerFn lowerDot;
+};
+
 /// The lowerings of a kernel, by root op, highest benefit first.
 class OpLoweringSet {
 public:

@@ -70,20 +70,6 @@ Value KernelLowering::sharedOffset(RankedTensorType type, Value row,
              add(mul(chunk, cst(chunkElements)), rem(col, chunkElements)));
 }
 
-int KernelLowering::transposedCoords(ArrayRef<int64_t> shape, int64_t vec) {
-  auto key = std::make_pair(SmallVector<int64_t>(shape), vec);
-  auto it = transposedIds.find(key);
-  if (it != transposedIds.end())
-    return it->second;
-  int base = vec ? rowMajorCoords({shape[1], shape[0]}, vec)
-                 : baseCoords({shape[1], shape[0]});
-  CoordSet cs{coordSets[base].layout, key.first, {}};
-  for (ArrayRef<Value> coords : coordSets[base].coords)
-    cs.coords.push_back({coords[1], coords[0]});
-  coordSets.push_back(std::move(cs));
-  return transposedIds[key] = coordSets.size() - 1;
-}
-
 FailureOr<std::pair<Value, Value>>
 KernelLowering::stageOperand(Value operand, bool &stagedNow,
                              std::optional<bool> orientation) {
@@ -96,20 +82,20 @@ KernelLowering::stageOperand(Value operand, bool &stagedNow,
   }
   bool transposed = orientation.value_or(false);
   auto type = cast<RankedTensorType>(operand.getType());
-  int cs = baseCoords(type.getShape());
+  int cs = coordinates.base(type.getShape());
   FailureOr<SmallVector<Value>> values = tile(operand, cs);
   if (failed(values))
     return failure();
   Type element = type.getElementType();
   Value buffer =
       dynamicShared(element, type.getNumElements(), sharedAlignment());
-  const Layout &l = layouts[coordSets[cs].layout];
+  const Layout &l = layouts[coordinates[cs].layout];
   for (int64_t c = 0; c < l.chunks; ++c) {
     // Column by column, a group's elements are apart: stored one by one.
     int64_t group = transposed ? 1 : l.vec;
     for (int64_t i = 0; i < l.vec; i += group) {
       int64_t s0 = c * l.vec + i;
-      ArrayRef<Value> coords = coordSets[cs].coords[s0];
+      ArrayRef<Value> coords = coordinates[cs].coords[s0];
       Value offset = sharedOffset(type, coords[0], coords[1],
                                   /*reading=*/false, transposed);
       SmallVector<Value> elements(ArrayRef<Value>(*values).slice(s0, group));
@@ -122,7 +108,7 @@ KernelLowering::stageOperand(Value operand, bool &stagedNow,
                                      b, loc, VectorType::get({group}, element),
                                      elements);
       predicated(
-          b, loc, owned(coordSets[cs].layout, c), {},
+          b, loc, coordinates.owned(coordinates[cs].layout, c), {},
           [&] {
             xk::StoreOp::create(b, loc, lanes, buffer, offset);
             return SmallVector<Value>{};
@@ -164,8 +150,8 @@ KernelLowering::stageDot(xt::DotOp op, std::optional<bool> lhsOrientation,
     return op.emitOpError("needs ")
            << dynamicBytes << " bytes of shared memory for its operand tiles, "
            << "more than the target's " << target.sharedMemory();
-  out.accumulator =
-      baseCoords(cast<RankedTensorType>(op.getAcc().getType()).getShape());
+  out.accumulator = coordinates.base(
+      cast<RankedTensorType>(op.getAcc().getType()).getShape());
   FailureOr<SmallVector<Value>> acc = tile(op.getAcc(), out.accumulator);
   if (failed(acc))
     return failure();
@@ -186,14 +172,14 @@ KernelLowering::pipelineOperands(const xt::LoopPlan &plan) {
     // The copies are dealt out row-major, or column-major where staged
     // column by column (the coordinates of the orientations the plan
     // considered are made in the order it considered them).
-    int coords = rowMajorCoords(type.getShape(),
-                                xt::getCopyVector(type.getDimSize(1), bytes));
+    int coords = coordinates.rowMajor(
+        type.getShape(), xt::getCopyVector(type.getDimSize(1), bytes));
     bool wgmma = instruction() == xt::DotInstruction::wgmma;
     if (copy.transposed ||
         (instruction() == xt::DotInstruction::mma_sync &&
          copy.group * bytes < 16) ||
         (wgmma && copy.rhs)) {
-      int colCoords = transposedCoords(
+      int colCoords = coordinates.transposed(
           type.getShape(), xt::getCopyVector(type.getDimSize(0), bytes));
       if (copy.transposed)
         coords = colCoords;
@@ -252,7 +238,7 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
       continue;
     auto type = cast<RankedTensorType>(p.operand.getType());
     int cs = p.coords;
-    const Layout &l = layouts[coordSets[cs].layout];
+    const Layout &l = layouts[coordinates[cs].layout];
     Access access = accessOf(p.load.getBuffer());
     FailureOr<SmallVector<Value>> offs =
         offsets(access, p.load.getIndices(), cs, p.load);
@@ -268,7 +254,7 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
     for (int64_t c = 0; c < l.chunks; ++c) {
       for (int64_t i = 0; i < l.vec; i += group) {
         int64_t s0 = c * l.vec + i;
-        ArrayRef<Value> coords = coordSets[cs].coords[s0];
+        ArrayRef<Value> coords = coordinates[cs].coords[s0];
         Value local =
             add(base, sharedOffset(type, coords[0], coords[1],
                                    /*reading=*/false, p.transposed));
@@ -279,7 +265,7 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
               arith::ConstantIntOp::create(b, loc, i32, group * bytes),
               arith::ConstantIntOp::create(b, loc, i32, 0));
         predicated(
-            b, loc, owned(coordSets[cs].layout, c), {},
+            b, loc, coordinates.owned(coordinates[cs].layout, c), {},
             [&] {
               xk::AsyncCopyOp::create(b, loc, access.ptr, (*offs)[s0],
                                       p.buffer, local, group * bytes, valid);
@@ -294,16 +280,16 @@ LogicalResult KernelLowering::issueCopies(ArrayRef<Pipelined> operands,
 
 void KernelLowering::roundCopiedTf32(const Pipelined &p, Value stage) {
   auto type = cast<RankedTensorType>(p.operand.getType());
-  const Layout &l = layouts[coordSets[p.coords].layout];
+  const Layout &l = layouts[coordinates[p.coords].layout];
   Value base = mul(stage, cst(p.elements));
   auto vector = VectorType::get({p.group}, b.getF32Type());
   for (int64_t c = 0; c < l.chunks; ++c)
     for (int64_t i = 0; i < l.vec; i += p.group) {
-      ArrayRef<Value> coords = coordSets[p.coords].coords[c * l.vec + i];
+      ArrayRef<Value> coords = coordinates[p.coords].coords[c * l.vec + i];
       Value local = add(base, sharedOffset(type, coords[0], coords[1],
                                            /*reading=*/false, p.transposed));
       predicated(
-          b, loc, owned(coordSets[p.coords].layout, c), {},
+          b, loc, coordinates.owned(coordinates[p.coords].layout, c), {},
           [&] {
             Value v = xk::LoadOp::create(b, loc, vector, p.buffer, local);
             SmallVector<Value> lanes;
@@ -652,7 +638,8 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
       spans.push_back({1, -1});
       continue;
     }
-    int cs = baseCoords(cast<RankedTensorType>(init.getType()).getShape());
+    int cs =
+        coordinates.base(cast<RankedTensorType>(init.getType()).getShape());
     FailureOr<SmallVector<Value>> t = tile(init, cs);
     if (failed(t))
       return failure();

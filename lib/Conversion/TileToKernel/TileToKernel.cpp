@@ -102,7 +102,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   });
   if (!ownCoordinates)
     return success();
-  int cs = baseCoords(cast<RankedTensorType>(result.getType()).getShape());
+  int cs =
+      coordinates.base(cast<RankedTensorType>(result.getType()).getShape());
   return tile(result, cs);
 }
 
@@ -111,6 +112,15 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
     if (failed(lowerOp(&op)))
       return failure();
   return success();
+}
+
+LogicalResult KernelLowering::parseSchedule() {
+  if (failed(layouts.initialize(src)))
+    return failure();
+  if (src.getGrid().size() > 3)
+    return src.emitOpError("a CUDA grid has at most 3 dimensions, got ")
+           << src.getGrid().size();
+  return pipelines.verifyCopies();
 }
 
 FailureOr<xk::FuncOp> KernelLowering::run() {
@@ -167,11 +177,12 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
     scalars[size] = entry->getArgument(size.getArgNumber());
   tid = xk::ThreadIdOp::create(b, loc, xk::Dim::x);
   // Everything computed once per thread is placed before this marker.
-  prelude = arith::ConstantIndexOp::create(b, loc, 0);
-  b.setInsertionPoint(prelude);
+  ix.prelude = arith::ConstantIndexOp::create(b, loc, 0);
+  b.setInsertionPoint(ix.prelude);
   lane = rem(tid, 32);
   warp = div(tid, 32);
-  b.setInsertionPointAfter(prelude);
+  coordinates.setThread(tid, lane, warp);
+  b.setInsertionPointAfter(ix.prelude);
   scopes.emplace_back();
   if (failed(lowerBlock(body))) {
     func.erase();
@@ -191,6 +202,14 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
 
 LoweringOverrides::~LoweringOverrides() = default;
 OpLowering::~OpLowering() = default;
+
+bool DotLowering::matches(xt::DotOp, const KernelLowering &lowering) const {
+  return lowering.instruction() == instruction;
+}
+
+LogicalResult DotLowering::lower(xt::DotOp op, KernelLowering &lowering) const {
+  return (lowering.*lowerDot)(op);
+}
 
 FailureOr<xk::FuncOp>
 xtile::lowerTileKernel(xt::KernelOp kernel,

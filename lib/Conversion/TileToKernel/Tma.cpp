@@ -49,7 +49,7 @@ Value KernelLowering::tensorMapArgument(BlockArgument buffer,
 Value KernelLowering::firstThread() {
   if (!isFirstThread) {
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(prelude);
+    b.setInsertionPoint(ix.prelude);
     isFirstThread =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0));
   }

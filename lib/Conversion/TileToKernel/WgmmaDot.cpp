@@ -18,7 +18,7 @@
 //    (x W with W [K, N]): the instruction transposes it (imm-trans-b) and
 //    its descriptor steps from panel to panel by the panel's bytes.
 // The accumulator is laid out as for mma.sync with 16 rows of each block
-// per warp (Layouts.cpp): lane 4g + t of warp w holds, for each block r
+// per warp (Coordinates.cpp): lane 4g + t of warp w holds, for each block r
 // and 8 columns i, rows 64r + 16w + g and 64r + 16w + g + 8, columns
 // 8i + 2t and 8i + 2t + 1, which is wgmma's D fragment of block r.
 //
@@ -87,7 +87,7 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
   SmallVector<Value> aOffsets, bOffsets; // [r][ks], [ks]
   {
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(prelude);
+    b.setInsertionPoint(ix.prelude);
     Value firstRow = mul(div(warp, 4), cst(rowsPerGroup));
     for (int64_t r = 0; r < blocks; ++r)
       for (int64_t ks = 0; ks < k / kStep; ++ks)
@@ -135,20 +135,9 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
 // The family's lowering
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Dots whose schedule runs them on wgmma.
-struct WgmmaDotLowering : OpLoweringOf<xt::DotOp> {
-  bool matches(xt::DotOp, const KernelLowering &lowering) const override {
-    return lowering.instruction() == xt::DotInstruction::wgmma;
-  }
-  LogicalResult lower(xt::DotOp op, KernelLowering &lowering) const override {
-    return lowering.lowerWgmmaDot(op);
-  }
-};
-} // namespace
-
 void xtile::tiletokernel::populateWgmmaDotLowerings(OpLoweringSet &set,
                                                     const TargetInfo &target) {
   if (target.hasWgmma())
-    set.add<WgmmaDotLowering>();
+    set.add<DotLowering>(xt::DotInstruction::wgmma,
+                         &KernelLowering::lowerWgmmaDot);
 }
