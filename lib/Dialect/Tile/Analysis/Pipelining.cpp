@@ -255,7 +255,7 @@ void PipelineAnalysis::write(scf::ForOp loop, const LoopPlan &plan) {
   MLIRContext *ctx = loop->getContext();
   auto *dialect = ctx->getOrLoadDialect<XTileDialect>();
   if (plan.copies.empty() && !plan.warpSpecialized) {
-    dialect->getPipelineAttrHelper().removeAttr(loop);
+    loop->removeAttr(dialect->getPipelineAttrHelper().getName());
     return;
   }
   dialect->getPipelineAttrHelper().setAttr(
