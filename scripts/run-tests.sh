@@ -14,7 +14,7 @@
 # --long runs the long tier: the whole suite with the sweeps at full size
 # (lit --param long=1: every OpInfo sample, every model family, all the
 # fuzz seeds, every input through both the CUDA C and PTX paths), then
-# 2,000 fuzzer graphs (--fuzz-seeds) through both paths. About two hours
+# 2,000 fuzzer graphs (--fuzz-seeds) through both paths. About 40 minutes
 # on 2 cores after the build.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
