@@ -23,11 +23,6 @@ static int64_t powerOfTwoFactor(int64_t v) {
       kMaxDivisor, int64_t(1) << llvm::countr_zero(static_cast<uint64_t>(v)));
 }
 
-/// The bytes an element of `type` takes in memory (an index: 8).
-static int64_t storageBytes(Type type) {
-  return type.isIndex() ? 8 : xtile::getElementBytes(type);
-}
-
 BufferStrides xtile::tile::getBufferStrides(MemRefType type) {
   BufferStrides s;
   s.factors.assign(type.getRank(), 1);
@@ -220,7 +215,7 @@ bool AccessAnalysis::uniformMask(Value mask, int64_t vec, int64_t dim) {
 bool AccessAnalysis::vectorizable(ValueRange indices, Value mask,
                                   MemRefType buffer, int64_t vec, int64_t dim) {
   // One access moves at most 16 bytes.
-  if (vec == 1 || vec * storageBytes(buffer.getElementType()) > 16)
+  if (vec == 1 || vec * getElementBytes(buffer.getElementType()) > 16)
     return false;
   BufferStrides strides = getBufferStrides(buffer);
   int64_t stride = 0, divisor = kMaxDivisor;
