@@ -56,6 +56,19 @@ def families():
         "t5": lambda: T.T5EncoderModel(T.T5Config(d_model=64, d_ff=128, d_kv=16,
                                                   num_layers=2, num_heads=4,
                                                   vocab_size=128)),
+        # Parallel residual blocks (x + attn(ln(x)) + mlp(ln(x))): the
+        # attention output projection and the MLP's down projection
+        # contract over different lengths.
+        "gpt_neox": lambda: T.GPTNeoXModel(T.GPTNeoXConfig(**tiny,
+                                                           rotary_pct=0.5)),
+        "falcon": lambda: T.FalconModel(T.FalconConfig(
+            hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+            vocab_size=128, parallel_attn=True, bias=True)),
+        "cohere": lambda: T.CohereModel(T.CohereConfig(**decoder)),
+        "gptj": lambda: T.GPTJModel(T.GPTJConfig(n_embd=64, n_layer=2, n_head=4,
+                                                 vocab_size=128, n_positions=64,
+                                                 rotary_dim=8)),
+        "phi": lambda: T.PhiModel(T.PhiConfig(**decoder)),
         "vit": lambda: T.ViTModel(T.ViTConfig(hidden_size=64, intermediate_size=128,
                                               num_hidden_layers=2,
                                               num_attention_heads=4, image_size=32,

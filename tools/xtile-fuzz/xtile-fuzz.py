@@ -34,6 +34,14 @@ their outputs to be bit-identical besides matching the reference
 (xtile-run --compare-with). The module's target alternates between sm_80
 and sm_90a by seed, so that both tensor-core families are exercised.
 
+--fusion-legality checks a property of fusion instead of running: every
+graph whose ops all lower to Tile IR one kernel each (fusion off) must
+lower with fusion on, at the default cost and with fusion made free
+(flops-per-byte=1e6, so that every legal candidate is taken). A fused
+kernel that Tile IR rejects fails the graph. Its graphs also draw
+parallel residual blocks (x + a(x) + b(act(c(x)))), whose projections
+contract over different lengths.
+
 --compile-only draws the same graphs at model sizes (token counts up to
 4096, widths up to 32768; f64 too) and does not run them: each module is
 lowered for sm_80 or sm_90, printed as CUDA C, emitted as PTX and
@@ -64,10 +72,11 @@ def ttype(shape, dtype):
 
 
 class Graph:
-    def __init__(self, seed, large=False):
+    def __init__(self, seed, large=False, fusion=False):
         self.rng = random.Random(seed)
         self.seed = seed
         self.large = large
+        self.fusion = fusion
         self.lines = []
         self.args = []
         self.count = 0
@@ -261,6 +270,30 @@ class Graph:
             y = self.op(f"xtensor.{act} {y[0]} : {t}", s)
         return self.op(f"xtensor.add {y[0]}, {v} : {t}", s)
 
+    def parallel_residual(self, x):
+        """x + a(x) + down(act(up(x))): two projections over different
+        lengths (K = cols and K = the MLP's width) summed, as GPT-NeoX,
+        Falcon and Cohere blocks do."""
+        v, s = x
+        width = self.rng.choice([2, 3, 4]) * max(self.cols, 8)
+        lead = s[:-1]
+        t = ttype(s, self.dtype)
+        wide = lead + [width]
+        wa = self.arg([self.cols, self.cols])
+        wu = self.arg([self.cols, width])
+        wd = self.arg([width, self.cols])
+        if self.batch:
+            wa, wu, wd = (self.broadcast(w, s[:1] + w[1]) for w in (wa, wu, wd))
+        a = self.op(f"xtensor.matmul {v}, {wa[0]} : {t}, {ttype(wa[1], self.dtype)} -> {t}", s)
+        u = self.op(f"xtensor.matmul {v}, {wu[0]} : {t}, {ttype(wu[1], self.dtype)} "
+                    f"-> {ttype(wide, self.dtype)}", wide)
+        act = self.rng.choice(["silu", "gelu erf", "tanh"])
+        u = self.op(f"xtensor.{act} {u[0]} : {ttype(wide, self.dtype)}", wide)
+        d = self.op(f"xtensor.matmul {u[0]}, {wd[0]} : {ttype(wide, self.dtype)}, "
+                    f"{ttype(wd[1], self.dtype)} -> {t}", s)
+        ad = self.op(f"xtensor.add {a[0]}, {d[0]} : {t}", s)
+        return self.op(f"xtensor.add {ad[0]}, {v} : {t}", s)
+
     def attention(self, x):
         """softmax(x k^T * scale [+ causal mask]) v, with keys and values of
         n rows; x supplies the queries."""
@@ -363,6 +396,8 @@ class Graph:
                 ms += [(5, lambda x, vs: self.mlp(x))]
             if self.cols <= 256:
                 ms += [(4, lambda x, vs: self.attention(x))]
+            if self.fusion and self.cols <= 256:
+                ms += [(8, lambda x, vs: self.parallel_residual(x))]
             if self.dtype != "f32":
                 ms += [(4, lambda x, vs: self.widen(x))]
         if not batched:
@@ -458,9 +493,46 @@ class Compiler:
         return 0, ""
 
 
+class FusionLegality:
+    """--fusion-legality: Tile IR's verdict on the kernels fusion builds.
+    A graph whose single-op kernels do not all lower is the graph's own
+    limit (counted as unsupported); one whose fused kernels do not lower
+    when its single-op kernels do is a fusion bug."""
+
+    TILE = ["--xtile-select-schedule", "--convert-xloop-to-xtile"]
+
+    def __init__(self, bin_dir):
+        self.opt = str(bin_dir / "xtile-opt") if bin_dir else "xtile-opt"
+
+    def __call__(self, text, seed):
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "g.mlir")
+            pathlib.Path(src).write_text(text)
+            unfused = [self.opt, src, "--xtensor-decompose",
+                       "--xtensor-normalize", "--convert-xtensor-to-xloop",
+                       "--xloop-compute-f32"] + self.TILE + ["-o", os.devnull]
+            r = subprocess.run(unfused, capture_output=True, text=True,
+                               timeout=900)
+            if r.returncode != 0:
+                return r.returncode, "without fusion: " + r.stdout + r.stderr
+            for cost in ["", "=flops-per-byte=1e6"]:
+                fused = [self.opt, src, f"--lower-to-tile{cost}", "-o",
+                         os.devnull]
+                r = subprocess.run(fused, capture_output=True, text=True,
+                                   timeout=900)
+                if r.returncode != 0:
+                    return r.returncode, (
+                        f"FUSION BUILT A KERNEL TILE IR REJECTS "
+                        f"(--lower-to-tile{cost}; every kernel lowers "
+                        f"unfused):\n" + r.stdout + r.stderr)
+        return 0, ""
+
+
 def classify(rc, out):
     if rc == 0:
         return "pass"
+    if out.startswith("FUSION BUILT"):
+        return "fail"
     if "DIFFERENT" in out:
         return "fail"
     # A located error from the compiler that names what it does not support.
@@ -481,7 +553,7 @@ def main():
                         "printed as CUDA C and PTX, assembled with ptxas; "
                         "not run")
     p.add_argument("--bin", default="",
-                   help="--compile-only: the directory of xtile-opt and "
+                   help="--compile-only, --fusion-legality: the directory of xtile-opt and "
                         "xtile-translate (default: PATH)")
     p.add_argument("--ptxas", default=shutil.which("ptxas") or
                    ("/usr/local/cuda/bin/ptxas"
@@ -492,15 +564,22 @@ def main():
     p.add_argument("--both-paths", action="store_true",
                    help="run the PTX path's code on the CPU too and require "
                         "bit-identical outputs from both paths")
+    p.add_argument("--fusion-legality", action="store_true",
+                   help="check that fusion never builds a kernel Tile IR "
+                        "rejects (graphs with parallel residual blocks "
+                        "too); not run")
     p.add_argument("--keep", default="")
     p.add_argument("--print", type=int, default=None,
                    help="print the graph of this seed and exit")
     args = p.parse_args()
     large = args.compile_only
+    fusion = args.fusion_legality
     if args.print is not None:
-        print(Graph(args.print, large).text())
+        print(Graph(args.print, large, fusion).text())
         return 0
-    if large:
+    if fusion:
+        execute = FusionLegality(pathlib.Path(args.bin) if args.bin else None)
+    elif large:
         execute = Compiler(pathlib.Path(args.bin) if args.bin else None, args.ptxas)
     else:
         if args.sanitize and args.both_paths:
@@ -515,7 +594,7 @@ def main():
     start = time.time()
     for i in range(0, len(seeds), args.per_module):
         batch = seeds[i:i + args.per_module]
-        texts = {s: Graph(s, large).text() for s in batch}
+        texts = {s: Graph(s, large, fusion).text() for s in batch}
         rc, out = execute("\n".join(texts.values()), batch[0])
         if rc == 0:
             counts["pass"] += len(batch)
@@ -534,7 +613,8 @@ def main():
                     pathlib.Path(args.keep).mkdir(parents=True, exist_ok=True)
                     pathlib.Path(args.keep, f"seed{s}.mlir").write_text(texts[s])
     secs = time.time() - start
-    mode = "compiled" if large else "graphs"
+    mode = ("compiled" if large else
+            "graphs checked for fusion legality" if fusion else "graphs")
     print(f"xtile-fuzz: {len(seeds)} {mode} (seeds {lo}-{hi}) in {secs:.0f} s: "
           f"{counts['pass']} passed, {counts['unsupported']} rejected as "
           f"unsupported, {counts['fail']} failed")

@@ -28,6 +28,34 @@ xloop.kernel @nested(%arg0: memref<4x8x8xf32>) -> (%arg1: memref<4xf32>) {
 
 // -----
 
+// Two contractions over different lengths in one row body (as fusion once
+// built for a parallel residual block): Tile IR runs one K loop per output
+// tile, and fusion never builds this kernel.
+// expected-error @+1 {{has contractions over different lengths; not lowered to Tile IR yet}}
+xloop.kernel @two_k(%a: memref<8x16xf32>, %b: memref<16x8xf32>, %c: memref<8x32xf32>, %d: memref<32x8xf32>) -> (%out: memref<8x8xf32>) {
+  %cst = arith.constant 0.0 : f32
+  xloop.parallel %i = 0 to 8 {
+    xloop.parallel %j = 0 to 8 {
+      %0 = xloop.fold %k = 0 to 16 combine add init(%cst) : f32 {
+        %x = xloop.load %a[%i, %k] : memref<8x16xf32>
+        %y = xloop.load %b[%k, %j] : memref<16x8xf32>
+        %p = arith.mulf %x, %y : f32
+        xloop.yield %p : f32
+      }
+      %1 = xloop.fold %k = 0 to 32 combine add init(%cst) : f32 {
+        %x = xloop.load %c[%i, %k] : memref<8x32xf32>
+        %y = xloop.load %d[%k, %j] : memref<32x8xf32>
+        %p = arith.mulf %x, %y : f32
+        xloop.yield %p : f32
+      }
+      %s = arith.addf %0, %1 : f32
+      xloop.store %s, %out[%i, %j] : memref<8x8xf32>
+    }
+  }
+}
+
+// -----
+
 // A forced split must be legal: softmax's sum uses its max.
 // RUN: not xtile-opt %s --split-input-file --lower-to-loop --xtile-select-schedule="force='#xtile.row_schedule<split, warps = 8, vector = 1, ways = 4>'" --convert-xloop-to-xtile 2>&1 | FileCheck %s --check-prefix=SPLIT
 // SPLIT: error: 'xloop.kernel' op cannot use the schedule #xtile.row_schedule<split, warps = 8, vector = 1, ways = 4>: split needs folds that do not use each other's results and at most one elementwise loop

@@ -95,12 +95,23 @@ func.func @widths(%x: tensor<8x16xf32>, %z: tensor<8x32xf32>) -> tensor<8x16xf32
 
 // -----
 
-// Sibling matmuls over different K in one kernel: an error, not a K loop
-// that stops at the first one's length.
+// Sibling matmuls over different K: fusion asks Tile IR's predicate and
+// keeps them in two kernels (once merged into one kernel, an error, not a K
+// loop that stopped at the first one's length).
+// CHECK-LABEL: xtile.kernel @two_k_add(
+// CHECK-SAME:    memref<64x32xf32>, %{{.*}}: memref<32x64xf32>)
+// CHECK:         xtile.dot %
+// CHECK-NOT:     xtile.dot %
+// CHECK-LABEL: xtile.kernel @two_k_add_1(
+// CHECK-SAME:    memref<64x128xf32>, %{{.*}}: memref<128x64xf32>)
+// CHECK:         xtile.dot %
+// CHECK-NOT:     xtile.dot %
+// CHECK-LABEL: func.func @two_k(
+// CHECK:         xtile.launch @two_k_add(
+// CHECK:         xtile.launch @two_k_add_1(
 func.func @two_k(%x: tensor<64x64xf32>, %a: tensor<64x32xf32>, %b: tensor<32x64xf32>,
                  %c: tensor<64x128xf32>, %d: tensor<128x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
   %m1 = xtensor.matmul %a, %b : tensor<64x32xf32>, tensor<32x64xf32> -> tensor<64x64xf32>
-  // expected-error @+1 {{has contractions over different lengths; not lowered to Tile IR yet}}
   %h1 = xtensor.add %x, %m1 : tensor<64x64xf32>
   %m2 = xtensor.matmul %c, %d : tensor<64x128xf32>, tensor<128x64xf32> -> tensor<64x64xf32>
   %h2 = xtensor.add %x, %m2 : tensor<64x64xf32>
@@ -136,7 +147,7 @@ func.func @multi_dim(%x: tensor<3x5x7xf32>) -> tensor<5xf32> {
 // operand structure of a contraction, A[i, k] and B[j, k], but is not a sum
 // of products: it is a row reduction per output element, not an error.
 // CHECK-LABEL: xtile.kernel @broadcast_rows_max_
-// CHECK-NOT:     xtile.dot
+// CHECK-NOT:     xtile.dot %
 // CHECK:         xtile.fold max
 func.func @broadcast_rows_max(%m: tensor<4x1x9xi1>, %r: tensor<1x3x9xf32>) -> tensor<4x3xf32> {
   %mb = xtensor.broadcast %m : tensor<4x1x9xi1> -> tensor<4x3x9xi1>
@@ -153,7 +164,7 @@ func.func @broadcast_rows_max(%m: tensor<4x1x9xi1>, %r: tensor<1x3x9xf32>) -> te
 // products whose factors each use both output indices is a row reduction
 // too.
 // CHECK-LABEL: xtile.kernel @squared_distances_
-// CHECK-NOT:     xtile.dot
+// CHECK-NOT:     xtile.dot %
 // CHECK:         xtile.fold add
 func.func @squared_distances(%a: tensor<5x1x4xf32>, %b: tensor<1x6x4xf32>) -> tensor<5x6xf32> {
   %ab = xtensor.broadcast %a : tensor<5x1x4xf32> -> tensor<5x6x4xf32>
@@ -173,7 +184,7 @@ func.func @squared_distances(%a: tensor<5x1x4xf32>, %b: tensor<1x6x4xf32>) -> te
 // CHECK-LABEL: xtile.kernel @euclid_reduce
 // CHECK:         xtile.fold add
 // CHECK-LABEL: xtile.kernel @euclid_sqrt
-// CHECK:         xtile.dot
+// CHECK:         xtile.dot %
 func.func @euclid(%x: tensor<3x5xf32>, %y: tensor<3x5xf32>) -> tensor<3x3xf32> {
   %x2 = xtensor.mul %x, %x : tensor<3x5xf32>
   %xn = xtensor.reduce sum %x2 dims [1] keepdim : tensor<3x5xf32> -> tensor<3x1xf32>

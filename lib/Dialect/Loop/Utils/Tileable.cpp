@@ -145,6 +145,19 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   if (attention && besideAttention)
     return TileProblem{besideAttention, "beside an attention online fold is "
                                         "not lowered to Tile IR yet"};
+  // One K loop per output tile: the contractions of a kernel (siblings
+  // merged, or a parallel residual's two projections) run over one length.
+  FoldOp firstContraction;
+  for (Operation &op : *block) {
+    auto fold = dyn_cast<FoldOp>(op);
+    if (!fold || !isContractionFold(fold, rowIvs))
+      continue;
+    if (!firstContraction)
+      firstContraction = fold;
+    else if (!fold.hasSameBounds(firstContraction))
+      return TileProblem{kernel, "has contractions over different lengths; "
+                                 "not lowered to Tile IR yet"};
+  }
   if (attention && kernel.getNumSizes())
     return TileProblem{attention, "is attention over dynamic sizes, which is "
                                   "not lowered to Tile IR yet"};

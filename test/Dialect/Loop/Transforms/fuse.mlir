@@ -165,3 +165,30 @@ func.func @rows(%x: tensor<32x100xf32>) -> (tensor<32x100xf32>, tensor<32x100xf3
   %c = xtensor.sub %x, %mb : tensor<32x100xf32>
   return %y, %c : tensor<32x100xf32>, tensor<32x100xf32>
 }
+
+// -----
+
+// A parallel residual block (GPT-NeoX, Falcon, Cohere: x + attn(ln(x)) +
+// mlp(ln(x))) with its two projections over different K: fusion asks Tile
+// IR's predicate, so one projection takes the sum in its epilogue and the
+// other stays a kernel of its own, however cheap fusing would be.
+// CHECK-LABEL: xloop.kernel @parallel_residual_matmul_0(
+// CHECK-SAME:    memref<16x256xf32>
+// CHECK:         xloop.fold %{{.*}} = 0 to 256
+// CHECK-NOT:     xloop.fold
+// CHECK-LABEL: xloop.kernel @parallel_residual_add_1(
+// CHECK:         xloop.fold %{{.*}} = 0 to 128
+// CHECK-NOT:     xloop.fold
+// CHECK-LABEL: func.func @parallel_residual(
+// CHECK-COUNT-2: xloop.launch
+// CHECK-NOT:     xloop.launch
+// GREEDY-LABEL: func.func @parallel_residual(
+// GREEDY-COUNT-2: xloop.launch
+// GREEDY-NOT:     xloop.launch
+func.func @parallel_residual(%x: tensor<16x128xf32>, %y: tensor<16x256xf32>, %wa: tensor<128x128xf32>, %wb: tensor<256x128xf32>) -> tensor<16x128xf32> {
+  %a = xtensor.matmul %x, %wa : tensor<16x128xf32>, tensor<128x128xf32> -> tensor<16x128xf32>
+  %b = xtensor.matmul %y, %wb : tensor<16x256xf32>, tensor<256x128xf32> -> tensor<16x128xf32>
+  %s = xtensor.add %a, %b : tensor<16x128xf32>
+  %r = xtensor.add %s, %x : tensor<16x128xf32>
+  return %r : tensor<16x128xf32>
+}
