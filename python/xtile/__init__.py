@@ -19,12 +19,46 @@ __all__ = ["import_module", "compile", "UnsupportedError", "DynamicSizeError",
            "Compiled"]
 
 
+# transformers' implementations of mixture-of-experts layers
+# (config._experts_implementation) that xtile compiles, and why the others
+# are not.
+_EXPERTS = {
+    "grouped_mm": "it sorts the tokens by expert (aten.sort, aten.histc) and runs "
+                  "aten._grouped_mm over the sorted groups, which xtile does not "
+                  "compile yet",
+    "eager": "it loops over the experts with token counts that depend on the "
+             "routing (torch.where), which torch.export cannot trace",
+}
+
+
+def _check_experts(module):
+    """An UnsupportedError naming a transformers experts implementation
+    that xtile does not compile, before torch.export fails on its ops."""
+    if not isinstance(module, torch.nn.Module):
+        return
+    for sub in module.modules():
+        # Only models with experts layers can choose an implementation;
+        # dense models carry the default ('eager') in their config too.
+        can_set = getattr(sub, "_can_set_experts_implementation", None)
+        if not callable(can_set) or not can_set():
+            continue
+        config = getattr(sub, "config", None)
+        impl = getattr(config, "_experts_implementation", None)
+        if impl in _EXPERTS:
+            raise UnsupportedError(
+                f"{type(sub).__name__} uses transformers' '{impl}' experts "
+                f"implementation: {_EXPERTS[impl]}; "
+                "model.set_experts_implementation('batched_mm') selects the one "
+                "xtile compiles")
+
+
 def _export(module, example_inputs, dynamic_shapes=None):
     """torch.export (with torch.export's `dynamic_shapes`), then PyTorch's
     decompositions to the Core ATen opset except for the composites xtile
     keeps whole (see importer.KEPT)."""
     if not isinstance(example_inputs, (tuple, list)):
         example_inputs = (example_inputs,)
+    _check_experts(module)
     was_training = getattr(module, "training", False)
     if isinstance(module, torch.nn.Module):
         module.eval()

@@ -25,17 +25,22 @@ warnings.filterwarnings("ignore")
 
 
 LAYERS = 2  # every family's config below
+# The mixture-of-experts families.
+MOE = ("mixtral", "qwen2_moe", "qwen3_moe", "olmoe")
 
 
 def attention_kernels(text):
     """In the module's Loop IR: the fused attention kernels (weighted online
-    folds) and the softmax maxima left unfused (max folds)."""
+    folds) and the softmax maxima left unfused (kernels with a max fold and
+    an exp; an MoE router's topk has max folds, and no exp)."""
     import subprocess
     from xtile import runtime
     loop = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-loop"],
                           input=text, capture_output=True, text=True,
                           check=True).stdout
-    return loop.count("weights 1"), loop.count("combine max")
+    kernels = loop.split("xloop.kernel @")[1:]
+    return (loop.count("weights 1"),
+            sum("combine max" in k and "math.exp" in k for k in kernels))
 
 
 def families():
@@ -69,6 +74,21 @@ def families():
                                                  vocab_size=128, n_positions=64,
                                                  rotary_dim=8)),
         "phi": lambda: T.PhiModel(T.PhiConfig(**decoder)),
+        # Mixture of experts (8 experts, top 2), through transformers'
+        # batched_mm experts implementation (run() selects it): a softmax
+        # router, topk, and every expert's GEMM over every token, weighted
+        # by the routing (zero for the experts a token was not routed to).
+        "mixtral": lambda: T.MixtralModel(T.MixtralConfig(
+            **decoder, num_local_experts=8, num_experts_per_tok=2)),
+        # A shared expert beside the routed ones, gated by a sigmoid.
+        "qwen2_moe": lambda: T.Qwen2MoeModel(T.Qwen2MoeConfig(
+            **decoder, num_experts=8, num_experts_per_tok=2,
+            moe_intermediate_size=32, shared_expert_intermediate_size=64)),
+        "qwen3_moe": lambda: T.Qwen3MoeModel(T.Qwen3MoeConfig(
+            **decoder, head_dim=16, num_experts=8, num_experts_per_tok=2,
+            moe_intermediate_size=32)),
+        "olmoe": lambda: T.OlmoeModel(T.OlmoeConfig(
+            **decoder, num_experts=8, num_experts_per_tok=2)),
         "vit": lambda: T.ViTModel(T.ViTConfig(hidden_size=64, intermediate_size=128,
                                               num_hidden_layers=2,
                                               num_attention_heads=4, image_size=32,
@@ -107,6 +127,8 @@ def run(family, make, dtype):
     torch.manual_seed(0)
     model = make().eval()
     model.config._attn_implementation = "sdpa"
+    if family in MOE:
+        model.set_experts_implementation("batched_mm")
     # Weights representable in bf16, so the f32 model is the exact
     # reference of the bf16 one.
     with torch.no_grad():
@@ -169,16 +191,21 @@ class NextToken(torch.nn.Module):
         return self.lm(input_ids=ids, use_cache=False).logits[:, -1]
 
 
-def greedy(steps=16):
-    """Greedy decoding from a tiny LlamaForCausalLM, each step's forward
-    compiled by xtile (a new length is a new shape: no dynamic shapes
-    yet), against transformers' generate()."""
+def greedy(family="llama", steps=16):
+    """Greedy decoding from a tiny Llama or Mixtral causal LM, each step's
+    forward compiled by xtile (a new length is a new shape: no dynamic
+    shapes yet), against transformers' generate()."""
     import transformers as T
     torch.manual_seed(0)
-    cfg = T.LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                        num_attention_heads=4, num_key_value_heads=2,
-                        vocab_size=128, max_position_embeddings=64)
-    lm = T.LlamaForCausalLM(cfg).eval()
+    cfg = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+               num_attention_heads=4, num_key_value_heads=2,
+               vocab_size=128, max_position_embeddings=64)
+    if family == "mixtral":
+        lm = T.MixtralForCausalLM(T.MixtralConfig(**cfg, num_local_experts=8,
+                                                  num_experts_per_tok=2)).eval()
+        lm.set_experts_implementation("batched_mm")
+    else:
+        lm = T.LlamaForCausalLM(T.LlamaConfig(**cfg)).eval()
     lm.config._attn_implementation = "sdpa"
     prompt = torch.randint(0, 128, (1, 5))
     with torch.no_grad():
@@ -193,9 +220,27 @@ def greedy(steps=16):
     took = time.time() - start
     same = torch.equal(ids, expected)
     new = ids[0, prompt.shape[1]:].tolist()
-    return (f"greedy decoding, {steps} tokens: {'match ok' if same else 'match FAILED'} "
+    return (f"greedy decoding ({family}), {steps} tokens: {'match ok' if same else 'match FAILED'} "
             f"(xtile {new}, generate() {expected[0, prompt.shape[1]:].tolist()}; "
             f"{took:.1f} s)")
+
+
+def experts_errors():
+    """A mixture-of-experts model through transformers' experts
+    implementations that xtile does not compile: the error names the
+    implementation and the one to choose."""
+    lines = []
+    for impl in ("grouped_mm", "eager"):
+        torch.manual_seed(0)
+        model = families()["mixtral"]().eval()
+        model.set_experts_implementation(impl)
+        try:
+            xtile.import_module(Forward(model, "mixtral").eval(),
+                                inputs("mixtral", torch.float32))
+            lines.append(f"experts {impl}: FAILED (imported)")
+        except xtile.UnsupportedError as e:
+            lines.append(f"experts {impl}: {str(e).splitlines()[0]}")
+    return lines
 
 
 def through_torch_compile(family):
@@ -225,7 +270,11 @@ def main():
     parser.add_argument("families", nargs="*")
     parser.add_argument("--dtypes", default="float32,bfloat16")
     parser.add_argument("--generate", action="store_true",
-                        help="greedy decoding from a tiny Llama instead")
+                        help="greedy decoding from a tiny Llama (or the families "
+                        "named: llama, mixtral) instead")
+    parser.add_argument("--experts-errors", action="store_true",
+                        help="the errors for the MoE experts implementations "
+                        "xtile does not compile")
     parser.add_argument("--torch-compile", action="store_true",
                         help="the families through torch.compile(backend='xtile')")
     opts = parser.parse_args()
@@ -233,10 +282,14 @@ def main():
         lines = [through_torch_compile(f) for f in opts.families or ["llama", "bert"]]
         print("\n".join(lines))
         return 1 if any("FAILED" in l for l in lines) else 0
+    if opts.experts_errors:
+        lines = experts_errors()
+        print("\n".join(lines))
+        return 1 if any("FAILED" in l for l in lines) else 0
     if opts.generate:
-        line = greedy()
-        print(line)
-        return 1 if "FAILED" in line else 0
+        lines = [greedy(f) for f in opts.families or ["llama"]]
+        print("\n".join(lines))
+        return 1 if any("FAILED" in l for l in lines) else 0
     table = families()
     names = opts.families or list(table)
     passed = failed = 0

@@ -40,7 +40,7 @@ DEFAULT_OPS = ["addmm", "var", "std", "nn.functional.gelu", "softmax",
                "log_softmax", "nn.functional.softmin", "sum", "mean", "amax", "amin",
                "prod", "nn.functional.layer_norm", "nn.functional.rms_norm",
                "split_with_sizes", "index_select", "nn.functional.linear",
-               "addmv", "addbmm", "matmul"]
+               "addmv", "addbmm", "matmul", "topk", "kthvalue"]
 
 
 class Fn(torch.nn.Module):
@@ -159,7 +159,35 @@ def check(op, sample, dtype):
         return compare(got, got, got) if all(
             g.shape == e.shape and g.dtype == e.dtype
             for g, e in zip(as_list(got), as_list(eager))) else "shape or dtype differs"
+    if op.name in ("topk", "kthvalue"):
+        return compare_selection(sample, got, eager, ref)
     return compare(got, eager, ref)
+
+
+def compare_selection(sample, got, eager, ref):
+    """topk and kthvalue: the values as any result, and indices that hold
+    them, each once. PyTorch leaves the order of tied elements open (its
+    CPU and CUDA kernels differ), so the indices need not be eager's."""
+    why = compare(got[0], eager[0], ref[0])
+    if why or torch.equal(got[1], eager[1]):
+        return why
+    x = sample.input
+    dim = sample.args[1] if len(sample.args) > 1 else sample.kwargs.get("dim", -1)
+    if x.dim() == 0:
+        return "integer results differ from eager"
+    d = dim % x.dim()
+    values, index = eager[0], got[1]
+    if index.dim() < x.dim():  # kthvalue without keepdim
+        values, index = values.unsqueeze(d), index.unsqueeze(d)
+    held = x.gather(d, index)
+    if not (torch.equal(held, values) or torch.equal(held.isnan(), values.isnan()) and
+            torch.equal(held.nan_to_num(), values.nan_to_num())):
+        return "indices differ from eager and do not hold the selected values"
+    order = index.sort(dim=d).values
+    if (order.narrow(d, 1, order.shape[d] - 1) ==
+            order.narrow(d, 0, order.shape[d] - 1)).any():
+        return "an index is selected twice"
+    return None
 
 
 def describe(sample):

@@ -14,12 +14,12 @@ The modules (docs/Frontend.md, "Importer layout"):
   ir             the builder through which Tensor IR text is written
   sizes          dynamic sizes (torch.export Dims) and their ranges
   errors         UnsupportedError, DynamicSizeError, why an op has no lowering
-  elementwise, libm, reductions, normalization, matmul, scans, indexing,
-  views, convolution: the lowerings, by family
+  elementwise, libm, reductions, normalization, matmul, scans, selection,
+  indexing, views, convolution: the lowerings, by family
 """
 # Each family module registers its lowerings when imported.
 from . import (convolution, elementwise, indexing, libm, matmul,  # noqa: F401
-               normalization, reductions, scans, views)
+               normalization, reductions, scans, selection, views)
 from .errors import DynamicSizeError, UnsupportedError
 from .graph import Importer, bind, import_exported
 from .ir import element_type, tensor_type

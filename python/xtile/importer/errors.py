@@ -16,7 +16,7 @@ class DynamicSizeError(UnsupportedError):
 _RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like",
            "randint_like", "native_dropout", "bernoulli", "normal", "uniform",
            "multinomial", "exponential", "poisson"}
-_SORTING = {"sort", "topk", "argsort", "kthvalue", "median", "mode", "msort"}
+_SORTING = {"sort", "argsort", "median", "mode", "msort"}
 
 
 def why_unsupported(name):
@@ -26,7 +26,8 @@ def why_unsupported(name):
         return ("it draws random numbers, which xtile's kernels do not (export the "
                 "model in eval mode, or pass the random tensor as an input)")
     if name in _SORTING:
-        return "it sorts, and xtile has no sorting kernel"
+        return ("it sorts, and xtile has no sorting kernel (topk and kthvalue "
+                "with k up to 16 are lowered as rounds of a masked arg-max)")
     if name.startswith("_fft"):
         return "FFTs (complex tensors) are not supported"
     if name == "_local_scalar_dense":

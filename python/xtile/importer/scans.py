@@ -1,6 +1,7 @@
 """Scans: cumsum, cumprod, cummax, cummin, logcumsumexp, as blocked
 masked reductions (docs/Frontend.md says why). xtile has no sorting
-kernel: sort, topk and the like have no lowering (errors.py says so)."""
+kernel: sort and the like have no lowering (errors.py says so); topk and
+kthvalue with small k are in selection.py."""
 import math
 
 import torch

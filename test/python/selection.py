@@ -1,0 +1,175 @@
+# Selection (topk, kthvalue) through xtile.compile under the CPU emulation,
+# compared with eager PyTorch exactly: the same indices and the same values
+# bit for bit (NaN where eager has NaN). Covers ties (equal values ranked
+# by ascending index), NaN and infinities, largest=False, every dimension,
+# integer and bool rows, bf16, k = 1 and k = the whole row, and an MoE
+# router (softmax, topk, renormalization). Prints one line per case, a
+# line with each case's kernel count, and a closing count.
+import sys
+
+import torch
+
+import xtile
+
+
+class Fn(torch.nn.Module):
+    def __init__(self, f):
+        super().__init__()
+        self.f = f
+
+    def forward(self, *args):
+        return self.f(*args)
+
+
+def same(got, want):
+    if isinstance(want, (tuple, list)):
+        return all(same(g, w) for g, w in zip(got, want))
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return False
+    if want.is_floating_point():
+        return torch.equal(torch.isnan(got), torch.isnan(want)) and torch.equal(
+            torch.nan_to_num(got, nan=0.0), torch.nan_to_num(want, nan=0.0))
+    return torch.equal(got, want)
+
+
+def selected(x, dim, got, want, keepdim=True):
+    """got selects what eager selects: the same values, and indices that
+    hold them, each once. PyTorch leaves the order of tied elements open
+    (eager's CPU and CUDA kernels differ; xtile ranks them by ascending
+    index), so indices are compared with eager's only where the values
+    have no ties."""
+    (gv, gi), (wv, wi) = got, want
+    if not same(gv, wv) or gi.dtype != wi.dtype or gi.shape != wi.shape:
+        return False
+    d = dim % x.dim()
+    if not keepdim:
+        gi = gi.unsqueeze(d)
+        gv = gv.unsqueeze(d)
+    if not same(x.gather(d, gi), gv):
+        return False
+    order = gi.sort(dim=d).values
+    distinct = (order.narrow(d, 1, order.shape[d] - 1) !=
+                order.narrow(d, 0, order.shape[d] - 1)).all()
+    untied = x.unique().numel() == x.numel()
+    return bool(distinct) and (not untied or torch.equal(got[1], want[1]))
+
+
+def tied(n, m, dtype=torch.float32):
+    """Rows of few distinct values, so most values are tied."""
+    torch.manual_seed(n * m)
+    return torch.randint(-2, 3, (n, m)).to(dtype)
+
+
+def special(n, m):
+    """Rows with NaN, +-inf and ties among them."""
+    torch.manual_seed(7)
+    x = torch.randint(-3, 4, (n, m)).float()
+    x[0, 1] = x[0, 5] = float("nan")
+    x[1, :] = float("nan")
+    x[2, 2] = float("inf")
+    x[2, 6] = float("-inf")
+    x[3, 0] = x[3, 3] = float("inf")
+    x[4, ::2] = float("nan")
+    return x
+
+
+def router(x, w):
+    """A mixture-of-experts router as Mixtral's: softmax over the experts'
+    logits, the top 2, renormalized."""
+    probs = torch.softmax(x @ w, dim=-1, dtype=torch.float32)
+    weights, experts = torch.topk(probs, 2, dim=-1)
+    return weights / weights.sum(-1, keepdim=True), experts
+
+
+def routed(got, want):
+    """A router's experts exactly (the inputs have no ties), its weights
+    within f32 rounding (the softmax is computed differently)."""
+    return torch.equal(got[1], want[1]) and torch.allclose(got[0], want[0], rtol=1e-5,
+                                                           atol=1e-6)
+
+
+def cases():
+    """(name, function, inputs, check(args, got, want))."""
+    torch.manual_seed(0)
+    r = torch.randn
+
+    def topk(k, dim=-1, largest=True):
+        return (lambda x: torch.topk(x, k, dim=dim, largest=largest),
+                lambda args, got, want: selected(args[0], dim, got, want))
+
+    def kth(k, dim=-1, keepdim=False):
+        return (lambda x: torch.kthvalue(x, k, dim=dim, keepdim=keepdim),
+                lambda args, got, want: selected(args[0], dim, got, want, keepdim))
+
+    exact = lambda args, got, want: same(got, want)  # noqa: E731
+    return [
+        ("topk k=1", *topk(1), (r(6, 33),)),
+        ("topk k=4 ties", *topk(4), (tied(5, 9),)),
+        ("topk k=9 whole row", *topk(9), (tied(5, 9),)),
+        ("topk smallest ties", *topk(3, largest=False), (tied(7, 8),)),
+        ("topk nan inf", *topk(5), (special(5, 8),)),
+        ("topk smallest nan inf", *topk(8, largest=False), (special(5, 8),)),
+        ("topk dim 0", *topk(3, dim=0), (r(10, 7),)),
+        ("topk dim 1 of 3", *topk(2, dim=1), (tied(4, 30).reshape(4, 6, 5),)),
+        ("topk 1-d", *topk(3), (r(17),)),
+        ("topk int64", *topk(3), (tied(6, 11, torch.int64),)),
+        ("topk int32 smallest", *topk(2, largest=False), (tied(6, 11, torch.int32),)),
+        ("topk bf16", *topk(4), (r(8, 64).bfloat16(),)),
+        ("topk of 256, k=8", *topk(8), (r(3, 256),)),
+        ("topk of 1000, k=16", *topk(16), (r(2, 1000),)),
+        ("topk values of a product", lambda x: torch.topk(x * 2 + 1, 2).values, exact,
+         (r(5, 12),)),
+        ("kthvalue k=1", *kth(1), (r(4, 9),)),
+        ("kthvalue k=3 ties", *kth(3), (tied(6, 7),)),
+        ("kthvalue nan", *kth(7), (special(5, 8),)),
+        ("kthvalue dim 0 keepdim", *kth(2, dim=0, keepdim=True), (r(5, 4),)),
+        ("kthvalue int64", *kth(4), (tied(3, 10, torch.int64),)),
+        ("router 8 experts", router, lambda a, g, w: routed(g, w), (r(13, 64), r(64, 8))),
+        ("router 64 experts", router, lambda a, g, w: routed(g, w), (r(9, 32), r(32, 64))),
+    ]
+
+
+def kernels(module, args):
+    text = xtile.import_module(module, args)
+    import subprocess
+    from xtile import runtime
+    out = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-kernel"], input=text,
+                         capture_output=True, text=True, check=True).stdout
+    return out.count("xkernel.func @")
+
+
+def main():
+    passed = failed = 0
+    for name, f, check, args in cases():
+        module = Fn(f).eval()
+        with torch.no_grad():
+            want = module(*args)
+            try:
+                got = xtile.compile(module, args, backend="emu")(*args)
+                ok = check(args, got, want)
+                line = f"{name}: {'ok' if ok else 'FAILED (differs from eager)'}"
+                if not ok:
+                    print(" got", got, "\n want", want)
+                else:
+                    line += f" ({kernels(module, args)} kernels)"
+            except Exception as e:  # noqa: BLE001 - reported
+                ok, line = False, f"{name}: FAILED {type(e).__name__}: {str(e)[:300]}"
+        print(line)
+        sys.stdout.flush()
+        passed, failed = passed + ok, failed + (not ok)
+    # Beyond the rounds selection is written as, and an empty selection:
+    # errors that say so.
+    for name, f in [("topk k=17", lambda x: torch.topk(x, 17)),
+                    ("topk k=0", lambda x: torch.topk(x, 0))]:
+        try:
+            xtile.import_module(Fn(f), (torch.randn(2, 32),))
+            print(f"{name}: FAILED (no error)")
+            failed += 1
+        except xtile.UnsupportedError as e:
+            print(f"{name}: {str(e).splitlines()[0]}")
+    print(f"selection: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
