@@ -23,9 +23,9 @@ __all__ = ["import_module", "compile", "UnsupportedError", "DynamicSizeError",
 # (config._experts_implementation) that xtile compiles, and why the others
 # are not.
 _EXPERTS = {
-    "grouped_mm": "it sorts the tokens by expert (aten.sort, aten.histc) and runs "
-                  "aten._grouped_mm over the sorted groups, which xtile does not "
-                  "compile yet",
+    "grouped_mm": "it counts the tokens of each expert (aten.histc) and runs "
+                  "aten._grouped_mm over groups whose sizes depend on the routing, "
+                  "which xtile does not compile yet",
     "eager": "it loops over the experts with token counts that depend on the "
              "routing (torch.where), which torch.export cannot trace",
 }

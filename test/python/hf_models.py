@@ -13,6 +13,7 @@
 # model on the same (bf16-representable) weights and inputs, xtile's error
 # may be no larger than 2x eager bf16's own error plus a bf16 ulp.
 import argparse
+import re
 import sys
 import time
 import warnings
@@ -26,21 +27,22 @@ warnings.filterwarnings("ignore")
 
 LAYERS = 2  # every family's config below
 # The mixture-of-experts families.
-MOE = ("mixtral", "qwen2_moe", "qwen3_moe", "olmoe")
+MOE = ("mixtral", "qwen2_moe", "qwen3_moe", "olmoe", "deepseek_v3", "gpt_oss", "llama4")
 
 
 def attention_kernels(text):
     """In the module's Loop IR: the fused attention kernels (weighted online
-    folds) and the softmax maxima left unfused (kernels with a max fold and
-    an exp; an MoE router's topk has max folds, and no exp)."""
+    folds) and the softmax maxima left unfused (kernels with a float max
+    fold and an exp; an MoE router's topk has max folds, and no exp)."""
     import subprocess
     from xtile import runtime
     loop = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-loop"],
                           input=text, capture_output=True, text=True,
                           check=True).stdout
     kernels = loop.split("xloop.kernel @")[1:]
+    float_max = re.compile(r"combine max init\([^)]*\) : (f16|bf16|f32|f64) ")
     return (loop.count("weights 1"),
-            sum("combine max" in k and "math.exp" in k for k in kernels))
+            sum(bool(float_max.search(k)) and "math.exp" in k for k in kernels))
 
 
 def families():
@@ -89,6 +91,25 @@ def families():
             moe_intermediate_size=32)),
         "olmoe": lambda: T.OlmoeModel(T.OlmoeConfig(
             **decoder, num_experts=8, num_experts_per_tok=2)),
+        # Multi-head latent attention (low-rank queries and keys/values,
+        # a decoupled rotary part), routing limited to the best group of
+        # experts (sigmoid scores with a bias, two rounds of topk), a
+        # shared expert; the first layer dense.
+        "deepseek_v3": lambda: T.DeepseekV3Model(T.DeepseekV3Config(
+            **dict(decoder, num_key_value_heads=4), n_routed_experts=8,
+            num_experts_per_tok=2, n_group=2, topk_group=1, moe_intermediate_size=32,
+            first_k_dense_replace=1, n_shared_experts=1, q_lora_rank=32,
+            kv_lora_rank=16, qk_rope_head_dim=8, qk_nope_head_dim=8, v_head_dim=16)),
+        # Attention sinks, sliding-window layers, a softmax over the top k
+        # logits, clamped SwiGLU experts with biases.
+        "gpt_oss": lambda: T.GptOssModel(T.GptOssConfig(
+            **decoder, head_dim=16, num_local_experts=8, num_experts_per_tok=2,
+            sliding_window=8)),
+        # Complex rotary embeddings (torch.polar, view_as_complex), a
+        # sigmoid-gated top-1 expert beside a shared one.
+        "llama4": lambda: T.Llama4TextModel(T.Llama4TextConfig(
+            **decoder, head_dim=16, num_local_experts=4, num_experts_per_tok=1,
+            intermediate_size_mlp=128)),
         "vit": lambda: T.ViTModel(T.ViTConfig(hidden_size=64, intermediate_size=128,
                                               num_hidden_layers=2,
                                               num_attention_heads=4, image_size=32,

@@ -40,7 +40,8 @@ DEFAULT_OPS = ["addmm", "var", "std", "nn.functional.gelu", "softmax",
                "log_softmax", "nn.functional.softmin", "sum", "mean", "amax", "amin",
                "prod", "nn.functional.layer_norm", "nn.functional.rms_norm",
                "split_with_sizes", "index_select", "nn.functional.linear",
-               "addmv", "addbmm", "matmul", "topk", "kthvalue"]
+               "addmv", "addbmm", "matmul", "topk", "kthvalue", "sort", "median",
+               "nanmedian"]
 
 
 class Fn(torch.nn.Module):
@@ -159,20 +160,31 @@ def check(op, sample, dtype):
         return compare(got, got, got) if all(
             g.shape == e.shape and g.dtype == e.dtype
             for g, e in zip(as_list(got), as_list(eager))) else "shape or dtype differs"
-    if op.name in ("topk", "kthvalue"):
-        return compare_selection(sample, got, eager, ref)
+    if op.name in ("topk", "kthvalue", "sort", "median", "nanmedian") and \
+            isinstance(eager, tuple):
+        return compare_selection(op.name, sample, got, eager, ref)
+    if op.name == "argsort" and not torch.equal(got, eager):
+        # The sorted values at both orders, as sort's results.
+        x = sample.input
+        d = (sample.args[0] if sample.args else sample.kwargs.get("dim", -1)) % max(x.dim(), 1)
+        if x.dim() == 0:
+            return "integer results differ from eager"
+        pair = [(x.gather(d, i), i) for i in (got, eager)]
+        return compare_selection("sort", sample, pair[0], pair[1], pair[1])
     return compare(got, eager, ref)
 
 
-def compare_selection(sample, got, eager, ref):
-    """topk and kthvalue: the values as any result, and indices that hold
-    them, each once. PyTorch leaves the order of tied elements open (its
-    CPU and CUDA kernels differ), so the indices need not be eager's."""
+def compare_selection(name, sample, got, eager, ref):
+    """topk, kthvalue, sort and the medians along a dimension: the values as
+    any result, and indices that hold them, each once. PyTorch leaves the
+    order of tied elements open (its CPU and CUDA kernels differ), so the
+    indices need not be eager's."""
     why = compare(got[0], eager[0], ref[0])
     if why or torch.equal(got[1], eager[1]):
         return why
     x = sample.input
-    dim = sample.args[1] if len(sample.args) > 1 else sample.kwargs.get("dim", -1)
+    at = 1 if name in ("topk", "kthvalue") else 0  # after k
+    dim = sample.args[at] if len(sample.args) > at else sample.kwargs.get("dim", -1)
     if x.dim() == 0:
         return "integer results differ from eager"
     d = dim % x.dim()

@@ -1,10 +1,12 @@
-# Selection (topk, kthvalue) through xtile.compile under the CPU emulation,
-# compared with eager PyTorch exactly: the same indices and the same values
-# bit for bit (NaN where eager has NaN). Covers ties (equal values ranked
-# by ascending index), NaN and infinities, largest=False, every dimension,
-# integer and bool rows, bf16, k = 1 and k = the whole row, and an MoE
-# router (softmax, topk, renormalization). Prints one line per case, a
-# line with each case's kernel count, and a closing count.
+# Selection and sorting (topk, kthvalue, sort, argsort, msort, quantile,
+# median, nanmedian) through xtile.compile under the CPU emulation,
+# compared with eager PyTorch: the same values bit for bit (NaN where eager
+# has NaN), at indices that hold them (eager's own where the row has no
+# ties). Covers ties (ranked by ascending index), NaN and infinities,
+# largest=False and descending, every dimension, integer and bool rows,
+# bf16, k = 1 to the whole row in rounds and by ranks, and an MoE router
+# (softmax, topk, renormalization). Prints one line per case with its
+# kernel count, the errors for what is not supported, and a closing count.
 import sys
 
 import torch
@@ -101,6 +103,15 @@ def cases():
         return (lambda x: torch.kthvalue(x, k, dim=dim, keepdim=keepdim),
                 lambda args, got, want: selected(args[0], dim, got, want, keepdim))
 
+    def srt(dim=-1, descending=False):
+        return (lambda x: torch.sort(x, dim=dim, descending=descending),
+                lambda args, got, want: selected(args[0], dim, got, want))
+
+    def med(dim, keepdim=False, name="median"):
+        f = getattr(torch, name)
+        return (lambda x: f(x, dim, keepdim=keepdim),
+                lambda args, got, want: selected(args[0], dim, got, want, keepdim))
+
     exact = lambda args, got, want: same(got, want)  # noqa: E731
     return [
         ("topk k=1", *topk(1), (r(6, 33),)),
@@ -119,11 +130,34 @@ def cases():
         ("topk of 1000, k=16", *topk(16), (r(2, 1000),)),
         ("topk values of a product", lambda x: torch.topk(x * 2 + 1, 2).values, exact,
          (r(5, 12),)),
+        ("topk k=40 of 100 (ranks)", *topk(40), (r(3, 100),)),
+        ("topk k=20 smallest ties nan (ranks)", *topk(20, largest=False),
+         (special(5, 8).repeat(1, 4),)),
         ("kthvalue k=1", *kth(1), (r(4, 9),)),
+        ("kthvalue k=30 (ranks)", *kth(30, dim=0), (tied(50, 3),)),
         ("kthvalue k=3 ties", *kth(3), (tied(6, 7),)),
         ("kthvalue nan", *kth(7), (special(5, 8),)),
         ("kthvalue dim 0 keepdim", *kth(2, dim=0, keepdim=True), (r(5, 4),)),
         ("kthvalue int64", *kth(4), (tied(3, 10, torch.int64),)),
+        ("sort", *srt(), (r(6, 33),)),
+        ("sort descending ties", *srt(descending=True), (tied(5, 9),)),
+        ("sort nan inf", *srt(), (special(5, 8),)),
+        ("sort descending nan inf dim 0", *srt(0, True), (special(5, 8),)),
+        ("sort int64", *srt(), (tied(4, 12, torch.int64),)),
+        ("sort bool", *srt(), (tied(4, 12) > 0,)),
+        ("sort bf16 1-d", *srt(), (r(50).bfloat16(),)),
+        ("argsort stable", lambda x: torch.argsort(x, stable=True, descending=True),
+         exact, (tied(3, 17),)),
+        ("msort", lambda x: torch.msort(x), exact, (tied(9, 4),)),
+        ("quantile", lambda x: torch.quantile(x, 0.3, dim=1),
+         lambda a, g, w: torch.allclose(g, w, rtol=1e-6, atol=1e-6), (r(5, 21),)),
+        ("median of all", lambda x: torch.median(x), exact, (r(7, 5),)),
+        ("median of all with nan", lambda x: torch.median(x), exact, (special(5, 8),)),
+        ("median dim", *med(1), (tied(6, 8),)),
+        ("median dim 0 nan", *med(0), (special(5, 8).t(),)),
+        ("median int64 keepdim", *med(1, True), (tied(3, 7, torch.int64),)),
+        ("nanmedian dim", *med(1, name="nanmedian"), (special(5, 8),)),
+        ("nanmedian of all", lambda x: torch.nanmedian(x), exact, (special(5, 8),)),
         ("router 8 experts", router, lambda a, g, w: routed(g, w), (r(13, 64), r(64, 8))),
         ("router 64 experts", router, lambda a, g, w: routed(g, w), (r(9, 32), r(32, 64))),
     ]
@@ -159,10 +193,11 @@ def main():
         passed, failed = passed + ok, failed + (not ok)
     # Beyond the rounds selection is written as, and an empty selection:
     # errors that say so.
-    for name, f in [("topk k=17", lambda x: torch.topk(x, 17)),
-                    ("topk k=0", lambda x: torch.topk(x, 0))]:
+    for name, f, n in [("sort of 9000", lambda x: torch.sort(x), 9000),
+                       ("topk k=0", lambda x: torch.topk(x, 0), 32),
+                       ("mode", lambda x: torch.mode(x), 32)]:
         try:
-            xtile.import_module(Fn(f), (torch.randn(2, 32),))
+            xtile.import_module(Fn(f), (torch.randn(2, n),))
             print(f"{name}: FAILED (no error)")
             failed += 1
         except xtile.UnsupportedError as e:

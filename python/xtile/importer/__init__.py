@@ -16,10 +16,11 @@ The modules (docs/Frontend.md, "Importer layout"):
   errors         UnsupportedError, DynamicSizeError, why an op has no lowering
   elementwise, libm, reductions, normalization, matmul, scans, selection,
   indexing, views, convolution: the lowerings, by family
+  complex        complex tensors inside a graph, as pairs of reals
 """
 # Each family module registers its lowerings when imported.
-from . import (convolution, elementwise, indexing, libm, matmul,  # noqa: F401
-               normalization, reductions, scans, selection, views)
+from . import (complex, convolution, elementwise, indexing, libm,  # noqa: F401
+               matmul, normalization, reductions, scans, selection, views)
 from .errors import DynamicSizeError, UnsupportedError
 from .graph import Importer, bind, import_exported
 from .ir import element_type, tensor_type

@@ -16,7 +16,7 @@ class DynamicSizeError(UnsupportedError):
 _RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like",
            "randint_like", "native_dropout", "bernoulli", "normal", "uniform",
            "multinomial", "exponential", "poisson"}
-_SORTING = {"sort", "argsort", "median", "mode", "msort"}
+_SORTING = {"mode"}
 
 
 def why_unsupported(name):
@@ -26,8 +26,9 @@ def why_unsupported(name):
         return ("it draws random numbers, which xtile's kernels do not (export the "
                 "model in eval mode, or pass the random tensor as an input)")
     if name in _SORTING:
-        return ("it sorts, and xtile has no sorting kernel (topk and kthvalue "
-                "with k up to 16 are lowered as rounds of a masked arg-max)")
+        return ("it counts equal values, which needs a sorting kernel xtile does not "
+                "have (sort, topk, kthvalue and the medians are lowered by ranking "
+                "rows of up to 8,192 elements)")
     if name.startswith("_fft"):
         return "FFTs (complex tensors) are not supported"
     if name == "_local_scalar_dense":

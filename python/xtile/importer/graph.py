@@ -6,9 +6,10 @@ import os
 
 import torch
 
+from .complex import Complex, is_complex
 from .errors import DynamicSizeError, UnsupportedError, why_unsupported
 from .ir import IRBuilder, Value
-from .registry import LOWERINGS
+from .registry import COMPLEX_LOWERINGS, LOWERINGS
 from .sizes import DynamicSizes, Expr, Shape, SymbolicExpression
 
 _TORCH_DIR = os.path.dirname(torch.__file__)
@@ -110,6 +111,11 @@ class Importer(IRBuilder):
             elif node.op == "output":
                 outs = node.args[0]
                 self.outputs = [self.values[o] for o in outs]
+                if any(isinstance(o, Complex) for o in self.outputs):
+                    raise UnsupportedError("a complex result of the graph is not "
+                                           "supported by xtile (complex tensors are "
+                                           "supported inside it: return "
+                                           "torch.view_as_real of it)")
         # What each result is: the module's own, or the new value of an
         # input or buffer it assigns in place (functionalized), which the
         # caller writes back.
@@ -126,8 +132,20 @@ class Importer(IRBuilder):
         tensor = None
         if not is_user:
             tensor = state.get(spec.target, constants.get(spec.target))
+        complex_dtype = val.dtype if val.dtype.is_complex else None
+        if complex_dtype is not None:
+            # A complex parameter or buffer (a rotary table) is carried as
+            # its pairs of reals; a complex user input is not.
+            if is_user or tensor is None:
+                raise UnsupportedError(
+                    f"input {node.name} is a {val.dtype} tensor: a complex input of "
+                    "the graph is not supported by xtile (complex tensors are "
+                    "supported inside it: pass torch.view_as_real of it)")
+            tensor = torch.view_as_real(tensor.detach())
+            val = tensor
         if not is_user and self.params_as_constants and tensor is not None:
-            self.values[node] = self.constant_tensor(tensor.detach())
+            v = self.constant_tensor(tensor.detach())
+            self.values[node] = Complex(v, complex_dtype) if complex_dtype else v
             return
         name = f"%arg{len(self.args)}"
         shape = [self.sizes.size(d) for d in val.shape]
@@ -139,7 +157,7 @@ class Importer(IRBuilder):
                     "size only where it is exactly one symbol (a "
                     "torch.export Dim)")
         v = Value(name, shape, val.dtype)
-        self.values[node] = v
+        self.values[node] = Complex(v, complex_dtype) if complex_dtype else v
         self.args.append((name, v.type))
         self.arg_shapes.append(v.shape)
         self.arg_sources.append(("input", node.name) if is_user else ("param", tensor))
@@ -188,7 +206,14 @@ class Importer(IRBuilder):
                 "sizes: xtile supports a dynamic size only where it is exactly one "
                 "symbol (a torch.export Dim) or a number")
         val = self.sizes.shaped(what, val)
-        lower = LOWERINGS.get(name)
+        if any(is_complex(a) for a in _flatten((args, kwargs, val))):
+            # On complex tensors (pairs of reals, complex.py).
+            lower = COMPLEX_LOWERINGS.get(name)
+            if lower is None:
+                raise UnsupportedError(f"operator {what} on complex tensors is not "
+                                       "supported by xtile")
+        else:
+            lower = LOWERINGS.get(name)
         if lower is None:
             why = why_unsupported(name)
             raise UnsupportedError(f"operator {what} is not supported by xtile"
@@ -232,10 +257,11 @@ class Importer(IRBuilder):
             return
         if not isinstance(val, (torch.Tensor, Shape)):
             return
-        if (not isinstance(result, Value) or result.shape != tuple(val.shape)
+        kind = Complex if val.dtype.is_complex else Value
+        if (not isinstance(result, kind) or result.shape != tuple(val.shape)
                 or result.dtype != val.dtype):
             got = (f"{list(result.shape)} {result.dtype}"
-                   if isinstance(result, Value) else repr(result))
+                   if isinstance(result, (Value, Complex)) else repr(result))
             raise UnsupportedError(
                 f"{what}: the importer built {got} where PyTorch computes "
                 f"{list(val.shape)} {val.dtype} (an importer bug)")

@@ -49,6 +49,24 @@ def lowering(*names):
     return register
 
 
+# ATen operator name -> its lowering for calls that take or give a complex
+# tensor (complex.py): the same signature, complex tensors as
+# complex.Complex.
+COMPLEX_LOWERINGS = {}
+
+
+def complex_lowering(*names):
+    """Registers the decorated function as the lowering of the ATen
+    operators `names` on complex tensors."""
+    def register(fn):
+        for name in names:
+            if name in COMPLEX_LOWERINGS:
+                raise ValueError(f"aten.{name} has two complex lowerings")
+            COMPLEX_LOWERINGS[name] = fn
+        return fn
+    return register
+
+
 def register_each(factory, names):
     """Registers factory(arg) as the lowering of each ATen operator of
     `names`, a family whose members differ only by what they pass on:
@@ -61,7 +79,7 @@ def register_each(factory, names):
 
 def supported_ops():
     """The ATen operators (packet names) the importer has a lowering for."""
-    return sorted(LOWERINGS)
+    return sorted(set(LOWERINGS) | set(COMPLEX_LOWERINGS))
 
 
 def supported_ops_markdown():
@@ -72,6 +90,8 @@ def supported_ops_markdown():
     paragraphs = [f"{len(ops)} ATen operators, every overload of each (bound "
                   "by its schema); kept whole rather than decomposed: "
                   + ", ".join(f"`{k}`" for k in kept) + ".",
-                  ", ".join(f"`{op}`" for op in ops) + "."]
+                  ", ".join(f"`{op}`" for op in ops) + ".",
+                  "On complex64 and complex128 tensors (as pairs of reals): "
+                  + ", ".join(f"`{op}`" for op in sorted(COMPLEX_LOWERINGS)) + "."]
     return "\n\n".join(textwrap.fill(p, 79, break_long_words=False)
                        for p in paragraphs) + "\n"

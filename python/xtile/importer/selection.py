@@ -1,16 +1,25 @@
-"""Selection: topk and kthvalue with small k, as k rounds of a masked
-arg-extreme (docs/Frontend.md, "Selection").
+"""Selection and sorting: topk, kthvalue, sort (argsort, msort), median
+and nanmedian (docs/Frontend.md, "Selection and sorting").
 
-Round r picks the best element of the row that comes after round r-1's in
-the order PyTorch ranks by: the larger value first (topk's default; the
-smaller with largest=False, and for kthvalue), NaN above every number,
-equal values by ascending index. Each round is two row reductions (the
-best value among the elements left, then the first index holding it) over
-elements that stay in registers, so the k rounds fuse into one row kernel
-that reads the row once: O(k n) work, as the routing kernels of MoE layers
-do it (k = 1 to 8 of 8 to 256 experts). Larger k needs a sorting kernel,
-which xtile does not have: an UnsupportedError says so. sort, argsort and
-msort are not lowered here (errors.py)."""
+Tensor IR has no sort. Two forms, both in the order PyTorch ranks by: the
+larger value first (topk's default; the smaller with largest=False, for
+kthvalue and ascending sorts), NaN above every number, equal values by
+ascending index.
+
+- Rounds (topk and kthvalue with k <= MAX_ROUNDS): round r picks the best
+  element of the row that comes after round r-1's, by two row reductions
+  (the best value left, then the first index holding it) over elements
+  that stay in registers, so the k rounds fuse into one row kernel that
+  reads the row once: O(k n) work, as MoE routers take 1 to 8 of 8 to 256
+  experts.
+- Ranks (sort, medians, larger k): each element's rank is the number of
+  elements that precede it (a reduction over pairs), and the element of
+  rank r is found by a second one: O(n^2) work in two row kernels, for
+  rows up to MAX_SORT elements. A longer row needs a sorting network or a
+  radix sort, which xtile does not have: an UnsupportedError says so.
+
+The values are then read back at the selected indices (a gather that
+fuses with their consumer). mode has no lowering."""
 import math
 
 import torch
@@ -19,9 +28,33 @@ from .errors import UnsupportedError
 from .indexing import take
 from .registry import lowering
 
-# The most rounds a selection is written as: beyond it, k rounds of n
-# elements cost more than a sort would.
+# The most rounds a selection is written as; beyond it, ranks.
 MAX_ROUNDS = 16
+# The longest row ranked (n^2 comparisons per row).
+MAX_SORT = 8192
+
+
+def _precedes(imp, a, ia, b, ib, shape, largest):
+    """Whether element (a, ia) comes before (b, ib) in PyTorch's order
+    (all four broadcast to `shape`): the better value first (the larger
+    when `largest`), NaN above every number and NaNs equal to each other,
+    equal values by ascending index."""
+    bool_ = torch.bool
+    a, b = imp.broadcast(a, shape), imp.broadcast(b, shape)
+    better = imp.compare("gt" if largest else "lt", shape, a, b)
+    same = imp.compare("eq", shape, a, b)
+    if a.dtype.is_floating_point:
+        anan = imp.compare("ne", shape, a, a)
+        bnan = imp.compare("ne", shape, b, b)
+        # NaN ranks above every number: first when the largest go first.
+        hi, lo = (anan, bnan) if largest else (bnan, anan)
+        better = imp.binary("or", better, imp.binary(
+            "and", hi, imp.unary("not", lo, shape, bool_), shape, bool_), shape, bool_)
+        same = imp.binary("or", same, imp.binary("and", anan, bnan, shape, bool_),
+                          shape, bool_)
+    earlier = imp.compare("lt", shape, imp.broadcast(ia, shape), imp.broadcast(ib, shape))
+    return imp.binary("or", better, imp.binary("and", same, earlier, shape, bool_),
+                      shape, bool_)
 
 
 class _Order:
@@ -39,31 +72,9 @@ class _Order:
 
     def after(self, value, index):
         """Whether each element comes after (value, index), both
-        broadcast along d: worse, or equal and at a larger index."""
-        imp, x, shape = self.imp, self.x, self.shape
-        v = imp.broadcast(value, shape)
-        i = imp.broadcast(index, shape)
-        worse = imp.compare("lt" if self.largest else "gt", shape, x, v)
-        same = imp.compare("eq", shape, x, v)
-        if self.float:
-            # NaN ranks above every number (as PyTorch sorts), so it comes
-            # first when the largest go first and last otherwise; NaNs are
-            # equal to each other.
-            b = torch.bool
-            vnan = self._nan(v)
-            if self.largest:
-                worse = imp.binary("and", imp.unary("not", self.nan, shape, b),
-                                   imp.binary("or", vnan, worse, shape, b), shape, b)
-            else:
-                worse = imp.binary("or", worse,
-                                   imp.binary("and", self.nan,
-                                              imp.unary("not", vnan, shape, b), shape, b),
-                                   shape, b)
-            same = imp.binary("or", same, imp.binary("and", vnan, self.nan, shape, b),
-                              shape, b)
-        later = imp.compare("gt", shape, self.pos, i)
-        return imp.binary("or", worse, imp.binary("and", same, later, shape, torch.bool),
-                          shape, torch.bool)
+        broadcast along d."""
+        return _precedes(self.imp, value, index, self.x, self.pos, self.shape,
+                         self.largest)
 
     def best(self, left):
         """The best element among those `left` (a mask along d), and the
@@ -107,13 +118,11 @@ class _Order:
 
 
 def _select(imp, x, d, rounds, largest):
-    """The first `rounds` elements of x along d in the order, as lists of
-    keepdim values and int64 indices."""
+    """The indices of the first `rounds` elements of x along d (the last)
+    in the order, as int64 of x's shape with d of size `rounds`."""
     if rounds > MAX_ROUNDS:
-        raise UnsupportedError(
-            f"operator {imp.what} selects {rounds} elements of each row; xtile "
-            f"writes selection as up to {MAX_ROUNDS} rounds of a masked arg-max, "
-            "and has no sorting kernel for more")
+        return _at_ranks(imp, _ranks(imp, x, largest),
+                         imp.iota(x.shape[:d] + (rounds,), d))
     order = _Order(imp, x, d, largest)
     values, indices = [], []
     left = imp.const(True, x.shape, torch.bool)
@@ -123,7 +132,50 @@ def _select(imp, x, d, rounds, largest):
         v, i = order.best(left)
         values.append(v)
         indices.append(i)
-    return values, indices
+    if rounds == 1:
+        return indices[0]
+    return imp.concat(indices, d, x.shape[:d] + (rounds,), torch.int64)
+
+
+def _ranks(imp, x, largest):
+    """Each element's rank in its row (the last dimension): the number of
+    elements that precede it, int64."""
+    *lead, n = x.shape
+    if n > MAX_SORT:
+        raise UnsupportedError(
+            f"operator {imp.what} sorts rows of {n} elements; xtile sorts by "
+            f"ranking (n^2 comparisons) rows of up to {MAX_SORT}, and has no "
+            "sorting network for longer ones")
+    if x.dtype == torch.bool:
+        x = imp.cast(x, torch.int32)
+    lead = tuple(lead)
+    pairs = lead + (n, n)  # [..., i, j]
+    i = imp.iota(pairs, len(lead))
+    j = imp.iota(pairs, len(lead) + 1)
+    xi = imp.reshape(x, lead + (n, 1))
+    xj = imp.reshape(x, lead + (1, n))
+    before = _precedes(imp, xj, j, xi, i, pairs, largest)
+    ones = imp.where(before, 1, 0, pairs, torch.int64)
+    return imp.reduce("sum", ones, [len(pairs) - 1])
+
+
+def _at_ranks(imp, rank, r=None, hit=None):
+    """The index of the element of rank r (int64 of shape lead + (m,))
+    in each row of `rank`, or of the element for which hit(ranks, shape)
+    holds (one per row)."""
+    *lead, n = rank.shape
+    lead = tuple(lead)
+    m = r.shape[-1] if r is not None else 1
+    pairs = lead + (m, n)
+    ranks = imp.broadcast(imp.reshape(rank, lead + (1, n)), pairs)
+    if r is not None:
+        mask = imp.compare("eq", pairs, ranks, imp.broadcast(imp.reshape(r, lead + (m, 1)),
+                                                             pairs))
+    else:
+        mask = hit(ranks, pairs)
+    pos = imp.iota(pairs, len(pairs) - 1)
+    return imp.reduce("sum", imp.where(mask, pos, 0, pairs, torch.int64),
+                      [len(pairs) - 1])
 
 
 def _row(imp, input, dim):
@@ -146,11 +198,15 @@ def topk(imp, val, input, k, dim=-1, largest=True, sorted=True):
         raise UnsupportedError(f"operator {imp.what} with k = 0 (an empty result) "
                                "is not supported")
     x, back = _row(imp, input, dim)
+    return _result(imp, val, x, _select(imp, x, len(x.shape) - 1, k, largest), back)
+
+
+def _result(imp, val, x, index, back):
+    """(values, indices) of x at `index` along the last dimension, put
+    back in the input's order of dimensions."""
     d = len(x.shape) - 1
-    _, indices = _select(imp, x, d, k, largest)
-    i = indices[0] if k == 1 else imp.concat(indices, d, x.shape[:d] + (k,), torch.int64)
-    return [imp.reshape(imp.transpose(_take(imp, x, d, i), back), val[0].shape),
-            imp.reshape(imp.transpose(i, back), val[1].shape)]
+    return [imp.reshape(imp.transpose(_take(imp, x, d, index), back), val[0].shape),
+            imp.reshape(imp.transpose(index, back), val[1].shape)]
 
 
 def _take(imp, x, d, index):
@@ -164,10 +220,68 @@ def _take(imp, x, d, index):
 
 @lowering("kthvalue")
 def kthvalue(imp, val, input, k, dim=-1, keepdim=False):
-    # The k-th smallest: k rounds of the smallest first.
     x, back = _row(imp, input, dim)
     d = len(x.shape) - 1
-    _, indices = _select(imp, x, d, k, largest=False)
-    i = indices[-1]
-    return [imp.reshape(imp.transpose(_take(imp, x, d, i), back), val[0].shape),
-            imp.reshape(imp.transpose(i, back), val[1].shape)]
+    if k <= MAX_ROUNDS:
+        # The k-th smallest: the last of k rounds of the smallest first.
+        index = _select(imp, x, d, k, largest=False)
+        index = imp.slice(index, [0] * d + [k - 1], list(index.shape[:d]) + [k],
+                          index.shape[:d] + (1,), [1] * (d + 1))
+    else:
+        index = _at_ranks(imp, _ranks(imp, x, False),
+                          imp.const(k - 1, x.shape[:d] + (1,), torch.int64))
+    return _result(imp, val, x, index, back)
+
+
+@lowering("sort")
+def sort(imp, val, input, dim=-1, descending=False, stable=None):
+    # Ties by ascending index: a stable sort, which is also what an
+    # unstable one may give.
+    x, back = _row(imp, input, dim)
+    d = len(x.shape) - 1
+    index = _at_ranks(imp, _ranks(imp, x, descending), imp.iota(x.shape, d))
+    return _result(imp, val, x, index, back)
+
+
+def _median(imp, val, input, dim, ignore_nan):
+    """The lower median of each row (its element of rank (n - 1) // 2 in
+    ascending order) and its index. With NaN: the row's first NaN
+    (median), or the median of its numbers (nanmedian; NaN when it has
+    none)."""
+    x, back = _row(imp, input, dim)
+    *lead, n = x.shape
+    d = len(lead)
+    key = tuple(lead) + (1,)
+    numbers = imp.const(n, key, torch.int64)
+    if x.dtype.is_floating_point:
+        nan = imp.where(imp.compare("ne", x.shape, x, x), 1, 0, x.shape, torch.int64)
+        numbers = imp.binary("sub", numbers, imp.reduce("sum", nan, [d], keepdim=True),
+                             key, torch.int64)
+    rank = _ranks(imp, x, False)
+
+    def hit(ranks, pairs):
+        # Ranks are distinct, so one element per row has twice its rank in
+        # {numbers - 2, numbers - 1}: rank (numbers - 1) // 2 (the first
+        # NaN, of rank `numbers`, for median when the row has one).
+        twice = imp.binary("mul", ranks, 2, pairs, torch.int64)
+        c = imp.broadcast(imp.reshape(numbers, key + (1,)), pairs)
+        lower = imp.compare("eq", pairs, twice, imp.binary("sub", c, 2, pairs, torch.int64))
+        upper = imp.compare("eq", pairs, twice, imp.binary("sub", c, 1, pairs, torch.int64))
+        found = imp.binary("or", lower, upper, pairs, torch.bool)
+        if ignore_nan or not x.dtype.is_floating_point:
+            return found
+        has_nan = imp.compare("lt", pairs, c, n)
+        first_nan = imp.compare("eq", pairs, ranks, c)
+        return imp.where(has_nan, first_nan, found, pairs, torch.bool)
+    index = _at_ranks(imp, rank, hit=hit)
+    return _result(imp, val, x, index, back)
+
+
+@lowering("median", "nanmedian")
+def median(imp, val, input, dim=None, keepdim=False):
+    ignore_nan = imp.what.startswith("aten.nanmedian")
+    if dim is None:
+        # Of all elements: the value alone.
+        flat = imp.reshape(input, (math.prod(input.shape),))
+        return _median(imp, [val, val], flat, 0, ignore_nan)[0]
+    return _median(imp, val, input, dim, ignore_nan)
