@@ -37,6 +37,10 @@ namespace {
 /// outer to inner, and one store of the element in the innermost body.
 struct PointwiseNest {
   SmallVector<ParallelOp> loops;
+  /// Pure ops around the loops (constants, and what a cleaned kernel
+  /// hoisted out of inner loops), outermost first: each depends only on
+  /// the loops around it.
+  SmallVector<Operation *> hoisted;
   Block *body = nullptr;
   StoreOp store;
 };
@@ -55,14 +59,23 @@ static std::optional<PointwiseNest> getPointwiseNest(KernelOp kernel) {
   PointwiseNest nest;
   Block *block = &kernel.getBodyBlock();
   while (true) {
-    auto ops = bodyOps(block);
-    if (std::distance(ops.begin(), ops.end()) == 1)
-      if (auto loop = dyn_cast<ParallelOp>(*ops.begin())) {
-        nest.loops.push_back(loop);
-        block = &loop.getBodyBlock();
-        continue;
-      }
-    break;
+    // One parallel loop, and pure ops without regions beside it.
+    ParallelOp loop;
+    SmallVector<Operation *> pure;
+    bool nested = true;
+    for (Operation &op : bodyOps(block)) {
+      if (auto inner = dyn_cast<ParallelOp>(op); inner && !loop)
+        loop = inner;
+      else if (op.getNumRegions() == 0 && isMemoryEffectFree(&op))
+        pure.push_back(&op);
+      else
+        nested = false;
+    }
+    if (!nested || !loop)
+      break;
+    nest.hoisted.append(pure);
+    nest.loops.push_back(loop);
+    block = &loop.getBodyBlock();
   }
   nest.body = block;
   int stores = 0;
@@ -240,46 +253,74 @@ public:
     // producer is still in pointwise form when it is pulled: it is only
     // cleaned up once it is processed as a consumer, after all its
     // consumers.
-    for (LaunchOp consumer : llvm::reverse(launches)) {
-      if (erased.contains(consumer))
-        continue;
-      KernelOp ck = kernelOf(consumer);
-      if (!ck || !launchedOnce(ck))
-        continue;
-      clean(ck);
-      if (clean.formsOnlineFolds())
-        tryOnlineFusion(consumer, ck);
-      // A producer rejected once is not tried again for this consumer (each
-      // trial copies and cleans the whole consumer) until its number of
-      // users changes, which changes the bytes its fusion saves.
-      DenseMap<Operation *, size_t> rejected;
-      bool changed = true;
-      while (changed) {
-        changed = false;
-        for (unsigned pos = 0; pos < consumer.getInputs().size(); ++pos) {
-          auto producer = consumer.getInputs()[pos].getDefiningOp<LaunchOp>();
-          if (!producer)
-            continue;
-          size_t users =
-              std::distance(producer->use_begin(), producer->use_end());
-          auto it = rejected.find(producer);
-          if (it != rejected.end() && it->second == users)
-            continue;
-          if (tryInline(producer, consumer, ck, pos)) {
-            changed = true;
-            // A sum just taken in (p @ v under an epilogue) may now take
-            // its softmax.
-            if (clean.formsOnlineFolds() && tryOnlineFusion(consumer, ck))
-              rejected.clear();
-            break;
-          }
-          rejected[producer] = users;
-        }
-      }
+    for (LaunchOp consumer : llvm::reverse(launches))
+      process(consumer);
+    // A producer with several users is judged while it still reads its own
+    // producers (its consumers come first), so it may be rejected for the
+    // new reads it would bring (an index computation that two layers
+    // share, before it took in its iotas). Once it has taken in producers
+    // of its own, the consumers that rejected it try it again, until
+    // nothing changes.
+    while (true) {
+      SmallPtrSet<Operation *, 8> retry;
+      for (auto &[producer, consumers] : waiting)
+        if (grown.contains(producer) && !erased.contains(producer))
+          for (Operation *consumer : consumers)
+            if (!erased.contains(consumer))
+              retry.insert(consumer);
+      waiting.clear();
+      grown.clear();
+      if (retry.empty())
+        break;
+      for (LaunchOp consumer : llvm::reverse(launches))
+        if (retry.contains(consumer))
+          process(consumer);
     }
   }
 
 private:
+  /// Pulls producers into `consumer` while the cost model allows.
+  void process(LaunchOp consumer) {
+    if (erased.contains(consumer))
+      return;
+    KernelOp ck = kernelOf(consumer);
+    if (!ck || !launchedOnce(ck))
+      return;
+    clean(ck);
+    if (clean.formsOnlineFolds() && tryOnlineFusion(consumer, ck))
+      grown.insert(consumer);
+    // A producer rejected once is not tried again for this consumer (each
+    // trial copies and cleans the whole consumer) until its number of
+    // users changes, which changes the bytes its fusion saves.
+    DenseMap<Operation *, size_t> rejected;
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (unsigned pos = 0; pos < consumer.getInputs().size(); ++pos) {
+        auto producer = consumer.getInputs()[pos].getDefiningOp<LaunchOp>();
+        if (!producer)
+          continue;
+        size_t users =
+            std::distance(producer->use_begin(), producer->use_end());
+        auto it = rejected.find(producer);
+        if (it != rejected.end() && it->second == users)
+          continue;
+        if (tryInline(producer, consumer, ck, pos)) {
+          changed = true;
+          grown.insert(consumer);
+          // A sum just taken in (p @ v under an epilogue) may now take
+          // its softmax.
+          if (clean.formsOnlineFolds() && tryOnlineFusion(consumer, ck))
+            rejected.clear();
+          break;
+        }
+        rejected[producer] = users;
+      }
+    }
+    for (auto &[producer, users] : rejected)
+      waiting[producer].push_back(consumer);
+  }
+
   KernelOp kernelOf(LaunchOp launch) {
     return symbols.lookup<KernelOp>(launch.getKernel());
   }
@@ -522,6 +563,8 @@ private:
       builder.setInsertionPoint(load);
       for (auto [loop, index] : llvm::zip(nest.loops, load.getIndices()))
         map.map(loop.getInductionVar(), index);
+      for (Operation *op : nest.hoisted)
+        builder.clone(*op, map);
       for (Operation &op : bodyOps(nest.body))
         if (&op != nest.store.getOperation())
           builder.clone(op, map);
@@ -601,6 +644,10 @@ private:
   DenseMap<StringAttr, unsigned> launches;
   DenseMap<Operation *, double> producerWork;
   DenseSet<Operation *> erased;
+  /// Producers rejected by consumers, and the launches that took in a
+  /// producer, since the last revisit.
+  DenseMap<Operation *, SmallVector<Operation *>> waiting;
+  DenseSet<Operation *> grown;
 };
 
 /// Merges adjacent parallel loops with the same bounds in `block`, then

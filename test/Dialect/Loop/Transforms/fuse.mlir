@@ -192,3 +192,41 @@ func.func @parallel_residual(%x: tensor<16x128xf32>, %y: tensor<16x256xf32>, %wa
   %r = xtensor.add %s, %x : tensor<16x128xf32>
   return %r : tensor<16x128xf32>
 }
+
+// -----
+
+// A gather index two layers share (an MoE layer's expert weights gathered
+// by expert id: id * 64 + row * 8 + col). Its consumers are judged first,
+// while it still reads its iotas, and reject it for those reads; once it
+// has taken them in, they try it again and recompute it (a few integer ops
+// per load) rather than read a stored int64 index per weight element.
+// CHECK-NOT:     memref<6x8x8xi64>
+// CHECK-LABEL: func.func @shared_index(
+// CHECK-NEXT:    xloop.launch @shared_index_matmul(
+// CHECK-NEXT:    xloop.launch @shared_index_reshape_{{[0-9]+}}(
+// CHECK-NEXT:    return
+// GREEDY-NOT:     memref<6x8x8xi64>
+// GREEDY-LABEL: func.func @shared_index(
+// GREEDY-COUNT-2: xloop.launch
+// GREEDY-NOT:     xloop.launch
+func.func @shared_index(%w0: tensor<4x8x8xf32>, %w1: tensor<4x8x8xf32>, %x: tensor<6x8xf32>, %ids: tensor<6xi64>) -> tensor<6x8xf32> {
+  %rows = xtensor.iota dim 1 : tensor<6x8x8xi64>
+  %cols = xtensor.iota dim 2 : tensor<6x8x8xi64>
+  %c8 = xtensor.constant dense<8> : tensor<6x8x8xi64>
+  %c64 = xtensor.constant dense<64> : tensor<6x8x8xi64>
+  %r8 = xtensor.mul %rows, %c8 : tensor<6x8x8xi64>
+  %within = xtensor.add %cols, %r8 : tensor<6x8x8xi64>
+  %e = xtensor.reshape %ids : tensor<6xi64> -> tensor<6x1x1xi64>
+  %eb = xtensor.broadcast %e : tensor<6x1x1xi64> -> tensor<6x8x8xi64>
+  %base = xtensor.mul %eb, %c64 : tensor<6x8x8xi64>
+  %at = xtensor.add %within, %base : tensor<6x8x8xi64>
+  %f0 = xtensor.reshape %w0 : tensor<4x8x8xf32> -> tensor<256xf32>
+  %g0 = xtensor.gather %f0[%at] axis 0 : tensor<256xf32>, tensor<6x8x8xi64> -> tensor<6x8x8xf32>
+  %xr = xtensor.reshape %x : tensor<6x8xf32> -> tensor<6x8x1xf32>
+  %m0 = xtensor.matmul %g0, %xr : tensor<6x8x8xf32>, tensor<6x8x1xf32> -> tensor<6x8x1xf32>
+  %f1 = xtensor.reshape %w1 : tensor<4x8x8xf32> -> tensor<256xf32>
+  %g1 = xtensor.gather %f1[%at] axis 0 : tensor<256xf32>, tensor<6x8x8xi64> -> tensor<6x8x8xf32>
+  %m1 = xtensor.matmul %g1, %m0 : tensor<6x8x8xf32>, tensor<6x8x1xf32> -> tensor<6x8x1xf32>
+  %y = xtensor.reshape %m1 : tensor<6x8x1xf32> -> tensor<6x8xf32>
+  return %y : tensor<6x8xf32>
+}
