@@ -55,6 +55,21 @@ class Fn(torch.nn.Module):
         return self.fn(*xs)
 
 
+def print_rejections(cases):
+    """For each (name, function, inputs): "<name>: " and the first line of
+    the UnsupportedError that importing the function raises, or a FAILED
+    line when it imports. Returns the number of FAILED lines."""
+    failed = 0
+    for name, fn, args in cases:
+        try:
+            xtile.import_module(Fn(fn), args)
+            print(f"{name}: FAILED (no error)")
+            failed += 1
+        except xtile.UnsupportedError as e:
+            print(f"{name}: {str(e).splitlines()[0]}")
+    return failed
+
+
 class Sample(torch.nn.Module):
     """op(input, *args, **kwargs) with every tensor as a module input."""
 

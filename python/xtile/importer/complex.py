@@ -13,7 +13,7 @@ is not supported."""
 import torch
 
 from .errors import UnsupportedError
-from .registry import COMPLEX_LOWERINGS, LOWERINGS, complex_lowering
+from .registry import LOWERINGS, complex_lowering
 
 # complex dtype -> the dtype of its parts
 PART = {torch.complex64: torch.float32, torch.complex128: torch.float64}
