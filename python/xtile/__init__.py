@@ -20,12 +20,9 @@ __all__ = ["import_module", "compile", "UnsupportedError", "DynamicSizeError",
 
 
 # transformers' implementations of mixture-of-experts layers
-# (config._experts_implementation) that xtile compiles, and why the others
-# are not.
+# (config._experts_implementation) that xtile does not compile, and why
+# (grouped_mm, the default, and batched_mm compile).
 _EXPERTS = {
-    "grouped_mm": "it counts the tokens of each expert (aten.histc) and runs "
-                  "aten._grouped_mm over groups whose sizes depend on the routing, "
-                  "which xtile does not compile yet",
     "eager": "it loops over the experts with token counts that depend on the "
              "routing (torch.where), which torch.export cannot trace",
 }
@@ -48,8 +45,8 @@ def _check_experts(module):
             raise UnsupportedError(
                 f"{type(sub).__name__} uses transformers' '{impl}' experts "
                 f"implementation: {_EXPERTS[impl]}; "
-                "model.set_experts_implementation('batched_mm') selects the one "
-                "xtile compiles")
+                "model.set_experts_implementation('grouped_mm') (or "
+                "'batched_mm') selects one xtile compiles")
 
 
 def _export(module, example_inputs, dynamic_shapes=None):

@@ -1,5 +1,5 @@
-# Selection and sorting (topk, kthvalue, sort, argsort, msort, quantile,
-# median, nanmedian) through xtile.compile under the CPU emulation,
+# Selection, sorting and counting (topk, kthvalue, sort, argsort, msort,
+# quantile, median, nanmedian, histc) through xtile.compile under the CPU emulation,
 # compared with eager PyTorch: the same values bit for bit (NaN where eager
 # has NaN), at indices that hold them (eager's own where the row has no
 # ties). Covers ties (ranked by ascending index), NaN and infinities,
@@ -150,6 +150,11 @@ def cases():
         ("median int64 keepdim", *med(1, True), (tied(3, 7, torch.int64),)),
         ("nanmedian dim", *med(1, name="nanmedian"), (special(5, 8),)),
         ("nanmedian of all", lambda x: torch.nanmedian(x), exact, (special(5, 8),)),
+        ("histc of expert ids", lambda x: torch.histc(x, 8, 0, 7), exact,
+         (torch.randint(0, 8, (48,)).float(),)),
+        ("histc nan and outside", lambda x: torch.histc(x, 5, -1.0, 1.5), exact,
+         (special(5, 8) / 2,)),
+        ("histc f32", lambda x: torch.histc(x, 13, -1.5, 2.0), exact, (r(4, 250),)),
         ("router 8 experts", router, lambda a, g, w: routed(g, w), (r(13, 64), r(64, 8))),
         ("router 64 experts", router, lambda a, g, w: routed(g, w), (r(9, 32), r(32, 64))),
     ]
@@ -189,7 +194,8 @@ def main():
     failed += print_rejections([
         ("sort of 9000", lambda x: torch.sort(x), (torch.randn(2, 9000),)),
         ("topk k=0", lambda x: torch.topk(x, 0), (x,)),
-        ("mode", lambda x: torch.mode(x), (x,))])
+        ("mode", lambda x: torch.mode(x), (x,)),
+        ("histc over the data's range", lambda x: torch.histc(x, 4), (x,))])
     print(f"selection: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -51,6 +51,41 @@ def mm(imp, val, input, mat2):
     return matmul(imp, input, mat2, val.shape, val.dtype)
 
 
+@lowering("_grouped_mm", "grouped_mm_fallback")
+def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
+               weight=None):
+    """Rows grouped by expert (an MoE layer's pairs sorted by expert id),
+    each times its group's matrix: aten._grouped_mm's 2-D x 3-D form and
+    transformers' grouped_mm_fallback. Group e holds rows [offs[e-1],
+    offs[e]); a row's group is the number of offsets at or below it, and
+    its matrix is gathered into the product's loads (one matrix-vector
+    product per row, as the batched_mm experts compute). Rows past the
+    last offset are zeros."""
+    w = weight if weight is not None else mat2
+    if offs is None or len(input.shape) != 2 or len(w.shape) != 3 or bias is not None:
+        raise UnsupportedError(f"operator {imp.what} is supported for 2-D inputs, 3-D "
+                               "weights and offsets, without bias")
+    if any(not isinstance(n, int) for n in input.shape + w.shape):
+        raise UnsupportedError(f"operator {imp.what} over dynamic sizes is not supported")
+    (rows, k), (groups, _, n) = input.shape, w.shape
+    pairs = (rows, groups)
+    at = imp.iota(pairs, 0)
+    ends = imp.broadcast(imp.reshape(imp.cast(offs, torch.int64), (1, groups)), pairs)
+    group = imp.reduce("sum", imp.where(imp.compare("le", pairs, ends, at), 1, 0, pairs,
+                                        torch.int64), [1])
+    inside = imp.compare("lt", (rows,), group, groups)
+    group = imp.binary("min", group, groups - 1, (rows,), torch.int64)
+    from .indexing import take  # indexing imports this module
+    cube = (rows, k, n)
+    coords = [imp.broadcast(imp.reshape(group, (rows, 1, 1)), cube),
+              imp.iota(cube, 1), imp.iota(cube, 2)]
+    matrices = take(imp, w, coords, cube)
+    x = imp.reshape(imp.cast(input, w.dtype), (rows, 1, k))
+    out = imp.reshape(imp.matmul(x, matrices, (rows, 1, n), val.dtype), (rows, n))
+    keep = imp.broadcast(imp.reshape(inside, (rows, 1)), (rows, n))
+    return imp.where(keep, out, 0.0, (rows, n), val.dtype)
+
+
 @lowering("addmm")
 def addmm(imp, val, input, mat1, mat2, beta=1, alpha=1):
     # beta * input + alpha * (mat1 @ mat2); with beta = 0 the input is

@@ -4,7 +4,7 @@ import math
 
 import torch
 
-from .errors import DynamicSizeError
+from .errors import DynamicSizeError, UnsupportedError
 from .ir import reduced_shape
 from .registry import lowering, register_each
 from .sizes import Sym
@@ -249,3 +249,33 @@ def _p_norm(imp, d, p, val):
                          shape, dtype)
     return imp.binary("pow", reduce("sum", imp.binary("pow", a, p, d.shape, dtype)),
                       1 / p, shape, dtype)
+
+
+@lowering("histc")
+def histc(imp, val, input, bins=100, min=0, max=0):
+    """Counts per bin, as a masked count over (bin, element) pairs: O(bins
+    n) work. An element's bin is PyTorch's, (x - min) * bins / (max - min)
+    truncated, max in the last bin; elements outside [min, max] and NaN
+    are not counted. (16-bit inputs are computed in f32 without rounding
+    each step as PyTorch does: a value within an ulp of an edge may fall in
+    the next bin.) A range taken from the data (min = max) is not
+    supported."""
+    if not min < max:
+        raise UnsupportedError(f"operator {imp.what} with min >= max (a range taken "
+                               "from the data) is not supported")
+    n = math.prod(input.shape)
+    x = imp.reshape(input, (n,))
+    dt = x.dtype
+    pos = x
+    for op, by in (("sub", min), ("mul", bins), ("div", max - min)):
+        pos = imp.binary(op, pos, by, (n,), dt)
+    # Truncation is the floor for the elements counted (x >= min).
+    pos = imp.binary("min", imp.cast(imp.unary("floor", pos, (n,), dt), torch.int64),
+                     bins - 1, (n,), torch.int64)
+    counted = imp.binary("and", imp.compare("ge", (n,), x, min),
+                         imp.compare("le", (n,), x, max), (n,), torch.bool)
+    pairs = (bins, n)
+    hit = imp.binary("and", imp.compare("eq", pairs, imp.iota(pairs, 0),
+                                        imp.broadcast(imp.reshape(pos, (1, n)), pairs)),
+                     imp.broadcast(imp.reshape(counted, (1, n)), pairs), pairs, torch.bool)
+    return imp.reduce("sum", imp.where(hit, 1.0, 0.0, pairs, val.dtype), [1])
