@@ -17,7 +17,6 @@ from .registry import LOWERINGS, complex_lowering
 
 # complex dtype -> the dtype of its parts
 PART = {torch.complex64: torch.float32, torch.complex128: torch.float64}
-COMPLEX = {v: k for k, v in PART.items()}
 
 
 class Complex:

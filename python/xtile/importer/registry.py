@@ -36,35 +36,29 @@ def decomposition_table():
 LOWERINGS = {}
 
 
-def lowering(*names):
-    """Registers the decorated function as the lowering of the ATen
-    operators `names`."""
-    def register(fn):
-        for name in names:
-            if name in LOWERINGS:
-                raise ValueError(f"aten.{name} has two lowerings: "
-                                 f"{LOWERINGS[name].__qualname__} and {fn.__qualname__}")
-            LOWERINGS[name] = fn
-        return fn
-    return register
-
-
 # ATen operator name -> its lowering for calls that take or give a complex
 # tensor (complex.py): the same signature, complex tensors as
 # complex.Complex.
 COMPLEX_LOWERINGS = {}
 
 
-def complex_lowering(*names):
+def lowering(*names, table=LOWERINGS):
     """Registers the decorated function as the lowering of the ATen
-    operators `names` on complex tensors."""
+    operators `names` (in `table`: COMPLEX_LOWERINGS for complex
+    tensors)."""
     def register(fn):
         for name in names:
-            if name in COMPLEX_LOWERINGS:
-                raise ValueError(f"aten.{name} has two complex lowerings")
-            COMPLEX_LOWERINGS[name] = fn
+            if name in table:
+                raise ValueError(f"aten.{name} has two lowerings: "
+                                 f"{table[name].__qualname__} and {fn.__qualname__}")
+            table[name] = fn
         return fn
     return register
+
+
+def complex_lowering(*names):
+    """lowering(*names) on complex tensors."""
+    return lowering(*names, table=COMPLEX_LOWERINGS)
 
 
 def register_each(factory, names):
