@@ -4,6 +4,7 @@
     text = xtile.import_module(model, (x,))          # Tensor IR
     fast = xtile.compile(model, (x,))                # a callable
     y = fast(x)
+    print(xtile.explain(model, (x,)))                # what runs where
     opt = torch.compile(model, backend="xtile")      # the torch.compile backend
 """
 import re
@@ -13,10 +14,11 @@ import torch
 
 from .importer import (DynamicSizeError, UnsupportedError, decomposition_table,
                        import_exported)
+from .partition import Partitioned, strict_default
 from .runtime import Program, _tool, default_backend
 
-__all__ = ["import_module", "compile", "UnsupportedError", "DynamicSizeError",
-           "Compiled"]
+__all__ = ["import_module", "compile", "explain", "UnsupportedError",
+           "DynamicSizeError", "Compiled", "Partitioned"]
 
 
 # transformers' implementations of mixture-of-experts layers
@@ -114,8 +116,19 @@ class Compiled:
                  params_as_constants=False, allow_tf32=None, dynamic_shapes=None,
                  specialize=False):
         exported = _export(module, example_inputs, dynamic_shapes)
-        self.mlir, imp = import_exported(exported, _name(module),
-                                         params_as_constants)
+        self._compile(import_exported(exported, _name(module), params_as_constants),
+                      backend, target, allow_tf32, specialize)
+
+    @classmethod
+    def of_import(cls, imported, backend=None, target="sm_90", allow_tf32=None,
+                  specialize=False):
+        """The program import_exported gave as (text, importer), compiled."""
+        self = cls.__new__(cls)
+        self._compile(imported, backend, target, allow_tf32, specialize)
+        return self
+
+    def _compile(self, imported, backend, target, allow_tf32, specialize):
+        self.mlir, imp = imported
         self.name = imp.name
         self.backend = backend or default_backend()
         self.target = target
@@ -146,6 +159,16 @@ class Compiled:
                 self.num_compiles += 1
             except RuntimeError as e:
                 self.dynamic_error = str(e)
+
+    def launches(self):
+        """Kernel launches in one call (of the program over the dynamic
+        sizes, the static one, or the first specialization compiled)."""
+        program = (self.dynamic or getattr(self, "program", None)
+                   or next(iter(self.programs.values()), None))
+        if program is None:
+            raise ValueError(f"xtile: {self.name} is compiled per size, and no "
+                             "size has been run yet")
+        return program.launches()
 
     def _program(self, sizes):
         """The Program for these values of the dynamic sizes: the one
@@ -238,7 +261,7 @@ class Compiled:
 
 def compile(module, example_inputs, backend=None, target="sm_90",
             params_as_constants=False, allow_tf32=None, dynamic_shapes=None,
-            specialize=False):
+            specialize=False, strict=None):
     """`module` compiled through xtile's pipeline for `example_inputs`'
     shapes and types; runs on the GPU when there is one (backend="cuda"),
     else on the CPU through CUDA emulation (backend="emu").
@@ -254,9 +277,42 @@ def compile(module, example_inputs, backend=None, target="sm_90",
     arguments; a size outside its Dim's range is a ValueError. What xtile
     cannot compile over dynamic sizes yet is compiled per distinct value of
     the sizes instead, on the first call that has it (see Compiled);
-    specialize=True asks for that."""
-    return Compiled(module, example_inputs, backend, target, params_as_constants,
-                    allow_tf32, dynamic_shapes, specialize)
+    specialize=True asks for that.
+
+    A module with ops xtile cannot compile is partitioned: the ops run
+    through PyTorch between the parts xtile compiles, each fallback
+    reported once in a warning (a Partitioned, see xtile.partition).
+    strict=True (or XTILE_STRICT=1 in the environment) raises the first
+    UnsupportedError instead; the result is then always a Compiled."""
+    exported = _export(module, example_inputs, dynamic_shapes)
+    name = _name(module)
+
+    def build(imported):
+        return Compiled.of_import(imported, backend, target, allow_tf32, specialize)
+    try:
+        imported = import_exported(exported, name, params_as_constants)
+    except DynamicSizeError:
+        raise
+    except UnsupportedError as e:
+        if strict if strict is not None else strict_default():
+            raise
+        return Partitioned(exported, name, e, build, params_as_constants)
+    return build(imported)
+
+
+def explain(module, example_inputs, **options):
+    """What xtile makes of `module`: the partition report (the ops run
+    through PyTorch, with their lines and why; how many ops each side
+    runs) and the kernel launches of one call, as text."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # the report is returned instead
+        compiled = compile(module, example_inputs, strict=False, **options)
+    if isinstance(compiled, Partitioned):
+        text = compiled.report()
+    else:
+        text = f"xtile: {compiled.name}: every op compiled"
+    return text + f"\n  {compiled.launches()} kernel launches per call"
 
 
 from .backend import xtile_backend  # noqa: E402,F401  (registers "xtile")

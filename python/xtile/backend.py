@@ -1,7 +1,9 @@
 """torch.compile(model, backend="xtile"): each graph TorchDynamo captures
-is exported, imported into Tensor IR and compiled by xtile. An op xtile
-does not support raises UnsupportedError naming it and its line; with
-XTILE_FALLBACK=1 that graph runs eagerly instead, with a warning.
+is exported, imported into Tensor IR and compiled by xtile. A graph with
+ops xtile does not support is partitioned (xtile.partition): those ops
+run through PyTorch between the compiled parts, reported in a warning
+naming each op and its line; with XTILE_STRICT=1 the first one raises
+UnsupportedError instead.
 
 With symbolic sizes (torch.compile(dynamic=True), or Dynamo's automatic
 dynamic shapes after a recompile) the graph's size arguments are read
@@ -12,9 +14,6 @@ size. Where the graph cannot be imported with dynamic sizes (a size that
 is an expression of symbols, such as batch * tokens in a linear layer),
 the graph is exported and compiled once per distinct set of input shapes
 instead, still without recompiling in Dynamo."""
-import os
-import warnings
-
 import torch
 
 from . import importer
@@ -93,18 +92,11 @@ def _dynamic(example_inputs):
 
 
 def xtile_backend(gm, example_inputs, **kwargs):
-    from . import Compiled
-    try:
-        if _dynamic(example_inputs):
-            run = _symbolic(gm, example_inputs)
-        else:
-            compiled = Compiled(gm, tuple(example_inputs))
-            run = compiled.__call__
-    except importer.UnsupportedError as e:
-        if os.environ.get("XTILE_FALLBACK") == "1":
-            warnings.warn(f"xtile: running this graph eagerly: {e}")
-            return gm.forward
-        raise
+    from . import compile
+    if _dynamic(example_inputs):
+        run = _symbolic(gm, example_inputs)
+    else:
+        run = compile(gm, tuple(example_inputs)).__call__
 
     def call(*args):
         out = run(*args)
@@ -116,7 +108,7 @@ def _symbolic(gm, example_inputs):
     """The runner of a graph with size arguments: compiled with dynamic
     sizes once per value of its scalars, or per input shapes where the
     graph's sizes cannot all be dynamic in Tensor IR."""
-    from . import Compiled
+    from . import compile
     planned = _plan(gm, example_inputs)
     if planned is None:
         raise importer.UnsupportedError(
@@ -139,14 +131,15 @@ def _symbolic(gm, example_inputs):
             module = _Graph(gm, plan, values)
             if not static:
                 try:
-                    variants[key] = Compiled(module, example, dynamic_shapes=(tuple(dims),))
+                    variants[key] = compile(module, example,
+                                            dynamic_shapes=(tuple(dims),))
                     return variants[key], example
                 except importer.DynamicSizeError as e:
                     static.append(str(e))
                     key += tuple(tuple(t.shape) for t in example)
                     # torch.export marked the dynamic dimensions on them.
                     example = tuple(args[i].detach() for i in tensors)
-            variants[key] = Compiled(module, example)
+            variants[key] = compile(module, example)
         return variants[key], example
 
     # Compile now, so that errors surface at torch.compile, outside Dynamo's

@@ -464,12 +464,15 @@ class Program:
         if self.backend not in ("cuda", "emu"):
             raise ValueError(f"xtile: unknown backend {self.backend!r} (cuda or emu)")
         self.loader = cuda_loader() if self.backend == "cuda" else "emu"
+        self.mlir = mlir
+        self._launches = None
         spec = _tuned_spec(target)
         options = f"target={target}"
         if allow_tf32:
             options += " allow-tf32=true"
         if spec:
             options += f" schedule-spec={spec}"
+        self.options = options
         # The key covers the compiler (its binary), its options and the
         # tuned schedules.
         key = hashlib.sha256("\0".join([
@@ -490,6 +493,13 @@ class Program:
             self._build(mlir, lib, options)
         self.fn = _LibraryProgram(lib, name, cuda=self.backend == "cuda")
         self.lib = self.fn.lib
+
+    def launches(self):
+        """The number of kernel launches one call makes (counted in the
+        program's Kernel IR, lowered again on the first ask)."""
+        if self._launches is None:
+            self._launches = self._lower(self.mlir, self.options).count("xkernel.launch ")
+        return self._launches
 
     @staticmethod
     def _translate(kernel_ir, flag, what):

@@ -1,6 +1,7 @@
 # An op xtile does not support is an error naming the op and the line of
-# the model it comes from (with torch.compile too, unless XTILE_FALLBACK=1
-# asks to run that graph eagerly).
+# the model it comes from, where a graph cannot be partitioned (import_module)
+# or strict mode asks for it (XTILE_STRICT=1); otherwise torch.compile runs
+# the op through PyTorch and says so once (test/python/partition.py).
 import os
 import warnings
 
@@ -38,15 +39,17 @@ try:
     xtile.import_module(model, (x,))
 except xtile.UnsupportedError as e:
     print("import_module:", e)
+os.environ["XTILE_STRICT"] = "1"
 try:
     torch.compile(model, backend="xtile")(x)
 except Exception as e:
     line = next(l for l in str(e).splitlines() if "not supported" in l)
     print("torch.compile:", line.strip())
-os.environ["XTILE_FALLBACK"] = "1"
+del os.environ["XTILE_STRICT"]
 torch._dynamo.reset()
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     y = torch.compile(model, backend="xtile")(x)
 torch.testing.assert_close(y, model(x))
-print("fallback:", [str(w.message)[:60] for w in caught if "xtile" in str(w.message)])
+print("partitioned:", [str(w.message).splitlines()[0] for w in caught
+                       if "xtile" in str(w.message)])

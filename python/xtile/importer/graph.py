@@ -111,11 +111,15 @@ class Importer(IRBuilder):
             elif node.op == "output":
                 outs = node.args[0]
                 self.outputs = [self.values[o] for o in outs]
-                if any(isinstance(o, Complex) for o in self.outputs):
-                    raise UnsupportedError("a complex result of the graph is not "
+                complex_out = [o for o, v in zip(outs, self.outputs)
+                               if isinstance(v, Complex)]
+                if complex_out:
+                    error = UnsupportedError("a complex result of the graph is not "
                                            "supported by xtile (complex tensors are "
                                            "supported inside it: return "
                                            "torch.view_as_real of it)")
+                    error.node = complex_out[0].name
+                    raise error
         # What each result is: the module's own, or the new value of an
         # input or buffer it assigns in place (functionalized), which the
         # caller writes back.
@@ -128,6 +132,11 @@ class Importer(IRBuilder):
         """An input of the program: a function argument, or a parameter or
         buffer folded in as a constant."""
         val = node.meta["val"]
+        if isinstance(val, (int, torch.SymInt)):
+            # A size handed to a part of a partitioned graph (see
+            # xtile.partition): the size it is, bound through the tensors.
+            self.values[node] = self.sizes.size(val)
+            return
         is_user = spec is None or spec.kind.name == "USER_INPUT"
         tensor = None
         if not is_user:
@@ -137,10 +146,13 @@ class Importer(IRBuilder):
             # A complex parameter or buffer (a rotary table) is carried as
             # its pairs of reals; a complex user input is not.
             if is_user or tensor is None:
-                raise UnsupportedError(
+                error = UnsupportedError(
                     f"input {node.name} is a {val.dtype} tensor: a complex input of "
                     "the graph is not supported by xtile (complex tensors are "
                     "supported inside it: pass torch.view_as_real of it)")
+                if node.users:   # the op that reads it
+                    error.node = next(iter(node.users)).name
+                raise error
             tensor = torch.view_as_real(tensor.detach())
             val = tensor
         if not is_user and self.params_as_constants and tensor is not None:
@@ -173,7 +185,9 @@ class Importer(IRBuilder):
             where = f" at {src[0]}:{src[1]}: {src[2]}" if src else ""
             kind = (DynamicSizeError if isinstance(e, DynamicSizeError)
                     else UnsupportedError)
-            raise kind(f"{e}{where}") from None
+            error = kind(f"{e}{where}")
+            error.node = node.name   # the op xtile could not import
+            raise error from None
 
     def call(self, node):
         target = node.target
