@@ -160,15 +160,23 @@ class Compiled:
             except RuntimeError as e:
                 self.dynamic_error = str(e)
 
-    def launches(self):
-        """Kernel launches in one call (of the program over the dynamic
-        sizes, the static one, or the first specialization compiled)."""
+    def _compiled_program(self):
+        """The program over the dynamic sizes, the static one, or the first
+        specialization compiled."""
         program = (self.dynamic or getattr(self, "program", None)
                    or next(iter(self.programs.values()), None))
         if program is None:
             raise ValueError(f"xtile: {self.name} is compiled per size, and no "
                              "size has been run yet")
-        return program.launches()
+        return program
+
+    def launches(self):
+        """Kernel launches in one call (Program.launches)."""
+        return self._compiled_program().launches()
+
+    def traffic(self):
+        """(bytes moved, ideal bytes) of one call (Program.traffic)."""
+        return self._compiled_program().traffic()
 
     def _program(self, sizes):
         """The Program for these values of the dynamic sizes: the one

@@ -93,14 +93,19 @@ def _dynamic(example_inputs):
 
 def xtile_backend(gm, example_inputs, **kwargs):
     from . import compile
+    compiled = None
     if _dynamic(example_inputs):
         run = _symbolic(gm, example_inputs)
     else:
-        run = compile(gm, tuple(example_inputs)).__call__
+        compiled = compile(gm, tuple(example_inputs))
+        run = compiled.__call__
 
     def call(*args):
         out = run(*args)
         return out if isinstance(out, tuple) else (out,)
+    # What was built, for inspection: the Compiled or Partitioned of a
+    # static graph, None for one with sizes (see run.variants).
+    call.compiled = compiled
     return call
 
 

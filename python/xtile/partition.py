@@ -21,8 +21,9 @@ between them) run through PyTorch in between, in the graph's order:
   result, so the parts that do not depend on the communication run while
   it is in flight (docs/Distributed.md).
 
-Every fallback is reported once per graph (a warning, and `report()`),
-naming the op, its line in the model and why; strict mode (strict=True,
+Every fallback is reported once per graph (a warning where an op is
+unsupported, and `report()`, which lists the collectives too), naming the
+op, its line in the model and why; strict mode (strict=True,
 or XTILE_STRICT=1) raises the first UnsupportedError instead."""
 import os
 import types
@@ -72,6 +73,12 @@ def _qualified(node):
     return f"{schema.name.replace('::', '.')}.{overload}"
 
 
+def _is_collective(node):
+    schema = getattr(node.target, "_schema", None)
+    return schema is not None and (schema.name.split("::")[0] == "_c10d_functional"
+                                   or _op_name(node) in _COLLECTIVES)
+
+
 def _no_lowering(node):
     """Why this ATen call has no lowering at all, or None where it has one
     (which may still refuse the call's arguments when imported)."""
@@ -83,7 +90,7 @@ def _no_lowering(node):
         return None
     if name in LOWERINGS or name in COMPLEX_LOWERINGS:
         return None
-    if schema.name.split("::")[0] == "_c10d_functional" or name in _COLLECTIVES:
+    if _is_collective(node):
         return ("a collective, which runs through torch.distributed on the graph's "
                 "process group")
     why = why_unsupported(name)
@@ -176,6 +183,7 @@ class Fallback:
 
     def __init__(self, node, why):
         self.op = _qualified(node)
+        self.collective = _is_collective(node)
         self.source = _source(node)
         self.why = why
 
@@ -198,6 +206,13 @@ class Partitioned:
         self.name = name
         self.exported = exported
         gm = exported.graph_module
+        # Checks of a tensor's dtype and device, which torch.export made
+        # when tracing, and results nobody reads would otherwise be carried
+        # across the cuts (the importer drops them too).
+        for node in list(gm.graph.nodes):
+            if node.op == "call_function" and _op_name(node) == "_assert_tensor_metadata":
+                gm.graph.erase_node(node)
+        gm.graph.eliminate_dead_code()
         calls = [n for n in gm.graph.nodes if n.op == "call_function"]
         why = {}
         for node in calls:
@@ -258,7 +273,10 @@ class Partitioned:
                                        "not supported by xtile")
         self.input_names = [s.arg.name for s in sig.input_specs
                             if s.kind.name == "USER_INPUT"]
-        warnings.warn(self.report(), stacklevel=3)
+        # Collectives run through PyTorch by design: a warning only where an
+        # op does because xtile cannot compile it.
+        if any(not f.collective for f in self.fallbacks):
+            warnings.warn(self.report(), stacklevel=3)
 
     @staticmethod
     def _propose(gm, why):
@@ -276,13 +294,24 @@ class Partitioned:
         """Kernel launches of the compiled parts in one call."""
         return sum(p.launches() for p in self.parts)
 
+    def traffic(self):
+        """(bytes moved, ideal bytes) of the compiled parts in one call."""
+        moved = [p.traffic() for p in self.parts]
+        return sum(m for m, _ in moved), sum(i for _, i in moved)
+
     def report(self):
+        collectives = sum(f.collective for f in self.fallbacks)
+        unsupported = len(self.fallbacks) - collectives
         views = self.eager_ops - len(self.fallbacks)
+        what = [f"{unsupported} unsupported"] if unsupported else []
+        if collectives:
+            what.append(f"{collectives} collective{'s' if collectives > 1 else ''}")
+        if views:
+            what.append(f"{views} view{'s' if views > 1 else ''} around them")
         lines = [f"xtile: {self.name}: {self.eager_ops} of "
                  f"{self.eager_ops + self.compiled_ops} ops run through PyTorch "
-                 f"({len(self.fallbacks)} unsupported"
-                 + (f", {views} view{'s' if views > 1 else ''} around them" if views else "")
-                 + f"), {self.compiled_ops} compiled in {len(self.parts)} part(s)"]
+                 f"({', '.join(what)}), {self.compiled_ops} compiled in "
+                 f"{len(self.parts)} part(s)"]
         lines += [f"  {f}" for f in self.fallbacks]
         return "\n".join(lines)
 

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import tempfile
@@ -500,6 +501,19 @@ class Program:
         if self._launches is None:
             self._launches = self._lower(self.mlir, self.options).count("xkernel.launch ")
         return self._launches
+
+    def traffic(self):
+        """(bytes the kernels move, the ideal: each input read once and each
+        output written once), by xtile-opt's --xloop-report on the fused
+        Loop IR (every buffer a kernel touches counted once, in full)."""
+        done = subprocess.run([_tool("xtile-opt"), "--lower-to-loop", "--xloop-report",
+                               "-o", os.devnull], input=self.mlir, capture_output=True,
+                              text=True)
+        found = re.search(r"func @\S+: \d+ launch(?:es)?, (\d+) B moved, ideal (\d+) B",
+                          done.stdout)
+        if done.returncode or not found:
+            raise RuntimeError("xtile: the traffic report failed:\n" + done.stderr)
+        return int(found[1]), int(found[2])
 
     @staticmethod
     def _translate(kernel_ir, flag, what):
