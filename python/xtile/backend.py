@@ -14,6 +14,8 @@ size. Where the graph cannot be imported with dynamic sizes (a size that
 is an expression of symbols, such as batch * tokens in a linear layer),
 the graph is exported and compiled once per distinct set of input shapes
 instead, still without recompiling in Dynamo."""
+import warnings
+
 import torch
 
 from . import importer
@@ -93,6 +95,25 @@ def _dynamic(example_inputs):
 
 def xtile_backend(gm, example_inputs, **kwargs):
     from . import compile
+    from .partition import strict_default
+    subclass = next((type(x).__name__ for x in example_inputs
+                     if isinstance(x, torch.Tensor)
+                     and type(x) not in (torch.Tensor, torch.nn.Parameter)), None)
+    if subclass is not None:
+        # DTensor (torch.distributed.tensor.parallel's plans) and other
+        # tensor subclasses reach a backend unlowered: their graphs call
+        # the subclass's own constructors (DTensor.from_local).
+        why = (f"a graph over {subclass} tensors (tensor subclasses such as DTensor "
+               "are not lowered to plain tensors and collectives yet; shard with "
+               "torch.distributed._functional_collectives instead, see "
+               "docs/Distributed.md)")
+        if strict_default():
+            raise importer.UnsupportedError(why)
+        warnings.warn(f"xtile: running {why} through PyTorch")
+        def eager(*args):
+            return gm.forward(*args)
+        eager.compiled = None
+        return eager
     compiled = None
     if _dynamic(example_inputs):
         run = _symbolic(gm, example_inputs)

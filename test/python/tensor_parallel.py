@@ -95,6 +95,130 @@ def build(dtype):
     return layer, LlamaRotaryEmbedding(cfg), torch.randn(1, TOKENS, HIDDEN, dtype=dtype)
 
 
+class SequenceParallelMLP(nn.Module):
+    """Megatron's sequence parallelism around an MLP: the tokens sharded
+    over the ranks, an all_gather before the column-parallel up projection,
+    a reduce_scatter after the row-parallel down projection."""
+
+    def __init__(self, norm, up, down, rank, world):
+        super().__init__()
+        self.norm = norm
+        self.up = column(up, rank, world)
+        self.down = RowParallel(down, rank, world, reduce=False)
+
+    def forward(self, x):
+        h = funcol.all_gather_tensor(self.norm(x), 0, dist.group.WORLD)
+        h = self.down(nn.functional.gelu(self.up(h)))
+        return x + funcol.reduce_scatter_tensor(h, "sum", 0, dist.group.WORLD)
+
+
+class AllToAll(nn.Module):
+    """all_to_all_single between two compiled parts (expert parallelism's
+    token exchange)."""
+
+    def forward(self, x):
+        y = funcol.all_to_all_single(torch.exp(x) * 2.0, None, None, dist.group.WORLD)
+        return torch.softmax(y, dim=-1)
+
+
+class Overlap(nn.Module):
+    """An all_reduce whose result is read last: what does not depend on
+    it runs before its wait."""
+
+    def forward(self, x, y):
+        a = funcol.all_reduce(x * 2.0, "sum", dist.group.WORLD)
+        b = torch.lgamma(y + 2.0)    # no lowering: runs through PyTorch
+        return a + b
+
+
+def outer_order(compiled):
+    """The ops of a partitioned graph in the order they run."""
+    names = []
+    for node in compiled.gm.graph.nodes:
+        if node.op == "call_module":
+            names.append("part")
+        elif node.op == "call_function" and hasattr(node.target, "_schema"):
+            names.append(node.target._schema.name.split("::")[-1])
+    return " ".join(names)
+
+
+def collectives(rank, world, results):
+    """The other collectives through torch.compile, against their eager runs."""
+    from xtile.backend import xtile_backend
+    seen = []
+
+    def recording(gm, example_inputs):
+        call = xtile_backend(gm, example_inputs)
+        seen.append(call.compiled)
+        return call
+    torch.manual_seed(1)
+    norm = nn.RMSNorm(HIDDEN, eps=1e-6)
+    up, down = nn.Linear(HIDDEN, INTER, bias=False), nn.Linear(INTER, HIDDEN, bias=False)
+    x = torch.randn(TOKENS * world, HIDDEN)
+    lines = []
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        full = x + down(nn.functional.gelu(up(norm(x))))
+        mine = x[rank * TOKENS:(rank + 1) * TOKENS]
+        sp = SequenceParallelMLP(norm, up, down, rank, world)
+        got = torch.compile(sp, backend=recording)(mine)
+        want = full[rank * TOKENS:(rank + 1) * TOKENS]
+        error = (got - want).abs().max().item()
+        lines.append(f"sequence parallel (all_gather, reduce_scatter): max error "
+                     f"{error:.2e} ({'ok' if error <= 1e-5 else 'FAILED'}); "
+                     f"{outer_order(seen[-1])}")
+        a = torch.randn(world * 2, 16) + rank
+        got = torch.compile(AllToAll(), backend=recording)(a)
+        want = AllToAll()(a)
+        lines.append(f"all_to_all_single: {'match ok' if torch.allclose(got, want, atol=1e-6) else 'match FAILED'}; "
+                     f"{outer_order(seen[-1])}")
+        u, v = torch.randn(4, 8), torch.rand(4, 8)
+        got = torch.compile(Overlap(), backend=recording)(u, v)
+        want = Overlap()(u, v)
+        lines.append(f"overlap: {'match ok' if torch.allclose(got, want, atol=1e-5) else 'match FAILED'}; "
+                     f"{outer_order(seen[-1])}")
+    return lines
+
+
+class NextToken(nn.Module):
+    """A causal LM's logits for the last position (no cache)."""
+
+    def __init__(self, lm):
+        super().__init__()
+        self.lm = lm
+
+    def forward(self, ids):
+        return self.lm(input_ids=ids, use_cache=False).logits[:, -1]
+
+
+def generation(rank, world, steps=8):
+    """Greedy decoding from a tiny 2-layer Llama whose layers are sharded
+    (the embedding and the head replicated), each step's forward through
+    torch.compile(backend="xtile"), against the unsharded model's tokens."""
+    import copy
+    from transformers import LlamaConfig, LlamaForCausalLM
+    torch.manual_seed(0)
+    cfg = LlamaConfig(hidden_size=HIDDEN, intermediate_size=INTER, num_attention_heads=HEADS,
+                      num_key_value_heads=KV_HEADS, num_hidden_layers=2, vocab_size=128,
+                      max_position_embeddings=64, attn_implementation="sdpa")
+    lm = LlamaForCausalLM(cfg).eval()
+    prompt = torch.randint(0, 128, (1, 5))
+    sharded = copy.deepcopy(lm)
+    sharded.model.layers = nn.ModuleList(shard(layer, rank, world)
+                                         for layer in lm.model.layers)
+    step = torch.compile(NextToken(sharded).eval(), backend="xtile")
+    want, got = prompt, prompt
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(steps):
+            want = torch.cat([want, lm(input_ids=want, use_cache=False).logits[:, -1:]
+                              .argmax(-1)], dim=1)
+            got = torch.cat([got, step(got).argmax(-1, keepdim=True)], dim=1)
+    return (f"greedy decoding, {steps} tokens: "
+            f"{'match ok' if torch.equal(got, want) else 'match FAILED'} "
+            f"({got[0, prompt.shape[1]:].tolist()})")
+
+
 def parts_report(compiled_graphs):
     """Launches, bytes moved and compiled parts of the graphs torch.compile made."""
     launches = sum(g.launches() for g in compiled_graphs)
@@ -128,7 +252,8 @@ def worker(rank, world, port, dtype, results):
     error = (got.float() - want.float()).abs().max().item()
     eager_error = (eager.float() - want.float()).abs().max().item()
     launches, moved, parts = parts_report(seen)
-    results.put((rank, error, eager_error, launches, moved, parts, reports))
+    others = collectives(rank, world, results) + [generation(rank, world)]
+    results.put((rank, error, eager_error, launches, moved, parts, reports, others))
     dist.barrier()
     dist.destroy_process_group()
 
@@ -146,12 +271,15 @@ def run(world, dtype):
                        join=True, start_method="spawn")
     got = sorted(results.get() for _ in range(world))
     tol = 1e-5 if dtype == torch.float32 else 2e-2
-    for rank, error, eager_error, launches, moved, parts, reports in got:
+    for rank, error, eager_error, launches, moved, parts, reports, _ in got:
         print(f"TP={world} rank {rank}: max error {error:.2e} against the unsharded eager "
               f"layer ({'ok' if error <= tol else 'FAILED'}; the eager shard's "
               f"{eager_error:.2e}); {launches} launches in {parts} compiled parts, "
               f"{moved} B moved")
-    print(f"TP={world} report (rank 0):", "\n".join(got[0][-1]))
+    print(f"TP={world} report (rank 0):", "\n".join(got[0][-2]))
+    for rank, *_, others in got:
+        for line in others:
+            print(f"TP={world} rank {rank}: {line}")
 
 
 def single(dtype):
