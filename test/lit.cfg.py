@@ -95,8 +95,10 @@ for candidate in [os.path.join(config.xtile_obj_root, "venv", "bin", "python"),
             config.available_features.add("torch_mlir")
         config.substitutions.append(
             ("%torch_python_bare", candidate))
+        # Strict: an op that would fall back to PyTorch (docs/Distributed.md)
+        # is an error in the tests, unless a test asks for partitioning.
         config.substitutions.append(
-            ("%torch_python", "env PYTHONPATH=%s %s" % (
+            ("%torch_python", "env XTILE_STRICT=1 PYTHONPATH=%s %s" % (
                 os.path.join(config.xtile_src_root, "python"), candidate)))
         break
 

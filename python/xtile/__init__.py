@@ -291,7 +291,8 @@ def compile(module, example_inputs, backend=None, target="sm_90",
     through PyTorch between the parts xtile compiles, each fallback
     reported once in a warning (a Partitioned, see xtile.partition).
     strict=True (or XTILE_STRICT=1 in the environment) raises the first
-    UnsupportedError instead; the result is then always a Compiled."""
+    UnsupportedError instead (collectives still run through PyTorch:
+    docs/Distributed.md)."""
     exported = _export(module, example_inputs, dynamic_shapes)
     name = _name(module)
 
@@ -302,9 +303,8 @@ def compile(module, example_inputs, backend=None, target="sm_90",
     except DynamicSizeError:
         raise
     except UnsupportedError as e:
-        if strict if strict is not None else strict_default():
-            raise
-        return Partitioned(exported, name, e, build, params_as_constants)
+        strict = strict if strict is not None else strict_default()
+        return Partitioned(exported, name, e, build, params_as_constants, strict)
     return build(imported)
 
 

@@ -14,8 +14,6 @@ size. Where the graph cannot be imported with dynamic sizes (a size that
 is an expression of symbols, such as batch * tokens in a linear layer),
 the graph is exported and compiled once per distinct set of input shapes
 instead, still without recompiling in Dynamo."""
-import warnings
-
 import torch
 
 from . import importer
@@ -95,25 +93,9 @@ def _dynamic(example_inputs):
 
 def xtile_backend(gm, example_inputs, **kwargs):
     from . import compile
-    from .partition import strict_default
-    subclass = next((type(x).__name__ for x in example_inputs
-                     if isinstance(x, torch.Tensor)
-                     and type(x) not in (torch.Tensor, torch.nn.Parameter)), None)
-    if subclass is not None:
-        # DTensor (torch.distributed.tensor.parallel's plans) and other
-        # tensor subclasses reach a backend unlowered: their graphs call
-        # the subclass's own constructors (DTensor.from_local).
-        why = (f"a graph over {subclass} tensors (tensor subclasses such as DTensor "
-               "are not lowered to plain tensors and collectives yet; shard with "
-               "torch.distributed._functional_collectives instead, see "
-               "docs/Distributed.md)")
-        if strict_default():
-            raise importer.UnsupportedError(why)
-        warnings.warn(f"xtile: running {why} through PyTorch")
-        def eager(*args):
-            return gm.forward(*args)
-        eager.compiled = None
-        return eager
+    if any(isinstance(x, torch.Tensor) and type(x) not in (torch.Tensor, torch.nn.Parameter)
+           for x in example_inputs):
+        return _subclasses(gm, example_inputs)
     compiled = None
     if _dynamic(example_inputs):
         run = _symbolic(gm, example_inputs)
@@ -127,6 +109,59 @@ def xtile_backend(gm, example_inputs, **kwargs):
     # What was built, for inspection: the Compiled or Partitioned of a
     # static graph, None for one with sizes (see run.variants).
     call.compiled = compiled
+    return call
+
+
+def _subclasses(gm, example_inputs):
+    """A graph over tensor subclasses (DTensor, from torch.distributed.
+    tensor.parallel's plans): AOTAutograd lowers it to an ATen graph over
+    plain tensors with functional collectives, whose forward xtile compiles
+    as a partitioned program (the collectives run through torch.distributed).
+    Only inference: a graph that needs gradients is an error."""
+    from torch._functorch.aot_autograd import aot_module_simplified
+    from . import Compiled
+    from .partition import Partitioned, aten_program, strict_default
+    built = []
+
+    def forward_compiler(fw, inputs):
+        if any(getattr(x, "requires_grad", False) for x in inputs):
+            raise importer.UnsupportedError(
+                "a graph over tensor subclasses that needs gradients: xtile "
+                "compiles inference graphs (run it under torch.no_grad())")
+        program = Partitioned(aten_program(fw), "graph", None, Compiled.of_import,
+                              strict=strict_default())
+        built.append(program)
+
+        def run(*args):
+            out = program(*args)
+            return out if isinstance(out, tuple) else (out,)
+        return run
+
+    # Attention is a CompositeImplicitAutograd op, which AOTAutograd would
+    # otherwise decompose to its math before any table applies (the scores
+    # in memory, five kernels where xtile's composite is one): preserved as
+    # torch.export preserves it. DTensor has sharding rules for it; the
+    # other composites xtile keeps (linear) it has none for, and they are
+    # decomposed (linear to a matmul, the same kernels). Where preserving
+    # fails, the graph is traced again without it.
+    from torch._export.utils import _special_op_to_preserve_cia
+    from torch.export.exported_program import _override_composite_implicit_decomp
+    sdpa = torch.ops.aten.scaled_dot_product_attention.default
+    table = dict(importer.decomposition_table())
+    for preserve in ({sdpa: _special_op_to_preserve_cia}, {}):
+        try:
+            with _override_composite_implicit_decomp(preserve), torch.no_grad():
+                call = aot_module_simplified(gm, example_inputs,
+                                             fw_compiler=forward_compiler,
+                                             decompositions=table)
+            break
+        except importer.UnsupportedError:
+            raise
+        except Exception:  # noqa: BLE001 - traced again without preserving
+            if not preserve:
+                raise
+            built.clear()
+    call.compiled = built[0] if built else None
     return call
 
 

@@ -23,8 +23,9 @@ between them) run through PyTorch in between, in the graph's order:
 
 Every fallback is reported once per graph (a warning where an op is
 unsupported, and `report()`, which lists the collectives too), naming the
-op, its line in the model and why; strict mode (strict=True,
-or XTILE_STRICT=1) raises the first UnsupportedError instead."""
+op, its line in the model and why; strict mode (strict=True, or
+XTILE_STRICT=1) raises the first UnsupportedError instead (a graph whose
+only fallbacks are collectives is partitioned in strict mode too)."""
 import os
 import types
 import warnings
@@ -109,8 +110,8 @@ def _data_dependent(node):
     """Why an op that makes or reads a tensor whose shape depends on the
     data (nonzero's, a boolean mask's) cannot be compiled, else None."""
     values = [node.meta.get("val")] + [a.meta.get("val") for a in node.all_input_nodes]
-    for v in values:
-        if v is not None and free_unbacked_symbols(v):
+    for v in torch.utils._pytree.tree_leaves(values):
+        if isinstance(v, (torch.Tensor, torch.SymInt)) and free_unbacked_symbols(v):
             return ("it makes or reads a tensor whose shape depends on the data, "
                     "which xtile does not support")
     return None
@@ -164,6 +165,28 @@ class _Part:
                                                 target=None) for _ in outputs])
 
 
+_NOTHING = types.SimpleNamespace(state_dict={}, constants={}, range_constraints={},
+                                 graph_signature=types.SimpleNamespace(input_specs=[]))
+
+
+def aten_program(gm):
+    """An ATen graph that did not come from torch.export (AOTAutograd's),
+    as the importer reads a program: every placeholder an input, every
+    result the graph's own."""
+    return _Part(gm, _NOTHING)
+
+
+_NOTHING = types.SimpleNamespace(state_dict={}, constants={}, range_constraints={},
+                                 graph_signature=types.SimpleNamespace(input_specs=[]))
+
+
+def aten_program(gm):
+    """An ATen graph that did not come from torch.export (AOTAutograd's),
+    as the importer reads a program: every placeholder an input, every
+    result the graph's own."""
+    return _Part(gm, _NOTHING)
+
+
 class _Run(torch.nn.Module):
     """A compiled part, called as the fused submodule it replaces: with
     all of the part's inputs (the compiled program takes its tensors that
@@ -187,6 +210,12 @@ class Fallback:
         self.source = _source(node)
         self.why = why
 
+    def message(self):
+        """Why, where: as the importer's UnsupportedError says it."""
+        if " at /" in self.why or not self.source:
+            return self.why
+        return f"{self.why} at {self.source[0]}:{self.source[1]}: {self.source[2]}"
+
     def __str__(self):
         where = (f"{os.path.basename(self.source[0])}:{self.source[1]}: {self.source[2]}"
                  if self.source else "(no source line)")
@@ -202,7 +231,7 @@ class Partitioned:
     of the graph each side runs."""
 
     def __init__(self, exported, name, first_error, compile_part,
-                 params_as_constants=False):
+                 params_as_constants=False, strict=False):
         self.name = name
         self.exported = exported
         gm = exported.graph_module
@@ -220,6 +249,10 @@ class Partitioned:
             if reason is not None:
                 why[node.name] = reason
         failed = getattr(first_error, "node", None)
+        by_name = {n.name: n for n in calls}
+        if strict and first_error is not None and (
+                failed not in by_name or not _is_collective(by_name[failed])):
+            raise first_error   # the first op that is no collective: as it was
         if failed is not None:
             why.setdefault(failed, str(first_error))
         # Import the parts; an op one of them cannot import falls back and
@@ -248,6 +281,12 @@ class Partitioned:
         # sizes and their checks (a data-dependent size's) are left out.
         ops = [n for n in calls if _on_tensors(n)]
         self.fallbacks = [Fallback(n, why[n.name]) for n in ops if n.name in why]
+        if strict:
+            # Collectives run through PyTorch by design; anything else is
+            # the error strict mode asks for, at the first such op.
+            unsupported = [f for f in self.fallbacks if not f.collective]
+            if unsupported:
+                raise UnsupportedError(unsupported[0].message())
         in_parts = {n for nodes in parts for n in nodes}
         self.compiled_ops = sum(n in in_parts for n in ops)
         self.eager_ops = len(ops) - self.compiled_ops
