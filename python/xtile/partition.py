@@ -176,17 +176,6 @@ def aten_program(gm):
     return _Part(gm, _NOTHING)
 
 
-_NOTHING = types.SimpleNamespace(state_dict={}, constants={}, range_constraints={},
-                                 graph_signature=types.SimpleNamespace(input_specs=[]))
-
-
-def aten_program(gm):
-    """An ATen graph that did not come from torch.export (AOTAutograd's),
-    as the importer reads a program: every placeholder an input, every
-    result the graph's own."""
-    return _Part(gm, _NOTHING)
-
-
 class _Run(torch.nn.Module):
     """A compiled part, called as the fused submodule it replaces: with
     all of the part's inputs (the compiled program takes its tensors that
