@@ -93,9 +93,11 @@ def _dynamic(example_inputs):
 
 def xtile_backend(gm, example_inputs, **kwargs):
     from . import compile
-    if any(isinstance(x, torch.Tensor) and type(x) not in (torch.Tensor, torch.nn.Parameter)
-           for x in example_inputs):
-        return _subclasses(gm, example_inputs)
+    training = _needs_grad(example_inputs)
+    if training or any(isinstance(x, torch.Tensor)
+                       and type(x) not in (torch.Tensor, torch.nn.Parameter)
+                       for x in example_inputs):
+        return _through_aot(gm, example_inputs, training)
     compiled = None
     if _dynamic(example_inputs):
         run = _symbolic(gm, example_inputs)
@@ -112,48 +114,89 @@ def xtile_backend(gm, example_inputs, **kwargs):
     return call
 
 
-def _subclasses(gm, example_inputs):
-    """A graph over tensor subclasses (DTensor, from torch.distributed.
-    tensor.parallel's plans): AOTAutograd lowers it to an ATen graph over
-    plain tensors with functional collectives, whose forward xtile compiles
-    as a partitioned program (the collectives run through torch.distributed).
-    Only inference: a graph that needs gradients is an error."""
+def _needs_grad(example_inputs):
+    return torch.is_grad_enabled() and any(
+        isinstance(x, torch.Tensor) and x.requires_grad for x in example_inputs)
+
+
+def _attention_math(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
+                    scale=None, enable_gqa=False):
+    return torch.ops.aten._scaled_dot_product_attention_math.default(
+        query, key, value, attn_mask, dropout_p, is_causal, scale=scale,
+        enable_gqa=enable_gqa)[0]
+
+
+def _attention_as_math(gm):
+    """Attention in a training graph as its math (scores, softmax, the
+    weighted sum), whose gradients AOTAutograd derives op by op. On the CPU,
+    attention is otherwise traced to _scaled_dot_product_flash_attention_
+    for_cpu, whose Core ATen decomposition gives the attention weights
+    where its backward expects the log-sum-exp: wrong gradients."""
+    changed = False
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and node.target in (
+                torch.nn.functional.scaled_dot_product_attention,
+                torch._C._nn.scaled_dot_product_attention):
+            node.target = _attention_math
+            changed = True
+    if changed:
+        gm.recompile()
+
+
+def _through_aot(gm, example_inputs, training):
+    """A graph through AOTAutograd: for training (a graph whose inputs need
+    gradients, with grad mode on) its forward and backward graphs, and for
+    graphs over tensor subclasses (DTensor, from torch.distributed.tensor.
+    parallel's plans) the ATen graph over plain tensors with functional
+    collectives that it lowers them to. xtile compiles each graph as a
+    partitioned program (xtile.partition): what it cannot compile, and the
+    collectives, run through PyTorch between its parts.
+
+    Training uses AOTAutograd's min-cut partitioner (what the forward saves
+    for the backward: activations that are cheap to recompute are
+    recomputed in the backward, as TorchInductor does)."""
+    from functorch.compile import make_boxed_func, min_cut_rematerialization_partition
     from torch._functorch.aot_autograd import aot_module_simplified
     from . import Compiled
     from .partition import Partitioned, aten_program, strict_default
     built = []
 
-    def forward_compiler(fw, inputs):
-        if any(getattr(x, "requires_grad", False) for x in inputs):
-            raise importer.UnsupportedError(
-                "a graph over tensor subclasses that needs gradients: xtile "
-                "compiles inference graphs (run it under torch.no_grad())")
-        program = Partitioned(aten_program(fw), "graph", None, Compiled.of_import,
-                              strict=strict_default())
-        built.append(program)
+    def compiler(kind):
+        def compile_graph(fx, inputs):
+            program = Partitioned(aten_program(fx), f"{kind}{len(built)}", None,
+                                  Compiled.of_import, strict=strict_default(),
+                                  dynamic_fallback=True)
+            built.append(program)
 
-        def run(*args):
-            out = program(*args)
-            return out if isinstance(out, tuple) else (out,)
-        return run
+            def run(*args):
+                out = program(*args)
+                return out if isinstance(out, tuple) else (out,)
+            return make_boxed_func(run)
+        return compile_graph
 
+    table = dict(importer.decomposition_table())
+    options = dict(fw_compiler=compiler("forward"), decompositions=table)
+    if training:
+        _attention_as_math(gm)
+        call = aot_module_simplified(gm, example_inputs, bw_compiler=compiler("backward"),
+                                     partition_fn=min_cut_rematerialization_partition,
+                                     **options)
+        call.compiled, call.programs = built[0] if built else None, built
+        return call
     # Attention is a CompositeImplicitAutograd op, which AOTAutograd would
     # otherwise decompose to its math before any table applies (the scores
     # in memory, five kernels where xtile's composite is one): preserved as
-    # torch.export preserves it. DTensor has sharding rules for it; the
-    # other composites xtile keeps (linear) it has none for, and they are
-    # decomposed (linear to a matmul, the same kernels). Where preserving
-    # fails, the graph is traced again without it.
+    # torch.export preserves it, in inference. DTensor has sharding rules
+    # for it; the other composites xtile keeps (linear) it has none for,
+    # and they are decomposed (linear to a matmul, the same kernels).
+    # Where preserving fails, the graph is traced again without it.
     from torch._export.utils import _special_op_to_preserve_cia
     from torch.export.exported_program import _override_composite_implicit_decomp
     sdpa = torch.ops.aten.scaled_dot_product_attention.default
-    table = dict(importer.decomposition_table())
     for preserve in ({sdpa: _special_op_to_preserve_cia}, {}):
         try:
             with _override_composite_implicit_decomp(preserve), torch.no_grad():
-                call = aot_module_simplified(gm, example_inputs,
-                                             fw_compiler=forward_compiler,
-                                             decompositions=table)
+                call = aot_module_simplified(gm, example_inputs, **options)
             break
         except importer.UnsupportedError:
             raise
@@ -161,7 +204,7 @@ def _subclasses(gm, example_inputs):
             if not preserve:
                 raise
             built.clear()
-    call.compiled = built[0] if built else None
+    call.compiled, call.programs = built[0] if built else None, built
     return call
 
 

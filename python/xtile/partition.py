@@ -220,7 +220,7 @@ class Partitioned:
     of the graph each side runs."""
 
     def __init__(self, exported, name, first_error, compile_part,
-                 params_as_constants=False, strict=False):
+                 params_as_constants=False, strict=False, dynamic_fallback=False):
         self.name = name
         self.exported = exported
         gm = exported.graph_module
@@ -255,8 +255,17 @@ class Partitioned:
                 try:
                     import_exported(_Part(sub, exported), f"{name}_part{i}",
                                     params_as_constants)
-                except DynamicSizeError:
-                    raise
+                except DynamicSizeError as e:
+                    # A size that is an expression of dynamic sizes: the
+                    # caller compiles per size instead, where it can (a
+                    # graph from torch.export); an ATen graph from
+                    # AOTAutograd runs that op through PyTorch.
+                    node = getattr(e, "node", None)
+                    if not dynamic_fallback or node is None or node in why:
+                        raise
+                    why[node] = str(e)
+                    retry = True
+                    break
                 except UnsupportedError as e:
                     node = getattr(e, "node", None)
                     if node is None or node in why:
@@ -336,10 +345,14 @@ class Partitioned:
             what.append(f"{collectives} collective{'s' if collectives > 1 else ''}")
         if views:
             what.append(f"{views} view{'s' if views > 1 else ''} around them")
-        lines = [f"xtile: {self.name}: {self.eager_ops} of "
-                 f"{self.eager_ops + self.compiled_ops} ops run through PyTorch "
-                 f"({', '.join(what)}), {self.compiled_ops} compiled in "
-                 f"{len(self.parts)} part(s)"]
+        if not self.eager_ops:
+            lines = [f"xtile: {self.name}: every op compiled ({self.compiled_ops} in "
+                     f"{len(self.parts)} part(s))"]
+        else:
+            lines = [f"xtile: {self.name}: {self.eager_ops} of "
+                     f"{self.eager_ops + self.compiled_ops} ops run through PyTorch "
+                     f"({', '.join(what)}), {self.compiled_ops} compiled in "
+                     f"{len(self.parts)} part(s)"]
         lines += [f"  {f}" for f in self.fallbacks]
         return "\n".join(lines)
 

@@ -163,11 +163,14 @@ class Importer(IRBuilder):
         shape = [self.sizes.size(d) for d in val.shape]
         for i, d in enumerate(shape):
             if isinstance(d, Expr):
-                raise DynamicSizeError(
+                error = DynamicSizeError(
                     f"input {node.name} has the size {d} (dimension {i}), an "
                     "expression of dynamic sizes: xtile supports a dynamic "
                     "size only where it is exactly one symbol (a "
                     "torch.export Dim)")
+                if node.users:   # the op that reads it
+                    error.node = next(iter(node.users)).name
+                raise error
         v = Value(name, shape, val.dtype)
         self.values[node] = Complex(v, complex_dtype) if complex_dtype else v
         self.args.append((name, v.type))
