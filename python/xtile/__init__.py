@@ -14,7 +14,7 @@ import torch
 
 from .importer import (DynamicSizeError, UnsupportedError, decomposition_table,
                        import_exported)
-from .partition import Partitioned, strict_default
+from .partition import RESULT_KINDS, Partitioned, results_of, strict_default
 from .runtime import Program, _tool, default_backend
 
 __all__ = ["import_module", "compile", "explain", "UnsupportedError",
@@ -140,7 +140,7 @@ class Compiled:
         self.roles = imp.output_roles
         self.buffers = imp.buffers
         for kind, what in self.roles:
-            if kind not in ("USER_OUTPUT", "USER_INPUT_MUTATION", "BUFFER_MUTATION"):
+            if kind not in RESULT_KINDS:
                 raise UnsupportedError(f"a graph result of kind {kind} ({what}) is "
                                        "not supported by xtile")
         if allow_tf32 is None:
@@ -253,18 +253,10 @@ class Compiled:
         program(buffers + outs,
                 [sizes[n] for n in sorted(self.symbols)] if program is self.dynamic
                 else ())
-        # In-place assignments to inputs and buffers, as eager makes them.
+        # In-place assignments to inputs, buffers and parameters, as eager
+        # makes them.
         names = [name for kind, name in self.sources if kind == "input"]
-        results = []
-        with torch.no_grad():
-            for (kind, target), out in zip(self.roles, outs):
-                if kind == "USER_INPUT_MUTATION":
-                    inputs[names.index(target)].copy_(out)
-                elif kind == "BUFFER_MUTATION":
-                    self.buffers[target].copy_(out)
-                else:
-                    results.append(out)
-        return results[0] if len(results) == 1 else tuple(results)
+        return results_of(self.roles, outs, inputs, names, self.buffers.__getitem__)
 
 
 def compile(module, example_inputs, backend=None, target="sm_90",

@@ -55,6 +55,29 @@ _COLLECTIVES = {"all_reduce", "all_reduce_", "all_gather_into_tensor",
                 "reduce_scatter_tensor_coalesced", "wait_tensor"}
 
 
+# What a program's results are: its own, or the new value of an input, a
+# buffer or a parameter it assigns in place (functionalized: written back
+# by results_of).
+RESULT_KINDS = ("USER_OUTPUT", "USER_INPUT_MUTATION", "BUFFER_MUTATION",
+                "PARAMETER_MUTATION")
+
+
+def results_of(roles, outs, inputs, input_names, state):
+    """The user's results among a program's `outs`, after writing the new
+    values of the inputs (by name in input_names) and of the buffers and
+    parameters (state(target)) it assigns into them, as eager does."""
+    results = []
+    with torch.no_grad():
+        for (kind, target), out in zip(roles, outs):
+            if kind == "USER_INPUT_MUTATION":
+                inputs[input_names.index(target)].copy_(out)
+            elif kind in ("BUFFER_MUTATION", "PARAMETER_MUTATION"):
+                state(target).copy_(out)
+            else:
+                results.append(out)
+    return results[0] if len(results) == 1 else tuple(results)
+
+
 def strict_default():
     return os.environ.get("XTILE_STRICT") == "1"
 
@@ -305,7 +328,7 @@ class Partitioned:
         sig = exported.graph_signature
         self.roles = [(s.kind.name, s.target) for s in sig.output_specs]
         for kind, what in self.roles:
-            if kind not in ("USER_OUTPUT", "USER_INPUT_MUTATION", "BUFFER_MUTATION"):
+            if kind not in RESULT_KINDS:
                 raise UnsupportedError(f"a graph result of kind {kind} ({what}) is "
                                        "not supported by xtile")
         self.input_names = [s.arg.name for s in sig.input_specs
@@ -379,18 +402,10 @@ class Partitioned:
     def __call__(self, *inputs):
         with torch.no_grad():
             outs = self.gm(*self._flat(inputs))
-        results = []
-        with torch.no_grad():
-            for (kind, target), out in zip(self.roles, outs):
-                if kind == "USER_INPUT_MUTATION":
-                    inputs[self.input_names.index(target)].copy_(out)
-                elif kind == "BUFFER_MUTATION":
-                    ep = self.exported
-                    buf = ep.state_dict.get(target, getattr(ep, "constants", {}).get(target))
-                    buf.copy_(out)
-                else:
-                    results.append(out)
-        return results[0] if len(results) == 1 else tuple(results)
+        ep = self.exported
+        constants = getattr(ep, "constants", {})
+        return results_of(self.roles, outs, inputs, self.input_names,
+                          lambda t: ep.state_dict.get(t, constants.get(t)))
 
 
 def _wait_at_first_use(gm):

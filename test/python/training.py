@@ -186,6 +186,63 @@ def input_gradient():
             f"under no_grad: {'AOTAutograd' if any(calls) else 'the forward-only path'}")
 
 
+def optimizer(kind, steps=3):
+    """torch.compile(optimizer.step) for SGD with momentum and AdamW
+    (foreach): the per-parameter updates compiled (the foreach operators as
+    per-tensor elementwise chains), the state written back in place."""
+    torch.manual_seed(0)
+    model, inputs = cases()["mlp"]()
+    ref = copy.deepcopy(model)
+    model(*inputs).backward()
+    ref(*inputs).backward()
+    make = ((lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9, foreach=True))
+            if kind == "sgd" else (lambda ps: torch.optim.AdamW(ps, lr=1e-2, foreach=True)))
+    opt, ref_opt = make(model.parameters()), make(ref.parameters())
+    calls = []
+
+    def recording(gm, example_inputs):
+        call = xtile_backend(gm, example_inputs)
+        calls.append(call.compiled)
+        return call
+    step = torch.compile(opt.step, backend=recording)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(steps):
+            step()
+            ref_opt.step()
+    error = max((p - q).abs().max().item() for p, q in zip(model.parameters(), ref.parameters()))
+    state = max((a - b).abs().max().item()
+                for p, q in zip(model.parameters(), ref.parameters())
+                for a, b in zip(opt.state[p].values(), ref_opt.state[q].values())
+                if isinstance(a, torch.Tensor) and a.is_floating_point())
+    built = [c for c in calls if c is not None]
+    warned = sum("run through PyTorch" in str(w.message) for w in caught)
+    return (f"{kind} step: {'ok' if error <= 2e-6 and state <= 2e-6 else 'FAILED'} "
+            f"(parameters {error:.1e}, state {state:.1e} from eager after {steps} steps); "
+            f"{len(built)} graph(s), {sum(c.launches() for c in built)} launches; "
+            f"{warned} warning(s)")
+
+
+def autocast():
+    """bf16 autocast training: the gradients, in f32 as eager keeps them,
+    against eager's under the same autocast."""
+    torch.manual_seed(0)
+    model, inputs = cases()["swiglu"]()
+    ref = copy.deepcopy(model)
+    compiled = torch.compile(model, backend="xtile")
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        loss, want = compiled(*inputs), ref(*inputs)
+    loss.backward()
+    want.backward()
+    dtypes = sorted({str(p.grad.dtype) for p in model.parameters()})
+    scale = max(q.grad.abs().max().item() for q in ref.parameters())
+    error = max((p.grad - q.grad).abs().max().item()
+                for p, q in zip(model.parameters(), ref.parameters()))
+    ok = error <= 2 ** -7 * scale and abs(loss.item() - want.item()) <= 1e-2
+    return (f"bf16 autocast: {'ok' if ok else 'FAILED'} (gradients {error:.1e} of "
+            f"{scale:.1e} from eager's, in {', '.join(dtypes)})")
+
+
 def main():
     names = sys.argv[1:] or list(cases())
     for name in names:
@@ -196,6 +253,10 @@ def main():
             print(f"{name}: FAILED {type(e).__name__}: {str(e)[:400]}")
         sys.stdout.flush()
     print(input_gradient())
+    print(autocast())
+    for kind in ("sgd", "adamw"):
+        torch._dynamo.reset()
+        print(optimizer(kind))
 
 
 if __name__ == "__main__":

@@ -17,10 +17,12 @@ The modules (docs/Frontend.md, "Importer layout"):
   elementwise, libm, reductions, normalization, matmul, scans, selection,
   indexing, views, convolution: the lowerings, by family
   complex        complex tensors inside a graph, as pairs of reals
+  foreach        the foreach operators (optimizers) as their per-tensor ops
 """
 # Each family module registers its lowerings when imported.
 from . import (complex, convolution, elementwise, indexing, libm,  # noqa: F401
                matmul, normalization, reductions, scans, selection, views)
+from . import foreach  # noqa: F401,E402  (after the lowerings it maps onto)
 from .errors import DynamicSizeError, UnsupportedError
 from .graph import Importer, bind, import_exported
 from .ir import element_type, tensor_type

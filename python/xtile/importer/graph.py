@@ -125,7 +125,8 @@ class Importer(IRBuilder):
         # caller writes back.
         self.output_roles = [(spec.kind.name, spec.target) for spec in sig.output_specs]
         self.buffers = {spec.target: state.get(spec.target, constants.get(spec.target))
-                        for spec in sig.input_specs if spec.kind.name == "BUFFER"}
+                        for spec in sig.input_specs
+                        if spec.kind.name in ("BUFFER", "PARAMETER")}
         return self.module(self.name, self.args, self.outputs, self.symbols)
 
     def _placeholder(self, node, spec, state, constants):
