@@ -35,7 +35,8 @@ def why_unsupported(name):
         return ("it reads a tensor's value into Python (.item()), which makes the "
                 "graph depend on the data")
     if name.endswith("_backward"):
-        return "it is a backward operator, and xtile compiles inference graphs"
+        return ("it is a backward operator without a Core ATen decomposition (the "
+                "others reach xtile decomposed)")
     if name.startswith("sym_"):
         return ("it constrains a size that depends on the data, which xtile does "
                 "not support")
