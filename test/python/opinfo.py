@@ -3,7 +3,7 @@
 # reference.
 #
 #   opinfo.py [--ops NAME,NAME,...] [--dtypes float32,bfloat16]
-#             [--max-samples N] [--verbose]
+#             [--max-samples N] [--verbose] [--grad]
 #
 # An op NAME selects every variant of that OpInfo; NAME.VARIANT one.
 # --max-samples N runs N of each op's samples, spread evenly over its list
@@ -17,6 +17,14 @@
 # give or take one rounding of the result's type. Prints one line per op
 # and dtype ("<op> <dtype>: N passed, N failed") with the failures, and a
 # closing total; exits non-zero when a sample fails.
+#
+# --grad checks gradients instead: each sample's floating-point inputs
+# require grad, the module goes through torch.compile(backend="xtile")
+# (AOTAutograd's forward and backward graphs, both compiled by xtile), and
+# the gradients of sum(result * cotangent) for a random cotangent are held
+# to the same bound against eager's and the float64 reference's, the last
+# term taken at the largest gradient or cotangent (what cancels in a
+# gradient is as large as they are).
 import argparse
 import copy
 import sys
@@ -115,9 +123,11 @@ def as_list(out):
     return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
-def compare(got, eager, ref):
+def compare(got, eager, ref, scale=0.0):
     """None when every output of `got` is within the bound of the header
-    against `ref`, else why not. Integer outputs must equal eager's."""
+    against `ref`, else why not. Integer outputs must equal eager's.
+    `scale`, where larger than max|ref|, stands for it in the bound's last
+    term (a gradient's: the magnitude of what cancels in it)."""
     eps32 = torch.finfo(torch.float32).eps
     for g, e, r in zip(as_list(got), as_list(eager), as_list(ref)):
         if g.shape != e.shape or g.dtype != e.dtype:
@@ -137,7 +147,7 @@ def compare(got, eager, ref):
         if not ok.any():
             continue
         bound = 2 * torch.maximum((e64 - r64).abs(), ulp(r64, e.dtype)) + \
-            8 * eps32 * r64[ok].abs().max()
+            8 * eps32 * max(r64[ok].abs().max().item(), scale)
         err = (g64 - r64).abs()
         bad = ok & ~(err <= bound)
         if bad.any():
@@ -187,6 +197,57 @@ def check(op, sample, dtype):
         pair = [(x.gather(d, i), i) for i in (got, eager)]
         return compare_selection("sort", sample, pair[0], pair[1], pair[1])
     return compare(got, eager, ref)
+
+
+class NoGradient(Exception):
+    """The sample has nothing to differentiate: no floating-point input, or
+    no floating-point result that depends on one."""
+
+
+def gradients(fn, inputs, cotangents):
+    """The gradients of sum(result * cotangent) over the floating-point
+    results of fn(*inputs) with respect to its floating-point inputs (zeros
+    where a result does not depend on one)."""
+    wrt = [x for x in inputs if x.requires_grad]
+    outs = [o for o in as_list(fn(*inputs)) if o.is_floating_point() and o.requires_grad]
+    if not wrt or not outs:
+        raise NoGradient()
+    grads = torch.autograd.grad(outs, wrt, [c.to(o.dtype) for c, o in zip(cotangents, outs)],
+                                allow_unused=True)
+    return [torch.zeros_like(x) if g is None else g for g, x in zip(grads, wrt)]
+
+
+def check_grad(op, sample, dtype):
+    """The gradients through torch.compile(backend="xtile") (AOTAutograd's
+    forward and backward graphs, compiled by xtile) against eager's and a
+    float64 reference's, as check() compares results."""
+    module = Sample(op.op, sample)
+
+    def leaves(dtype=None):
+        return tuple(t.detach().to(dtype or t.dtype).requires_grad_(t.is_floating_point())
+                     if t.is_floating_point() else t for t in module.tensors)
+    inputs = leaves()
+    with torch.no_grad():
+        outs = [o for o in as_list(module(*inputs)) if o.is_floating_point()]
+    torch.manual_seed(1)
+    cotangents = [torch.randn(o.shape, dtype=o.dtype) for o in outs]
+    try:
+        eager = gradients(module, inputs, cotangents)
+    except RuntimeError as e:   # PyTorch has no derivative for this sample
+        raise NoGradient(str(e).splitlines()[0][:160]) from None
+    try:
+        ref = gradients(copy.deepcopy(module).to(torch.float64), leaves(torch.float64),
+                        cotangents)
+    except RuntimeError as e:
+        raise NoReference(str(e).splitlines()[0][:160]) from None
+    torch._dynamo.reset()
+    got = gradients(torch.compile(module, backend="xtile"), leaves(), cotangents)
+    # A gradient sums products of the cotangent with the op's derivatives:
+    # what cancels in it is as large as the largest of them, which the
+    # bound's last term takes (the gradients' and the cotangents' largest).
+    scale = max([g.abs().max().item() for g in ref if g.numel()] +
+                [c.abs().max().item() for c in cotangents if c.numel()] + [0.0])
+    return compare(got, eager, ref, scale)
 
 
 def compare_selection(name, sample, got, eager, ref):
@@ -251,6 +312,9 @@ def main():
                         help="at most this many samples per op and dtype, "
                              "spread evenly over its samples (0: all)")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--grad", action="store_true",
+                        help="check the gradients through torch.compile instead "
+                             "(the ops OpInfo marks differentiable)")
     opts = parser.parse_args()
     names = ELEMENTWISE_OPS if opts.ops == "elementwise" else opts.ops.split(",")
     if opts.ops == "supported":
@@ -265,6 +329,8 @@ def main():
         label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
         if op.name not in names and label not in names:
             continue
+        if opts.grad and not op.supports_autograd:
+            continue
         for dtype in dtypes:
             if dtype not in op.supported_dtypes("cpu"):
                 # PyTorch itself has no kernel for it (bitwise ops on floats).
@@ -276,9 +342,13 @@ def main():
             for sample in spread(list(op.sample_inputs("cpu", dtype, requires_grad=False)),
                                  opts.max_samples):
                 try:
-                    why = check(op, sample, dtype)
+                    why = (check_grad if opts.grad else check)(op, sample, dtype)
                 except NoReference as e:
                     skipped.append(f"  {describe(sample)}: skipped, no float64 reference ({e})")
+                    continue
+                except NoGradient as e:
+                    skipped.append(f"  {describe(sample)}: skipped, nothing to differentiate"
+                                   + (f" ({e})" if str(e) else ""))
                     continue
                 except Exception as e:  # noqa: BLE001 - reported per sample
                     lines = str(e).strip().splitlines() or [""]
@@ -288,7 +358,8 @@ def main():
                     failures.append(f"  {describe(sample)}: {why}")
                 else:
                     passed += 1
-            print(f"{label} {str(dtype).split('.')[-1]}: {passed} passed, "
+            print(f"{label} {str(dtype).split('.')[-1]}{' grad' if opts.grad else ''}: "
+                  f"{passed} passed, "
                   f"{len(failures)} failed" + (f", {len(skipped)} skipped" if skipped else ""))
             for f in skipped + (failures if opts.verbose or len(failures) < 20 else failures[:20]):
                 print(f)

@@ -325,7 +325,7 @@ def splat(value):
 
 # empty*: any contents will do; zeros are deterministic.
 lowering("zeros", "empty", "new_zeros", "new_empty", "zeros_like", "empty_like",
-         "empty_permuted", "empty_strided")(splat(0))
+         "empty_permuted", "empty_strided", "new_empty_strided")(splat(0))
 lowering("ones", "new_ones", "ones_like")(splat(1))
 
 

@@ -45,6 +45,8 @@ def reduce_into(imp, kind, val, input, dim, keepdim):
     # asks for another accumulation type: the result's type is the one
     # reduced in.
     x, dims = reduced_dims(imp, imp.cast(input, val.dtype), dim)
+    if val.dtype == torch.bool and kind in ("max", "min"):
+        kind = "any" if kind == "max" else "all"   # bools' max and min
     y = imp.mean(x, dims, keepdim) if kind == "mean" else imp.reduce(kind, x, dims, keepdim)
     return imp.reshape(y, val.shape)
 
@@ -137,6 +139,9 @@ def max_(imp, val, input, other=None, dim=None, keepdim=False):
 def arg_extreme(imp, kind, x, d, keepdim, dtype=torch.int64):
     """The index of the first maximum (kind "max") or minimum along d:
     the smallest position whose element equals the reduced value."""
+    if x.dtype == torch.bool:   # as 0 and 1 (xtensor compares no bools)
+        top, first = arg_extreme(imp, kind, imp.cast(x, torch.int32), d, keepdim, dtype)
+        return imp.cast(top, torch.bool), first
     top = imp.reduce(kind, x, [d], keepdim=True)
     hit = imp.compare("eq", x.shape, x, imp.broadcast(top, x.shape))
     pos = imp.iota(x.shape, d)
