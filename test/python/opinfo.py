@@ -312,6 +312,10 @@ def main():
                         help="at most this many samples per op and dtype, "
                              "spread evenly over its samples (0: all)")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--allow-unsupported", action="store_true",
+                        help="count samples that raise UnsupportedError (under "
+                             "XTILE_STRICT=1: an op xtile has no kernel for) apart "
+                             "from the failures")
     parser.add_argument("--grad", action="store_true",
                         help="check the gradients through torch.compile instead "
                              "(the ops OpInfo marks differentiable)")
@@ -324,7 +328,7 @@ def main():
         names = sorted({op.name for op in op_db
                         if (getattr(op, "aten_name", None) or op.name) in handled})
     dtypes = [getattr(torch, d) for d in opts.dtypes.split(",")]
-    total_pass = total_fail = 0
+    total_pass = total_fail = total_unsupported = 0
     for op in op_db:
         label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
         if op.name not in names and label not in names:
@@ -337,7 +341,7 @@ def main():
                 print(f"{label} {str(dtype).split('.')[-1]}: skipped, not a dtype "
                       "of this op in PyTorch")
                 continue
-            passed, failures, skipped = 0, [], []
+            passed, failures, skipped, unsupported = 0, [], [], []
             torch.manual_seed(0)
             for sample in spread(list(op.sample_inputs("cpu", dtype, requires_grad=False)),
                                  opts.max_samples):
@@ -352,21 +356,31 @@ def main():
                     continue
                 except Exception as e:  # noqa: BLE001 - reported per sample
                     lines = str(e).strip().splitlines() or [""]
-                    first = next((l for l in lines if "error:" in l), lines[-1])
+                    # torch.compile wraps xtile's error (BackendCompilerFailed):
+                    # the line that names it.
+                    first = next((l for l in lines if "error:" in l or "Error:" in l),
+                                 lines[-1])
                     why = f"{type(e).__name__}: {first.strip()[:240]}"
+                    if opts.allow_unsupported and "UnsupportedError" in why:
+                        unsupported.append(f"  {describe(sample)}: {why}")
+                        continue
                 if why:
                     failures.append(f"  {describe(sample)}: {why}")
                 else:
                     passed += 1
             print(f"{label} {str(dtype).split('.')[-1]}{' grad' if opts.grad else ''}: "
                   f"{passed} passed, "
-                  f"{len(failures)} failed" + (f", {len(skipped)} skipped" if skipped else ""))
-            for f in skipped + (failures if opts.verbose or len(failures) < 20 else failures[:20]):
+                  f"{len(failures)} failed" + (f", {len(skipped)} skipped" if skipped else "")
+                  + (f", {len(unsupported)} unsupported" if unsupported else ""))
+            for f in skipped + unsupported + (
+                    failures if opts.verbose or len(failures) < 20 else failures[:20]):
                 print(f)
             sys.stdout.flush()
             total_pass += passed
             total_fail += len(failures)
-    print(f"opinfo: {total_pass} passed, {total_fail} failed")
+            total_unsupported += len(unsupported)
+    print(f"opinfo: {total_pass} passed, {total_fail} failed"
+          + (f", {total_unsupported} unsupported" if opts.allow_unsupported else ""))
     return 1 if total_fail else 0
 
 
