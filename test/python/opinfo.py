@@ -306,7 +306,7 @@ def main():
     parser.add_argument("--ops", default=",".join(DEFAULT_OPS),
                         help="comma-separated OpInfo names, 'elementwise', or "
                              "'supported' (every OpInfo of an operator the "
-                             "importer handles)")
+                             "importer handles; with other names, those too)")
     parser.add_argument("--dtypes", default="float32,bfloat16")
     parser.add_argument("--max-samples", type=int, default=0,
                         help="at most this many samples per op and dtype, "
@@ -321,12 +321,14 @@ def main():
                              "(the ops OpInfo marks differentiable)")
     opts = parser.parse_args()
     names = ELEMENTWISE_OPS if opts.ops == "elementwise" else opts.ops.split(",")
-    if opts.ops == "supported":
-        # Every OpInfo whose ATen operator the importer has a lowering for.
+    if "supported" in names:
+        # Every OpInfo whose ATen operator the importer has a lowering for
+        # (with the other names given).
         from xtile.importer import supported_ops
         handled = set(supported_ops())
-        names = sorted({op.name for op in op_db
-                        if (getattr(op, "aten_name", None) or op.name) in handled})
+        names = sorted(set(names) - {"supported"} | {
+            op.name for op in op_db
+            if (getattr(op, "aten_name", None) or op.name) in handled})
     dtypes = [getattr(torch, d) for d in opts.dtypes.split(",")]
     total_pass = total_fail = total_unsupported = 0
     for op in op_db:
