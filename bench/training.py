@@ -62,7 +62,7 @@ def graph_bytes(values):
 def xtile_graphs(opts):
     """(kind, launches, moved, ideal) per graph, and the bytes the forward
     saves for the backward."""
-    from functorch.compile import make_boxed_func, min_cut_rematerialization_partition
+    from functorch.compile import min_cut_rematerialization_partition
     from torch._functorch.aot_autograd import aot_module_simplified
     from xtile import importer
     from xtile.backend import _attention_as_math
