@@ -278,20 +278,15 @@ class Partitioned:
                 try:
                     import_exported(_Part(sub, exported), f"{name}_part{i}",
                                     params_as_constants)
-                except DynamicSizeError as e:
-                    # A size that is an expression of dynamic sizes: the
-                    # caller compiles per size instead, where it can (a
-                    # graph from torch.export); an ATen graph from
-                    # AOTAutograd runs that op through PyTorch.
-                    node = getattr(e, "node", None)
-                    if not dynamic_fallback or node is None or node in why:
-                        raise
-                    why[node] = str(e)
-                    retry = True
-                    break
                 except UnsupportedError as e:
+                    # A size that is an expression of dynamic sizes
+                    # (DynamicSizeError): the caller compiles per size
+                    # instead, where it can (a graph from torch.export); an
+                    # ATen graph from AOTAutograd runs that op through
+                    # PyTorch, as any other op the parts cannot import.
                     node = getattr(e, "node", None)
-                    if node is None or node in why:
+                    if (isinstance(e, DynamicSizeError) and not dynamic_fallback
+                            or node is None or node in why):
                         raise
                     why[node] = str(e)
                     retry = True
