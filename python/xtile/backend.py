@@ -190,10 +190,19 @@ def _through_aot(gm, example_inputs, training):
     # for it; the other composites xtile keeps (linear) it has none for,
     # and they are decomposed (linear to a matmul, the same kernels).
     # Where preserving fails, the graph is traced again without it.
-    from torch._export.utils import _special_op_to_preserve_cia
-    from torch.export.exported_program import _override_composite_implicit_decomp
-    sdpa = torch.ops.aten.scaled_dot_product_attention.default
-    for preserve in ({sdpa: _special_op_to_preserve_cia}, {}):
+    # (torch.export's own machinery, which another torch may not have:
+    # then attention is decomposed.)
+    import contextlib
+    try:
+        from torch._export.utils import _special_op_to_preserve_cia
+        from torch.export.exported_program import _override_composite_implicit_decomp
+        sdpa = torch.ops.aten.scaled_dot_product_attention.default
+        attempts = [{sdpa: _special_op_to_preserve_cia}, {}]
+    except ImportError:
+        def _override_composite_implicit_decomp(_):
+            return contextlib.nullcontext()
+        attempts = [{}]
+    for preserve in attempts:
         try:
             with _override_composite_implicit_decomp(preserve), torch.no_grad():
                 call = aot_module_simplified(gm, example_inputs, **options)
