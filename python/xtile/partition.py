@@ -378,7 +378,6 @@ class Partitioned:
         """The exported graph's arguments: parameters, buffers and constants
         in its signature's order, with the user's inputs in theirs."""
         ep = self.exported
-        constants = getattr(ep, "constants", {})
         user, flat = iter(inputs), []
         if len(inputs) != len(self.input_names):
             raise TypeError(f"xtile: {self.name} takes {len(self.input_names)} inputs, "
@@ -388,7 +387,7 @@ class Partitioned:
             if kind == "USER_INPUT":
                 flat.append(next(user))
             elif kind in ("PARAMETER", "BUFFER", "CONSTANT_TENSOR"):
-                flat.append(ep.state_dict.get(spec.target, constants.get(spec.target)))
+                flat.append(self._state(spec.target))
             else:
                 raise UnsupportedError(f"a graph input of kind {kind} ({spec.target}) "
                                        "is not supported by xtile")
@@ -397,10 +396,12 @@ class Partitioned:
     def __call__(self, *inputs):
         with torch.no_grad():
             outs = self.gm(*self._flat(inputs))
+        return results_of(self.roles, outs, inputs, self.input_names, self._state)
+
+    def _state(self, target):
+        """The parameter, buffer or constant tensor `target` of the program."""
         ep = self.exported
-        constants = getattr(ep, "constants", {})
-        return results_of(self.roles, outs, inputs, self.input_names,
-                          lambda t: ep.state_dict.get(t, constants.get(t)))
+        return ep.state_dict.get(target, getattr(ep, "constants", {}).get(target))
 
 
 def _wait_at_first_use(gm):
