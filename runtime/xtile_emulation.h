@@ -1653,6 +1653,13 @@ inline float xt_rcp_ftz(float x) {
   return xt_emu::flush(
       xt_emu::stepUlps(float(1.0 / double(x)), xt_emu::errorSign(x, 3)));
 }
+// div.full.f32: 2 ulp over the full range, subnormals kept.
+inline float xt_div_full(float x, float y) {
+  int sign = xt_emu::errorSign(x, 6) * xt_emu::errorSign(y, 7);
+  return xt_emu::stepUlps(float(double(x) / double(y)), 2 * sign);
+}
+// rcp without ftz, as xtile prints it: div.full.f32 of 1 by x.
+inline float xt_rcp(float x) { return xt_div_full(1.0f, x); }
 // rsqrt.approx: 2^-22.9 relative.
 inline float xt_rsqrt(float x) {
   return xt_emu::relative(1.0 / std::sqrt(double(x)), 0x1.0p-22 / 1.8660659830736148,

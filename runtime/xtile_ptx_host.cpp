@@ -444,6 +444,7 @@ float __xt_ptx_llvm_nvvm_ex2_approx_ftz_f(float x) { return xt_ex2_ftz(x); }
 float __xt_ptx_llvm_nvvm_lg2_approx_f(float x) { return xt_lg2(x); }
 float __xt_ptx_llvm_nvvm_lg2_approx_ftz_f(float x) { return xt_lg2_ftz(x); }
 float __xt_ptx_llvm_nvvm_rcp_approx_ftz_f(float x) { return xt_rcp_ftz(x); }
+float __xt_ptx_llvm_nvvm_div_full(float x, float y) { return xt_div_full(x, y); }
 float __xt_ptx_llvm_nvvm_rsqrt_approx_f(float x) { return xt_rsqrt(x); }
 float __xt_ptx_llvm_nvvm_rsqrt_approx_ftz_f(float x) { return xt_rsqrt_ftz(x); }
 float __xt_ptx_llvm_nvvm_sqrt_approx_f(float x) { return xt_sqrt(x); }

@@ -898,6 +898,17 @@ struct ApproxOpLowering : ConvertOpToLLVMPattern<xk::ApproxOp> {
       name = ("llvm.nvvm.lg2.approx" + ftz + ".f").str();
       break;
     case xk::ApproxKind::rcp:
+      if (!op.getFtz()) {
+        // div.full.f32 of 1 by x: NVVM has no rcp.approx without ftz.
+        Value one = LLVM::ConstantOp::create(rewriter, op.getLoc(),
+                                             rewriter.getF32FloatAttr(1.0f));
+        auto call = LLVM::CallIntrinsicOp::create(
+            rewriter, op.getLoc(), op.getType(),
+            rewriter.getStringAttr("llvm.nvvm.div.full"),
+            ValueRange{one, adaptor.getValue()});
+        rewriter.replaceOp(op, call.getResults());
+        return success();
+      }
       name = "llvm.nvvm.rcp.approx.ftz.f";
       break;
     case xk::ApproxKind::rsqrt:

@@ -258,7 +258,8 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
   return f;
 }
 
-InstructionCost xtile::instructionCost(Operation *op, bool fastMath) {
+InstructionCost xtile::instructionCost(Operation *op, bool fastMath,
+                                       bool halfOutputs) {
   // SASS per scalar operation on sm_90 (ptxas of CUDA 13), measured on
   // one-function elementwise kernels (docs/Math.md): an arithmetic op,
   // compare, select or conversion is one instruction, and so is a load or
@@ -285,11 +286,19 @@ InstructionCost xtile::instructionCost(Operation *op, bool fastMath) {
       {"math.exp", {2, 1}},   {"math.exp2", {1, 1}}, {"math.log", {2, 1}},
       {"math.log2", {1, 1}},  {"math.tanh", {8, 2}}, {"math.erf", {25, 1}},
   };
+  // Results rounded to 16 bits where they are stored: the bare ex2 of
+  // x log2(e) with its subnormal scaling, tanh's exponential and
+  // reciprocal without correction, division as a product with the
+  // full-range reciprocal (shared by every division by one value).
+  static const llvm::StringMap<InstructionCost> half = {
+      {"arith.divf", {4, 1}}, {"math.exp", {5, 1}}, {"math.tanh", {22, 2}},
+      {"math.erf", {28, 1}},
+  };
   StringRef name = op->getName().getStringRef();
-  if (fastMath && op->getNumResults() == 1 &&
+  if ((fastMath || halfOutputs) && op->getNumResults() == 1 &&
       op->getResult(0).getType().isF32()) {
-    auto it = fast.find(name);
-    if (it != fast.end())
+    auto it = (fastMath ? fast : half).find(name);
+    if (it != (fastMath ? fast : half).end())
       return it->second;
   }
   auto it = table.find(name);
@@ -311,6 +320,12 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
                             dynamic(dyn_cast<xl::ParallelOp>(op));
   }
   facts.tile = nest.columns ? int64_t(llvm::PowerOf2Ceil(nest.columns)) : 1;
+  bool halfOutputs =
+      !kernel.getOutputs().empty() &&
+      llvm::all_of(kernel.getOutputs(), [](BlockArgument out) {
+        Type t = cast<MemRefType>(out.getType()).getElementType();
+        return t.isF16() || t.isBF16();
+      });
   facts.folds = nest.folds;
   SmallVector<BlockArgument> buffers(kernel.getInputs());
   llvm::append_range(buffers, kernel.getOutputs());
@@ -394,11 +409,16 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
       continue;
     // An online fold also shifts, exponentiates and sums each score.
     if (isa<xl::OnlineFoldOp>(op)) {
-      facts.instructions += 15;
+      facts.instructions += halfOutputs && !fastMath ? 8 : 15;
       facts.specialFunctions += 1;
     }
     op.walk([&](Operation *inner) {
-      InstructionCost c = instructionCost(inner, fastMath);
+      InstructionCost c = instructionCost(inner, fastMath, halfOutputs);
+      // A division by a value of the row (its sum) multiplies by one
+      // reciprocal per row.
+      if (halfOutputs && !fastMath && isa<arith::DivFOp>(inner) &&
+          !op.isAncestor(inner->getOperand(1).getParentBlock()->getParentOp()))
+        c = {1, 0};
       facts.instructions += c.instructions;
       facts.specialFunctions += c.specialFunctions;
     });

@@ -227,6 +227,12 @@ XT_APPROX(xt_rsqrt_ftz, "rsqrt.approx.ftz.f32")
 XT_APPROX(xt_sqrt, "sqrt.approx.f32")
 XT_APPROX(xt_sqrt_ftz, "sqrt.approx.ftz.f32")
 #undef XT_APPROX
+// rcp without ftz: div.full.f32 of 1 by x (full range, subnormals kept).
+__device__ __forceinline__ float xt_rcp(float x) {
+  float y;
+  asm("div.full.f32 %0, 0f3F800000, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
 #endif
 #ifndef XTILE_EMULATION
 // Warpgroup tensor cores (xkernel.wgmma and its fences; sm_90a). An

@@ -146,6 +146,7 @@ constexpr const char *kHostIntrinsics[] = {
     "llvm.nvvm.lg2.approx.f",
     "llvm.nvvm.lg2.approx.ftz.f",
     "llvm.nvvm.rcp.approx.ftz.f",
+    "llvm.nvvm.div.full",
     "llvm.nvvm.rsqrt.approx.f",
     "llvm.nvvm.rsqrt.approx.ftz.f",
     "llvm.nvvm.sqrt.approx.f",

@@ -186,14 +186,6 @@ xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<8xf32>) {
 
 // -----
 
-xkernel.func @k(%v: f32) attributes {max_threads = 32 : i64} {
-  // expected-error @+1 {{rcp exists only with ftz (rcp.approx.ftz.f32)}}
-  %r = xkernel.approx rcp %v : f32
-  xkernel.return
-}
-
-// -----
-
 xkernel.func @k(%v: f16) attributes {max_threads = 32 : i64} {
   // expected-error @+1 {{operand #0 must be 32-bit float}}
   %r = xkernel.approx ex2 %v : f16

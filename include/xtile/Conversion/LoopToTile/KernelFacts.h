@@ -62,7 +62,10 @@ struct RowFacts {
 struct InstructionCost {
   double instructions = 0, specialFunctions = 0;
 };
-InstructionCost instructionCost(mlir::Operation *op, bool fastMath = false);
+/// `halfOutputs`: the op's kernel stores only f16 and bf16 results, so
+/// that --xkernel-expand-math builds its cheaper 16-bit forms.
+InstructionCost instructionCost(mlir::Operation *op, bool fastMath = false,
+                                bool halfOutputs = false);
 
 /// Facts of a contraction kernel: `folds` sums of products over K of
 /// [batch x m x k] and [batch x k x n] operands.

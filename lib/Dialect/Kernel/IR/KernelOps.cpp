@@ -443,12 +443,6 @@ LogicalResult ShuffleOp::verify() {
   return success();
 }
 
-LogicalResult ApproxOp::verify() {
-  if (getKind() == ApproxKind::rcp && !getFtz())
-    return emitOpError("rcp exists only with ftz (rcp.approx.ftz.f32)");
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // ProgramOp and LaunchOp
 //===----------------------------------------------------------------------===//

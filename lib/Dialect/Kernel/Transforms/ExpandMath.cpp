@@ -8,8 +8,15 @@
 // and PTX emitters both print what this pass leaves, so both compute the
 // same values.
 //
+// A kernel whose every output is f16 or bf16 rounds each result once,
+// where it stores it, to 8 or 11 significant bits: there `exp`, `tanh`,
+// `erf` and division take cheaper forms whose f32 error (at most 2^-17
+// relative) stays far below that rounding's half ulp (docs/Math.md,
+// "16-bit outputs").
+//
 //===----------------------------------------------------------------------===//
 
+#include "xtile/Dialect/Kernel/IR/KernelOps.h"
 #include "xtile/Dialect/Kernel/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
@@ -31,6 +38,11 @@ using namespace mlir;
 using namespace xtile::kernel;
 
 namespace {
+
+/// How accurately a function is built: to CUDA's default error bound, for
+/// a result that is rounded to 16 bits (f32 error at most 2^-17 relative),
+/// or as the bare instruction (fast-math).
+enum class Precision { exact, half, fast };
 
 /// f32 and i32 arithmetic at one place.
 class MathBuilder {
@@ -126,9 +138,13 @@ constexpr uint32_t kLn2Hi = 0x3f317200, kLn2Lo = 0x35bfbe8e;
 ///
 /// `bounded`: x is known to be NaN or in [-87, 88] (tanh and erf use e^x
 /// there), so that neither the clamp nor the overflow select is needed.
-Value expandExp(MathBuilder &m, Value x, bool fast, bool bounded) {
-  if (fast)
-    return m.approx(ApproxKind::ex2, m.mul(x, m.f(kLog2E)), /*ftz=*/true);
+/// For a 16-bit result, the bare `ex2` of x log2(e), subnormal results
+/// kept: the product's rounding gives a relative error of at most
+/// |x| 2^-24, 2^-17.5 at |x| = 88.
+Value expandExp(MathBuilder &m, Value x, Precision precision, bool bounded) {
+  if (precision != Precision::exact)
+    return m.approx(ApproxKind::ex2, m.mul(x, m.f(kLog2E)),
+                    /*ftz=*/precision == Precision::fast);
   Value xc = bounded ? x : m.minimum(m.maximum(x, -105.0), 89.0);
   Value t = m.mul(xc, m.f(kLog2E));
   Value p = m.approx(ApproxKind::ex2, t, /*ftz=*/false);
@@ -141,12 +157,12 @@ Value expandExp(MathBuilder &m, Value x, bool fast, bool bounded) {
   return m.select(overflow, p, y);
 }
 
-Value expandExp(MathBuilder &m, Value x, bool fast) {
-  return expandExp(m, x, fast, /*bounded=*/false);
+Value expandExp(MathBuilder &m, Value x, Precision p) {
+  return expandExp(m, x, p, /*bounded=*/false);
 }
 
-Value expandExp2(MathBuilder &m, Value x, bool fast) {
-  return m.approx(ApproxKind::ex2, x, /*ftz=*/fast);
+Value expandExp2(MathBuilder &m, Value x, Precision p) {
+  return m.approx(ApproxKind::ex2, x, /*ftz=*/p == Precision::fast);
 }
 
 /// x = 2^k (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), and the parts of
@@ -190,18 +206,18 @@ Value finishLog(MathBuilder &m, Value x, Value y) {
   return m.select(finite, normal, special);
 }
 
-Value expandLog(MathBuilder &m, Value x, bool fast) {
-  if (fast)
+Value expandLog(MathBuilder &m, Value x, Precision p) {
+  if (p == Precision::fast)
     return m.mul(m.approx(ApproxKind::lg2, x, /*ftz=*/true), m.f(kLn2));
-  LogParts p = reduceLog(m, x);
+  LogParts l = reduceLog(m, x);
   // k ln2_hi + (f - (hfsq - (s (hfsq + R) + k ln2_lo)))
-  Value b = m.fma(p.s, p.hfsqPlusR, m.mul(p.k, m.fbits(kLn2Lo)));
-  Value y = m.fma(p.k, m.fbits(kLn2Hi), m.sub(p.f, m.sub(p.hfsq, b)));
+  Value b = m.fma(l.s, l.hfsqPlusR, m.mul(l.k, m.fbits(kLn2Lo)));
+  Value y = m.fma(l.k, m.fbits(kLn2Hi), m.sub(l.f, m.sub(l.hfsq, b)));
   return finishLog(m, x, y);
 }
 
-Value expandLog2(MathBuilder &m, Value x, bool fast) {
-  if (fast)
+Value expandLog2(MathBuilder &m, Value x, Precision precision) {
+  if (precision == Precision::fast)
     return m.approx(ApproxKind::lg2, x, /*ftz=*/true);
   LogParts p = reduceLog(m, x);
   auto [l2e, l2eLo] = split(kLog2E);
@@ -228,15 +244,18 @@ constexpr double kTanhPoly[] = {-0.333333254,   0.133330896,  -0.0539429523,
                                 0.0217415635,   -0.00849811733, 0.00295982789,
                                 -0.000766234414, 0.000102426777};
 
-Value expandTanh(MathBuilder &m, Value x, bool fast) {
+/// For a 16-bit result the second form takes the bare exponential and
+/// reciprocal (no Newton step).
+Value expandTanh(MathBuilder &m, Value x, Precision p) {
+  bool fast = p == Precision::fast;
   Value a = m.abs(x);
   // tanh is 1 in f32 from 9.1 on; the clamp keeps e^{2|x|} finite (and
   // NaN a NaN).
   Value ac = m.minimum(a, 9.1);
-  Value e = expandExp(m, m.add(ac, ac), fast, /*bounded=*/true);
+  Value e = expandExp(m, m.add(ac, ac), p, /*bounded=*/true);
   Value d = m.add(e, m.f(1.0));
   Value q = m.approx(ApproxKind::rcp, d, /*ftz=*/true);
-  if (!fast)
+  if (p == Precision::exact)
     q = m.fma(q, m.fma(m.neg(d), q, m.f(1.0)), q);
   Value large = m.copysign(m.fma(m.f(-2.0), q, m.f(1.0)), x);
   // Fast: the second form everywhere (absolute error about 2^-23 near 0).
@@ -259,14 +278,14 @@ constexpr double kErfcLogPoly[] = {-1.84960556,   -2.63896275, -0.843172371,
                                    -0.0412622094, 0.00945263822,
                                    -0.00148094015, 9.0026253e-05};
 
-Value expandErf(MathBuilder &m, Value x, bool fast) {
+Value expandErf(MathBuilder &m, Value x, Precision p) {
   Value a = m.abs(x);
   Value z = m.mul(x, x);
   Value small = m.fma(x, m.poly(z, kErfPoly), x);
   Value t = m.sub(m.atMost(a, 3.92), m.f(1.0));
   Value large = m.copysign(
       m.sub(m.f(1.0),
-            expandExp(m, m.poly(t, kErfcLogPoly), fast, /*bounded=*/true)),
+            expandExp(m, m.poly(t, kErfcLogPoly), p, /*bounded=*/true)),
       x);
   Value y = m.select(m.cmp(arith::CmpFPredicate::OLT, a, m.f(kErfSmall)),
                      small, large);
@@ -275,7 +294,8 @@ Value expandErf(MathBuilder &m, Value x, bool fast) {
 
 /// rsqrt: `rsqrt` and one Newton step, y += y/2 (1 - x y^2); 0, infinity,
 /// negative numbers and NaN keep the instruction's result.
-Value expandRsqrt(MathBuilder &m, Value x, bool fast) {
+Value expandRsqrt(MathBuilder &m, Value x, Precision p) {
+  bool fast = p == Precision::fast;
   Value y = m.approx(ApproxKind::rsqrt, x, /*ftz=*/fast);
   if (fast)
     return y;
@@ -286,7 +306,7 @@ Value expandRsqrt(MathBuilder &m, Value x, bool fast) {
 }
 
 /// Only under fast-math (sqrt is IEEE otherwise).
-Value expandFastSqrt(MathBuilder &m, Value x, bool) {
+Value expandFastSqrt(MathBuilder &m, Value x, Precision) {
   return m.approx(ApproxKind::sqrt, x, /*ftz=*/true);
 }
 
@@ -339,25 +359,61 @@ Value byQuadrant(MathBuilder &m, Value q, Value a, Value b) {
   return m.select(negate, m.neg(v), v);
 }
 
-Value expandSin(MathBuilder &m, Value x, bool) {
+Value expandSin(MathBuilder &m, Value x, Precision) {
   SinCosParts p = reduceSinCos(m, x);
   return byQuadrant(m, p.quadrant, sinKernel(m, p.r, p.s), cosKernel(m, p.s));
 }
 
-Value expandCos(MathBuilder &m, Value x, bool) {
+Value expandCos(MathBuilder &m, Value x, Precision) {
   SinCosParts p = reduceSinCos(m, x);
   return byQuadrant(m, p.quadrant, cosKernel(m, p.s),
                     m.neg(sinKernel(m, p.r, p.s)));
 }
 
-using Expansion = Value (*)(MathBuilder &, Value, bool);
+using Expansion = Value (*)(MathBuilder &, Value, Precision);
+
+/// The kernels whose every output is f16 or bf16: each writable global
+/// pointer among their arguments points to a 16-bit float.
+using HalfKernels = llvm::SmallPtrSet<Operation *, 8>;
+
+HalfKernels findHalfKernels(Operation *root) {
+  HalfKernels kernels;
+  root->walk([&](FuncOp func) {
+    bool outputs = false, half = true;
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      auto ptr = dyn_cast<PtrType>(type);
+      if (!ptr || ptr.getMemorySpace() != MemorySpace::global ||
+          func.getArgAttr(i, FuncOp::getReadonlyAttrName()))
+        continue;
+      outputs = true;
+      half &= ptr.getElementType().isF16() || ptr.getElementType().isBF16();
+    }
+    if (outputs && half)
+      kernels.insert(func);
+  });
+  return kernels;
+}
+
+/// The precision `op`'s result needs: fast-math's, a 16-bit one where the
+/// op's own type is 16-bit or its kernel's outputs all are, else CUDA's.
+Precision precisionOf(Operation *op, bool fast, const HalfKernels &half) {
+  if (fast)
+    return Precision::fast;
+  Type type = op->getResult(0).getType();
+  if (type.isF16() || type.isBF16() ||
+      half.contains(op->getParentOfType<FuncOp>()))
+    return Precision::half;
+  return Precision::exact;
+}
 
 /// Rewrites one unary math op on an f32, f16 or bf16 scalar with
 /// `expansion` (in f32).
 template <typename OpTy>
 struct ExpandUnary : OpRewritePattern<OpTy> {
-  ExpandUnary(MLIRContext *ctx, Expansion expansion, bool fast)
-      : OpRewritePattern<OpTy>(ctx), expansion(expansion), fast(fast) {}
+  ExpandUnary(MLIRContext *ctx, Expansion expansion, bool fast,
+              const HalfKernels &half)
+      : OpRewritePattern<OpTy>(ctx), expansion(expansion), fast(fast),
+        half(half) {}
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -369,7 +425,7 @@ struct ExpandUnary : OpRewritePattern<OpTy> {
     if (!type.isF32())
       x = arith::ExtFOp::create(rewriter, op.getLoc(), rewriter.getF32Type(),
                                 x);
-    Value y = expansion(m, x, fast);
+    Value y = expansion(m, x, precisionOf(op, fast, half));
     if (!type.isF32())
       y = arith::TruncFOp::create(rewriter, op.getLoc(), type, y);
     rewriter.replaceOp(op, y);
@@ -378,22 +434,42 @@ struct ExpandUnary : OpRewritePattern<OpTy> {
 
   Expansion expansion;
   bool fast;
+  const HalfKernels &half;
 };
 
-/// Under fast-math, a / b = a * rcp(b) on f32.
-struct FastDivision : OpRewritePattern<arith::DivFOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// Under fast-math, a / b = a * rcp(b) on f32; in a kernel of 16-bit
+/// outputs, a * (1 / b) with the full-range reciprocal (`div.full.f32`,
+/// 2 ulp, subnormals kept), which CSE shares among the divisions by one
+/// value (a row's sum): within 3 ulp of f32 over the whole range.
+struct ApproximateDivision : OpRewritePattern<arith::DivFOp> {
+  ApproximateDivision(MLIRContext *ctx, bool fast, const HalfKernels &half)
+      : OpRewritePattern(ctx), fast(fast), half(half) {}
 
   LogicalResult matchAndRewrite(arith::DivFOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op.getType().isF32())
       return rewriter.notifyMatchFailure(op, "not a scalar f32");
+    Precision p = precisionOf(op, fast, half);
+    if (p == Precision::exact)
+      return rewriter.notifyMatchFailure(op, "IEEE division");
     MathBuilder m(rewriter, op.getLoc());
-    rewriter.replaceOp(
-        op, m.mul(op.getLhs(),
-                  m.approx(ApproxKind::rcp, op.getRhs(), /*ftz=*/true)));
+    Value b = op.getRhs();
+    if (p == Precision::fast) {
+      rewriter.replaceOp(op, m.mul(op.getLhs(), m.approx(ApproxKind::rcp, b,
+                                                         /*ftz=*/true)));
+      return success();
+    }
+    // 1/b overflows below 2^-128 where a/b may not: such a divisor is
+    // scaled by 2^64 first and the product by 2^64 after.
+    Value tiny = m.cmp(arith::CmpFPredicate::OLT, m.abs(b), m.f(0x1p-64));
+    Value scale = m.select(tiny, m.f(0x1p64), m.f(1.0));
+    Value r = m.approx(ApproxKind::rcp, m.mul(b, scale), /*ftz=*/false);
+    rewriter.replaceOp(op, m.mul(m.mul(op.getLhs(), r), scale));
     return success();
   }
+
+  bool fast;
+  const HalfKernels &half;
 };
 
 /// log10 has no polynomial approximation upstream; log(x) * log10(e) reuses
@@ -484,20 +560,23 @@ struct XKernelExpandMathPass
 void xtile::kernel::expandMath(Operation *root, bool fastMath) {
   MLIRContext *ctx = root->getContext();
   approximateOthers(root);
+  HalfKernels half = findHalfKernels(root);
   RewritePatternSet patterns(ctx);
-  patterns.add<ExpandUnary<math::ExpOp>>(ctx, Expansion(expandExp), fastMath);
-  patterns.add<ExpandUnary<math::Exp2Op>>(ctx, expandExp2, fastMath);
-  patterns.add<ExpandUnary<math::LogOp>>(ctx, expandLog, fastMath);
-  patterns.add<ExpandUnary<math::Log2Op>>(ctx, expandLog2, fastMath);
-  patterns.add<ExpandUnary<math::TanhOp>>(ctx, expandTanh, fastMath);
-  patterns.add<ExpandUnary<math::ErfOp>>(ctx, expandErf, fastMath);
-  patterns.add<ExpandUnary<math::SinOp>>(ctx, expandSin, fastMath);
-  patterns.add<ExpandUnary<math::CosOp>>(ctx, expandCos, fastMath);
-  patterns.add<ExpandUnary<math::RsqrtOp>>(ctx, expandRsqrt, fastMath);
-  if (fastMath) {
-    patterns.add<ExpandUnary<math::SqrtOp>>(ctx, expandFastSqrt, fastMath);
-    patterns.add<FastDivision>(ctx);
-  }
+  auto add = [&](auto tag, Expansion expansion) {
+    patterns.add<ExpandUnary<decltype(tag)>>(ctx, expansion, fastMath, half);
+  };
+  add(math::ExpOp(), expandExp);
+  add(math::Exp2Op(), expandExp2);
+  add(math::LogOp(), expandLog);
+  add(math::Log2Op(), expandLog2);
+  add(math::TanhOp(), expandTanh);
+  add(math::ErfOp(), expandErf);
+  add(math::SinOp(), expandSin);
+  add(math::CosOp(), expandCos);
+  add(math::RsqrtOp(), expandRsqrt);
+  if (fastMath)
+    add(math::SqrtOp(), expandFastSqrt);
+  patterns.add<ApproximateDivision>(ctx, fastMath, half);
   // One walk, no folding and no dead-code elimination: the translators run
   // this on what they are given and must report what they cannot emit
   // where it was written.

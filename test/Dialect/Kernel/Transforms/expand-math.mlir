@@ -1,5 +1,6 @@
 // RUN: xtile-opt %s --xkernel-expand-math | FileCheck %s
 // RUN: xtile-opt %s --xkernel-expand-math=fast-math=true | FileCheck %s --check-prefix=FAST
+// RUN: xtile-opt %s --xkernel-expand-math --cse | FileCheck %s --check-prefix=CSE
 
 // exp: t = x log2(e) rounded, ex2 of it (with denormal results), and the
 // rest of the product, r = x - t ln 2, applied as 2^t (1 + r); x clamped
@@ -64,5 +65,56 @@ xkernel.func @others(%x: f32, %d: f32, %out: !xkernel.ptr<f32, global>) attribut
   %f = math.sqrt %e : f32
   %g = arith.divf %f, %d : f32
   xkernel.store %g, %out[%c0] : f32, !xkernel.ptr<f32, global>
+  xkernel.return
+}
+
+// A kernel whose every output is 16-bit rounds each result once, to 8 or
+// 11 bits: exp is the bare ex2 of x log2(e) (subnormal results kept), and
+// a division by one value is a product with one full-range reciprocal
+// (div.full of 1 by b; a divisor below 2^-64 scaled by 2^64), shared by
+// every division by it.
+// CHECK-LABEL: xkernel.func @softmax_tail_bf16(
+// CHECK-NOT:     math.fma
+// CHECK:         %[[T:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    %[[E:.*]] = xkernel.approx ex2 %[[T]] : f32
+// CHECK:         %[[TINY:.*]] = arith.cmpf olt
+// CHECK:         %[[S:.*]] = arith.select %[[TINY]]
+// CHECK:         %[[BS:.*]] = arith.mulf %{{.*}}, %[[S]] : f32
+// CHECK:         %[[R:.*]] = xkernel.approx rcp %[[BS]] : f32
+// CHECK:         %[[Q:.*]] = arith.mulf %[[E]], %[[R]] : f32
+// CHECK:         arith.mulf %[[Q]], %[[S]] : f32
+// CHECK-NOT:     arith.divf
+// CHECK:         xkernel.return
+// CSE-LABEL:   xkernel.func @softmax_tail_bf16(
+// CSE-COUNT-1:   xkernel.approx rcp
+// CSE-NOT:       xkernel.approx rcp
+// CSE:           xkernel.return
+xkernel.func @softmax_tail_bf16(%x: f32, %y: f32, %sum: f32, %in: !xkernel.ptr<bf16, global> {xkernel.readonly}, %out: !xkernel.ptr<bf16, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = math.exp %x : f32
+  %f = math.exp %y : f32
+  %a = arith.divf %e, %sum : f32
+  %b = arith.divf %f, %sum : f32
+  %ta = arith.truncf %a : f32 to bf16
+  %tb = arith.truncf %b : f32 to bf16
+  xkernel.store %ta, %out[%c0] : bf16, !xkernel.ptr<bf16, global>
+  xkernel.store %tb, %out[%c1] : bf16, !xkernel.ptr<bf16, global>
+  xkernel.return
+}
+
+// One f32 output among 16-bit ones: everything to f32's accuracy.
+// CHECK-LABEL: xkernel.func @mixed_outputs(
+// CHECK:         math.fma
+// CHECK:         arith.divf
+// CHECK-NOT:     xkernel.approx rcp
+// CHECK:         xkernel.return
+xkernel.func @mixed_outputs(%x: f32, %sum: f32, %out: !xkernel.ptr<bf16, global>, %stats: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %e = math.exp %x : f32
+  %a = arith.divf %e, %sum : f32
+  %ta = arith.truncf %a : f32 to bf16
+  xkernel.store %ta, %out[%c0] : bf16, !xkernel.ptr<bf16, global>
+  xkernel.store %e, %stats[%c0] : f32, !xkernel.ptr<f32, global>
   xkernel.return
 }

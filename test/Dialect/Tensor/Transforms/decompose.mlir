@@ -126,10 +126,12 @@ func.func @gelu_erf(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK:         %[[K:.*]] = xtensor.constant dense<4.471500e-02>
 // CHECK:         %[[KX3:.*]] = xtensor.mul %[[X3]], %[[K]]
 // CHECK:         %[[IN:.*]] = xtensor.add %[[X]], %[[KX3]]
-// CHECK:         %[[B:.*]] = xtensor.constant dense<0.797884583>
+// x/2 (1 + tanh(u)) as x sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3).
+// CHECK:         %[[B:.*]] = xtensor.constant dense<1.59576917>
 // CHECK:         %[[BIN:.*]] = xtensor.mul %[[IN]], %[[B]]
-// CHECK:         %[[T:.*]] = xtensor.tanh %[[BIN]]
-// CHECK:         xtensor.add %[[T]], %{{.*}}
+// CHECK:         %[[S:.*]] = xtensor.sigmoid %[[BIN]]
+// CHECK:         %[[Y:.*]] = xtensor.mul %[[X]], %[[S]]
+// CHECK:         return %[[Y]]
 func.func @gelu_tanh(%x: tensor<8xf32>) -> tensor<8xf32> {
   %y = xtensor.gelu tanh %x : tensor<8xf32>
   return %y : tensor<8xf32>

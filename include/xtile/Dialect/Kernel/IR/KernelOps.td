@@ -291,12 +291,13 @@ def XKernel_ApproxOp : XKernel_Op<"approx", [Pure,
     |---|---|---|
     | `ex2` | `ex2.approx.f32` | 2 ulp from the correctly rounded 2^x (the emulation: exact at integers) |
     | `lg2` | `lg2.approx.f32` | 2^-22 absolute in (0.5, 2), else 2^-22 relative |
-    | `rcp` | `rcp.approx.ftz.f32` | 1 ulp |
+    | `rcp` | `rcp.approx.ftz.f32`; without `ftz`, `div.full.f32` of 1 by x | 1 ulp; without `ftz` 2 ulp over the full range |
     | `rsqrt` | `rsqrt.approx.f32` | 2^-22.9 relative |
     | `sqrt` | `sqrt.approx.f32` | 2^-23 relative |
 
-    With `ftz`, subnormal inputs and results are flushed to zero (`rcp`
-    exists only so). `--xkernel-expand-math` builds the math functions on
+    With `ftz`, subnormal inputs and results are flushed to zero. `rcp`
+    without `ftz` is `div.full.f32` (NVVM has no `rcp.approx.f32`), which
+    keeps subnormals and scales huge divisors. `--xkernel-expand-math` builds the math functions on
     these; the CPU emulation computes each with its full documented error,
     in a direction that depends on the input, so that what runs there is
     no more accurate than the GPU is allowed to be.
@@ -309,7 +310,6 @@ def XKernel_ApproxOp : XKernel_Op<"approx", [Pure,
   let arguments = (ins XKernel_ApproxKind:$kind, F32:$value, UnitAttr:$ftz);
   let results = (outs F32:$result);
   let assemblyFormat = "$kind $value (`ftz` $ftz^)? attr-dict `:` type($value)";
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
