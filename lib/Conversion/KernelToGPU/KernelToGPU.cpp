@@ -926,6 +926,20 @@ struct ApproxOpLowering : ConvertOpToLLVMPattern<xk::ApproxOp> {
   }
 };
 
+/// xkernel.div_full -> div.full.f32.
+struct DivFullOpLowering : ConvertOpToLLVMPattern<xk::DivFullOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(xk::DivFullOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
+        op, op.getType(), rewriter.getStringAttr("llvm.nvvm.div.full"),
+        ValueRange{adaptor.getLhs(), adaptor.getRhs()});
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Preparation: loop hints, math, structured control flow
 //===----------------------------------------------------------------------===//
@@ -1185,7 +1199,8 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                SharedOpLowering, DynamicSharedOpLowering, LoadOpLowering,
                StoreOpLowering, AtomicOpLowering, AsyncCopyOpLowering,
                AsyncCommitOpLowering, AsyncWaitOpLowering, BarrierOpLowering,
-               ShuffleOpLowering, ApproxOpLowering, LdMatrixOpLowering,
+               ShuffleOpLowering, ApproxOpLowering, DivFullOpLowering,
+               LdMatrixOpLowering,
                MmaOpLowering, RoundTf32OpLowering, WgmmaOpLowering,
                WgmmaFenceOpLowering, WgmmaCommitOpLowering,
                WgmmaWaitOpLowering, FenceProxyAsyncOpLowering,

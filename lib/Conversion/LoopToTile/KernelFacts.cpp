@@ -288,10 +288,10 @@ InstructionCost xtile::instructionCost(Operation *op, bool fastMath,
   };
   // Results rounded to 16 bits where they are stored: the bare ex2 of
   // x log2(e) with its subnormal scaling, tanh's exponential and
-  // reciprocal without correction, division as a product with the
-  // full-range reciprocal (shared by every division by one value).
+  // reciprocal without correction, division by div.full (or, by a value
+  // of the row, a product with its one reciprocal).
   static const llvm::StringMap<InstructionCost> half = {
-      {"arith.divf", {4, 1}}, {"math.exp", {5, 1}}, {"math.tanh", {22, 2}},
+      {"arith.divf", {2, 1}}, {"math.exp", {5, 1}}, {"math.tanh", {22, 2}},
       {"math.erf", {28, 1}},
   };
   StringRef name = op->getName().getStringRef();

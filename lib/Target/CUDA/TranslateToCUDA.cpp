@@ -227,6 +227,12 @@ XT_APPROX(xt_rsqrt_ftz, "rsqrt.approx.ftz.f32")
 XT_APPROX(xt_sqrt, "sqrt.approx.f32")
 XT_APPROX(xt_sqrt_ftz, "sqrt.approx.ftz.f32")
 #undef XT_APPROX
+// xkernel.div_full.
+__device__ __forceinline__ float xt_div_full(float x, float y) {
+  float q;
+  asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(x), "f"(y));
+  return q;
+}
 // rcp without ftz: div.full.f32 of 1 by x (full range, subnormals kept).
 __device__ __forceinline__ float xt_rcp(float x) {
   float y;
@@ -1154,6 +1160,11 @@ LogicalResult CUDAEmitter::emitKernelOp(Operation *op) {
         return assign(id.getResult(), op,
                       Twine("(int64_t)gridDim.") + dimName(id.getDim()),
                       "blocks");
+      })
+      .Case<xk::DivFullOp>([&](xk::DivFullOp d) {
+        return assign(d.getResult(), op,
+                      "xt_div_full(" + name(d.getLhs()) + ", " +
+                          name(d.getRhs()) + ")");
       })
       .Case<xk::ApproxOp>([&](xk::ApproxOp a) {
         std::string fn = ("xt_" + xk::stringifyApproxKind(a.getKind()) +

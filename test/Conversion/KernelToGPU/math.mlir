@@ -69,11 +69,13 @@ xkernel.func @divisions(%x: !xkernel.ptr<f32, global>) attributes {max_threads =
 // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.div.full"(%[[ONE]], %{{.*}}) : (f32, f32) -> f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.rcp.approx.ftz.f"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.div.full"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 xkernel.func @reciprocal(%x: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
   %i = xkernel.thread_id x
   %v = xkernel.load %x[%i] : !xkernel.ptr<f32, global> -> f32
   %r = xkernel.approx rcp %v : f32
   %s = xkernel.approx rcp %r ftz : f32
-  xkernel.store %s, %x[%i] : f32, !xkernel.ptr<f32, global>
+  %q = xkernel.div_full %s, %v : f32
+  xkernel.store %q, %x[%i] : f32, !xkernel.ptr<f32, global>
   xkernel.return
 }

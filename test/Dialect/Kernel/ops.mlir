@@ -40,11 +40,15 @@ xkernel.func @every_op(%x: !xkernel.ptr<f32, global> {xkernel.readonly},
   // CHECK: xkernel.approx rcp %{{.*}} ftz : f32
   // CHECK: xkernel.approx rsqrt %{{.*}} : f32
   // CHECK: xkernel.approx sqrt %{{.*}} ftz : f32
+  // CHECK: xkernel.approx rcp %{{.*}} : f32
+  // CHECK: xkernel.div_full %{{.*}}, %{{.*}} : f32
   %a1 = xkernel.approx ex2 %x3 : f32
   %a2 = xkernel.approx lg2 %a1 ftz : f32
   %a3 = xkernel.approx rcp %a2 ftz : f32
   %a4 = xkernel.approx rsqrt %a3 : f32
   %a5 = xkernel.approx sqrt %a4 ftz : f32
+  %a6 = xkernel.approx rcp %a5 : f32
+  %a7 = xkernel.div_full %a6, %a5 : f32
   // CHECK: xkernel.barrier
   xkernel.barrier
   // CHECK: xkernel.atomic add %{{.*}}, %{{.*}}[%{{.*}}] : f32, <f32, global>

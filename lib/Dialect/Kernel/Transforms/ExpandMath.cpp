@@ -437,10 +437,10 @@ struct ExpandUnary : OpRewritePattern<OpTy> {
   const HalfKernels &half;
 };
 
-/// Under fast-math, a / b = a * rcp(b) on f32; in a kernel of 16-bit
-/// outputs, a * (1 / b) with the full-range reciprocal (`div.full.f32`,
-/// 2 ulp, subnormals kept), which CSE shares among the divisions by one
-/// value (a row's sum): within 3 ulp of f32 over the whole range.
+/// Under fast-math, a / b = a * rcp(b) on f32. In a kernel of 16-bit
+/// outputs, `div.full.f32` (2 ulp over the whole range, subnormals kept);
+/// where several divisions share the divisor (a row's sum), a * (1 / b)
+/// with that reciprocal, which CSE shares: within 3 ulp.
 struct ApproximateDivision : OpRewritePattern<arith::DivFOp> {
   ApproximateDivision(MLIRContext *ctx, bool fast, const HalfKernels &half)
       : OpRewritePattern(ctx), fast(fast), half(half) {}
@@ -454,6 +454,15 @@ struct ApproximateDivision : OpRewritePattern<arith::DivFOp> {
       return rewriter.notifyMatchFailure(op, "IEEE division");
     MathBuilder m(rewriter, op.getLoc());
     Value b = op.getRhs();
+    // A divisor of one division: div.full itself.
+    auto divisions = llvm::count_if(b.getUsers(), [&](Operation *user) {
+      auto div = dyn_cast<arith::DivFOp>(user);
+      return div && div.getRhs() == b;
+    });
+    if (p == Precision::half && divisions == 1) {
+      rewriter.replaceOpWithNewOp<DivFullOp>(op, op.getLhs(), b);
+      return success();
+    }
     if (p == Precision::fast) {
       rewriter.replaceOp(op, m.mul(op.getLhs(), m.approx(ApproxKind::rcp, b,
                                                          /*ftz=*/true)));

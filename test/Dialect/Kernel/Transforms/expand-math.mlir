@@ -118,3 +118,19 @@ xkernel.func @mixed_outputs(%x: f32, %sum: f32, %out: !xkernel.ptr<bf16, global>
   xkernel.store %e, %stats[%c0] : f32, !xkernel.ptr<f32, global>
   xkernel.return
 }
+
+// A division whose divisor divides nothing else is div.full itself.
+// CHECK-LABEL: xkernel.func @sigmoid_f16(
+// CHECK:         %[[D:.*]] = arith.addf
+// CHECK-NEXT:    xkernel.div_full %{{.*}}, %[[D]] : f32
+// CHECK-NOT:     arith.divf
+xkernel.func @sigmoid_f16(%x: f32, %out: !xkernel.ptr<f16, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %e = math.exp %x : f32
+  %d = arith.addf %one, %e : f32
+  %s = arith.divf %one, %d : f32
+  %t = arith.truncf %s : f32 to f16
+  xkernel.store %t, %out[%c0] : f16, !xkernel.ptr<f16, global>
+  xkernel.return
+}

@@ -312,6 +312,24 @@ def XKernel_ApproxOp : XKernel_Op<"approx", [Pure,
   let assemblyFormat = "$kind $value (`ftz` $ftz^)? attr-dict `:` type($value)";
 }
 
+def XKernel_DivFullOp : XKernel_Op<"div_full", [Pure,
+    AllTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "a full-range approximate f32 division";
+  let description = [{
+    `div.full.f32`: lhs / rhs within 2 ulp over the whole range of both
+    operands, subnormals kept, for about a quarter of an IEEE division's
+    instructions (one MUFU.RCP and the operands' scaling). A kernel whose
+    outputs are all 16-bit divides with it (`--xkernel-expand-math`).
+
+    ```mlir
+    %q = xkernel.div_full %a, %b : f32
+    ```
+  }];
+  let arguments = (ins F32:$lhs, F32:$rhs);
+  let results = (outs F32:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor cores (sm_80 and later)
 //===----------------------------------------------------------------------===//
