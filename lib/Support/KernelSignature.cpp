@@ -331,12 +331,15 @@ LogicalResult xtile::verifyGridMap(Operation *op, AffineMap map,
                              << " has no programs at the sizes' minima";
   if (atMax[0] > 2147483647 ||
       llvm::any_of(ArrayRef(atMax).drop_front(),
-                   [](int64_t g) { return g > 65535; }))
-    return op->emitOpError()
-           << "grid map " << AffineMapAttr::get(map) << " gives [" << atMax
-           << "] programs at the sizes' maxima, past CUDA's grid limits (x < "
-              "2^31, y and z <= 65535): declare a narrower range for the "
-              "sizes";
+                   [](int64_t g) { return g > 65535; })) {
+    InFlightDiagnostic diag =
+        op->emitOpError()
+        << "grid map " << AffineMapAttr::get(map) << " gives [" << atMax
+        << "] programs at the sizes' maxima, past CUDA's grid limits (x < "
+           "2^31, y and z <= 65535): declare a narrower range for the "
+           "sizes";
+    return markDynamicSizeLimit(diag);
+  }
   return success();
 }
 

@@ -76,3 +76,9 @@ std::optional<DeclaredSymbol> xtile::getDeclaredSymbol(Operation *func,
       return declared;
   return std::nullopt;
 }
+
+mlir::InFlightDiagnostic &
+xtile::markDynamicSizeLimit(mlir::InFlightDiagnostic &diag) {
+  diag.attachNote() << kDynamicSizeLimitNote;
+  return diag;
+}

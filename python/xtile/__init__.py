@@ -15,6 +15,7 @@ import torch
 from .importer import (DynamicSizeError, UnsupportedError, decomposition_table,
                        import_exported)
 from .partition import RESULT_KINDS, Partitioned, results_of, strict_default
+from . import runtime
 from .runtime import Program, _tool, default_backend
 
 __all__ = ["import_module", "compile", "explain", "UnsupportedError",
@@ -110,7 +111,9 @@ class Compiled:
     nested in a reduction: docs/DynamicShapes.md) is
     instead compiled once per distinct binding (its specialization, `xtile-
     opt --xtensor-specialize-dims`), and `dynamic_error` says why; with
-    `specialize=True` it always is. `num_compiles` counts the compiles."""
+    `specialize=True` it always is. Only those limits, whose errors carry
+    the note runtime.DYNAMIC_SIZE_LIMIT, fall back: any other compile
+    error is raised. `num_compiles` counts the compiles."""
 
     def __init__(self, module, example_inputs, backend=None, target="sm_90",
                  params_as_constants=False, allow_tf32=None, dynamic_shapes=None,
@@ -158,6 +161,10 @@ class Compiled:
                                        self.target, allow_tf32=self.allow_tf32)
                 self.num_compiles += 1
             except RuntimeError as e:
+                # Only a limit of dynamic sizes falls back to per-size
+                # compiles; any other error is raised.
+                if not runtime.is_dynamic_size_limit(str(e)):
+                    raise
                 self.dynamic_error = str(e)
 
     def _compiled_program(self):

@@ -401,6 +401,20 @@ class _DriverProgram:
         return 0
 
 
+# The note of an error that is a limit of compiling over dynamic sizes
+# (kDynamicSizeLimitNote, include/xtile/Support/SymbolicDims.h).
+DYNAMIC_SIZE_LIMIT = "xtile: a limit of compiling over dynamic sizes"
+
+
+def is_dynamic_size_limit(diagnostics):
+    """Whether a failed compile's diagnostics are limits of compiling over
+    dynamic sizes only (every error carries the note): the module compiles
+    with its sizes specialized. Any other error is the compiler's or the
+    program's, never a reason to compile per size."""
+    errors = len(re.findall(r": error: ", diagnostics))
+    return errors > 0 and diagnostics.count(DYNAMIC_SIZE_LIMIT) == errors
+
+
 def nvcc_command(cu, out, arch="native"):
     """nvcc's command that builds emitted CUDA C (kernels and host code)
     into a shared library for `arch`. Without contraction (-fmad=false): the

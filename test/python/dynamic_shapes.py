@@ -141,6 +141,18 @@ def small_models():
     print(f"specialize: {'ok' if all(same) else 'FAILED'}, {each.num_compiles} "
           "compiles for 2 sizes")
 
+    # Only limits of dynamic sizes (errors with their note) fall back to
+    # per-size compiles: a compile that fails for another reason is not
+    # one of them.
+    unbounded = xtile.import_module(Softmax(), (torch.randn(4, 5, 8),),
+                                    dynamic_shapes={"x": {1: Dim("N")}})
+    undeclared = unbounded.replace("xtensor.symbols = {N", "xtensor.symbols = {M", 1)
+    for what, text in [("unbounded rows", unbounded), ("undeclared size", undeclared)]:
+        done = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-kernel"],
+                              input=text, capture_output=True, text=True)
+        print(f"dynamic-size limit ({what}): rc {done.returncode}, "
+              f"{runtime.is_dynamic_size_limit(done.stderr)}")
+
     # A Dim without a maximum: the documented default; a Dim torch names
     # itself (Dim.DYNAMIC): the symbol's own name.
     print("unbounded:", signature(xtile.import_module(

@@ -12,6 +12,7 @@
 #define XTILE_SUPPORT_SYMBOLICDIMS_H
 
 #include "mlir/IR/Attributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
@@ -62,6 +63,17 @@ llvm::SmallVector<DeclaredSymbol> getDeclaredSymbols(mlir::Operation *func);
 /// The declaration of `symbol` in `func`, if `func` declares it.
 std::optional<DeclaredSymbol> getDeclaredSymbol(mlir::Operation *func,
                                                 llvm::StringRef symbol);
+/// The note that marks an error as a limit of compiling over dynamic sizes
+/// (not a fault of the program): the same module compiles once its sizes
+/// are specialized. The frontend falls back to per-size compiles on errors
+/// that carry it, and only on those.
+inline constexpr llvm::StringLiteral kDynamicSizeLimitNote =
+    "xtile: a limit of compiling over dynamic sizes; the module compiles "
+    "with its sizes specialized (--xtensor-specialize-dims)";
+
+/// Attaches kDynamicSizeLimitNote to `diag`.
+mlir::InFlightDiagnostic &markDynamicSizeLimit(mlir::InFlightDiagnostic &diag);
+
 } // namespace xtile
 
 #endif // XTILE_SUPPORT_SYMBOLICDIMS_H

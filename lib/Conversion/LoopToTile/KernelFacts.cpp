@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xtile/Support/SymbolicDims.h"
 #include "xtile/Conversion/LoopToTile/KernelFacts.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Utils/Tileable.h"
@@ -34,8 +35,12 @@ bool xtile::dependsOn(Value v, const DenseSet<Value> &values) {
 
 FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
   RowNest nest;
-  if (std::optional<xl::TileProblem> problem = xl::findTileProblem(kernel))
-    return problem->op->emitOpError(problem->message);
+  if (std::optional<xl::TileProblem> problem = xl::findTileProblem(kernel)) {
+    InFlightDiagnostic diag = problem->op->emitOpError(problem->message);
+    if (problem->dynamicSizes)
+      markDynamicSizeLimit(diag);
+    return diag;
+  }
   xl::RowNestShape shape = xl::findRowNest(kernel);
   nest.rows = shape.rows;
   nest.body = shape.body;

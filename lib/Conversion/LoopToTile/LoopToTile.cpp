@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xtile/Support/SymbolicDims.h"
 #include "xtile/Conversion/LoopToTile/LoopToTile.h"
 #include "Lowering.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
@@ -135,11 +136,14 @@ struct ConvertXLoopToXTilePass
                 "(chunk > 0)";
     if (!row.getWays())
       return lowerRowKernel(kernel, *nest, facts->row, row, target);
-    if (kernel.getNumSizes())
-      return kernel.emitOpError()
-             << "cannot use the schedule " << schedule
-             << ": a split (ways > 0) of rows over dynamic sizes is not "
-                "lowered to Tile IR yet";
+    if (kernel.getNumSizes()) {
+      InFlightDiagnostic diag =
+          kernel.emitOpError()
+          << "cannot use the schedule " << schedule
+          << ": a split (ways > 0) of rows over dynamic sizes is not "
+             "lowered to Tile IR yet";
+      return markDynamicSizeLimit(diag);
+    }
     if (!facts->row.splittable)
       return kernel.emitOpError()
              << "cannot use the schedule " << schedule

@@ -351,9 +351,23 @@ private:
     Value max = foldTo(xt::CombineKind::max, scores, -inf);
     if (carriedMax)
       max = arith::MaximumFOp::create(b, loc, carriedMax, max);
-    // Shifted by 0 while every score is -inf: exponentials of -inf are 0.
     Value allInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                          max, constant(-inf));
+    if (!carriedMax) {
+      // A whole row: exp(x - max), which the kernel's own exp(x - max)
+      // (softmax's output) shares after CSE, so that each element is
+      // exponentiated once; a row of -inf sums to 0.
+      Value e = math::ExpOp::create(
+          b, loc,
+          arith::SubFOp::create(b, loc, scores,
+                                xt::SplatOp::create(b, loc, tileOf(type), max)));
+      Value sum = arith::SelectOp::create(b, loc, allInf, constant(0),
+                                          foldTo(xt::CombineKind::add, e, 0));
+      scalars.map(fold.getMax(), max);
+      scalars.map(fold.getSum(), sum);
+      return success();
+    }
+    // Shifted by 0 while every score is -inf: exponentials of -inf are 0.
     Value shift = arith::SelectOp::create(b, loc, allInf, constant(0), max);
     Value e = math::ExpOp::create(
         b, loc,

@@ -556,9 +556,12 @@ static FailureOr<Value> elementOf(xt::ReshapeOp r, ElementBuilder &e,
   };
   SmallVector<int64_t> inCuts = dynamicDims(inType),
                        outCuts = dynamicDims(resultType);
-  if (inCuts.size() != outCuts.size())
-    return r.emitOpError("splits or merges a dynamic dimension, which "
-                         "is not lowered to Loop IR");
+  if (inCuts.size() != outCuts.size()) {
+    InFlightDiagnostic diag = r.emitOpError(
+        "splits or merges a dynamic dimension, which is not lowered to Loop "
+        "IR");
+    return markDynamicSizeLimit(diag);
+  }
   SmallVector<Value> idx(inType.getRank());
   int64_t inStart = 0, outStart = 0;
   for (auto [inEnd, outEnd] : llvm::zip(inCuts, outCuts)) {

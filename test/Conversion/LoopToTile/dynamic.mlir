@@ -139,6 +139,7 @@ xloop.kernel @dynamic_k[%K = 1 to 4096](%a: memref<32x?xf32> [%K], %b: memref<?x
 // -----
 
 // A split of rows over a dynamic size would need partials per row.
+// expected-note @+2 {{a limit of compiling over dynamic sizes}}
 // expected-error @+1 {{'xloop.kernel' op cannot use the schedule #xtile.row_schedule<split, warps = 1, vector = 1, ways = 2>: a split (ways > 0) of rows over dynamic sizes is not lowered to Tile IR yet}}
 xloop.kernel @split[%T = 1 to 4096](%x: memref<?x64xf32> [%T]) -> (%y: memref<?xf32> [%T])
     attributes {xtile.schedule = #xtile.row_schedule<split, warps = 1, vector = 1, ways = 2>} {
@@ -155,6 +156,7 @@ xloop.kernel @split[%T = 1 to 4096](%x: memref<?x64xf32> [%T]) -> (%y: memref<?x
 // -----
 
 // 2^31 rows of 4 at the size's maximum pass CUDA's grid limit.
+// expected-note @+2 {{a limit of compiling over dynamic sizes}}
 // expected-error @+1 {{'xtile.kernel' op grid map affine_map<()[s0] -> (s0 * 4)> gives [8589934588] programs at the sizes' maxima, past CUDA's grid limits (x < 2^31, y and z <= 65535): declare a narrower range for the sizes}}
 xloop.kernel @too_many[%T = 1 to 2147483647](%x: memref<4x?x64xf32> [%T]) -> (%y: memref<4x?xf32> [%T])
     attributes {xtile.schedule = #xtile.row_schedule<block, warps = 1, vector = 1>} {

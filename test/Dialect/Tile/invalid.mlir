@@ -1138,6 +1138,7 @@ xtile.kernel @grid_map_static(%a: memref<4xf32>) -> (%b: memref<4xf32>)
 
 // -----
 
+// expected-note @+2 {{a limit of compiling over dynamic sizes}}
 // expected-error @+1 {{'xtile.kernel' op grid map affine_map<()[s0] -> (s0, s0 * 32)> gives [4096, 131072] programs at the sizes' maxima, past CUDA's grid limits}}
 xtile.kernel @grid_map_limit[%T = 1 to 4096](%a: memref<?xf32> [%T]) -> (%b: memref<?xf32> [%T])
     attributes {grid = array<i64: 4096, 131072>, grid_map = affine_map<()[s0] -> (s0, s0 * 32)>, num_warps = 4 : i64} {

@@ -115,9 +115,11 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
         (!dynamic(dyn_cast<ParallelOp>(op)) && !dynamic(dyn_cast<FoldOp>(op)) &&
          !dynamic(dyn_cast<OnlineFoldOp>(op))))
       return WalkResult::advance();
-    problem = TileProblem{op, "runs over a dynamic size inside a column loop "
-                              "or fold (attention scores over dynamic keys, "
-                              "say); not lowered to Tile IR yet"};
+    problem = TileProblem{op,
+                          "runs over a dynamic size inside a column loop "
+                          "or fold (attention scores over dynamic keys, "
+                          "say); not lowered to Tile IR yet",
+                          /*dynamicSizes=*/true};
     return WalkResult::interrupt();
   });
   if (problem)
@@ -159,8 +161,10 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
                                  "not lowered to Tile IR yet"};
   }
   if (attention && kernel.getNumSizes())
-    return TileProblem{attention, "is attention over dynamic sizes, which is "
-                                  "not lowered to Tile IR yet"};
+    return TileProblem{attention,
+                       "is attention over dynamic sizes, which is not "
+                       "lowered to Tile IR yet",
+                       /*dynamicSizes=*/true};
   // Each operand of a contraction depends on one of the two output indices
   // (the innermost two rows), as a(i, k) and b(k, j).
   if (contraction && nest.rows.size() >= 2) {

@@ -53,6 +53,8 @@ llvm::SmallVector<mlir::Value> rowInductionVars(llvm::ArrayRef<ParallelOp> rows)
 struct TileProblem {
   mlir::Operation *op;
   std::string message;
+  /// A limit of dynamic sizes: the kernel lowers with its sizes static.
+  bool dynamicSizes = false;
 };
 std::optional<TileProblem> findTileProblem(KernelOp kernel);
 
