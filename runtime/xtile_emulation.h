@@ -1743,7 +1743,9 @@ cudaError_t packed(dim3 grid, dim3 block, size_t shared, void **params) {
 
 #ifdef XTILE_EMULATION_DRIVER
 #include <chrono>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace xt_emu {
 #ifdef XTILE_EMULATION_PTX
@@ -1781,6 +1783,73 @@ inline uint64_t hashImage(const std::string &text) {
 using DriverClock = std::chrono::steady_clock;
 inline void *currentContext = nullptr;
 inline int primaryContext;
+
+/// A kernel as cuModuleGetFunction gives it: the emulation's kernel and
+/// the bytes of each parameter, read from the `.entry`'s parameter list in
+/// the loaded PTX (as the driver knows them), so that a launch captured
+/// into a graph keeps its parameters by value.
+struct DriverFunction {
+  const void *kernel;
+  std::vector<size_t> paramBytes;
+};
+
+/// The bytes of each parameter of `.entry name(...)` in `ptx`: `.param
+/// .u64 x` is 8, `.param .align A .b8 x[N]` is N.
+inline std::vector<size_t> entryParamBytes(const std::string &ptx,
+                                           const std::string &name) {
+  std::vector<size_t> bytes;
+  size_t at = ptx.find(".entry " + name + "(");
+  if (at == std::string::npos)
+    return bytes;
+  size_t end = ptx.find(')', at);
+  std::string list = ptx.substr(at, end - at);
+  for (size_t p = list.find(".param"); p != std::string::npos;
+       p = list.find(".param", p + 6)) {
+    size_t next = list.find(".param", p + 6);
+    std::string one = list.substr(p, next == std::string::npos ? std::string::npos
+                                                               : next - p);
+    size_t bracket = one.find('[');
+    if (bracket != std::string::npos) {
+      bytes.push_back(std::strtoull(one.c_str() + bracket + 1, nullptr, 10));
+      continue;
+    }
+    // The type is the token after `.param` (and `.align N`): .u64,
+    // .b32, .f32, ...
+    size_t size = 8;
+    for (auto [type, n] : {std::pair{".b8 ", 1}, {".u8 ", 1}, {".s8 ", 1},
+                           {".b16 ", 2}, {".u16 ", 2}, {".s16 ", 2},
+                           {".f16 ", 2}, {".b32 ", 4}, {".u32 ", 4},
+                           {".s32 ", 4}, {".f32 ", 4}})
+      if (one.find(type) != std::string::npos)
+        size = n;
+    bytes.push_back(size);
+  }
+  return bytes;
+}
+
+/// One node of a captured graph: a kernel launch with its parameters'
+/// bytes, or a device-to-device copy.
+struct GraphNode {
+  const DriverFunction *function = nullptr;
+  dim3 grid, block;
+  unsigned shared = 0;
+  std::vector<std::vector<char>> params;
+  unsigned long long to = 0, from = 0;
+  size_t bytes = 0;
+};
+/// A graph, and an instantiated one: its nodes in the order the stream
+/// captured them (one stream: each depends on the one before).
+struct Graph {
+  std::vector<GraphNode> nodes;
+};
+/// A stream made by cuStreamCreate; a capturing one records what is
+/// issued on it instead of running it.
+struct Stream {
+  Graph *capturing = nullptr;
+};
+inline Graph *capturingOn(void *stream) {
+  return stream ? static_cast<Stream *>(stream)->capturing : nullptr;
+}
 } // namespace xt_emu
 
 typedef int CUresult;
@@ -1821,7 +1890,7 @@ CUresult cuCtxGetCurrent(void **context) {
   return 0;
 }
 CUresult cuCtxSynchronize() { return 0; }
-CUresult cuStreamSynchronize(void *) { return 0; }
+CUresult cuStreamSynchronize(void *stream);
 CUresult cuModuleLoadData(void **module, const void *image) {
   std::string text = static_cast<const char *>(image);
   if (text.find(".version") == std::string::npos ||
@@ -1851,34 +1920,50 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   const std::string &ptx = static_cast<xt_emu::DriverModule *>(module)->image;
   if (ptx.find(".entry " + std::string(name) + "(") == std::string::npos)
     return 500; // CUDA_ERROR_NOT_FOUND
+  const void *kernel = nullptr;
 #ifdef XTILE_EMULATION_PTX
   for (const xt_emu::PtxKernel *k = xt_ptx_kernels; k->name; ++k)
-    if (std::strcmp(k->name, name) == 0) {
-      *function = const_cast<xt_emu::PtxKernel *>(k);
-      return 0;
-    }
+    if (std::strcmp(k->name, name) == 0)
+      kernel = k;
 #else
   for (const xt_emu::DriverKernel *k = xt_emu_kernels; k->name; ++k)
-    if (std::strcmp(k->name, name) == 0) {
-      *function = const_cast<xt_emu::DriverKernel *>(k);
-      return 0;
-    }
+    if (std::strcmp(k->name, name) == 0)
+      kernel = k;
 #endif
-  return 500;
+  if (!kernel)
+    return 500;
+  *function = new xt_emu::DriverFunction{kernel,
+                                         xt_emu::entryParamBytes(ptx, name)};
+  return 0;
 }
 CUresult cuFuncSetAttribute(void *, int, int) { return 0; }
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
-                        void *, void **params, void **extra) {
+                        void *stream, void **params, void **extra) {
   if (!function || extra)
     return 1; // CUDA_ERROR_INVALID_VALUE
+  auto *f = static_cast<const xt_emu::DriverFunction *>(function);
+  if (xt_emu::Graph *graph = xt_emu::capturingOn(stream)) {
+    // Captured: the parameters are copied now, as the driver does.
+    xt_emu::GraphNode node;
+    node.function = f;
+    node.grid = dim3(gx, gy, gz);
+    node.block = dim3(bx, by, bz);
+    node.shared = shared;
+    for (size_t i = 0; i < f->paramBytes.size(); ++i) {
+      const char *p = static_cast<const char *>(params[i]);
+      node.params.emplace_back(p, p + f->paramBytes[i]);
+    }
+    graph->nodes.push_back(std::move(node));
+    return 0;
+  }
 #ifdef XTILE_EMULATION_PTX
-  auto *k = static_cast<const xt_emu::PtxKernel *>(function);
+  auto *k = static_cast<const xt_emu::PtxKernel *>(f->kernel);
   std::function<void()> body = [=] { k->entry(params); };
   cudaError_t err = xt_emu::run(xt_emu::Launch{
       k->name, dim3(gx, gy, gz), dim3(bx, by, bz), shared, &body});
 #else
-  auto *k = static_cast<const xt_emu::DriverKernel *>(function);
+  auto *k = static_cast<const xt_emu::DriverKernel *>(f->kernel);
   cudaError_t err = k->launch(dim3(gx, gy, gz), dim3(bx, by, bz), shared, params);
 #endif
   return err == cudaSuccess ? 0 : err == cudaErrorInvalidValue ? 1 : 719;
@@ -1908,12 +1993,107 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes) {
   return 0;
 }
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes,
-                              void *) {
+                              void *stream) {
+  if (xt_emu::Graph *graph = xt_emu::capturingOn(stream)) {
+    xt_emu::GraphNode node;
+    node.to = to;
+    node.from = from;
+    node.bytes = bytes;
+    graph->nodes.push_back(std::move(node));
+    return 0;
+  }
   return cuMemcpyDtoD_v2(to, from, bytes);
 }
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void *from, size_t bytes,
-                              void *) {
+                              void *stream) {
+  // A copy from pageable host memory is not captured (the driver refuses
+  // it too): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED.
+  if (xt_emu::capturingOn(stream))
+    return 900;
   return cuMemcpyHtoD_v2(to, from, bytes);
+}
+
+CUresult cuStreamSynchronize(void *stream) {
+  return xt_emu::capturingOn(stream) ? 900 : 0;
+}
+
+// Streams and CUDA graphs: a capturing stream records its launches and
+// device copies (parameters by value) into a graph, which
+// cuGraphInstantiateWithFlags copies and cuGraphLaunch replays in order.
+CUresult cuStreamCreate(void **stream, unsigned) {
+  *stream = new xt_emu::Stream;
+  return 0;
+}
+CUresult cuStreamDestroy_v2(void *stream) {
+  if (!stream)
+    return 400; // CUDA_ERROR_INVALID_HANDLE
+  delete static_cast<xt_emu::Stream *>(stream);
+  return 0;
+}
+CUresult cuStreamBeginCapture_v2(void *stream, int) {
+  if (!stream)
+    return 900; // CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (the legacy stream)
+  auto *s = static_cast<xt_emu::Stream *>(stream);
+  if (s->capturing)
+    return 401; // CUDA_ERROR_ILLEGAL_STATE
+  s->capturing = new xt_emu::Graph;
+  return 0;
+}
+CUresult cuStreamEndCapture(void *stream, void **graph) {
+  auto *s = static_cast<xt_emu::Stream *>(stream);
+  if (!s || !s->capturing)
+    return 401; // CUDA_ERROR_ILLEGAL_STATE
+  *graph = s->capturing;
+  s->capturing = nullptr;
+  return 0;
+}
+CUresult cuStreamIsCapturing(void *stream, int *status) {
+  *status = xt_emu::capturingOn(stream) ? 1 : 0; // ACTIVE : NONE
+  return 0;
+}
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph,
+                                     unsigned long long) {
+  if (!graph)
+    return 1;
+  *exec = new xt_emu::Graph(*static_cast<xt_emu::Graph *>(graph));
+  return 0;
+}
+CUresult cuGraphGetNodes(void *graph, void **nodes, size_t *count) {
+  if (!graph || nodes)
+    return 1; // only the count is implemented
+  *count = static_cast<xt_emu::Graph *>(graph)->nodes.size();
+  return 0;
+}
+CUresult cuGraphDestroy(void *graph) {
+  delete static_cast<xt_emu::Graph *>(graph);
+  return 0;
+}
+CUresult cuGraphExecDestroy(void *exec) {
+  delete static_cast<xt_emu::Graph *>(exec);
+  return 0;
+}
+CUresult cuGraphLaunch(void *exec, void *stream) {
+  if (!exec)
+    return 1;
+  if (xt_emu::capturingOn(stream))
+    return 900;
+  for (const xt_emu::GraphNode &node :
+       static_cast<xt_emu::Graph *>(exec)->nodes) {
+    if (!node.function) {
+      if (CUresult rc = cuMemcpyDtoD_v2(node.to, node.from, node.bytes))
+        return rc;
+      continue;
+    }
+    std::vector<void *> params;
+    for (const std::vector<char> &p : node.params)
+      params.push_back(const_cast<char *>(p.data()));
+    if (CUresult rc = cuLaunchKernel(
+            const_cast<xt_emu::DriverFunction *>(node.function), node.grid.x,
+            node.grid.y, node.grid.z, node.block.x, node.block.y,
+            node.block.z, node.shared, nullptr, params.data(), nullptr))
+      return rc;
+  }
+  return 0;
 }
 // Maps in the emulation's format (xt_emu::TensorMap); the enum arguments
 // are ints.
@@ -1955,7 +2135,10 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
   case 2: *text = "out of memory"; break;
   case 101: *text = "invalid device ordinal"; break;
   case 218: *text = "a PTX JIT compilation failed (not PTX, or not the PTX an emulated PTX path was built from)"; break;
+  case 400: *text = "invalid resource handle"; break;
+  case 401: *text = "the operation is not permitted in the stream's state (capturing, or not)"; break;
   case 500: *text = "named symbol not found"; break;
+  case 900: *text = "operation not permitted when stream is capturing (or the legacy stream cannot capture)"; break;
   case 719: *text = "unspecified launch failure"; break;
   default: *text = "unknown error"; return 1;
   }

@@ -18,7 +18,7 @@ from .partition import RESULT_KINDS, Partitioned, results_of, strict_default
 from . import runtime
 from .runtime import Program, _tool, default_backend
 
-__all__ = ["import_module", "compile", "explain", "UnsupportedError",
+__all__ = ["Graphed", "import_module", "compile", "explain", "UnsupportedError",
            "DynamicSizeError", "Compiled", "Partitioned"]
 
 
@@ -247,6 +247,30 @@ class Compiled:
                 sizes[n.name], where[n.name] = actual, (name, d)
         return sizes
 
+    def graphed(self, *inputs, static=()):
+        """A Graphed: this module's launches for inputs of these shapes
+        captured once in a CUDA graph (Program.capture), replayed by each
+        call. Needs the cuda backend (a GPU, or the CUDA driver
+        XTILE_LIBCUDA names). `static`: positions of inputs captured in
+        place (a KV cache the caller passes back each call), not copied."""
+        return Graphed(self, inputs, static)
+
+    def _buffers(self, inputs, sizes):
+        """The program's buffers for these inputs: its arguments on the
+        device, then new outputs."""
+        buffers, user = [], iter(inputs)
+        for kind, value in self.sources:
+            t = next(user) if kind == "input" else value
+            buffers.append(t.detach().to(self.device).contiguous())
+        outs = [torch.empty([d if isinstance(d, int) else sizes[d.name] for d in shape],
+                            dtype=dtype, device=self.device)
+                for shape, dtype in self.outputs]
+        return buffers, outs
+
+    def _size_values(self, program, sizes):
+        return ([sizes[n] for n in sorted(self.symbols)] if program is self.dynamic
+                else ())
+
     def __call__(self, *inputs):
         sizes = self._bind(inputs)
         program = self._program(sizes)
@@ -264,6 +288,52 @@ class Compiled:
         # makes them.
         names = [name for kind, name in self.sources if kind == "input"]
         return results_of(self.roles, outs, inputs, names, self.buffers.__getitem__)
+
+
+class Graphed:
+    """A Compiled's launches for one binding of its inputs' shapes,
+    captured once in a CUDA graph and replayed by each call (as
+    torch.compile's "reduce-overhead" mode does): each call copies its
+    inputs into the captured buffers (an input that is the captured tensor
+    itself, such as a static KV cache passed back each step, is not
+    copied), replays every launch at once, and returns the captured
+    outputs, which the next call overwrites. Inputs are captured as copies
+    of the first call's, except those at the positions `static` names,
+    which are captured in place: the caller passes the same tensors each
+    call. `launches` is the number of kernel launches the graph holds."""
+
+    def __init__(self, compiled, inputs, static=()):
+        self.compiled = compiled
+        self.sizes = compiled._bind(inputs)
+        program = compiled._program(self.sizes)
+        buffers, self.outs = compiled._buffers(inputs, self.sizes)
+        self.inputs, position = [], 0
+        for i, (kind, _) in enumerate(compiled.sources):
+            if kind != "input":
+                continue
+            if position not in static:
+                buffers[i] = buffers[i].clone()
+            elif buffers[i].data_ptr() != inputs[position].data_ptr():
+                raise ValueError(f"xtile: input {position} of {compiled.name} is "
+                                 "static but not contiguous on the device: it "
+                                 "cannot be captured in place")
+            self.inputs.append(buffers[i])
+            position += 1
+        self.graph = program.capture(buffers + self.outs,
+                                     compiled._size_values(program, self.sizes))
+        self.launches = program.launches()
+
+    def __call__(self, *inputs):
+        c = self.compiled
+        if c._bind(inputs) != self.sizes:
+            raise ValueError(f"xtile: {c.name} was captured for sizes {self.sizes}, "
+                             f"called with {c._bind(inputs)}: capture those too")
+        for static, t in zip(self.inputs, inputs):
+            if static.data_ptr() != t.data_ptr() or static.shape != t.shape:
+                static.copy_(t.detach())
+        self.graph.replay()
+        names = [name for kind, name in c.sources if kind == "input"]
+        return results_of(c.roles, self.outs, inputs, names, c.buffers.__getitem__)
 
 
 def compile(module, example_inputs, backend=None, target="sm_90",

@@ -81,7 +81,10 @@ class Generator:
     `num_compiles` counts them."""
 
     def __init__(self, model, max_cache_len, backend=None, target="sm_90",
-                 allow_tf32=None):
+                 allow_tf32=None, cuda_graphs=None):
+        """cuda_graphs: replay each batch size's decode step from a CUDA
+        graph (Compiled.graphed, captured on its first step with the
+        cache in place): by default, wherever the backend is cuda."""
         self.model = model.eval()
         self.step = CacheStep(self.model, max_cache_len)
         self.max_cache_len = max_cache_len
@@ -89,6 +92,10 @@ class Generator:
         self.dtype = next(model.parameters()).dtype
         self.prefills, self.decodes = {}, {}
         self.static_prefills = set()   # batch sizes whose prompt length is static
+        self.cuda_graphs = cuda_graphs
+        # Per batch size: the decode step's graph and the cache it was
+        # captured on, which every later generate() of that batch reuses.
+        self.graphs, self.caches = {}, {}
 
     def _compiled(self, table, key, ids, positions, cache, dynamic_shapes=None):
         if key not in table:
@@ -117,6 +124,40 @@ class Generator:
             except DynamicSizeError:
                 self.static_prefills.add(batch)
         return self._compiled(self.prefills, (batch, prompt), ids, positions, example)
+
+    def _graphs(self, compiled):
+        if self.cuda_graphs is not None:
+            return self.cuda_graphs
+        return compiled.backend == "cuda"
+
+    def _cache(self, batch, prefill):
+        """The cache for a generation of `batch` sequences, zeroed: with
+        CUDA graphs, the one the batch's decode graph was captured on."""
+        cache = self.caches.get(batch)
+        if cache is None or cache[0].device != prefill.device:
+            return self.step.new_cache(batch, self.dtype, prefill.device)
+        for t in cache:
+            t.zero_()
+        return cache
+
+    def _decode(self, batch, ids, positions, cache):
+        """The decode step of this batch size: compiled once, and with CUDA
+        graphs captured once, on this cache (kept for later calls)."""
+        fn = self._compiled(self.decodes, batch, ids, positions, cache)
+        if not self._graphs(fn):
+            return fn
+        graph = self.graphs.get(batch)
+        if graph is None or self.caches.get(batch) is not cache:
+            graph = fn.graphed(ids, positions, *cache,
+                               static=range(2, 2 + len(cache)))
+            self.graphs[batch], self.caches[batch] = graph, cache
+        return graph
+
+    def decode_launches(self, batch=1):
+        """Kernel launches of one decode step of `batch` sequences (its
+        program's; a CUDA graph replays them with one launch of the
+        graph), after a generate() of that batch size."""
+        return self.decodes[batch].launches()
 
     @property
     def num_compiles(self):
@@ -151,10 +192,10 @@ class Generator:
         for n in range(max_new_tokens):
             if n == 0:
                 fn = self._prefill(ids, positions)
-                cache = self.step.new_cache(batch, self.dtype, fn.device)
+                cache = self._cache(batch, fn)
             else:
                 positions = torch.tensor([prompt + n - 1])
-                fn = self._compiled(self.decodes, batch, ids, positions, cache)
+                fn = self._decode(batch, ids, positions, cache)
             logits = fn(ids, positions, *cache)
             token = logits[:, -1].float().argmax(-1).cpu()
             token = torch.where(done, torch.full_like(token, pad_token_id), token)

@@ -199,7 +199,15 @@ class _Driver:
                 ("cuTensorMapEncodeTiled",
                  [p, i, u32, p, ctypes.POINTER(u64), ctypes.POINTER(u64),
                   ctypes.POINTER(u32), ctypes.POINTER(u32), i, i, i, i]),
-                ("cuMemcpyHtoDAsync_v2", [u64, p, ctypes.c_size_t, p])]:
+                ("cuMemcpyHtoDAsync_v2", [u64, p, ctypes.c_size_t, p]),
+                # CUDA graphs (Program.capture).
+                ("cuStreamCreate", [pp, u]), ("cuStreamDestroy_v2", [p]),
+                ("cuStreamBeginCapture_v2", [p, i]),
+                ("cuStreamEndCapture", [p, pp]),
+                ("cuGraphInstantiateWithFlags", [pp, p, ctypes.c_ulonglong]),
+                ("cuGraphGetNodes", [p, pp, ctypes.POINTER(ctypes.c_size_t)]),
+                ("cuGraphDestroy", [p]), ("cuGraphExecDestroy", [p]),
+                ("cuGraphLaunch", [p, p])]:
             fn = getattr(lib, name, None)
             if fn is not None:
                 fn.argtypes, fn.restype = args, ctypes.c_int
@@ -358,8 +366,7 @@ class _DriverProgram:
                 "floordiv": lambda: l // r, "ceildiv": lambda: -(-l // r),
                 "mod": lambda: l % r}[kind]()
 
-    def __call__(self, buffers, sizes=()):
-        d = self.driver
+    def _check_sizes(self, sizes):
         if len(sizes) != len(self.sizes):
             raise ValueError(f"xtile: {self.name} takes {len(self.sizes)} sizes, "
                              f"got {len(sizes)}")
@@ -368,13 +375,79 @@ class _DriverProgram:
                 raise ValueError(f"xtile: {self.name}: size {size['name']}={value} "
                                  f"is outside its range [{size['min']}, "
                                  f"{size['max']}]")
-        device = buffers[0].device
-        temporaries = [torch.empty(max(self._bytes(t, sizes), 1), dtype=torch.uint8,
-                                   device=device)
-                       for t in self.temporaries]
+
+    def _temporaries(self, buffers, sizes):
+        return [torch.empty(max(self._bytes(t, sizes), 1), dtype=torch.uint8,
+                            device=buffers[0].device)
+                for t in self.temporaries]
+
+    @staticmethod
+    def _stream(device):
+        return (torch.cuda.current_stream(device).cuda_stream
+                if device.type == "cuda" else None)
+
+    def __call__(self, buffers, sizes=()):
+        self._check_sizes(sizes)
+        temporaries = self._temporaries(buffers, sizes)
         ptrs = [b.data_ptr() for b in buffers] + [t.data_ptr() for t in temporaries]
-        stream = (torch.cuda.current_stream(device).cuda_stream
-                  if device.type == "cuda" else None)
+        self._run(ptrs, sizes, self._stream(buffers[0].device))
+        # The temporaries go back to torch's caching allocator, whose
+        # reuse is ordered after these launches on the same stream.
+        return 0
+
+    def capture(self, buffers, sizes=()):
+        """One call's launches and copies on these buffers captured into a
+        CUDA graph (cuStreamBeginCapture on a stream of its own, then
+        cuGraphInstantiate): a _DriverGraph, whose replay() relaunches them
+        with one cuGraphLaunch. Its temporaries are its own and its tensor
+        maps are encoded here, once; the buffers must stay where they are."""
+        d = self.driver
+        missing = [n for n in ("cuStreamCreate", "cuStreamBeginCapture_v2",
+                               "cuStreamEndCapture", "cuGraphInstantiateWithFlags",
+                               "cuGraphLaunch") if getattr(d, n) is None]
+        if missing:
+            raise RuntimeError(f"xtile: the CUDA driver ({d.path}) lacks "
+                               f"{', '.join(missing)}, which CUDA graphs need")
+        self._check_sizes(sizes)
+        temporaries = self._temporaries(buffers, sizes)
+        ptrs = [b.data_ptr() for b in buffers] + [t.data_ptr() for t in temporaries]
+        # Tensor maps, into temporaries of the graph's own, before capture:
+        # a copy from host memory is not captured.
+        outside = self._stream(buffers[0].device)
+        for step in self.plan["steps"]:
+            if "tensor_map" in step:
+                self._encode_tensor_map(step, ptrs, sizes, outside)
+        if outside is not None:
+            torch.cuda.current_stream(buffers[0].device).synchronize()
+        stream, graph, exec_ = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+        d.check(d.cuStreamCreate(ctypes.byref(stream), 0),
+                f"{self.name}: creating a stream to capture on")
+        _THREAD_LOCAL = 1   # CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+        try:
+            d.check(d.cuStreamBeginCapture_v2(stream, _THREAD_LOCAL),
+                    f"{self.name}: beginning the capture")
+            try:
+                self._run(ptrs, sizes, stream, tensor_maps=False)
+            finally:
+                rc = d.cuStreamEndCapture(stream, ctypes.byref(graph))
+            d.check(rc, f"{self.name}: ending the capture")
+            nodes = ctypes.c_size_t()
+            if d.cuGraphGetNodes is not None:
+                d.check(d.cuGraphGetNodes(graph, None, ctypes.byref(nodes)),
+                        f"{self.name}: counting the graph's nodes")
+            d.check(d.cuGraphInstantiateWithFlags(ctypes.byref(exec_), graph, 0),
+                    f"{self.name}: instantiating the graph")
+            if d.cuGraphDestroy is not None:
+                d.cuGraphDestroy(graph)
+        except BaseException:
+            d.cuStreamDestroy_v2(stream)
+            raise
+        return _DriverGraph(self, exec_, stream, buffers, temporaries,
+                            nodes.value if d.cuGraphGetNodes is not None else None)
+
+    def _run(self, ptrs, sizes, stream, tensor_maps=True):
+        """The plan's steps on these buffer addresses, issued on `stream`."""
+        d = self.driver
         for step in self.plan["steps"]:
             if "copy" in step:
                 copy = step["copy"]
@@ -383,7 +456,8 @@ class _DriverProgram:
                         f"{self.name}: copying a buffer")
                 continue
             if "tensor_map" in step:
-                self._encode_tensor_map(step, ptrs, sizes, stream)
+                if tensor_maps:
+                    self._encode_tensor_map(step, ptrs, sizes, stream)
                 continue
             args = [ctypes.c_void_p(ptrs[a]) for a in step["args"]]
             args += [ctypes.c_int64(sizes[i]) for i in step.get("sizes", [])]
@@ -396,9 +470,31 @@ class _DriverProgram:
             d.check(d.cuLaunchKernel(self.functions[step["launch"]], gx, gy, gz,
                                      bx, by, bz, step["shared"], stream, params, None),
                     f"{self.name}: launching {step['launch']}")
-        # The temporaries go back to torch's caching allocator, whose
-        # reuse is ordered after these launches on the same stream.
-        return 0
+
+
+class _DriverGraph:
+    """A program's launches captured in a CUDA graph (_DriverProgram.capture):
+    replay() relaunches them on the captured buffers with one cuGraphLaunch,
+    on torch's current stream."""
+
+    def __init__(self, program, exec_, stream, buffers, temporaries, nodes):
+        self.program, self.exec, self.stream = program, exec_, stream
+        # Kept alive: the graph's launches read and write them.
+        self.buffers, self.temporaries = list(buffers), temporaries
+        self.nodes = nodes
+
+    def replay(self):
+        d = self.program.driver
+        d.check(d.cuGraphLaunch(self.exec,
+                                self.program._stream(self.buffers[0].device)),
+                f"{self.program.name}: launching its graph")
+
+    def __del__(self):
+        d = getattr(self.program, "driver", None)
+        if d is not None and self.exec:
+            d.cuGraphExecDestroy(self.exec)
+            d.cuStreamDestroy_v2(self.stream)
+            self.exec = None
 
 
 # The note of an error that is a limit of compiling over dynamic sizes
@@ -454,6 +550,28 @@ class _LibraryProgram:
         values = (ctypes.c_int64 * max(len(sizes), 1))(*sizes)
         stream = torch.cuda.current_stream().cuda_stream if self.cuda else None
         return self.packed(ptrs, values, stream)
+
+
+class _TorchGraph:
+    """The nvcc loader's launches captured with torch.cuda.graph (the
+    library launches on torch's current stream, which is the capturing
+    one): replay() is the graph's."""
+
+    def __init__(self, program, buffers, sizes):
+        self.buffers = list(buffers)
+        self.graph = torch.cuda.CUDAGraph()
+        # Warm up on a side stream first, as torch.cuda.graph asks.
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            program(self.buffers, sizes)
+        torch.cuda.current_stream().wait_stream(side)
+        with torch.cuda.graph(self.graph):
+            program(self.buffers, sizes)
+        self.nodes = None
+
+    def replay(self):
+        self.graph.replay()
 
 
 def _check_target(target):
@@ -573,6 +691,21 @@ class Program:
             if built.returncode:
                 raise RuntimeError("xtile: building the kernels failed:\n" + built.stderr)
             shutil.move(str(out), str(lib))
+
+    def capture(self, buffers, sizes=()):
+        """This program's launches on `buffers` (and `sizes`, as __call__
+        takes them) captured once in a CUDA graph; the result's replay()
+        relaunches them all at once, on the same buffers, which must stay
+        where they are. The driver loader captures with the driver API
+        (cuStreamBeginCapture, cuGraphInstantiate, cuGraphLaunch: the
+        emulated driver implements them); the nvcc loader under
+        torch.cuda.graph. The emulation backend has no graphs."""
+        if isinstance(self.fn, _DriverProgram):
+            return self.fn.capture(buffers, sizes)
+        if self.backend == "cuda":
+            return _TorchGraph(self, buffers, sizes)
+        raise RuntimeError(f"xtile: {self.name}: CUDA graphs need the cuda backend "
+                           "(a GPU, or the CUDA driver XTILE_LIBCUDA names)")
 
     def __call__(self, buffers, sizes=()):
         """Runs on `buffers`: inputs then (preallocated) outputs; `sizes`

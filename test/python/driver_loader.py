@@ -48,6 +48,24 @@ def use_driver(path):
     runtime._Driver._instance = None   # open this library
 
 
+def graph_check(name, compiled, x, *more):
+    """The module's launches captured once in a CUDA graph (the emulated
+    driver's stream capture, instantiate and launch), replayed on new
+    inputs: bit for bit the plain launches' results."""
+    graphed = compiled.graphed(x, *more)
+    results = []
+    for scale in (0.5, -2.0):
+        y = (x.float() * scale).to(x.dtype)
+        plain = compiled(y, *more)
+        replayed = graphed(y, *more)
+        plain = plain if isinstance(plain, tuple) else (plain,)
+        replayed = replayed if isinstance(replayed, tuple) else (replayed,)
+        results.append(all(torch.equal(a, b) for a, b in zip(plain, replayed)))
+    print(f"graph {name}: {graphed.launches} launches captured in "
+          f"{graphed.graph.nodes} nodes; replays "
+          f"{'equal the plain launches' if all(results) else 'DIFFER'}")
+
+
 class Twice(nn.Module):
     """Returns its input as is (a copy step) beside a kernel's result."""
     def forward(self, x):
@@ -74,6 +92,7 @@ for name, model, x, dtype in cases:
         assert isinstance(program.fn, runtime._DriverProgram), program.fn
         compiled.programs[()] = compiled.program = program
         got = compiled(x)
+        graph_check(name, compiled, x)
     if not isinstance(got, tuple):
         got, expected, emulated = (got,), (expected,), (emulated,)
     for g, e, m in zip(got, expected, emulated):
@@ -101,6 +120,8 @@ with torch.no_grad():
     for t in (1, 5, 33):
         x = torch.randn(t, 64)
         torch.testing.assert_close(dyn(x), model(x), **TOL[torch.float32])
+    graph_check("dynamic swiglu at T = 33", dyn, x)
+    dyn_graph = dyn.graphed(x)
 sizes = dprogram.fn.plan["sizes"]
 grids = sum("grid_map" in s for s in dprogram.fn.plan["steps"])
 print(f"dynamic swiglu: ok at T = 1, 5, 33 ({dyn.num_compiles} compile, sizes "
@@ -126,11 +147,40 @@ with torch.no_grad():
     tprogram = runtime.Program(tma.mlir, tma.name, backend="cuda", target="sm_90a")
     tma.programs[()] = tma.program = tprogram
     got = tma(x)
+    graph_check("tma linear", tma, x)
 torch.testing.assert_close(got, expected, **TOL[torch.bfloat16])
 maps = [s["tensor_map"] for s in tprogram.fn.plan["steps"] if "tensor_map" in s]
 boxes = ", ".join("x".join(map(str, m["box"])) for m in maps)
 print(f"tma linear bfloat16: ok ({len(maps)} tensor maps, boxes {boxes}, swizzle "
       f"{' '.join(str(m['swizzle']) for m in maps)})")
+
+# Generation with the decode step replayed from a CUDA graph, captured on
+# its first step with the KV cache in place (Generator's default on GPUs):
+# the decode program runs through the driver loader on the emulated
+# driver, the prefill under the emulation; the tokens are generate()'s.
+import transformers as hf
+from xtile.generation import Generator
+llama = hf.LlamaForCausalLM(hf.LlamaConfig(
+    vocab_size=128, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+    num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64)).eval()
+llama.generation_config.eos_token_id = None
+llama.generation_config.pad_token_id = 0
+prompt = torch.randint(0, 128, (1, 8))
+with torch.no_grad():
+    expected = llama.generate(prompt, max_new_tokens=6, do_sample=False,
+                              attention_mask=torch.ones_like(prompt))
+gen = Generator(llama, max_cache_len=24, backend="emu")
+first = gen.generate(prompt, max_new_tokens=2)   # compiles the decode step
+decode = gen.decodes[1]
+use_driver(emulated_driver(decode, work / "libcuda-decode.so"))
+decode.programs[()] = decode.program = runtime.Program(
+    decode.mlir, decode.name, backend="cuda", target=decode.target)
+gen.cuda_graphs = True
+got = gen.generate(prompt, max_new_tokens=6)
+again = gen.generate(prompt, max_new_tokens=6)   # the same graph and cache
+print(f"generation with a decode graph: {'equal to' if torch.equal(got, expected) and torch.equal(again, expected) else 'DIFFERENT FROM'} "
+      f"generate(); {len(gen.graphs)} graph of {gen.graphs[1].graph.nodes} nodes for "
+      f"{gen.decode_launches()} launches per decode step")
 
 # Errors name what is wrong.
 def error(fn):
@@ -158,3 +208,8 @@ os.environ["PATH"] = os.pathsep.join(
 print("without nvcc:", runtime.cuda_loader())
 os.environ["XTILE_CUDA_LOADER"] = "nvcc"
 print("nvcc asked for:", error(runtime.cuda_loader))
+# The emulation backend (kernels called on the CPU) has no CUDA graphs;
+# a graph replays only the sizes it captured.
+emu = xtile.compile(Twice(), (torch.randn(3, 7),), backend="emu")
+print("graph on emu:", error(lambda: emu.graphed(torch.randn(3, 7))))
+print("graph, other sizes:", error(lambda: dyn_graph(torch.randn(9, 64))))
