@@ -528,9 +528,15 @@ static FailureOr<Value> elementOf(xt::BroadcastOp bc, ElementBuilder &e,
   auto resultType = cast<RankedTensorType>(bc.getType());
   auto inType = cast<RankedTensorType>(bc.getInput().getType());
   int64_t offset = resultType.getRank() - inType.getRank();
+  // A size-1 dimension that the broadcast expands is read at 0; one that
+  // stays size 1 is read at its own iv (0 too), so that fusion sees the
+  // same index as the producer's store (a decode step's [1, 1, d] rows).
   SmallVector<Value> idx;
   for (int64_t d = 0; d < inType.getRank(); ++d)
-    idx.push_back(inType.getDimSize(d) == 1 ? e.index(0) : ivs[d + offset]);
+    idx.push_back(inType.getDimSize(d) == 1 &&
+                          resultType.getDimSize(d + offset) != 1
+                      ? e.index(0)
+                      : ivs[d + offset]);
   return e.load(0, idx);
 }
 
