@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Kernel launches per decode step of a Llama at Llama-3-8B widths.
+
+Builds a Hugging Face Llama with Llama-3-8B's widths (hidden 4096, 32
+heads, 8 KV heads, MLP 14336, vocabulary 128256; random bf16 weights, never
+downloaded) and a few layers, imports one decode step over a static KV
+cache (xtile.generation.CacheStep: one token, batch 1), lowers it to Kernel
+IR for sm_90 and counts its `xkernel.launch`es. Two layer counts give the
+launches per layer and the fixed ones (embedding, final norm, LM head,
+rotary tables, mask), so the 32-layer step's count follows without
+building 16 GB of weights. A CUDA graph (Generator's default on GPUs)
+replays them all with one launch of the graph.
+
+    PATH=$PWD/build/bin:$PATH PYTHONPATH=python build/venv/bin/python \
+        bench/decode_launches.py [--layers 1,2] [--cache 4096]
+"""
+import argparse
+import collections
+import re
+import subprocess
+import warnings
+
+import torch
+
+warnings.filterwarnings("ignore")
+
+
+def decode_step_kernel_ir(layers, cache_len, vocab):
+    import transformers as hf
+    import xtile
+    from xtile.generation import CacheStep
+    config = hf.LlamaConfig(
+        vocab_size=vocab, hidden_size=4096, intermediate_size=14336,
+        num_hidden_layers=layers, num_attention_heads=32, num_key_value_heads=8,
+        max_position_embeddings=8192, rope_theta=500000.0)
+    with torch.device("cpu"):
+        model = hf.LlamaForCausalLM(config).to(torch.bfloat16).eval()
+    step = CacheStep(model, cache_len)
+    ids = torch.zeros(1, 1, dtype=torch.int64)
+    positions = torch.tensor([cache_len // 2])
+    cache = step.new_cache(1, torch.bfloat16, "cpu")
+    with torch.no_grad():
+        text = xtile.import_module(step, (ids, positions, *cache))
+    del model, step, cache
+    done = subprocess.run(["xtile-opt", "--lower-to-kernel=target=sm_90"],
+                          input=text, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit("lowering failed:\n" + done.stderr[-4000:])
+    return done.stdout
+
+
+def launches(kernel_ir):
+    names = re.findall(r"xkernel\.launch @(\w+)", kernel_ir)
+    return names
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--layers", default="1,2")
+    p.add_argument("--cache", type=int, default=4096, help="max_cache_len")
+    p.add_argument("--vocab", type=int, default=128256)
+    args = p.parse_args()
+    counts = {}
+    for n in [int(x) for x in args.layers.split(",")]:
+        names = launches(decode_step_kernel_ir(n, args.cache, args.vocab))
+        counts[n] = len(names)
+        kinds = collections.Counter(re.sub(r"_\d+$", "", k) for k in names)
+        print(f"{n} layer(s): {len(names)} launches per decode step "
+              f"({', '.join(f'{k} x{c}' for k, c in sorted(kinds.items()))})")
+    if len(counts) >= 2:
+        (a, ca), (b, cb) = sorted(counts.items())[:2]
+        per_layer = (cb - ca) / (b - a)
+        fixed = ca - per_layer * a
+        print(f"per layer {per_layer:g}, fixed {fixed:g}: a 32-layer step (Llama-3-8B) "
+              f"is {fixed + 32 * per_layer:g} launches, one graph launch with CUDA graphs")
+
+
+if __name__ == "__main__":
+    main()
