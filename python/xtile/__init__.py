@@ -274,16 +274,8 @@ class Compiled:
     def __call__(self, *inputs):
         sizes = self._bind(inputs)
         program = self._program(sizes)
-        buffers, user = [], iter(inputs)
-        for kind, value in self.sources:
-            t = next(user) if kind == "input" else value
-            buffers.append(t.detach().to(self.device).contiguous())
-        outs = [torch.empty([d if isinstance(d, int) else sizes[d.name] for d in shape],
-                            dtype=dtype, device=self.device)
-                for shape, dtype in self.outputs]
-        program(buffers + outs,
-                [sizes[n] for n in sorted(self.symbols)] if program is self.dynamic
-                else ())
+        buffers, outs = self._buffers(inputs, sizes)
+        program(buffers + outs, self._size_values(program, sizes))
         # In-place assignments to inputs, buffers and parameters, as eager
         # makes them.
         names = [name for kind, name in self.sources if kind == "input"]
