@@ -252,8 +252,17 @@ def llama():
                              position_ids=pos)
             return out[0] if isinstance(out, tuple) else out
     S = Dim("S", min=1, max=1024)
-    check("llama layer", Layer(), lambda t: (torch.randn(1, t, 64),), {"h": {1: S}},
-          sizes=(1, 7, 128, 1000), tol=dict(rtol=1.3e-5, atol=1e-4))
+    fast = check("llama layer", Layer(), lambda t: (torch.randn(1, t, 64),), {"h": {1: S}},
+                 sizes=(1, 7, 128, 1000), tol=dict(rtol=1.3e-5, atol=1e-4))
+    # Attention over S queries and S keys is one flash-attention kernel:
+    # no S x S scores in memory, the layer's traffic linear in S.
+    kernels = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-loop",
+                              "--xloop-report", "-o", "/dev/null"], input=fast.mlir,
+                             capture_output=True, text=True).stdout
+    quadratic = [line.split()[1] for line in kernels.splitlines()
+                 if line.startswith("kernel") and "S*S" in line]
+    print(f"llama layer: {fast.launches()} launches, kernels with S*S bytes: "
+          f"{quadratic or 'none'}")
 
     class Model(nn.Module):
         def __init__(self):

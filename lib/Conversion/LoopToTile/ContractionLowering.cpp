@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "xtile/Support/SymbolicDims.h"
 
 #include <limits>
 
@@ -414,17 +415,35 @@ public:
 
   Value constant(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
+  /// The programs over the rows (batch rows times query blocks), as an
+  /// expression of the kernel's sizes: a prefill over dynamic queries has
+  /// as many query blocks as its length needs.
+  AffineExpr programs;
+
   /// The program's rows, `rowBlock` = (batch..., block) with the block
   /// fastest; packed: (batch..., group), each row a (head of the group,
-  /// query) pair.
+  /// query) pair. Binds the dynamic query and key counts first.
   void mapRows(Value rowBlock) {
+    if (c.online.hasDynamicUpper())
+      kSize = scalars.lookup(c.online.getDynamicUpper());
     if (!packed) {
+      Value blocks = constant(mb);
+      AffineExpr blocksExpr = getAffineConstantExpr(mb, b.getContext());
+      if (c.i.hasDynamicUpper()) {
+        Extent e = rowExtent(b, loc, c.i, scalars);
+        mSize = e.value;
+        blocks = arith::DivUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, mSize, constant(bm - 1)),
+            constant(bm));
+        blocksExpr = e.expr.ceilDiv(bm);
+      }
       mBase = arith::MulIOp::create(
-          b, loc, arith::RemUIOp::create(b, loc, rowBlock, constant(mb)),
+          b, loc, arith::RemUIOp::create(b, loc, rowBlock, blocks),
           constant(bm));
-      mapBatchRows(b, loc, nest,
-                   arith::DivUIOp::create(b, loc, rowBlock, constant(mb)),
-                   scalars);
+      programs = mapBatchRows(b, loc, nest,
+                              arith::DivUIOp::create(b, loc, rowBlock, blocks),
+                              scalars) *
+                 blocksExpr;
       return;
     }
     mBase = constant(0);
@@ -446,7 +465,7 @@ public:
     if (!packed) {
       Value rows = indexTile(b, loc, mBase, bm, shape, 0);
       ctx.ivs[c.i.getInductionVar()] = rows;
-      return raggedRows ? below(b, loc, rows, f.m) : Value();
+      return raggedRows || mSize ? below(b, loc, rows, f.m, mSize) : Value();
     }
     Value r = indexTile(b, loc, constant(0), bm, shape, 0);
     auto type = cast<ShapedType>(r.getType());
@@ -495,7 +514,7 @@ public:
   /// a sliding window from its first row minus the window (rounded down to
   /// a key block). Blocks outside are skipped, not computed and masked.
   std::pair<Value, Value> keyRange() {
-    Value start = constant(0), end = constant(f.k);
+    Value start = constant(0), end = kSize ? kSize : constant(f.k);
     if (f.windowLower) {
       Value first = arith::AddIOp::create(b, loc, mBase,
                                           constant(*f.windowLower));
@@ -528,12 +547,12 @@ public:
     Value key0 = loop.getInductionVar();
     Value m = loop.getRegionIterArgs()[0], l = loop.getRegionIterArgs()[1],
           acc = loop.getRegionIterArgs()[2];
-    bool raggedKeys = f.k % bk != 0;
+    bool raggedKeys = f.k % bk != 0 || kSize;
 
     // Scores of this block of keys.
     SmallVector<int64_t, 2> sShape{bm, bk};
     Value keys = indexTile(b, loc, key0, bk, sShape, 1);
-    Value keyMask = raggedKeys ? below(b, loc, keys, f.k) : Value();
+    Value keyMask = raggedKeys ? below(b, loc, keys, f.k, kSize) : Value();
     TileContext sctx(b, loc, scalars, sShape, Value());
     sctx.setMask(both(mapRowTiles(sctx, sShape), keyMask));
     sctx.ivs[c.online.getInductionVar()] = keys;
@@ -542,7 +561,7 @@ public:
       Value kk = indexTile(b, loc, constant(0), dkTile, kShape, 0);
       Value kj = indexTile(b, loc, key0, bk, kShape, 1);
       Value mask = both(dk % dkTile ? below(b, loc, kk, dk) : Value(),
-                        raggedKeys ? below(b, loc, kj, f.k) : Value());
+                        raggedKeys ? below(b, loc, kj, f.k, kSize) : Value());
       TileContext kctx(b, loc, scalars, kShape, mask);
       kctx.ivs[c.score.getInductionVar()] = kk;
       kctx.ivs[c.online.getInductionVar()] = kj;
@@ -577,7 +596,7 @@ public:
     SmallVector<int64_t, 2> gShape{bk, bd};
     Value gk = indexTile(b, loc, key0, bk, gShape, 0);
     Value gj = indexTile(b, loc, constant(0), bd, gShape, 1);
-    Value gMask = both(raggedKeys ? below(b, loc, gk, f.k) : Value(),
+    Value gMask = both(raggedKeys ? below(b, loc, gk, f.k, kSize) : Value(),
                        f.n % bd ? below(b, loc, gj, f.n) : Value());
     TileContext gctx(b, loc, scalars, gShape, gMask);
     gctx.ivs[c.online.getInductionVar()] = gk;
@@ -761,6 +780,7 @@ private:
   Value weights;
   xl::ParallelOp head;
   Value headBase;
+  Value mSize, kSize; // dynamic query and key counts
   Value query;
   int64_t dk = 0, dkTile = 0;
 };
@@ -798,6 +818,8 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     xt::KernelOp tk = beginProgram(b, kernel, kernel.getSymName(), rowBlocks,
                                    schedule, target, a.scalars);
     a.mapRows(xt::ProgramIdOp::create(b, loc, 0));
+    if (f.dynamic)
+      setGrid(tk, a.programs);
     FailureOr<scf::ForOp> loop;
     auto [start, end] = a.keyRange();
     if (failed(a.loadQuery()) || failed(loop = a.keyLoop(start, end)) ||
@@ -809,6 +831,14 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     return success();
   }
 
+  if (f.dynamic) {
+    InFlightDiagnostic diag =
+        kernel.emitOpError()
+        << "is attention over dynamic sizes; its keys are not split over "
+           "ways (ways = 1), got "
+        << schedule;
+    return markDynamicSizeLimit(diag);
+  }
   // Split keys (flash-decoding). A first kernel, over (row block, way)
   // with the way fastest, folds each way's share of the block's keys
   // (whole key blocks; a way past the end folds none) into its partials.

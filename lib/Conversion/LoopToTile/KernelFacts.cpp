@@ -451,9 +451,10 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
     f.n = c->j.getTripCountAtHint();
     f.k = c->online.getTripCountAtHint();
     f.scoreK = c->score ? c->score.getTripCountAtHint() : 0;
+    f.dynamic = c->i.hasDynamicUpper() || c->online.hasDynamicUpper();
     // A decode step's grouped heads share their K/V reads (at most 64
     // rows per program).
-    if (f.m < 16) {
+    if (f.m < 16 && !f.dynamic) {
       int64_t group = headGroup(nest, *c);
       if (group > 1 && group * f.m <= 64)
         f.group = group;

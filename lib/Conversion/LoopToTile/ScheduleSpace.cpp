@@ -205,7 +205,8 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
       for (int64_t ways : {1, 2, 4, 8, 16, 32, 64})
         for (int64_t stages : {1, 2}) {
           if (ways > 1 && (programs >= target.getSms() || 4 * ways > blocks ||
-                           programs * ways > 4 * target.getSms()))
+                           programs * ways > 4 * target.getSms() ||
+                           f.dynamic))
             continue;
           if (stages > blocks)
             continue;

@@ -30,3 +30,38 @@ func.func @attention(%q: tensor<2x4x16xf32>, %k: tensor<2x?x16xf32, #T>, %v: ten
   %r = xtensor.reshape %t : tensor<4x2x16xf32> -> tensor<4x32xf32>
   return %r : tensor<4x32xf32>
 }
+
+// Causal grouped-query attention (8 query heads over 2 K/V heads), bf16,
+// over T queries and T keys, as SDPA imports: one flash-attention kernel
+// on tensor cores over every T, key blocks past the diagonal skipped and
+// the last one masked by T.
+func.func @causal_gqa_bf16(%arg0: tensor<1x8x?x64xbf16, #xtensor.dims<T>>, %arg1: tensor<1x2x?x64xbf16, #xtensor.dims<T>>, %arg2: tensor<1x2x?x64xbf16, #xtensor.dims<T>>) -> (tensor<1x8x?x64xbf16, #xtensor.dims<T>>) attributes {xtensor.symbols = {T = array<i64: 1, 4096>}} {
+  %1 = xtensor.reshape %arg1 : tensor<1x2x?x64xbf16, #xtensor.dims<T>> -> tensor<1x2x1x?x64xbf16, #xtensor.dims<T>>
+  %2 = xtensor.broadcast %1 : tensor<1x2x1x?x64xbf16, #xtensor.dims<T>> -> tensor<1x2x4x?x64xbf16, #xtensor.dims<T>>
+  %3 = xtensor.reshape %2 : tensor<1x2x4x?x64xbf16, #xtensor.dims<T>> -> tensor<1x8x?x64xbf16, #xtensor.dims<T>>
+  %4 = xtensor.reshape %arg2 : tensor<1x2x?x64xbf16, #xtensor.dims<T>> -> tensor<1x2x1x?x64xbf16, #xtensor.dims<T>>
+  %5 = xtensor.broadcast %4 : tensor<1x2x1x?x64xbf16, #xtensor.dims<T>> -> tensor<1x2x4x?x64xbf16, #xtensor.dims<T>>
+  %6 = xtensor.reshape %5 : tensor<1x2x4x?x64xbf16, #xtensor.dims<T>> -> tensor<1x8x?x64xbf16, #xtensor.dims<T>>
+  %7 = xtensor.transpose %3 perm [0, 1, 3, 2] : tensor<1x8x?x64xbf16, #xtensor.dims<T>> -> tensor<1x8x64x?xbf16, #xtensor.dims<T>>
+  %8 = xtensor.matmul %arg0, %7 : tensor<1x8x?x64xbf16, #xtensor.dims<T>>, tensor<1x8x64x?xbf16, #xtensor.dims<T>> -> tensor<1x8x?x?xbf16, #xtensor.dims<T, T>>
+  %9 = xtensor.constant dense<0.125> : tensor<1x8x1x1xbf16>
+  %10 = xtensor.broadcast %9 : tensor<1x8x1x1xbf16> -> tensor<1x8x?x?xbf16, #xtensor.dims<T, T>>
+  %11 = xtensor.mul %8, %10 : tensor<1x8x?x?xbf16, #xtensor.dims<T, T>>
+  %12 = xtensor.iota dim 2 : tensor<1x8x?x?xi64, #xtensor.dims<T, T>>
+  %13 = xtensor.iota dim 3 : tensor<1x8x?x?xi64, #xtensor.dims<T, T>>
+  %14 = xtensor.cmp le, %13, %12 : tensor<1x8x?x?xi64, #xtensor.dims<T, T>>
+  %15 = xtensor.constant dense<0xFF80> : tensor<1x8x1x1xbf16>
+  %16 = xtensor.broadcast %15 : tensor<1x8x1x1xbf16> -> tensor<1x8x?x?xbf16, #xtensor.dims<T, T>>
+  %17 = xtensor.select %14, %11, %16 : tensor<1x8x?x?xbf16, #xtensor.dims<T, T>>
+  %18 = xtensor.softmax %17 dim 3 : tensor<1x8x?x?xbf16, #xtensor.dims<T, T>>
+  %19 = xtensor.matmul %18, %6 : tensor<1x8x?x?xbf16, #xtensor.dims<T, T>>, tensor<1x8x?x64xbf16, #xtensor.dims<T>> -> tensor<1x8x?x64xbf16, #xtensor.dims<T>>
+  %20 = xtensor.reduce max %17 dims [3] keepdim : tensor<1x8x?x?xbf16, #xtensor.dims<T, T>> -> tensor<1x8x?x1xbf16, #xtensor.dims<T>>
+  %21 = xtensor.constant dense<0xFF80> : tensor<1x8x1x1xbf16>
+  %22 = xtensor.broadcast %21 : tensor<1x8x1x1xbf16> -> tensor<1x8x?x1xbf16, #xtensor.dims<T>>
+  %23 = xtensor.cmp eq, %20, %22 : tensor<1x8x?x1xbf16, #xtensor.dims<T>>
+  %24 = xtensor.broadcast %23 : tensor<1x8x?x1xi1, #xtensor.dims<T>> -> tensor<1x8x?x64xi1, #xtensor.dims<T>>
+  %25 = xtensor.constant dense<0.0> : tensor<1x8x1x64xbf16>
+  %26 = xtensor.broadcast %25 : tensor<1x8x1x64xbf16> -> tensor<1x8x?x64xbf16, #xtensor.dims<T>>
+  %27 = xtensor.select %24, %26, %19 : tensor<1x8x?x64xbf16, #xtensor.dims<T>>
+  return %27 : tensor<1x8x?x64xbf16, #xtensor.dims<T>>
+}

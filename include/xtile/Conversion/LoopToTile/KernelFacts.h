@@ -27,7 +27,10 @@ struct RowNest {
   int64_t columns = 0;
   int64_t folds = 0;
   bool contraction = false;
-  bool attention = false; // a weighted online fold (see Contraction)
+  bool attention = false;
+  /// Attention over dynamic query rows or keys (m and k are the sizes'
+  /// hints): one way, no packed heads.
+  bool dynamic = false; // a weighted online fold (see Contraction)
   bool uniform = true; // all column loops have the same length
 };
 
@@ -80,6 +83,9 @@ struct DotFacts {
   /// Attention: m queries, n the head dimension of the values, k keys;
   /// `scoreK` the head dimension of the scores' contraction (0: none).
   bool attention = false;
+  /// Attention over dynamic query rows or keys (m and k are the sizes'
+  /// hints): one way, no packed heads.
+  bool dynamic = false;
   int64_t scoreK = 0;
   /// Attention: the range of key - row its masks leave visible.
   std::optional<int64_t> windowLower, windowUpper;

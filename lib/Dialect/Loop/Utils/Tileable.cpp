@@ -160,11 +160,21 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
       return TileProblem{kernel, "has contractions over different lengths; "
                                  "not lowered to Tile IR yet"};
   }
-  if (attention && kernel.getNumSizes())
-    return TileProblem{attention,
-                       "is attention over dynamic sizes, which is not "
-                       "lowered to Tile IR yet",
-                       /*dynamicSizes=*/true};
+  // Attention over dynamic sizes: the query rows and the keys may run
+  // over sizes (a prefill over the prompt length); the batch rows, the
+  // head dimension and the scores' contraction not.
+  if (attention && kernel.getNumSizes()) {
+    bool other = false;
+    for (auto [index, row] : llvm::enumerate(nest.rows))
+      other |= row.hasDynamicUpper() && index + 2 != nest.rows.size();
+    attention->walk([&](FoldOp fold) { other |= fold.hasDynamicUpper(); });
+    if (other)
+      return TileProblem{attention,
+                         "is attention whose batch rows, head dimension or "
+                         "scores' contraction run over dynamic sizes, which "
+                         "is not lowered to Tile IR yet",
+                         /*dynamicSizes=*/true};
+  }
   // Each operand of a contraction depends on one of the two output indices
   // (the innermost two rows), as a(i, k) and b(k, j).
   if (contraction && nest.rows.size() >= 2) {
