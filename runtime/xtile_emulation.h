@@ -201,6 +201,81 @@ inline unsigned short __half_as_ushort(__half h) { return h.bits; }
 inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short b) { return {b}; }
 inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 b) { return b.bits; }
 
+// fp8 conversions as the PTX ISA defines them (sm_89 and later), each from
+// the values the formats define rather than from bit tricks: e4m3 (bias 7,
+// no infinity, NaN 0x7f) and e5m2 (bias 15, IEEE-like).
+namespace xt_emu {
+struct Fp8Format {
+  int mantissa, bias;
+  double max; // largest finite value
+  bool hasInf;
+};
+constexpr Fp8Format kE4M3 = {3, 7, 448.0, false};
+constexpr Fp8Format kE5M2 = {2, 15, 57344.0, true};
+
+// cvt.rn.satfinite.{e4m3,e5m2}x2.f32 on one value: round to nearest even;
+// what lies beyond the largest finite value (infinities too) is that value
+// with the sign; NaN is the canonical NaN 0x7f.
+inline uint8_t cvtSatfinite(float x, const Fp8Format &f) {
+  if (std::isnan(x))
+    return 0x7f;
+  uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  double a = std::min(std::fabs(double(x)), f.max); // satfinite
+  int minNormal = 1 - f.bias;
+  int e = a == 0 ? minNormal : std::ilogb(a);
+  if (e < minNormal)
+    e = minNormal;
+  double quantum = std::ldexp(1.0, e - f.mantissa);
+  double r = std::nearbyint(a / quantum) * quantum; // exact; ties to even
+  if (r > f.max)
+    r = f.max;
+  if (r == 0)
+    return sign;
+  int re = std::ilogb(r);
+  if (re < minNormal) // subnormal: the mantissa counts the smallest step
+    return uint8_t(sign | int(r / std::ldexp(1.0, minNormal - f.mantissa)));
+  int man = int(r / std::ldexp(1.0, re - f.mantissa)) - (1 << f.mantissa);
+  return uint8_t(sign | ((re + f.bias) << f.mantissa) | man);
+}
+
+// The value of an fp8 encoding, exactly (as cvt.rn.f16x2.{e4m3,e5m2}x2
+// gives it: every fp8 value is an f16 value).
+inline float fp8Value(uint8_t bits, const Fp8Format &f) {
+  bool negative = bits & 0x80;
+  int exp = (bits & 0x7f) >> f.mantissa, man = bits & ((1 << f.mantissa) - 1);
+  int maxExp = (1 << (7 - f.mantissa)) - 1;
+  double v;
+  if (f.hasInf && exp == maxExp)
+    v = man ? NAN : INFINITY;
+  else if (!f.hasInf && exp == maxExp && man == (1 << f.mantissa) - 1)
+    v = NAN;
+  else if (exp == 0)
+    v = std::ldexp(double(man), 1 - f.bias - f.mantissa);
+  else
+    v = std::ldexp(double(man + (1 << f.mantissa)), exp - f.bias - f.mantissa);
+  return float(negative ? -v : v);
+}
+} // namespace xt_emu
+
+// The instructions, packed as PTX packs them: `hi` converts into the upper
+// byte (or half) of the result, `lo` into the lower.
+inline uint16_t xt_cvt_e4m3x2_f32(float hi, float lo) {
+  return uint16_t(xt_emu::cvtSatfinite(hi, xt_emu::kE4M3) << 8 |
+                  xt_emu::cvtSatfinite(lo, xt_emu::kE4M3));
+}
+inline uint16_t xt_cvt_e5m2x2_f32(float hi, float lo) {
+  return uint16_t(xt_emu::cvtSatfinite(hi, xt_emu::kE5M2) << 8 |
+                  xt_emu::cvtSatfinite(lo, xt_emu::kE5M2));
+}
+inline uint32_t xt_cvt_f16x2_e4m3x2(uint16_t x) {
+  return uint32_t(__float2half_rn(xt_emu::fp8Value(x >> 8, xt_emu::kE4M3)).bits) << 16 |
+         __float2half_rn(xt_emu::fp8Value(x & 0xff, xt_emu::kE4M3)).bits;
+}
+inline uint32_t xt_cvt_f16x2_e5m2x2(uint16_t x) {
+  return uint32_t(__float2half_rn(xt_emu::fp8Value(x >> 8, xt_emu::kE5M2)).bits) << 16 |
+         __float2half_rn(xt_emu::fp8Value(x & 0xff, xt_emu::kE5M2)).bits;
+}
+
 //===----------------------------------------------------------------------===//
 // Atomics (blocks run concurrently on the workers)
 //===----------------------------------------------------------------------===//

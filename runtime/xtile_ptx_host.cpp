@@ -331,6 +331,21 @@ uint32_t __xt_ptx_llvm_nvvm_f2tf32_rna(float x) {
   return asBits(xt_emu::roundTf32(x));
 }
 
+// cvt.rn.satfinite.{e4m3,e5m2}x2.f32 d, a, b (a to the upper byte) and
+// cvt.rn.f16x2.{e4m3,e5m2}x2 d, a (the upper byte to the upper half).
+uint32_t __xt_ptx_llvm_nvvm_ff_to_e4m3x2_rn(float a, float b) {
+  return xt_cvt_e4m3x2_f32(a, b);
+}
+uint32_t __xt_ptx_llvm_nvvm_ff_to_e5m2x2_rn(float a, float b) {
+  return xt_cvt_e5m2x2_f32(a, b);
+}
+void __xt_ptx_llvm_nvvm_e4m3x2_to_f16x2_rn(uint32_t *d, uint32_t a) {
+  *d = xt_cvt_f16x2_e4m3x2(uint16_t(a));
+}
+void __xt_ptx_llvm_nvvm_e5m2x2_to_f16x2_rn(uint32_t *d, uint32_t a) {
+  *d = xt_cvt_f16x2_e5m2x2(uint16_t(a));
+}
+
 // wgmma groups, register reallocation.
 void __xt_ptx_llvm_nvvm_wgmma_fence_sync_aligned() {}
 void __xt_ptx_llvm_nvvm_wgmma_commit_group_sync_aligned() { xt_wgmma_commit(); }

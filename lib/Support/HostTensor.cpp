@@ -7,15 +7,30 @@
 using namespace mlir;
 using llvm::APFloat;
 
+APFloat xtile::roundFloat(const APFloat &v, FloatType to) {
+  APFloat x = v;
+  bool lost;
+  // e4m3fn has no infinity: PyTorch saturates what lies beyond its largest
+  // finite value (infinities included) to +-448; NaN stays NaN. Every other
+  // type rounds to nearest even with IEEE overflow (e5m2: to infinity).
+  if (isa<Float8E4M3FNType>(to) && !x.isNaN()) {
+    APFloat max = APFloat::getLargest(to.getFloatSemantics(), x.isNegative());
+    max.convert(x.getSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    if (x.isInfinity() || abs(x) > abs(max))
+      x = max;
+  }
+  x.convert(to.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+  return x;
+}
+
 double xtile::roundToType(Type t, double v) {
   auto f = dyn_cast<FloatType>(t);
   if (!f || f.isF64())
     return v;
   if (f.isF32())
     return double(float(v));
-  APFloat x(v);
+  APFloat x = roundFloat(APFloat(v), f);
   bool lost;
-  x.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
   x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
   return x.convertToDouble();
 }

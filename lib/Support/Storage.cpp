@@ -3,6 +3,7 @@
 #include "xtile/Support/Storage.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <algorithm>
 
@@ -26,4 +27,16 @@ int64_t xtile::getStaticNumBytes(Type shaped) {
     if (!ShapedType::isDynamic(d))
       bytes *= d;
   return bytes;
+}
+
+bool xtile::isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type));
+}
+
+bool xtile::hasFp8Conversions(StringRef arch) {
+  unsigned number = 0;
+  if (!arch.consume_front("sm_"))
+    return false;
+  arch.consumeInteger(10, number);
+  return number >= 89;
 }

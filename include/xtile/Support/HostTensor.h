@@ -11,6 +11,7 @@
 #define XTILE_SUPPORT_HOSTTENSOR_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
 
 #include <vector>
 
@@ -31,6 +32,11 @@ struct RefTensor {
     return isInteger() ? double(integer[i]) : real[i];
   }
 };
+
+/// `v` rounded to the float type `to` as PyTorch's casts round: to nearest
+/// even; overflow goes to infinity, except in f8E4M3FN (no infinity), where
+/// it saturates to the largest finite value of its sign.
+llvm::APFloat roundFloat(const llvm::APFloat &v, mlir::FloatType to);
 
 /// Rounds `v` to what type `t` (a float or integer type) can hold: floats
 /// to nearest even in their format, integers wrapped to their width.

@@ -4,6 +4,7 @@
 #define XTILE_SUPPORT_STORAGE_H
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 
@@ -19,6 +20,14 @@ int64_t getNumBytes(mlir::Type shaped);
 /// The bytes of a shaped type's static dimensions: its bytes with every
 /// dynamic size taken as 1 (to be multiplied by the dynamic sizes).
 int64_t getStaticNumBytes(mlir::Type shaped);
+
+/// Whether `type` (or its element type) is an fp8 storage type:
+/// f8E4M3FN or f8E5M2.
+bool isFp8(mlir::Type type);
+
+/// Whether GPUs of `arch` (sm_NN, sm_NNa) convert to and from fp8: sm_89
+/// and later.
+bool hasFp8Conversions(llvm::StringRef arch);
 
 } // namespace xtile
 

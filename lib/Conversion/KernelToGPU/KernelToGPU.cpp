@@ -38,6 +38,7 @@
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
 #include "xtile/Dialect/Kernel/Transforms/Passes.h"
+#include "xtile/Support/Storage.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -940,6 +941,94 @@ struct DivFullOpLowering : ConvertOpToLLVMPattern<xk::DivFullOp> {
   }
 };
 
+/// arith.truncf to fp8 -> cvt.rn.satfinite.{e4m3,e5m2}x2.f32 on (0, x),
+/// whose lower byte is x's; then PyTorch's cast (the CUDA C prelude's
+/// xt_float_to_e4m3/e5m2): e5m2 is infinity from 61440 on, where the
+/// instruction saturates; NaN keeps its sign (the instruction gives 0x7f).
+/// From f16 and bf16 through f32 (exact); from f64 through f32, as PyTorch
+/// converts.
+struct TruncToFp8Lowering : ConvertOpToLLVMPattern<arith::TruncFOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type to = op.getType();
+    if (!xtile::isFp8(to) || isa<VectorType>(to))
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type(), i8 = rewriter.getI8Type(),
+         i16 = rewriter.getI16Type(), i32 = rewriter.getI32Type();
+    Value x = adaptor.getIn();
+    if (x.getType().isF64())
+      x = LLVM::FPTruncOp::create(rewriter, loc, f32, x);
+    else if (!x.getType().isF32())
+      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, f32,
+                                          rewriter.getF32FloatAttr(0));
+    Value packed = NVVM::ConvertF32x2ToF8x2Op::create(
+        rewriter, loc, i16, zero, x, NVVM::FPRoundingMode::RN,
+        NVVM::SaturationMode::SATFINITE, /*relu=*/false, to);
+    Value byte = LLVM::TruncOp::create(rewriter, loc, i8, packed);
+    auto constant = [&](Type t, int64_t v) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, t,
+                                      rewriter.getIntegerAttr(t, v));
+    };
+    if (isa<Float8E5M2Type>(to)) {
+      Value magnitude = LLVM::FAbsOp::create(rewriter, loc, x);
+      Value limit = LLVM::ConstantOp::create(
+          rewriter, loc, f32, rewriter.getF32FloatAttr(61440.0f));
+      Value overflows = LLVM::FCmpOp::create(
+          rewriter, loc, LLVM::FCmpPredicate::oge, magnitude, limit);
+      byte = LLVM::SelectOp::create(rewriter, loc, overflows,
+                                    constant(i8, 0x7c), byte);
+    }
+    Value bits = LLVM::BitcastOp::create(rewriter, loc, i32, x);
+    Value sign = LLVM::LShrOp::create(rewriter, loc, bits, constant(i32, 24));
+    sign = LLVM::AndOp::create(rewriter, loc, sign, constant(i32, 0x80));
+    sign = LLVM::TruncOp::create(rewriter, loc, i8, sign);
+    rewriter.replaceOpWithNewOp<LLVM::OrOp>(op, byte, sign);
+    return success();
+  }
+};
+
+/// arith.extf from fp8 -> cvt.rn.f16x2.{e4m3,e5m2}x2 on (0, x), whose lower
+/// half is x's value (exact: every fp8 value is an f16 value), then to the
+/// wider type (exact).
+struct ExtFromFp8Lowering : ConvertOpToLLVMPattern<arith::ExtFOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type from = op.getIn().getType(), to = op.getType();
+    if (!xtile::isFp8(from) || isa<VectorType>(from))
+      return failure();
+    Location loc = op.getLoc();
+    Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type(),
+         f16 = rewriter.getF16Type(), f32 = rewriter.getF32Type();
+    auto pairType = VectorType::get({2}, i8);
+    Value pair = LLVM::ConstantOp::create(
+        rewriter, loc, pairType,
+        DenseElementsAttr::get(pairType, rewriter.getI8IntegerAttr(0)));
+    Value first = LLVM::ConstantOp::create(rewriter, loc, i32,
+                                           rewriter.getI32IntegerAttr(0));
+    pair = LLVM::InsertElementOp::create(rewriter, loc, pair, adaptor.getIn(),
+                                         first);
+    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+        rewriter, loc, VectorType::get({2}, f16), pair, /*relu=*/false, from);
+    Value value = LLVM::ExtractElementOp::create(rewriter, loc, halves, first);
+    if (to.isBF16()) {
+      value = LLVM::FPExtOp::create(rewriter, loc, f32, value);
+      value = LLVM::FPTruncOp::create(rewriter, loc, to, value);
+    } else if (!to.isF16()) {
+      value = LLVM::FPExtOp::create(rewriter, loc, to, value);
+    }
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Preparation: loop hints, math, structured control flow
 //===----------------------------------------------------------------------===//
@@ -1210,4 +1299,8 @@ void xtile::populateKernelToGPUPatterns(const LLVMTypeConverter &converter,
                MbarrierOpLowering<xk::MbarrierWaitOp>, TmaLoadOpLowering,
                SetMaxRegistersOpLowering>(
       converter);
+  // Above upstream's arith lowering, which would take fp8 (i8 in LLVM) for
+  // a float.
+  patterns.add<TruncToFp8Lowering, ExtFromFp8Lowering>(converter,
+                                                       /*benefit=*/2);
 }

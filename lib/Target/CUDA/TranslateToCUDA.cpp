@@ -106,6 +106,58 @@ __device__ __forceinline__ double xt_minimum(double a, double b) {
   return (a != a || b != b) ? __longlong_as_double(0x7ff8000000000000LL)
                             : fmin(a, b);
 }
+// fp8 elements (storage types): their bits. The PTX instructions
+// (sm_89 and later; under XTILE_EMULATION the emulation's) convert pairs:
+// `hi` into the upper byte or half, `lo` into the lower.
+struct xt_e4m3 {
+  unsigned char bits;
+};
+struct xt_e5m2 {
+  unsigned char bits;
+};
+#ifndef XTILE_EMULATION
+__device__ __forceinline__ unsigned short xt_cvt_e4m3x2_f32(float hi, float lo) {
+  unsigned short r;
+  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+__device__ __forceinline__ unsigned short xt_cvt_e5m2x2_f32(float hi, float lo) {
+  unsigned short r;
+  asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+__device__ __forceinline__ unsigned xt_cvt_f16x2_e4m3x2(unsigned short x) {
+  unsigned r;
+  asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(r) : "h"(x));
+  return r;
+}
+__device__ __forceinline__ unsigned xt_cvt_f16x2_e5m2x2(unsigned short x) {
+  unsigned r;
+  asm("cvt.rn.f16x2.e5m2x2 %0, %1;" : "=r"(r) : "h"(x));
+  return r;
+}
+#endif
+// f32 to fp8 as PyTorch casts: to nearest even; e4m3 saturates to +-448
+// (infinities too), e5m2 overflows to infinity from 61440 on; NaN keeps its
+// sign (the instruction gives 0x7f).
+__device__ __forceinline__ xt_e4m3 xt_float_to_e4m3(float x) {
+  unsigned sign = ((unsigned)__float_as_int(x) >> 24) & 0x80;
+  return {(unsigned char)((xt_cvt_e4m3x2_f32(0.0f, x) & 0xff) | sign)};
+}
+__device__ __forceinline__ xt_e5m2 xt_float_to_e5m2(float x) {
+  unsigned sign = ((unsigned)__float_as_int(x) >> 24) & 0x80;
+  unsigned r = fabsf(x) >= 61440.0f ? 0x7c : xt_cvt_e5m2x2_f32(0.0f, x) & 0xff;
+  return {(unsigned char)(r | sign)};
+}
+// fp8 to f32: exact (through the f16 the instruction gives).
+__device__ __forceinline__ float xt_e4m3_to_float(xt_e4m3 x) {
+  return __half2float(
+      __ushort_as_half((unsigned short)(xt_cvt_f16x2_e4m3x2(x.bits) & 0xffff)));
+}
+__device__ __forceinline__ float xt_e5m2_to_float(xt_e5m2 x) {
+  return __half2float(
+      __ushort_as_half((unsigned short)(xt_cvt_f16x2_e5m2x2(x.bits) & 0xffff)));
+}
 template <typename T> __device__ __forceinline__ T xt_floordiv(T a, T b) {
   T q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
@@ -595,6 +647,7 @@ private:
 };
 
 static bool isHalfLike(Type t) { return t.isF16() || t.isBF16(); }
+static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// Whether `name` is a function of the C standard library that every CUDA
 /// translation unit declares (<math.h>, <stdlib.h>, <string.h>, <stdio.h>,
@@ -677,6 +730,10 @@ FailureOr<std::string> CUDAEmitter::typeName(Type type, Operation *where) {
     return std::string("__half");
   if (type.isBF16())
     return std::string("__nv_bfloat16");
+  if (isa<Float8E4M3FNType>(type))
+    return std::string("xt_e4m3");
+  if (isa<Float8E5M2Type>(type))
+    return std::string("xt_e5m2");
   if (type.isIndex())
     return std::string("int64_t");
   if (type.isInteger(1))
@@ -721,6 +778,9 @@ FailureOr<std::string> CUDAEmitter::literal(Attribute attr, Operation *where) {
     if (isHalfLike(t))
       return std::string(t.isF16() ? "__ushort_as_half" : "__ushort_as_bfloat16") +
              "((unsigned short)0x" + llvm::utohexstr(bits) + "U)";
+    if (isFp8(t))
+      return *typeName(t, where) + "{(unsigned char)0x" + llvm::utohexstr(bits) +
+             "U}";
     if (!v.isFinite())
       return t.isF32() ? "__int_as_float(0x" + llvm::utohexstr(bits) + ")"
                        : "__longlong_as_double(0x" + llvm::utohexstr(bits) +
@@ -783,6 +843,10 @@ std::string CUDAEmitter::asFloat(Value v) {
     return "__half2float(" + name(v) + ")";
   if (t.isBF16())
     return "__bfloat162float(" + name(v) + ")";
+  if (isa<Float8E4M3FNType>(t))
+    return "xt_e4m3_to_float(" + name(v) + ")";
+  if (isa<Float8E5M2Type>(t))
+    return "xt_e5m2_to_float(" + name(v) + ")";
   return name(v);
 }
 
@@ -791,6 +855,10 @@ std::string CUDAEmitter::fromFloat(const std::string &expr, Type type) {
     return "__float2half_rn(" + expr + ")";
   if (type.isBF16())
     return "__float2bfloat16_rn(" + expr + ")";
+  if (isa<Float8E4M3FNType>(type))
+    return "xt_float_to_e4m3(" + expr + ")";
+  if (isa<Float8E5M2Type>(type))
+    return "xt_float_to_e5m2(" + expr + ")";
   return expr;
 }
 

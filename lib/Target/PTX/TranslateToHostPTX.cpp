@@ -120,6 +120,11 @@ constexpr const char *kHostIntrinsics[] = {
     "llvm.nvvm.mma.m16n8k16.row.col.f32.f32",
     "llvm.nvvm.mma.m16n8k8.row.col.tf32",
     "llvm.nvvm.f2tf32.rna",
+    // fp8 conversions.
+    "llvm.nvvm.ff.to.e4m3x2.rn",
+    "llvm.nvvm.ff.to.e5m2x2.rn",
+    "llvm.nvvm.e4m3x2.to.f16x2.rn",
+    "llvm.nvvm.e5m2x2.to.f16x2.rn",
     "llvm.nvvm.wgmma.fence.sync.aligned",
     "llvm.nvvm.wgmma.commit_group.sync.aligned",
     "llvm.nvvm.wgmma.wait_group.sync.aligned",
@@ -221,6 +226,9 @@ struct HostRewriter {
       unsigned bits = vt->getPrimitiveSizeInBits().getFixedValue();
       if (bits == 32 || bits == 64)
         return b.CreateBitCast(v, b.getIntNTy(bits));
+      if (bits == 16) // an fp8 pair: widened as an i16 is
+        return b.CreateZExt(b.CreateBitCast(v, b.getInt16Ty()),
+                            b.getInt32Ty());
     }
     return v;
   }

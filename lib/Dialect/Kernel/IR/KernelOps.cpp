@@ -169,6 +169,25 @@ LogicalResult FuncOp::verify() {
   Block &entry = getBody().front();
   if (entry.getArgumentTypes() != getArgumentTypes())
     return emitOpError("entry block arguments do not match the signature");
+  // Conversions to and from fp8 are instructions of sm_89 and later.
+  if (std::optional<StringRef> arch = getArch();
+      arch && !hasFp8Conversions(*arch)) {
+    WalkResult converts = getBody().walk([&](Operation *op) {
+      auto numeric = [](Type t) { return isa<FloatType, IntegerType,
+                                             IndexType, VectorType>(t); };
+      if (op->getNumResults() != 1 || op->getNumOperands() == 0 ||
+          !llvm::all_of(op->getOperandTypes(), numeric) ||
+          llvm::any_of(op->getOperandTypes(), isFp8) ==
+              isFp8(op->getResult(0).getType()))
+        return WalkResult::advance();
+      op->emitError("conversion to or from fp8 (")
+          << op->getName() << ") needs sm_89 or later; the kernel's arch is "
+          << *arch;
+      return WalkResult::interrupt();
+    });
+    if (converts.wasInterrupted())
+      return failure();
+  }
   return success();
 }
 

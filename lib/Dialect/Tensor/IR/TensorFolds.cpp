@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Support/HostTensor.h"
 
 #include "mlir/Dialect/CommonFolders.h"
 #include "mlir/IR/Matchers.h"
@@ -173,12 +174,8 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (fromFloat && toFloat)
     return constFoldCastOp<FloatAttr, FloatAttr, APFloat, APFloat, void>(
         operands, getType(), [&](const APFloat &v, bool &ok) {
-          APFloat result = v;
-          bool lost;
-          result.convert(toFloat.getFloatSemantics(),
-                         APFloat::rmNearestTiesToEven, &lost);
           ok = true;
-          return result;
+          return roundFloat(v, toFloat);
         });
   // i1 is a boolean (0 or 1); wider integers are signed.
   if (!fromFloat && !toFloat) {
@@ -195,11 +192,17 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (!fromFloat && toFloat)
     return constFoldCastOp<IntegerAttr, FloatAttr, APInt, APFloat, void>(
         operands, getType(), [&](const APInt &v, bool &ok) {
+          ok = true;
           APFloat result(toFloat.getFloatSemantics());
           result.convertFromAPInt(v, /*IsSigned=*/!from.isInteger(1),
                                   APFloat::rmNearestTiesToEven);
-          ok = true;
-          return result;
+          if (toFloat.getWidth() != 8)
+            return result;
+          // fp8 saturates as a float's cast does (through f64, exact here).
+          APFloat wide(APFloat::IEEEdouble());
+          wide.convertFromAPInt(v, !from.isInteger(1),
+                                APFloat::rmNearestTiesToEven);
+          return roundFloat(wide, toFloat);
         });
   // Float to integer is undefined out of range; not folded.
   return {};

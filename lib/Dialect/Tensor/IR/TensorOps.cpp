@@ -258,6 +258,11 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult ReduceOp::verify() {
+  Type element = getElementTypeOrSelf(getInput().getType());
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(element))
+    return emitOpError() << "reduction over " << element
+                         << " elements is unsupported: fp8 is a storage "
+                            "type (cast to f32 first)";
   bool isBool = getElementTypeOrSelf(getInput().getType()).isInteger(1);
   bool logical = getKind() == ReduceKind::any || getKind() == ReduceKind::all;
   if (logical != isBool)

@@ -68,7 +68,11 @@ class XTensor_TensorOf<list<Type> elems>
 
 defvar XTensor_FloatElems = [F16, BF16, F32, F64];
 defvar XTensor_IntElems = [I32, I64];
-defvar XTensor_AllElems = [F16, BF16, F32, F64, I1, I32, I64];
+// fp8 elements are storage types: they are cast, moved and selected, and
+// widened to compute (as PyTorch, which has no fp8 arithmetic either).
+defvar XTensor_Fp8Elems = [F8E4M3FN, F8E5M2];
+defvar XTensor_AllElems =
+    !listconcat([F16, BF16, F32, F64, I1, I32, I64], XTensor_Fp8Elems);
 
 def XTensor_AnyTensor : XTensor_TensorOf<XTensor_AllElems>;
 def XTensor_FloatTensor : XTensor_TensorOf<XTensor_FloatElems>;
