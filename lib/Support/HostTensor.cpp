@@ -10,6 +10,10 @@ using llvm::APFloat;
 APFloat xtile::roundFloat(const APFloat &v, FloatType to) {
   APFloat x = v;
   bool lost;
+  // fp8 NaN is PyTorch's (and the GPU's) 0x7f, with the sign kept.
+  if (to.getWidth() == 8 && x.isNaN())
+    return APFloat(to.getFloatSemantics(),
+                   APInt(8, 0x7f | (x.isNegative() ? 0x80 : 0)));
   // e4m3fn has no infinity: PyTorch saturates what lies beyond its largest
   // finite value (infinities included) to +-448; NaN stays NaN. Every other
   // type rounds to nearest even with IEEE overflow (e5m2: to infinity).

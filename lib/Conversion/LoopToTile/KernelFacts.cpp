@@ -7,6 +7,7 @@
 
 #include "xtile/Support/SymbolicDims.h"
 #include "xtile/Conversion/LoopToTile/KernelFacts.h"
+#include "xtile/Support/Storage.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Utils/Tileable.h"
 
@@ -330,7 +331,12 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
       llvm::all_of(kernel.getOutputs(), [](BlockArgument out) {
         Type t = cast<MemRefType>(out.getType()).getElementType();
         return t.isF16() || t.isBF16();
-      });
+      }) &&
+      // As ExpandMath decides: a rounding to fp8 inside keeps f32 accuracy.
+      !kernel.walk([](arith::TruncFOp trunc) -> WalkResult {
+         return xtile::isFp8(trunc.getType()) ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+       }).wasInterrupted();
   facts.folds = nest.folds;
   SmallVector<BlockArgument> buffers(kernel.getInputs());
   llvm::append_range(buffers, kernel.getOutputs());

@@ -13,6 +13,8 @@ _DTYPES = {
     torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
     torch.float64: "f64", torch.int64: "i64", torch.int32: "i32",
     torch.bool: "i1", torch.int8: "i8", torch.int16: "i16",
+    # fp8: storage types (cast, moved, selected; widened to compute).
+    torch.float8_e4m3fn: "f8E4M3FN", torch.float8_e5m2: "f8E5M2",
 }
 
 
@@ -36,7 +38,10 @@ _SPECIAL = {torch.float32: ("0x7F800000", "0xFF800000", "0x7FC00000"),
             torch.float16: ("0x7C00", "0xFC00", "0x7E00"),
             torch.bfloat16: ("0x7F80", "0xFF80", "0x7FC0"),
             torch.float64: ("0x7FF0000000000000", "0xFFF0000000000000",
-                            "0x7FF8000000000000")}
+                            "0x7FF8000000000000"),
+            # e4m3fn has no infinity (its casts saturate to +-448).
+            torch.float8_e4m3fn: ("448.0", "-448.0", "0x7F"),
+            torch.float8_e5m2: ("0x7C", "0xFC", "0x7F")}
 
 
 def float_literal(v, dtype=torch.float32):

@@ -51,6 +51,44 @@ def mm(imp, val, input, mat2):
     return matmul(imp, input, mat2, val.shape, val.dtype)
 
 
+_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+
+
+@lowering("_scaled_mm")
+def scaled_mm(imp, val, input, mat2, scale_a, scale_b, bias=None,
+              scale_result=None, out_dtype=None, use_fast_accum=False):
+    """torch._scaled_mm: (a @ b) * scale_a * scale_b (+ bias) for fp8 a
+    [m, k] and b [k, n], with per-tensor scales (scalars) or row-wise ones
+    (scale_a [m, 1], scale_b [1, n]); products accumulate in f32 and the
+    result rounds once to out_dtype (fp8 by default: a saturating cast).
+    The operands are widened to bf16 (exact: every e4m3 and e5m2 value is
+    a bf16 value), so the product runs on bf16 tensor cores with f32
+    accumulation, which gives the sums fp8 tensor cores give."""
+    if input.dtype not in _FP8 or mat2.dtype not in _FP8:
+        raise UnsupportedError(f"operator {imp.what} on {input.dtype} x {mat2.dtype} "
+                               "operands (fp8 operands only)")
+    if scale_result is not None:
+        raise UnsupportedError(f"operator {imp.what} with scale_result is not supported")
+    (m, _), (_, n) = input.shape, mat2.shape
+    shape = (m, n)
+    for scale, rows in ((scale_a, (m, 1)), (scale_b, (1, n))):
+        if scale.dtype != torch.float32 or tuple(scale.shape) not in ((), (1,), (1, 1), rows):
+            raise UnsupportedError(
+                f"operator {imp.what} with a scale of shape {tuple(scale.shape)} and "
+                f"{scale.dtype} (f32 per-tensor or row-wise scales {rows} only; "
+                "block-scaled GEMMs are not supported yet)")
+    a = imp.cast(input, torch.bfloat16)
+    b = imp.cast(mat2, torch.bfloat16)
+    acc = matmul(imp, a, b, shape, torch.float32)
+    for scale in (scale_a, scale_b):
+        acc = imp.binary("mul", acc, imp.operand(scale, shape, torch.float32),
+                         shape, torch.float32)
+    if bias is not None:
+        acc = imp.binary("add", acc, imp.operand(bias, shape, torch.float32),
+                         shape, torch.float32)
+    return imp.cast(acc, val.dtype)
+
+
 @lowering("_grouped_mm", "grouped_mm_fallback")
 def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
                weight=None):

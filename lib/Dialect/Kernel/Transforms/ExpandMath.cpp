@@ -18,6 +18,7 @@
 
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
 #include "xtile/Dialect/Kernel/Transforms/Passes.h"
+#include "xtile/Support/Storage.h"
 
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -388,7 +389,15 @@ HalfKernels findHalfKernels(Operation *root) {
       outputs = true;
       half &= ptr.getElementType().isF16() || ptr.getElementType().isBF16();
     }
-    if (outputs && half)
+    // A rounding to fp8 inside (a quantization) turns a 16-bit error of
+    // its operand into a wrong fp8 value wherever the operand sits on a
+    // rounding tie, which quantized values often do (x / (amax / 448)).
+    bool roundsToFp8 = func.walk([](arith::TruncFOp trunc) -> WalkResult {
+                             return xtile::isFp8(trunc.getType())
+                                        ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+                           }).wasInterrupted();
+    if (outputs && half && !roundsToFp8)
       kernels.insert(func);
   });
   return kernels;

@@ -119,6 +119,28 @@ xkernel.func @mixed_outputs(%x: f32, %sum: f32, %out: !xkernel.ptr<bf16, global>
   xkernel.return
 }
 
+// A rounding to fp8 inside a kernel of 16-bit outputs (a quantization,
+// then dequantized): f32's accuracy, so that x / scale on a rounding tie of
+// the fp8 grid (336 = 10.5 x 32 from 0.75 / (1 / 448)) is exactly the tie.
+// CHECK-LABEL: xkernel.func @quantize_dequantize(
+// CHECK:         arith.divf
+// CHECK-NOT:     xkernel.approx rcp
+// CHECK-NOT:     xkernel.div_full
+// CHECK:         xkernel.return
+xkernel.func @quantize_dequantize(%x: f32, %y: f32, %scale: f32, %out: !xkernel.ptr<bf16, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = arith.divf %x, %scale : f32
+  %b = arith.divf %y, %scale : f32
+  %qa = arith.truncf %a : f32 to f8E4M3FN
+  %qb = arith.truncf %b : f32 to f8E4M3FN
+  %da = arith.extf %qa : f8E4M3FN to bf16
+  %db = arith.extf %qb : f8E4M3FN to bf16
+  xkernel.store %da, %out[%c0] : bf16, !xkernel.ptr<bf16, global>
+  xkernel.store %db, %out[%c1] : bf16, !xkernel.ptr<bf16, global>
+  xkernel.return
+}
+
 // A division whose divisor divides nothing else is div.full itself.
 // CHECK-LABEL: xkernel.func @sigmoid_f16(
 // CHECK:         %[[D:.*]] = arith.addf

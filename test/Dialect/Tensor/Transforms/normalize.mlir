@@ -34,6 +34,23 @@ func.func @fold_bf16_cast() -> tensor<4xf32> {
   return %c : tensor<4xf32>
 }
 
+// Casts to fp8 fold as PyTorch casts: e4m3 saturates to +-448 (infinities
+// too), e5m2 overflows to infinity from 61440 on; NaN stays NaN. Integers
+// saturate as floats do.
+// CHECK-LABEL: func.func @fold_fp8_cast(
+// CHECK-DAG:     xtensor.constant dense<[4.480000e+02, -4.480000e+02, 4.480000e+02, 2.560000e+02, 0x7F]> : tensor<5xf8E4M3FN>
+// CHECK-DAG:     xtensor.constant dense<[5.734400e+04, 0x7C, 0xFC, 2.560000e+02, 0x7F]> : tensor<5xf8E5M2>
+// CHECK-DAG:     xtensor.constant dense<[4.480000e+02, -4.480000e+02]> : tensor<2xf8E4M3FN>
+func.func @fold_fp8_cast() -> (tensor<5xf8E4M3FN>, tensor<5xf8E5M2>, tensor<2xf8E4M3FN>) {
+  %x = xtensor.constant dense<[470.0, 0xFF800000, 1.0e6, 250.0, 0x7FC00000]> : tensor<5xf32>
+  %y = xtensor.constant dense<[61439.0, 61440.0, -1.0e6, 250.0, 0x7FC00000]> : tensor<5xf32>
+  %i = xtensor.constant dense<[100000, -500]> : tensor<2xi32>
+  %a = xtensor.cast %x : tensor<5xf32> -> tensor<5xf8E4M3FN>
+  %b = xtensor.cast %y : tensor<5xf32> -> tensor<5xf8E5M2>
+  %c = xtensor.cast %i : tensor<2xi32> -> tensor<2xf8E4M3FN>
+  return %a, %b, %c : tensor<5xf8E4M3FN>, tensor<5xf8E5M2>, tensor<2xf8E4M3FN>
+}
+
 // Integer folding, comparisons and select.
 // CHECK-LABEL: func.func @fold_int(
 // CHECK-NEXT:    %[[C:.*]] = xtensor.constant dense<[7, -2]> : tensor<2xi32>

@@ -1,0 +1,108 @@
+# fp8 in the frontend (docs/Frontend.md, "fp8"): float8_e4m3fn and
+# float8_e5m2 inputs, results and casts, and torch._scaled_mm with
+# per-tensor and row-wise scales, bias and out_dtype, through xtile.compile
+# under the CPU emulation, against eager. fp8 results must equal eager's
+# bits; wider results eager's within f32 (or the 16-bit rounding). Then the
+# errors for what is not supported. Prints one line per case and a count.
+import sys
+
+import torch
+
+import xtile
+
+
+def quantize(x):
+    """Dynamic per-token quantization: the row's amax to 448, in f32."""
+    scale = x.abs().amax(dim=-1, keepdim=True).float() / 448.0
+    return (x.float() / scale).to(torch.float8_e4m3fn), scale
+
+
+class Casts(torch.nn.Module):
+    def forward(self, x, q):
+        return (x.to(torch.float8_e4m3fn), (x * 300).to(torch.float8_e5m2),
+                q.float() * 2, q.to(torch.bfloat16), q.to(torch.float8_e5m2))
+
+
+class ScaledMM(torch.nn.Module):
+    def __init__(self, rowwise, out_dtype, bias):
+        super().__init__()
+        self.rowwise, self.out_dtype, self.bias = rowwise, out_dtype, bias
+
+    def forward(self, x, w8, w_scale, b):
+        if self.rowwise:
+            x8, x_scale = quantize(x)
+        else:
+            x_scale = x.abs().amax().float() / 448.0
+            x8 = (x.float() / x_scale).to(torch.float8_e4m3fn)
+        return torch._scaled_mm(x8, w8.t(), x_scale, w_scale,
+                                bias=b if self.bias else None,
+                                out_dtype=self.out_dtype)
+
+
+def close(got, want):
+    if want.dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
+        return got.dtype == want.dtype and torch.equal(
+            got.view(torch.uint8), want.view(torch.uint8))
+    tol = 1e-5 if want.dtype == torch.float32 else 1e-2
+    err = (got.double() - want.double()).norm() / want.double().norm()
+    return got.dtype == want.dtype and err.item() <= tol
+
+
+def main():
+    torch.manual_seed(0)
+    passed = failed = 0
+    cases = []
+    x = torch.randn(7, 33) * 100
+    x[0, :4] = torch.tensor([float("inf"), -1e6, float("nan"), 465.0])
+    q = torch.randn(7, 33).to(torch.float8_e4m3fn)
+    cases.append(("casts", Casts(), (x, q)))
+    # Ragged M, N and K; the weight quantized row-wise or per tensor.
+    m, k, n = 37, 200, 72
+    w = torch.randn(n, k)
+    for rowwise, out_dtype, bias in [(True, torch.bfloat16, False),
+                                     (True, torch.float32, True),
+                                     (False, torch.float32, True),
+                                     (False, torch.bfloat16, False),
+                                     (True, torch.float8_e4m3fn, False)]:
+        if rowwise:
+            w_scale = (w.abs().amax(dim=1, keepdim=True) / 448.0).t().contiguous()
+            w8 = (w / w_scale.t()).to(torch.float8_e4m3fn)
+        else:
+            w_scale = w.abs().amax() / 448.0
+            w8 = (w / w_scale).to(torch.float8_e4m3fn)
+        bias_dtype = torch.bfloat16 if out_dtype != torch.float32 else out_dtype
+        b = torch.randn(n, dtype=bias_dtype)
+        a = torch.randn(m, k, dtype=torch.bfloat16)
+        name = (f"scaled_mm {'row-wise' if rowwise else 'per-tensor'} -> "
+                f"{str(out_dtype).removeprefix('torch.')}{' + bias' if bias else ''}")
+        cases.append((name, ScaledMM(rowwise, out_dtype, bias), (a, w8, w_scale, b)))
+    for name, module, args in cases:
+        want = module(*args)
+        got = xtile.compile(module, args, backend="emu")(*args)
+        want = want if isinstance(want, tuple) else (want,)
+        got = got if isinstance(got, tuple) else (got,)
+        ok = len(got) == len(want) and all(close(g, w) for g, w in zip(got, want))
+        print(f"{name}: {'ok' if ok else 'MISMATCH'}")
+        passed, failed = passed + ok, failed + (not ok)
+
+    # What is not supported is an error that names it.
+    # DeepSeek-V3's block scales: 1 x 128 for the activations, 128 x 128
+    # for the weights.
+    a8 = torch.randn(16, 256).to(torch.float8_e4m3fn)
+    b8 = torch.randn(16, 256).to(torch.float8_e4m3fn).t()
+
+    class Blocked(torch.nn.Module):
+        def forward(self, a, b, sa, sb):
+            return torch._scaled_mm(a, b, sa, sb, out_dtype=torch.float32)
+    try:
+        xtile.compile(Blocked(), (a8, b8, torch.ones(16, 2), torch.ones(2, 1)),
+                      backend="emu")
+        print("block scales: accepted")
+    except xtile.UnsupportedError as e:
+        print(f"block scales: {e}")
+    print(f"fp8: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
