@@ -11,7 +11,7 @@ three mutations that keep the text well-formed but change its meaning:
   size     a dimension of a tensor type (to 0, 1, a neighbour, a large size,
            a size past 2^31)
   dtype    the element type of a tensor type (f32, f16, bf16, f64, i1, i8,
-           i32, i64, index)
+           i32, i64, index, f8E4M3FN, f8E5M2)
   number   an integer in an attribute (dims, perm, ways, stages, tiles, ...)
   op       an op name, for another op name of the corpus
   operand  an SSA use, for another value of the module
@@ -48,7 +48,8 @@ NUMBER_IN_ATTR = re.compile(
 OP = re.compile(r"\b(?:xtensor|xloop|xtile|xkernel|arith|math|func)\.[a-z_.]+\b")
 SSA_USE = re.compile(r"(?<![\w])%[A-Za-z_][\w$.]*|%\d+")
 LOCATED = re.compile(r"^[^\s:][^:\n]*:\d+:\d+: error:", re.M)
-DTYPES = ["f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64", "index"]
+DTYPES = ["f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64", "index",
+          "f8E4M3FN", "f8E5M2"]
 BAD_TEXT = ("LLVM ERROR", "Assertion", "UNREACHABLE", "Stack dump",
             "PLEASE submit a bug report", "AddressSanitizer", "runtime error:")
 
