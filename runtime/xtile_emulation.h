@@ -990,22 +990,38 @@ inline void accumulate16x8(AF A, BF B, float *d, unsigned g, unsigned t) {
 /// in f32; PTX leaves the order of the sum open: here, k = 0..15 in
 /// sequence from C, each step one fused multiply-add (what the FMA
 /// lowering of a dot does too).
-template <typename Decode>
+///
+/// mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32
+/// (`PerRegister` = 4): the same layout with four 8-bit lanes per register
+/// and K = 32 (a0..a15: row g + 8((i/4)%2), column 4t + i%4 + 16(i/8); B
+/// 32x8: b0..b7: row 4t + i%4 + 16(i/4), column g); fp8 products are
+/// exact in f32 too.
+template <unsigned PerRegister = 2, typename Decode>
 inline void mma(const uint32_t *a, const uint32_t *b, float *d, Decode decode) {
   requireFullWarp("mma.sync needs all 32 lanes of a warp");
   uint32_t words[6] = {a[0], a[1], a[2], a[3], b[0], b[1]};
   const std::atomic<uint32_t> *slots = self().exchange(words, 6);
   unsigned lane = self().self % 32, g = lane / 4, t = lane % 4;
+  constexpr unsigned half = 4 * PerRegister; // K of one register pair
   auto A = [&](unsigned row, unsigned k) {
-    unsigned src = 4 * (row % 8) + (k % 8) / 2;
-    unsigned reg = (row >= 8) + 2 * (k >= 8);
-    return decode(slots[src * Worker::kLaneWords + reg], k % 2);
+    unsigned src = 4 * (row % 8) + (k % half) / PerRegister;
+    unsigned reg = (row >= 8) + 2 * (k >= half);
+    return decode(slots[src * Worker::kLaneWords + reg], k % PerRegister);
   };
   auto B = [&](unsigned k, unsigned n) {
-    unsigned src = 4 * n + (k % 8) / 2;
-    return decode(slots[src * Worker::kLaneWords + 4 + (k >= 8)], k % 2);
+    unsigned src = 4 * n + (k % half) / PerRegister;
+    return decode(slots[src * Worker::kLaneWords + 4 + (k >= half)],
+                  k % PerRegister);
   };
-  accumulate16x8<16>(A, B, d, g, t);
+  accumulate16x8<2 * half>(A, B, d, g, t);
+}
+
+/// Lane `i` of an fp8 register (the low byte first).
+inline float e4m3Bits(uint32_t r, unsigned i) {
+  return fp8Value(uint8_t(r >> (8 * i)), kE4M3);
+}
+inline float e5m2Bits(uint32_t r, unsigned i) {
+  return fp8Value(uint8_t(r >> (8 * i)), kE5M2);
 }
 
 /// cvt.rna.tf32.f32: the nearest value with 10 mantissa bits, ties away
@@ -1248,6 +1264,12 @@ inline void xt_mma_f16(const uint32_t *a, const uint32_t *b, float *d) {
 }
 inline void xt_mma_tf32(const uint32_t *a, const uint32_t *b, float *d) {
   xt_emu::mmaTf32(a, b, d);
+}
+inline void xt_mma_e4m3(const uint32_t *a, const uint32_t *b, float *d) {
+  xt_emu::mma<4>(a, b, d, xt_emu::e4m3Bits);
+}
+inline void xt_mma_e5m2(const uint32_t *a, const uint32_t *b, float *d) {
+  xt_emu::mma<4>(a, b, d, xt_emu::e5m2Bits);
 }
 inline float xt_round_tf32(float x) { return xt_emu::roundTf32(x); }
 

@@ -326,6 +326,10 @@ void __xt_ptx_llvm_nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16(uint32_t *r,
 XT_MMA(m16n8k16_row_col_bf16, xt_emu::mma(a, b, acc, xt_emu::bf16Bits))
 XT_MMA(m16n8k16_row_col_f32_f32, xt_emu::mma(a, b, acc, xt_emu::f16Bits))
 XT_MMA(m16n8k8_row_col_tf32, xt_emu::mmaTf32(a, b, acc))
+XT_MMA(m16n8k32_row_col_f32_e4m3_e4m3_f32,
+       xt_emu::mma<4>(a, b, acc, xt_emu::e4m3Bits))
+XT_MMA(m16n8k32_row_col_f32_e5m2_e5m2_f32,
+       xt_emu::mma<4>(a, b, acc, xt_emu::e5m2Bits))
 #undef XT_MMA
 uint32_t __xt_ptx_llvm_nvvm_f2tf32_rna(float x) {
   return asBits(xt_emu::roundTf32(x));

@@ -591,9 +591,10 @@ struct LdMatrixOpLowering : ConvertOpToLLVMPattern<xk::LdMatrixOp> {
   }
 };
 
-/// xkernel.mma -> mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16} or
-/// m16n8k8.row.col.f32.tf32.tf32.f32: the fragments as the instruction's
-/// registers (vector<2xf16> for f16, i32 for bf16 and tf32), the result
+/// xkernel.mma -> mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16},
+/// m16n8k8.row.col.f32.tf32.tf32.f32 or m16n8k32.row.col.f32.{e4m3,e5m2}:
+/// the fragments as the instruction's registers (vector<2xf16> for f16,
+/// i32 for bf16, tf32 and fp8), the result
 /// struct as a vector again.
 struct MmaOpLowering : ConvertOpToLLVMPattern<xk::MmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -620,13 +621,28 @@ struct MmaOpLowering : ConvertOpToLLVMPattern<xk::MmaOp> {
       c.push_back(LLVM::ExtractElementOp::create(
           rewriter, loc, adaptor.getC(),
           LLVM::ConstantOp::create(rewriter, loc, i32, i)));
+    auto result =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, f32));
+    if (xtile::isFp8(element)) {
+      // nvvm.mma.sync's verifier (LLVM 22) takes no fp8 multiplicand:
+      // NVPTX's intrinsic, called directly.
+      std::string name = isa<Float8E4M3FNType>(element)
+                             ? "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"
+                             : "llvm.nvvm.mma.m16n8k32.row.col.f32.e5m2.e5m2.f32";
+      SmallVector<Value> args(a);
+      llvm::append_range(args, b);
+      llvm::append_range(args, c);
+      Value d = LLVM::CallIntrinsicOp::create(
+                    rewriter, loc, result, rewriter.getStringAttr(name), args)
+                    .getResult(0);
+      rewriter.replaceOp(op, fromMembers(rewriter, loc, d, 4, op.getType()));
+      return success();
+    }
     NVVM::MMATypes type = element.isBF16()  ? NVVM::MMATypes::bf16
                           : element.isF16() ? NVVM::MMATypes::f16
                                             : NVVM::MMATypes::tf32;
     Value d = NVVM::MmaOp::create(
-        rewriter, loc,
-        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, f32)), a,
-        b, c, ArrayRef<int64_t>{16, 8, op.getK()}, std::nullopt, std::nullopt,
+        rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, op.getK()}, std::nullopt, std::nullopt,
         std::array<NVVM::MMATypes, 2>{type, type},
         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                        NVVM::MMALayout::col});

@@ -119,6 +119,8 @@ constexpr const char *kHostIntrinsics[] = {
     "llvm.nvvm.mma.m16n8k16.row.col.bf16",
     "llvm.nvvm.mma.m16n8k16.row.col.f32.f32",
     "llvm.nvvm.mma.m16n8k8.row.col.tf32",
+    "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+    "llvm.nvvm.mma.m16n8k32.row.col.f32.e5m2.e5m2.f32",
     "llvm.nvvm.f2tf32.rna",
     // fp8 conversions.
     "llvm.nvvm.ff.to.e4m3x2.rn",

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "xtile/Support/Storage.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Module.h"
 
@@ -63,6 +64,17 @@ xtile::serializeKernelsToPTX(Operation *op, std::optional<StringRef> requested,
   if (!features)
     return module.emitError("no PTX for chip '")
            << chip << "': expected sm_80, sm_86, sm_89, sm_90 or sm_90a";
+
+  // fp8 products (mma.sync m16n8k32 on e4m3/e5m2) are PTX 8.4's.
+  bool fp8Mma = module
+                    .walk([](xtile::kernel::MmaOp mma) {
+                      return xtile::isFp8(mma.getA().getType())
+                                 ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+                    })
+                    .wasInterrupted();
+  if (fp8Mma && (chip == "sm_89" || chip.starts_with("sm_90")))
+    features = StringRef("+ptx84");
 
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm = PassManager::on<ModuleOp>(module.getContext());

@@ -573,7 +573,7 @@ xkernel.func @f() attributes {max_threads = 128 : i64} {
 
 // Conversions to and from fp8 are instructions of sm_89 and later.
 xkernel.func @f(%x: f32) attributes {max_threads = 32 : i64, arch = "sm_80"} {
-  // expected-error @+1 {{conversion to or from fp8 (arith.truncf) needs sm_89 or later; the kernel's arch is sm_80}}
+  // expected-error @+1 {{'arith.truncf' on fp8 values (cvt, mma) needs sm_89 or later; the kernel's arch is sm_80}}
   %0 = arith.truncf %x : f32 to f8E4M3FN
   xkernel.return
 }

@@ -156,8 +156,23 @@ uint16_t bf16Bits(float x) {
 /// BLayout say the lane holds it; the emulated mma.sync must give, in the
 /// registers where CuTe's CLayout puts D(m, n), B(k0, n) on row m0 and 0
 /// elsewhere. So every A, B and C position is checked against CuTe's.
+///
+/// fp8 (K = 32) holds too few values for 1 + n + 8 k: B(k, n) is the
+/// (k + 32 n)-th nonzero finite value of the format instead (a few repeat,
+/// between n = 7 and n = 0), and A's 1 is 1.0 in the format.
 void checkMma(cute_ref::Mma kind, const char *name) {
-  const int M = 16, K = kind == cute_ref::Mma::tf32 ? 8 : 16;
+  bool fp8 = kind == cute_ref::Mma::e4m3 || kind == cute_ref::Mma::e5m2;
+  const xt_emu::Fp8Format &format8 =
+      kind == cute_ref::Mma::e4m3 ? xt_emu::kE4M3 : xt_emu::kE5M2;
+  std::vector<uint8_t> codes; // the nonzero finite encodings
+  for (int c = 1; c < 256 && fp8; ++c)
+    if (c != 0x80 && std::isfinite(xt_emu::fp8Value(uint8_t(c), format8)))
+      codes.push_back(uint8_t(c));
+  auto bValue = [&](int k, int n) {
+    return fp8 ? xt_emu::fp8Value(codes[(k + 32 * n) % codes.size()], format8)
+               : float(1 + n + 8 * k);
+  };
+  const int M = 16, K = kind == cute_ref::Mma::tf32 ? 8 : fp8 ? 32 : 16;
   int aValues = cute_ref::mmaValues(kind, 'A');
   int bValues = cute_ref::mmaValues(kind, 'B');
   int cValues = cute_ref::mmaValues(kind, 'C');
@@ -165,6 +180,11 @@ void checkMma(cute_ref::Mma kind, const char *name) {
   auto put = [&](uint32_t *regs, int v, float x) {
     if (kind == cute_ref::Mma::tf32) {
       std::memcpy(&regs[v], &x, 4);
+      return;
+    }
+    if (fp8) { // x is a value of the format: its encoding, exactly
+      uint32_t bits = xt_emu::cvtSatfinite(x, format8);
+      regs[v / 4] |= bits << (8 * (v % 4));
       return;
     }
     uint32_t bits = kind == cute_ref::Mma::f16 ? f16Bits(x) : bf16Bits(x);
@@ -182,12 +202,16 @@ void checkMma(cute_ref::Mma kind, const char *name) {
         }
         for (int v = 0; v < bValues; ++v) {
           RowCol e = cute_ref::mmaElement(kind, 'B', lane, v);
-          put(b, v, float(1 + e.col + 8 * e.row));
+          put(b, v, bValue(e.row, e.col));
         }
         if (kind == cute_ref::Mma::f16)
           xt_mma_f16(a, b, d);
         else if (kind == cute_ref::Mma::bf16)
           xt_mma_bf16(a, b, d);
+        else if (kind == cute_ref::Mma::e4m3)
+          xt_mma_e4m3(a, b, d);
+        else if (kind == cute_ref::Mma::e5m2)
+          xt_mma_e5m2(a, b, d);
         else
           xt_mma_tf32(a, b, d);
         for (int i = 0; i < 4; ++i)
@@ -200,7 +224,7 @@ void checkMma(cute_ref::Mma kind, const char *name) {
       for (int lane = 0; lane < 32; ++lane)
         for (int v = 0; v < cValues; ++v) {
           RowCol c = cute_ref::mmaElement(kind, 'C', lane, v);
-          float want = c.row == m0 ? float(1 + c.col + 8 * k0) : 0.0f;
+          float want = c.row == m0 ? bValue(k0, c.col) : 0.0f;
           float have = got[((m0 * K + k0) * 32 + lane) * 4 + v];
           expect("mma.sync", name, have == want, [&] {
             return format("A(%d,%d) = 1: lane %d value %d, D(%d,%d) per "
@@ -799,6 +823,8 @@ int main(int argc, char **argv) {
   checkMma(cute_ref::Mma::f16, "m16n8k16 f16");
   checkMma(cute_ref::Mma::bf16, "m16n8k16 bf16");
   checkMma(cute_ref::Mma::tf32, "m16n8k8 tf32");
+  checkMma(cute_ref::Mma::e4m3, "m16n8k32 e4m3");
+  checkMma(cute_ref::Mma::e5m2, "m16n8k32 e5m2");
   checkLdmatrixOf<1, false>();
   checkLdmatrixOf<2, false>();
   checkLdmatrixOf<4, false>();

@@ -20,9 +20,10 @@ struct RowCol {
   int row, col;
 };
 
-/// mma.sync shapes: m16n8k16 on f16 / bf16 (SM80_16x8x16_F32{F16,BF16}...)
-/// and m16n8k8 on tf32 (SM80_16x8x8_F32TF32TF32F32_TN).
-enum class Mma { f16, bf16, tf32 };
+/// mma.sync shapes: m16n8k16 on f16 / bf16 (SM80_16x8x16_F32{F16,BF16}...),
+/// m16n8k8 on tf32 (SM80_16x8x8_F32TF32TF32F32_TN) and m16n8k32 on fp8
+/// (SM89_16x8x32_F32{E4M3E4M3,E5M2E5M2}F32_TN).
+enum class Mma { f16, bf16, tf32, e4m3, e5m2 };
 /// The number of values each lane holds of operand 'A', 'B' or 'C'.
 int mmaValues(Mma kind, char operand);
 /// MMA_Traits<...>::{A,B,C}Layout: value `value` of lane `lane` is element

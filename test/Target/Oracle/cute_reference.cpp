@@ -35,6 +35,7 @@ inline uint32_t __cvta_generic_to_shared(const void *p) {
 #include <cute/atom/copy_traits_sm75.hpp>
 #include <cute/atom/copy_traits_sm90_tma.hpp>
 #include <cute/atom/mma_traits_sm80.hpp>
+#include <cute/atom/mma_traits_sm89.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
 
 #include "cute_oracle.h"
@@ -106,17 +107,29 @@ template <class Traits> static int valuesOf(char operand) {
 using F16 = MMA_Traits<SM80_16x8x16_F32F16F16F32_TN>;
 using BF16 = MMA_Traits<SM80_16x8x16_F32BF16BF16F32_TN>;
 using TF32 = MMA_Traits<SM80_16x8x8_F32TF32TF32F32_TN>;
+using E4M3 = MMA_Traits<SM89_16x8x32_F32E4M3E4M3F32_TN>;
+using E5M2 = MMA_Traits<SM89_16x8x32_F32E5M2E5M2F32_TN>;
 
 int mmaValues(Mma kind, char operand) {
-  return kind == Mma::f16    ? valuesOf<F16>(operand)
-         : kind == Mma::bf16 ? valuesOf<BF16>(operand)
-                             : valuesOf<TF32>(operand);
+  switch (kind) {
+  case Mma::f16: return valuesOf<F16>(operand);
+  case Mma::bf16: return valuesOf<BF16>(operand);
+  case Mma::tf32: return valuesOf<TF32>(operand);
+  case Mma::e4m3: return valuesOf<E4M3>(operand);
+  case Mma::e5m2: return valuesOf<E5M2>(operand);
+  }
+  return 0;
 }
 
 RowCol mmaElement(Mma kind, char operand, int lane, int value) {
-  return kind == Mma::f16    ? mmaOf<F16>(operand, lane, value)
-         : kind == Mma::bf16 ? mmaOf<BF16>(operand, lane, value)
-                             : mmaOf<TF32>(operand, lane, value);
+  switch (kind) {
+  case Mma::f16: return mmaOf<F16>(operand, lane, value);
+  case Mma::bf16: return mmaOf<BF16>(operand, lane, value);
+  case Mma::tf32: return mmaOf<TF32>(operand, lane, value);
+  case Mma::e4m3: return mmaOf<E4M3>(operand, lane, value);
+  case Mma::e5m2: return mmaOf<E5M2>(operand, lane, value);
+  }
+  return {-1, -1};
 }
 
 /// The source of each destination bit: Src and Dst map (thread, value) to

@@ -169,7 +169,8 @@ LogicalResult FuncOp::verify() {
   Block &entry = getBody().front();
   if (entry.getArgumentTypes() != getArgumentTypes())
     return emitOpError("entry block arguments do not match the signature");
-  // Conversions to and from fp8 are instructions of sm_89 and later.
+  // Conversions to and from fp8, and fp8 tensor-core products, are
+  // instructions of sm_89 and later.
   if (std::optional<StringRef> arch = getArch();
       arch && !hasFp8Conversions(*arch)) {
     WalkResult converts = getBody().walk([&](Operation *op) {
@@ -180,8 +181,10 @@ LogicalResult FuncOp::verify() {
           llvm::any_of(op->getOperandTypes(), isFp8) ==
               isFp8(op->getResult(0).getType()))
         return WalkResult::advance();
-      op->emitError("conversion to or from fp8 (")
-          << op->getName() << ") needs sm_89 or later; the kernel's arch is "
+      op->emitError("'")
+          << op->getName()
+          << "' on fp8 values (cvt, mma) needs sm_89 or later; the kernel's "
+             "arch is "
           << *arch;
       return WalkResult::interrupt();
     });

@@ -340,8 +340,8 @@ def XKernel_LdMatrixOp : XKernel_Op<"ldmatrix", [
   let description = [{
     `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`: every lane of
     the warp takes part. Each matrix has 8 rows of 16 bytes; the result
-    holds one 32-bit register per matrix (2 lanes of a 16-bit type, or 1 of
-    f32), so it loads 1, 2 or 4 matrices. Lane `8 q + j` gives
+    holds one 32-bit register per matrix (2 lanes of a 16-bit type, 4 of
+    fp8, or 1 of f32), so it loads 1, 2 or 4 matrices. Lane `8 q + j` gives
     `ptr[offset]`, the address of row `j` of matrix `q` (16-byte aligned;
     lanes past `8 * matrices` give none). Register `q` of lane `l` holds
     row `l / 4`, bytes `4 (l % 4)` to `4 (l % 4) + 3` of matrix `q`: for
@@ -357,7 +357,8 @@ def XKernel_LdMatrixOp : XKernel_Op<"ldmatrix", [
     ```
   }];
   let arguments = (ins XKernel_Ptr:$ptr, Index:$offset, UnitAttr:$trans);
-  let results = (outs VectorOfRankAndType<[1], [F16, BF16, F32]>:$result);
+  let results = (outs VectorOfRankAndType<[1],
+                        [F16, BF16, F32, F8E4M3FN, F8E5M2]>:$result);
   let assemblyFormat = [{
     $ptr `[` $offset `]` (`trans` $trans^)? attr-dict `:` type($ptr) `->` type($result)
   }];
@@ -388,9 +389,14 @@ def XKernel_MmaOp : XKernel_Op<"mma", [Pure, AllTypesMatch<["c", "result"]>]> {
       i < 4; `b[i]` = `B[t + 4 i][g]`, i < 2. The instruction reads the
       sign, exponent and top 10 mantissa bits of each operand: round them
       first with `xkernel.round_tf32`.
+    - fp8 operands (f8E4M3FN or f8E5M2, both the same),
+      `mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32`
+      (K = 32, four lanes per register, sm_89 and later):
+      `a[i]` = `A[g + 8 ((i / 4) % 2)][4 t + i % 4 + 16 (i / 8)]`, i < 16;
+      `b[i]` = `B[4 t + i % 4 + 16 (i / 4)][g]`, i < 8.
     - `c[i]`, `result[i]`: row `g + 8 (i / 2)`, column `2 t + i % 2`.
 
-    Products of 16-bit and of tf32 values are exact in f32; the order of
+    Products of 16-bit, fp8 and tf32 values are exact in f32; the order of
     the sum over k is the hardware's (the CPU emulation adds k in sequence
     with fused multiply-adds).
 
@@ -399,8 +405,10 @@ def XKernel_MmaOp : XKernel_Op<"mma", [Pure, AllTypesMatch<["c", "result"]>]> {
     %e = xkernel.mma %x, %y, %c : vector<4xf32>, vector<2xf32> -> vector<4xf32>
     ```
   }];
-  let arguments = (ins VectorOfLengthAndType<[4, 8], [F16, BF16, F32]>:$a,
-                   VectorOfLengthAndType<[2, 4], [F16, BF16, F32]>:$b,
+  let arguments = (ins VectorOfLengthAndType<[4, 8, 16],
+                       [F16, BF16, F32, F8E4M3FN, F8E5M2]>:$a,
+                   VectorOfLengthAndType<[2, 4, 8],
+                       [F16, BF16, F32, F8E4M3FN, F8E5M2]>:$b,
                    VectorOfLengthAndType<[4], [F32]>:$c);
   let results = (outs VectorOfLengthAndType<[4], [F32]>:$result);
   let assemblyFormat = [{
@@ -408,9 +416,10 @@ def XKernel_MmaOp : XKernel_Op<"mma", [Pure, AllTypesMatch<["c", "result"]>]> {
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The K of the instruction: 16 for 16-bit operands, 8 for tf32.
+    /// The K of the instruction: 16 for 16-bit operands, 8 for tf32, 32
+    /// for fp8: two 16-byte rows of one ldmatrix matrix.
     int64_t getK() {
-      return getA().getType().getElementType().isF32() ? 8 : 16;
+      return 256 / getA().getType().getElementTypeBitWidth();
     }
   }];
 }
