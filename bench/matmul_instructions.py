@@ -66,8 +66,9 @@ LLAMA = [("qkv", 6144, 4096), ("o", 4096, 4096), ("gate_up", 28672, 4096),
 MS = [1, 16, 128, 4096]
 
 
-def cases(quick):
-    out = [("mm4096", 4096, 4096, 4096, False)]
+def cases(quick, dtype="bf16"):
+    # fp8 reads W [N, K] (K-major) in every case.
+    out = [("mm4096", 4096, 4096, 4096, dtype == "fp8")]
     for name, n, k in LLAMA:
         for m in ([4096] if quick else MS):
             out.append((f"{name}_m{m}", m, n, k, True))
@@ -75,6 +76,19 @@ def cases(quick):
 
 
 def tensor_ir(name, m, n, k, transposed, dtype="bf16"):
+    if dtype == "fp8":
+        # x [M, K] @ W[N, K]^T in e4m3 (K-major both, as fp8 tensor cores
+        # read them), the f32 accumulator rounded to bf16.
+        x = f"tensor<{m}x{k}xf8E4M3FN>"
+        w = f"tensor<{n}x{k}xf8E4M3FN>"
+        wt = f"tensor<{k}x{n}xf8E4M3FN>"
+        acc = f"tensor<{m}x{n}xf32>"
+        y = f"tensor<{m}x{n}xbf16>"
+        return (f"func.func @{name}(%x: {x}, %w: {w}) -> {y} {{\n"
+                f"  %t = xtensor.transpose %w perm [1, 0] : {w} -> {wt}\n"
+                f"  %a = xtensor.matmul %x, %t : {x}, {wt} -> {acc}\n"
+                f"  %y = xtensor.cast %a : {acc} -> {y}\n"
+                f"  return %y : {y}\n}}\n")
     x = f"tensor<{m}x{k}x{dtype}>"
     y = f"tensor<{m}x{n}x{dtype}>"
     if transposed:
@@ -88,13 +102,15 @@ def tensor_ir(name, m, n, k, transposed, dtype="bf16"):
 
 
 # ---------------------------------------------------------------- SASS
-HGMMA = re.compile(r"HGMMA\.64x(\d+)x(\d+)")
+HGMMA = re.compile(r"[HQ]GMMA\.64x(\d+)x(\d+)")  # QGMMA: fp8
 
 
 def flops(op):
     """FLOPs one warp's instruction performs (0 for other instructions)."""
     if op.startswith("HMMA.16816"):
         return 4096
+    if op.startswith("QMMA.16832"):  # fp8 mma.sync on sm_89
+        return 8192
     if op.startswith("HMMA.1688"):
         return 2048
     m = HGMMA.match(op)
@@ -191,7 +207,7 @@ def measure(cubin, cuobjdump, name=None):
 def triton_tile(m, dtype):
     """Triton's tile for M (see triton_case): BLOCK_M, BLOCK_N, BLOCK_K."""
     return (16 if m <= 16 else 32 if m <= 32 else 128, 128,
-            64 if dtype == "bf16" else 32)
+            {"bf16": 64, "f32": 32, "fp8": 128}[dtype])
 
 
 def same_tile_schedule(m, arch, dtype, transposed):
@@ -308,11 +324,13 @@ def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
     from triton.backends.compiler import GPUTarget
     bm = triton_tile(m, dtype)[0]
     # Strides: x [M, K] row-major; W [K, N] or, transposed, [N, K].
-    ptr = "*bf16" if dtype == "bf16" else "*fp32"
+    ptr = {"bf16": "*bf16", "f32": "*fp32", "fp8": "*fp8e4nv"}[dtype]
     # f32 tiles are twice the bytes: BLOCK_K 32 keeps Triton's 4 stages
-    # within shared memory.
-    bk = 64 if dtype == "bf16" else 32
-    sig = {"a": ptr, "b": ptr, "c": ptr, "M": "i32", "N": "i32",
+    # within shared memory; fp8 ones half: BLOCK_K 128 (Triton's fp8
+    # configurations).
+    bk = triton_tile(m, dtype)[2]
+    sig = {"a": ptr, "b": ptr, "c": "*bf16" if dtype == "fp8" else ptr,
+           "M": "i32", "N": "i32",
            "K": "i32", "sam": "i32", "sak": "constexpr", "sbk": "i32",
            "sbn": "i32", "scm": "i32", "scn": "constexpr",
            "BLOCK_M": "constexpr", "BLOCK_N": "constexpr",
@@ -355,8 +373,9 @@ def main():
     p.add_argument("--opt", default=str(ROOT / "build/bin/xtile-opt"))
     p.add_argument("--translate",
                    default=str(ROOT / "build/bin/xtile-translate"))
-    p.add_argument("--dtype", default="bf16", choices=["bf16", "f32"],
-                   help="operand type (f32: TF32 tensor cores on both sides)")
+    p.add_argument("--dtype", default="bf16", choices=["bf16", "f32", "fp8"],
+                   help="operand type (f32: TF32 tensor cores on both sides; "
+                        "fp8: e4m3 x W^T with a bf16 result, every shape)")
     p.add_argument("--keep", default="")
     p.add_argument("--same-tiles", action="store_true",
                    help="also xtile on Triton's tile (forced schedule), "
@@ -385,7 +404,7 @@ def main():
             head += "same-tile ratio "
     print(head)
     schedules = []
-    for name, m, n, k, transposed in cases(args.quick):
+    for name, m, n, k, transposed in cases(args.quick, args.dtype):
         x = xtile_case(name, m, n, k, transposed, args, tools, tmp)
         line = f"{name:<16} {m:>5} {n:>6} {k:>6} | "
         if isinstance(x, dict):

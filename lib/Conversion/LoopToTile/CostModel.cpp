@@ -242,6 +242,10 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
     if (s.getInstruction() == xt::DotInstruction::mma_sync) {
       double tm = s.getWarpTileM() / 16.0, tn = s.getWarpTileN() / 8.0;
       reads = s.getWarps() * (512 * tm + 256 * tn);
+      // fp8 (m16n8k32) at the 16-bit rate: sm_90 has no fp8 mma.sync
+      // (ptxas converts the fragments to f16, F2FP, and issues HMMA.16816;
+      // sm_89's QMMA.16832 would be twice that, but no built-in target is
+      // sm_89); the operands' bytes are half, which the traffic counts.
       peak = target.getMmaSyncGflops() / (s.getTf32() ? 2 : 1);
     } else {
       reads = bm / 64 * 32.0 * (64 + bn);

@@ -259,6 +259,13 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
     return load && !load.getIndices().empty() &&
            load.getIndices().back() == c.j.getInductionVar();
   });
+  f.fp8Operands = f.rhsKMajor && llvm::all_of(c.products, [](const auto &p) {
+    Type a = p.a.getType();
+    auto load = p.a.template getDefiningOp<xl::LoadOp>();
+    return xtile::isFp8(a) && p.b.getType() == a && load &&
+           !load.getIndices().empty() &&
+           load.getIndices().back() == p.fold.getInductionVar();
+  });
   for (BlockArgument out : kernel.getOutputs())
     f.otherBytes += kernel.getNumBytesAtHints(out);
   return f;

@@ -127,6 +127,11 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
               // fragment layout (narrow copies): not a candidate.
               if (bk == bm || bk == bn)
                 continue;
+              // fp8 fragments become f16 ones in registers on sm_90 (ptxas
+              // converts them for HMMA): at most 64 accumulators a thread
+              // (128 spill at 255 registers).
+              if (f.fp8Operands && bm * bn > 64 * 32 * warps)
+                continue;
               out.push_back(xt::DotScheduleAttr::get(
                   ctx, bm, bn, bk, stages, warps,
                   xt::DotInstruction::mma_sync, warpsM, tf32, 1,
@@ -283,7 +288,8 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
     }
     return out;
   }
-  if (f.tensorCoreOperands && xt::hasMmaSync(target))
+  if ((f.tensorCoreOperands && xt::hasMmaSync(target)) ||
+      (f.fp8Operands && xt::hasFp8MmaSync(target)))
     mmaSyncCandidates(ctx, f, /*tf32=*/false, out);
   if (allowTf32 && f.f32Operands && xt::hasMmaSync(target))
     mmaSyncCandidates(ctx, f, /*tf32=*/true, out);

@@ -3,8 +3,8 @@
 // A dot whose schedule says `instruction = mma_sync`: operand tiles staged
 // in shared memory (swizzled in 16-byte chunks, see sharedOffset), read
 // into fragments and multiplied with mma.sync into f32 accumulators:
-// m16n8k16 on f16/bf16 operands, m16n8k8 on f32 operands rounded to tf32
-// (`tf32 = true`).
+// m16n8k16 on f16/bf16 operands, m16n8k32 on fp8 (K-major operands only),
+// m16n8k8 on f32 operands rounded to tf32 (`tf32 = true`).
 //
 // The warps form a warps_m x warps_n grid over the [block_m, block_n]
 // output tile; warp (wm, wn) owns a WM x WN sub-tile of TM x TN blocks of
@@ -39,10 +39,17 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   // The Tile IR kernel verifier guarantees the types, parseSchedule the
   // accumulator's shape; the K step is the tile's.
   int64_t k = lhsType.getDimSize(1);
-  if (k % 16)
-    return op.emitOpError("mma.sync steps K by 16; the operand tile has ")
-           << k << " columns";
-  FailureOr<DotOperands> staged = stageDot(op, std::nullopt, std::nullopt);
+  // K per step: 16 (16-bit; tf32 as two k8), 32 for fp8.
+  int64_t step = isFp8(element) ? 32 : 16;
+  if (k % step)
+    return op.emitOpError("mma.sync steps K by ")
+           << step << "; the operand tile has " << k << " columns";
+  // fp8 tiles are read K-major (ldmatrix transposes 16-bit elements
+  // only): A row by row, B column by column.
+  bool fp8 = isFp8(element);
+  FailureOr<DotOperands> staged =
+      stageDot(op, fp8 ? std::optional<bool>(false) : std::nullopt,
+               fp8 ? std::optional<bool>(true) : std::nullopt);
   if (failed(staged))
     return failure();
   std::pair<Value, Value> *a = &staged->lhs, *bb = &staged->rhs;
@@ -72,6 +79,12 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   // B[t + 4 i][g], g = lane / 4, t = lane % 4.
   bool aTransposed = stagedTransposed.contains(op.getLhs());
   bool bTransposed = stagedTransposed.contains(op.getRhs());
+  // Copies pipelined in the other orientation (where the operand is not
+  // K-major in memory, which the schedule space does not propose).
+  if (fp8 && (aTransposed || !bTransposed))
+    return op.emitOpError("mma.sync reads fp8 operands K-major only; the ")
+           << (aTransposed ? "lhs" : "rhs") << " tile is staged with K "
+           << "across rows";
   bool aLdmatrix = !tf32 || !aTransposed, bLdmatrix = !tf32 || bTransposed;
   SmallVector<Value> aOffsets, bOffsets; // [tm][ks], [pair][ks]
   Value aRow0, bCol0, g, t;

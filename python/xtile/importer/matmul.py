@@ -61,9 +61,9 @@ def scaled_mm(imp, val, input, mat2, scale_a, scale_b, bias=None,
     [m, k] and b [k, n], with per-tensor scales (scalars) or row-wise ones
     (scale_a [m, 1], scale_b [1, n]); products accumulate in f32 and the
     result rounds once to out_dtype (fp8 by default: a saturating cast).
-    The operands are widened to bf16 (exact: every e4m3 and e5m2 value is
-    a bf16 value), so the product runs on bf16 tensor cores with f32
-    accumulation, which gives the sums fp8 tensor cores give."""
+    The product is a Tensor IR matmul of the fp8 operands (f32 result),
+    on fp8 tensor cores where the cost model picks them; operands of two
+    different fp8 types are widened to bf16 (exact) first."""
     if input.dtype not in _FP8 or mat2.dtype not in _FP8:
         raise UnsupportedError(f"operator {imp.what} on {input.dtype} x {mat2.dtype} "
                                "operands (fp8 operands only)")
@@ -77,8 +77,9 @@ def scaled_mm(imp, val, input, mat2, scale_a, scale_b, bias=None,
                 f"operator {imp.what} with a scale of shape {tuple(scale.shape)} and "
                 f"{scale.dtype} (f32 per-tensor or row-wise scales {rows} only; "
                 "block-scaled GEMMs are not supported yet)")
-    a = imp.cast(input, torch.bfloat16)
-    b = imp.cast(mat2, torch.bfloat16)
+    a, b = input, mat2
+    if a.dtype != b.dtype:
+        a, b = imp.cast(a, torch.bfloat16), imp.cast(b, torch.bfloat16)
     acc = matmul(imp, a, b, shape, torch.float32)
     for scale in (scale_a, scale_b):
         acc = imp.binary("mul", acc, imp.operand(scale, shape, torch.float32),

@@ -77,6 +77,9 @@ struct DotFacts {
   int64_t inBytes = 4;    // operand element size
   bool tensorCoreOperands = false; // f16 x f16 or bf16 x bf16
   bool f32Operands = false;        // f32 x f32 (tensor cores with tf32)
+  /// e4m3 x e4m3 or e5m2 x e5m2, both operands contiguous along K in
+  /// memory (mma.sync m16n8k32 reads them K-major only).
+  bool fp8Operands = false;
   bool rhsKMajor = false; // every b(k, j) contiguous along k in memory
   bool rhsNMajor = false; // every b(k, j) contiguous along j in memory
   int64_t otherBytes = 0; // output and epilogue buffers

@@ -177,6 +177,7 @@ LogicalResult FuncOp::verify() {
       auto numeric = [](Type t) { return isa<FloatType, IntegerType,
                                              IndexType, VectorType>(t); };
       if (op->getNumResults() != 1 || op->getNumOperands() == 0 ||
+          op->getNumRegions() != 0 ||
           !llvm::all_of(op->getOperandTypes(), numeric) ||
           llvm::any_of(op->getOperandTypes(), isFp8) ==
               isFp8(op->getResult(0).getType()))

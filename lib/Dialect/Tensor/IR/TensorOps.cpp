@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "xtile/Dialect/Tensor/IR/TensorOps.h"
+#include "xtile/Support/Storage.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -259,7 +260,7 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
 
 LogicalResult ReduceOp::verify() {
   Type element = getElementTypeOrSelf(getInput().getType());
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(element))
+  if (isFp8(element))
     return emitOpError() << "reduction over " << element
                          << " elements is unsupported: fp8 is a storage "
                             "type (cast to f32 first)";
@@ -560,7 +561,11 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
                  " vs " + r[rank - 2].str() + shapes);
   SmallVector<Dim> shape(ArrayRef<Dim>(l).drop_back(1));
   shape.push_back(r[rank - 1]);
-  types.push_back(withDims(*lhs, shape));
+  RankedTensorType result = withDims(*lhs, shape);
+  // fp8 operands give their f32 accumulator.
+  if (isFp8(lhs->getElementType()))
+    result = result.clone(Float32Type::get(result.getContext()));
+  types.push_back(result);
   return success();
 }
 

@@ -89,6 +89,10 @@ bool xtile::tile::hasMmaSync(TargetAttr target) {
          target.getMmaSyncGflops() > 0;
 }
 
+bool xtile::tile::hasFp8MmaSync(TargetAttr target) {
+  return hasMmaSync(target) && hasFp8Conversions(target.getArch());
+}
+
 TargetAttr TargetAttr::getBuiltin(MLIRContext *ctx, StringRef arch) {
   // Published figures: H100 SXM (sm_90; the H200 has the same SMs and more
   // bandwidth) and A100 SXM 80 GB (sm_80), from NVIDIA's architecture
@@ -454,13 +458,17 @@ LogicalResult KernelOp::verify() {
     WalkResult bad = walk([&](DotOp dot) {
       Type lhs = getElementTypeOrSelf(dot.getLhs().getType());
       Type rhs = getElementTypeOrSelf(dot.getRhs().getType());
-      bool operands = tf32 ? lhs.isF32() : (lhs.isF16() || lhs.isBF16());
+      bool mmaSync =
+          dotSchedule.getInstruction() == DotInstruction::mma_sync;
+      bool operands = tf32 ? lhs.isF32()
+                           : (lhs.isF16() || lhs.isBF16() ||
+                              (mmaSync && xtile::isFp8(lhs)));
       if (lhs != rhs || !operands ||
           !getElementTypeOrSelf(dot.getAcc().getType()).isF32()) {
         InFlightDiagnostic d = dot.emitOpError("runs on tensor cores (instruction = ")
             << stringifyDotInstruction(dotSchedule.getInstruction())
             << (tf32 ? ", tf32 = true" : "") << "), which take "
-            << (tf32 ? "f32" : "f16 or bf16")
+            << (tf32 ? "f32" : mmaSync ? "f16, bf16 or fp8" : "f16 or bf16")
             << " operands of one type and an f32 accumulator; got " << lhs
             << " x " << rhs << " -> "
             << getElementTypeOrSelf(dot.getAcc().getType());
@@ -482,6 +490,20 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "schedule " << schedule
                          << " runs on mma.sync, which " << target->getArch()
                          << " does not have (sm_80 and later)";
+  if (dotSchedule &&
+      dotSchedule.getInstruction() == DotInstruction::mma_sync &&
+      !hasFp8MmaSync(*target)) {
+    WalkResult fp8 = walk([](DotOp dot) {
+      return xtile::isFp8(getElementTypeOrSelf(dot.getLhs().getType()))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (fp8.wasInterrupted())
+      return emitOpError() << "schedule " << schedule
+                           << " multiplies fp8 on mma.sync, which "
+                           << target->getArch()
+                           << " does not (sm_89 and later)";
+  }
   if (dotSchedule && dotSchedule.getInstruction() == DotInstruction::wgmma &&
       !hasWgmma(*target))
     return emitOpError() << "schedule " << schedule

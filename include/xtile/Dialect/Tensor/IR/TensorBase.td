@@ -78,6 +78,9 @@ def XTensor_AnyTensor : XTensor_TensorOf<XTensor_AllElems>;
 def XTensor_FloatTensor : XTensor_TensorOf<XTensor_FloatElems>;
 def XTensor_NumericTensor
     : XTensor_TensorOf<!listconcat(XTensor_FloatElems, XTensor_IntElems)>;
+def XTensor_MatmulOperand
+    : XTensor_TensorOf<!listconcat(XTensor_FloatElems, XTensor_IntElems,
+                                   XTensor_Fp8Elems)>;
 def XTensor_LogicalTensor : XTensor_TensorOf<[I1, I32, I64]>;
 def XTensor_BoolTensor : XTensor_TensorOf<[I1]>;
 def XTensor_IndexTensor : XTensor_TensorOf<[I32, I64]>;

@@ -408,7 +408,9 @@ def XTensor_MatmulOp : XTensor_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
     operands accumulate in at least f32. With f16/bf16 operands the result
     may be f32: the accumulator without its final rounding, for an
     epilogue (a bias) that must be added before rounding, as PyTorch's
-    `linear` and `addmm` do. The op stays atomic: see
+    `linear` and `addmm` do. fp8 operands (f8E4M3FN, f8E5M2: both the
+    same) give the f32 accumulator, their products exact, as fp8 tensor
+    cores compute. The op stays atomic: see
     docs/TensorIR.md for why it is not decomposed into broadcast, mul and
     reduce.
 
@@ -416,7 +418,8 @@ def XTensor_MatmulOp : XTensor_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
     %c = xtensor.matmul %a, %b : tensor<8x64x32xf32>, tensor<8x32x16xf32> -> tensor<8x64x16xf32>
     ```
   }];
-  let arguments = (ins XTensor_NumericTensor:$lhs, XTensor_NumericTensor:$rhs);
+  let arguments = (ins XTensor_MatmulOperand:$lhs,
+                   XTensor_MatmulOperand:$rhs);
   let results = (outs XTensor_NumericTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)

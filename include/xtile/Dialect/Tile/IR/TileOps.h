@@ -54,6 +54,9 @@ namespace xtile::tile {
 bool hasMmaSync(TargetAttr target);
 /// Whether `target` has the warpgroup tensor-core instruction wgmma (sm_90a).
 bool hasWgmma(TargetAttr target);
+/// Whether `target`'s mma.sync multiplies fp8 (m16n8k32 on e4m3/e5m2:
+/// sm_89 and later).
+bool hasFp8MmaSync(TargetAttr target);
 } // namespace xtile::tile
 
 #define GET_OP_CLASSES
