@@ -129,8 +129,10 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
                 continue;
               // fp8 fragments become f16 ones in registers on sm_90 (ptxas
               // converts them for HMMA): at most 64 accumulators a thread
-              // (128 spill at 255 registers).
-              if (f.fp8Operands && bm * bn > 64 * 32 * warps)
+              // (128 spill at 255 registers), and a K step's fragments of
+              // at most 128 x 64 (ptxas spills 32 x 256 x 128 tiles).
+              if (f.fp8Operands && (bm * bn > 64 * 32 * warps ||
+                                    bk * (wm + wn) > 128 * 64))
                 continue;
               out.push_back(xt::DotScheduleAttr::get(
                   ctx, bm, bn, bk, stages, warps,
