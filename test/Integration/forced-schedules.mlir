@@ -15,7 +15,7 @@ func.func @bf16(%x: tensor<100x96xbf16>, %w: tensor<200x96xbf16>) -> tensor<100x
   return %y : tensor<100x200xbf16>
 }
 
-// FORCED: forced-schedules.mlir:[[@LINE+2]]:8: error: 'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32' (f32 operands need tf32 = true)
+// FORCED: forced-schedules.mlir:[[@LINE+2]]:8: error: 'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16, bf16 or fp8 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32' (f32 operands need tf32 = true)
 func.func @f32(%x: tensor<128x64xf32>, %w: tensor<64x128xf32>) -> tensor<128x128xf32> {
   %y = xtensor.matmul %x, %w : tensor<128x64xf32>, tensor<64x128xf32> -> tensor<128x128xf32>
   return %y : tensor<128x128xf32>

@@ -2,8 +2,10 @@
 # float8_e5m2 inputs, results and casts, and torch._scaled_mm with
 # per-tensor and row-wise scales, bias and out_dtype, through xtile.compile
 # under the CPU emulation, against eager. fp8 results must equal eager's
-# bits; wider results eager's within f32 (or the 16-bit rounding). Then the
-# errors for what is not supported. Prints one line per case and a count.
+# bits; wider results eager's within f32 (or the 16-bit rounding); a
+# Hugging Face Llama whose linears are row-wise fp8 (_scaled_mm) as
+# accurate as eager. Then the errors for what is not supported. Prints one
+# line per case and a count.
 import sys
 
 import torch
@@ -37,6 +39,68 @@ class ScaledMM(torch.nn.Module):
         return torch._scaled_mm(x8, w8.t(), x_scale, w_scale,
                                 bias=b if self.bias else None,
                                 out_dtype=self.out_dtype)
+
+
+class Fp8Linear(torch.nn.Module):
+    """nn.Linear as row-wise fp8: the weight quantized per output row once,
+    the activation per token at run time, torch._scaled_mm."""
+
+    def __init__(self, lin):
+        super().__init__()
+        w = lin.weight.detach().float()
+        scale = (w.abs().amax(dim=1, keepdim=True) / 448.0).clamp(min=1e-12)
+        self.register_buffer("w8", (w / scale).to(torch.float8_e4m3fn))
+        self.register_buffer("w_scale", scale.t().contiguous())
+
+    def forward(self, x):
+        rows = x.reshape(-1, x.shape[-1])
+        x8, x_scale = quantize(rows)
+        y = torch._scaled_mm(x8, self.w8.t(), x_scale.clamp(min=1e-12),
+                             self.w_scale, out_dtype=x.dtype)
+        return y.reshape(*x.shape[:-1], -1)
+
+
+def fp8_llama():
+    """A Hugging Face Llama (2 layers, bf16, random weights) with every
+    linear but the head swapped for Fp8Linear, against eager. Both are
+    judged against the same fp8 model run with f32 activations (the fp8
+    weights and their scales unchanged): xtile's error must be within 1.5x
+    eager bf16's, as bf16 results are judged."""
+    import copy
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    def swap(module):
+        for name, child in module.named_children():
+            if isinstance(child, torch.nn.Linear) and name != "lm_head":
+                setattr(module, name, Fp8Linear(child))
+            else:
+                swap(child)
+
+    class Logits(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, ids):
+            return self.m(input_ids=ids, use_cache=False).logits
+
+    cfg = LlamaConfig(vocab_size=256, hidden_size=128, intermediate_size=256,
+                      num_hidden_layers=2, num_attention_heads=4,
+                      num_key_value_heads=2, max_position_embeddings=64)
+    model = LlamaForCausalLM(cfg).to(torch.bfloat16).eval()
+    swap(model)
+    reference = copy.deepcopy(model).float()
+    for ours, theirs in zip(model.modules(), reference.modules()):
+        if isinstance(ours, Fp8Linear):
+            theirs.w8 = ours.w8.clone()
+    ids = torch.randint(0, 256, (1, 24))
+    with torch.no_grad():
+        want = Logits(model)(ids)
+        got = xtile.compile(Logits(model), (ids,), backend="emu")(ids)
+        ref = Logits(reference)(ids).double()
+    err = lambda t: ((t.double() - ref).norm() / ref.norm()).item()  # noqa: E731
+    ok = err(got) <= 1.5 * err(want) + 1e-3
+    return ok, f"xtile {err(got):.3f}, eager {err(want):.3f} from the f32-activation model"
 
 
 def close(got, want):
@@ -84,6 +148,10 @@ def main():
         ok = len(got) == len(want) and all(close(g, w) for g, w in zip(got, want))
         print(f"{name}: {'ok' if ok else 'MISMATCH'}")
         passed, failed = passed + ok, failed + (not ok)
+
+    ok, how = fp8_llama()
+    print(f"llama with fp8 linears: {'ok' if ok else 'MISMATCH'} ({how})")
+    passed, failed = passed + ok, failed + (not ok)
 
     # What is not supported is an error that names it.
     # DeepSeek-V3's block scales: 1 x 128 for the activations, 128 x 128

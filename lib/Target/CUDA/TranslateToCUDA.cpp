@@ -232,12 +232,13 @@ __device__ __forceinline__ void xt_ldmatrix_b16(const void *row, uint32_t *r) {
                                        float *d) {                             \
     XT_MMA_ASM(shape_types)                                                    \
   }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define XT_MMA_ASM(shape_types)                                                \
+#define XT_MMA_INSTRUCTION(shape_types)                                        \
   asm("mma.sync.aligned." shape_types ".f32 {%0, %1, %2, %3}, "                \
       "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"                       \
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                         \
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define XT_MMA_ASM(shape_types) XT_MMA_INSTRUCTION(shape_types)
 #elif defined(__CUDA_ARCH__)
 #define XT_MMA_ASM(shape_types) __trap();
 #else
@@ -249,11 +250,7 @@ XT_MMA(xt_mma_tf32, "m16n8k8.row.col.f32.tf32.tf32")
 #undef XT_MMA_ASM
 // fp8 products: sm_89 and later (the kernel verifier requires it).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
-#define XT_MMA_ASM(shape_types)                                                \
-  asm("mma.sync.aligned." shape_types ".f32 {%0, %1, %2, %3}, "                \
-      "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"                       \
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                         \
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#define XT_MMA_ASM(shape_types) XT_MMA_INSTRUCTION(shape_types)
 #elif defined(__CUDA_ARCH__)
 #define XT_MMA_ASM(shape_types) __trap();
 #else
@@ -263,6 +260,7 @@ XT_MMA(xt_mma_e4m3, "m16n8k32.row.col.f32.e4m3.e4m3")
 XT_MMA(xt_mma_e5m2, "m16n8k32.row.col.f32.e5m2.e5m2")
 #undef XT_MMA
 #undef XT_MMA_ASM
+#undef XT_MMA_INSTRUCTION
 // xkernel.round_tf32: cvt.rna.tf32.f32 (sm_80 on).
 __device__ __forceinline__ float xt_round_tf32(float x) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -198,7 +198,7 @@ func.func @reduce_unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
 // -----
 
 func.func @matmul_on_i1(%a: tensor<2x2xi1>) -> tensor<2x2xi1> {
-  // expected-error @+1 {{'xtensor.matmul' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<2x2xi1>'}}
+  // expected-error @+1 {{'xtensor.matmul' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<2x2xi1>'}}
   %0 = xtensor.matmul %a, %a : tensor<2x2xi1>, tensor<2x2xi1> -> tensor<2x2xi1>
   return %0 : tensor<2x2xi1>
 }

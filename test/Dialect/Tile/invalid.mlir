@@ -1021,7 +1021,7 @@ xtile.kernel @mma_f32(%a: memref<64x32xf32>, %b: memref<32x64xf32>) -> (%c: memr
   %x = arith.constant dense<1.0> : tensor<64x32xf32>
   %y = arith.constant dense<1.0> : tensor<32x64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32' (f32 operands need tf32 = true)}}
+  // expected-error @+1 {{'xtile.dot' op runs on tensor cores (instruction = mma_sync), which take f16, bf16 or fp8 operands of one type and an f32 accumulator; got 'f32' x 'f32' -> 'f32' (f32 operands need tf32 = true)}}
   %d = xtile.dot %x, %y, %z : tensor<64x32xf32>, tensor<32x64xf32>, tensor<64x64xf32>
 }
 

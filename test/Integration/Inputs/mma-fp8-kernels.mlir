@@ -1,6 +1,6 @@
 // One warp computes D = A B (A 16x32, B 32x8 given as the weight W [8][32])
 // with xkernel.ldmatrix and xkernel.mma on fp8 operands (m16n8k32, e4m3 and
-// e5m2); test/Integration/tensor-cores.test runs them (run-mma-fp8.cpp).
+// e5m2); test/Integration/tensor-cores.test runs them (run-mma.cpp, K = 32).
 xkernel.func @mma_e4m3(%a: !xkernel.ptr<f32, global> {xkernel.readonly},
                    %bg: !xkernel.ptr<f32, global> {xkernel.readonly},
                    %d: !xkernel.ptr<f32, global>)
