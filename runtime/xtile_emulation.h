@@ -226,9 +226,8 @@ inline uint8_t cvtSatfinite(float x, const Fp8Format &f) {
   if (e < minNormal)
     e = minNormal;
   double quantum = std::ldexp(1.0, e - f.mantissa);
-  double r = std::nearbyint(a / quantum) * quantum; // exact; ties to even
-  if (r > f.max)
-    r = f.max;
+  // Exact, ties to even; at most max, which lies on the grid.
+  double r = std::nearbyint(a / quantum) * quantum;
   if (r == 0)
     return sign;
   int re = std::ilogb(r);
@@ -259,21 +258,26 @@ inline float fp8Value(uint8_t bits, const Fp8Format &f) {
 
 // The instructions, packed as PTX packs them: `hi` converts into the upper
 // byte (or half) of the result, `lo` into the lower.
+namespace xt_emu {
+inline uint16_t cvtPairSatfinite(float hi, float lo, const Fp8Format &f) {
+  return uint16_t(cvtSatfinite(hi, f) << 8 | cvtSatfinite(lo, f));
+}
+inline uint32_t halvesOf(uint16_t x, const Fp8Format &f) {
+  return uint32_t(__float2half_rn(fp8Value(x >> 8, f)).bits) << 16 |
+         __float2half_rn(fp8Value(x & 0xff, f)).bits;
+}
+} // namespace xt_emu
 inline uint16_t xt_cvt_e4m3x2_f32(float hi, float lo) {
-  return uint16_t(xt_emu::cvtSatfinite(hi, xt_emu::kE4M3) << 8 |
-                  xt_emu::cvtSatfinite(lo, xt_emu::kE4M3));
+  return xt_emu::cvtPairSatfinite(hi, lo, xt_emu::kE4M3);
 }
 inline uint16_t xt_cvt_e5m2x2_f32(float hi, float lo) {
-  return uint16_t(xt_emu::cvtSatfinite(hi, xt_emu::kE5M2) << 8 |
-                  xt_emu::cvtSatfinite(lo, xt_emu::kE5M2));
+  return xt_emu::cvtPairSatfinite(hi, lo, xt_emu::kE5M2);
 }
 inline uint32_t xt_cvt_f16x2_e4m3x2(uint16_t x) {
-  return uint32_t(__float2half_rn(xt_emu::fp8Value(x >> 8, xt_emu::kE4M3)).bits) << 16 |
-         __float2half_rn(xt_emu::fp8Value(x & 0xff, xt_emu::kE4M3)).bits;
+  return xt_emu::halvesOf(x, xt_emu::kE4M3);
 }
 inline uint32_t xt_cvt_f16x2_e5m2x2(uint16_t x) {
-  return uint32_t(__float2half_rn(xt_emu::fp8Value(x >> 8, xt_emu::kE5M2)).bits) << 16 |
-         __float2half_rn(xt_emu::fp8Value(x & 0xff, xt_emu::kE5M2)).bits;
+  return xt_emu::halvesOf(x, xt_emu::kE5M2);
 }
 
 //===----------------------------------------------------------------------===//

@@ -40,3 +40,18 @@ bool xtile::hasFp8Conversions(StringRef arch) {
   arch.consumeInteger(10, number);
   return number >= 89;
 }
+
+bool xtile::roundsToFp8(Operation *root) {
+  auto wideFloat = [](Type t) {
+    return isa<FloatType>(getElementTypeOrSelf(t)) && !isFp8(t);
+  };
+  return root
+      ->walk([&](Operation *op) {
+        return op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+                       isFp8(op->getResult(0).getType()) &&
+                       llvm::any_of(op->getOperandTypes(), wideFloat)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}

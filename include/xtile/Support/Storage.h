@@ -3,6 +3,7 @@
 #ifndef XTILE_SUPPORT_STORAGE_H
 #define XTILE_SUPPORT_STORAGE_H
 
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -24,6 +25,11 @@ int64_t getStaticNumBytes(mlir::Type shaped);
 /// Whether `type` (or its element type) is an fp8 storage type:
 /// f8E4M3FN or f8E5M2.
 bool isFp8(mlir::Type type);
+
+/// Whether an op under `root` rounds a wider float to fp8 (arith.truncf to
+/// f8E4M3FN or f8E5M2): a quantization, whose result changes wherever its
+/// operand moves across a rounding tie of the fp8 grid.
+bool roundsToFp8(mlir::Operation *root);
 
 /// Whether GPUs of `arch` (sm_NN, sm_NNa) convert to and from fp8: sm_89
 /// and later.

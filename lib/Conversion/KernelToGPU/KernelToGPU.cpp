@@ -642,7 +642,8 @@ struct MmaOpLowering : ConvertOpToLLVMPattern<xk::MmaOp> {
                           : element.isF16() ? NVVM::MMATypes::f16
                                             : NVVM::MMATypes::tf32;
     Value d = NVVM::MmaOp::create(
-        rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, op.getK()}, std::nullopt, std::nullopt,
+        rewriter, loc, result, a, b, c, ArrayRef<int64_t>{16, 8, op.getK()},
+        std::nullopt, std::nullopt,
         std::array<NVVM::MMATypes, 2>{type, type},
         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                        NVVM::MMALayout::col});

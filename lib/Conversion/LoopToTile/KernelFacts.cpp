@@ -249,22 +249,23 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
   f.f32Operands = llvm::all_of(c.products, [](const auto &p) {
     return p.a.getType().isF32() && p.b.getType().isF32();
   });
-  f.rhsKMajor = llvm::all_of(c.products, [](const auto &p) {
-    auto load = p.b.template getDefiningOp<xl::LoadOp>();
+  // Whether `v` is a load whose innermost index is `iv`: contiguous along
+  // that loop in memory.
+  auto loadedAlong = [](Value v, Value iv) {
+    auto load = v.getDefiningOp<xl::LoadOp>();
     return load && !load.getIndices().empty() &&
-           load.getIndices().back() == p.fold.getInductionVar();
+           load.getIndices().back() == iv;
+  };
+  f.rhsKMajor = llvm::all_of(c.products, [&](const auto &p) {
+    return loadedAlong(p.b, p.fold.getInductionVar());
   });
   f.rhsNMajor = llvm::all_of(c.products, [&](const auto &p) {
-    auto load = p.b.template getDefiningOp<xl::LoadOp>();
-    return load && !load.getIndices().empty() &&
-           load.getIndices().back() == c.j.getInductionVar();
+    return loadedAlong(p.b, c.j.getInductionVar());
   });
-  f.fp8Operands = f.rhsKMajor && llvm::all_of(c.products, [](const auto &p) {
+  f.fp8Operands = f.rhsKMajor && llvm::all_of(c.products, [&](const auto &p) {
     Type a = p.a.getType();
-    auto load = p.a.template getDefiningOp<xl::LoadOp>();
-    return xtile::isFp8(a) && p.b.getType() == a && load &&
-           !load.getIndices().empty() &&
-           load.getIndices().back() == p.fold.getInductionVar();
+    return xtile::isFp8(a) && p.b.getType() == a &&
+           loadedAlong(p.a, p.fold.getInductionVar());
   });
   for (BlockArgument out : kernel.getOutputs())
     f.otherBytes += kernel.getNumBytesAtHints(out);
@@ -340,10 +341,7 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
         return t.isF16() || t.isBF16();
       }) &&
       // As ExpandMath decides: a rounding to fp8 inside keeps f32 accuracy.
-      !kernel.walk([](arith::TruncFOp trunc) -> WalkResult {
-         return xtile::isFp8(trunc.getType()) ? WalkResult::interrupt()
-                                       : WalkResult::advance();
-       }).wasInterrupted();
+      !xtile::roundsToFp8(kernel);
   facts.folds = nest.folds;
   SmallVector<BlockArgument> buffers(kernel.getInputs());
   llvm::append_range(buffers, kernel.getOutputs());

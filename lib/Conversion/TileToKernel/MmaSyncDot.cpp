@@ -40,13 +40,13 @@ LogicalResult KernelLowering::lowerMmaSyncDot(xt::DotOp op) {
   // accumulator's shape; the K step is the tile's.
   int64_t k = lhsType.getDimSize(1);
   // K per step: 16 (16-bit; tf32 as two k8), 32 for fp8.
-  int64_t step = isFp8(element) ? 32 : 16;
+  bool fp8 = isFp8(element);
+  int64_t step = fp8 ? 32 : 16;
   if (k % step)
     return op.emitOpError("mma.sync steps K by ")
            << step << "; the operand tile has " << k << " columns";
   // fp8 tiles are read K-major (ldmatrix transposes 16-bit elements
   // only): A row by row, B column by column.
-  bool fp8 = isFp8(element);
   FailureOr<DotOperands> staged =
       stageDot(op, fp8 ? std::optional<bool>(false) : std::nullopt,
                fp8 ? std::optional<bool>(true) : std::nullopt);

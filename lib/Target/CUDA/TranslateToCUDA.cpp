@@ -662,7 +662,6 @@ private:
 };
 
 static bool isHalfLike(Type t) { return t.isF16() || t.isBF16(); }
-static bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// Whether `name` is a function of the C standard library that every CUDA
 /// translation unit declares (<math.h>, <stdlib.h>, <string.h>, <stdio.h>,
@@ -793,7 +792,7 @@ FailureOr<std::string> CUDAEmitter::literal(Attribute attr, Operation *where) {
     if (isHalfLike(t))
       return std::string(t.isF16() ? "__ushort_as_half" : "__ushort_as_bfloat16") +
              "((unsigned short)0x" + llvm::utohexstr(bits) + "U)";
-    if (isFp8(t))
+    if (xtile::isFp8(t))
       return *typeName(t, where) + "{(unsigned char)0x" + llvm::utohexstr(bits) +
              "U}";
     if (!v.isFinite())

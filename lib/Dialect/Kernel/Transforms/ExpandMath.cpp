@@ -392,12 +392,7 @@ HalfKernels findHalfKernels(Operation *root) {
     // A rounding to fp8 inside (a quantization) turns a 16-bit error of
     // its operand into a wrong fp8 value wherever the operand sits on a
     // rounding tie, which quantized values often do (x / (amax / 448)).
-    bool roundsToFp8 = func.walk([](arith::TruncFOp trunc) -> WalkResult {
-                             return xtile::isFp8(trunc.getType())
-                                        ? WalkResult::interrupt()
-                                        : WalkResult::advance();
-                           }).wasInterrupted();
-    if (outputs && half && !roundsToFp8)
+    if (outputs && half && !xtile::roundsToFp8(func))
       kernels.insert(func);
   });
   return kernels;

@@ -193,16 +193,14 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
     return constFoldCastOp<IntegerAttr, FloatAttr, APInt, APFloat, void>(
         operands, getType(), [&](const APInt &v, bool &ok) {
           ok = true;
-          APFloat result(toFloat.getFloatSemantics());
+          // fp8 saturates as a float's cast does: through f64 (as PyTorch
+          // goes through a wider float), then roundFloat.
+          bool fp8 = toFloat.getWidth() == 8;
+          APFloat result(fp8 ? APFloat::IEEEdouble()
+                             : toFloat.getFloatSemantics());
           result.convertFromAPInt(v, /*IsSigned=*/!from.isInteger(1),
                                   APFloat::rmNearestTiesToEven);
-          if (toFloat.getWidth() != 8)
-            return result;
-          // fp8 saturates as a float's cast does (through f64, exact here).
-          APFloat wide(APFloat::IEEEdouble());
-          wide.convertFromAPInt(v, !from.isInteger(1),
-                                APFloat::rmNearestTiesToEven);
-          return roundFloat(wide, toFloat);
+          return fp8 ? roundFloat(result, toFloat) : result;
         });
   // Float to integer is undefined out of range; not folded.
   return {};

@@ -264,7 +264,7 @@ LogicalResult ReduceOp::verify() {
     return emitOpError() << "reduction over " << element
                          << " elements is unsupported: fp8 is a storage "
                             "type (cast to f32 first)";
-  bool isBool = getElementTypeOrSelf(getInput().getType()).isInteger(1);
+  bool isBool = element.isInteger(1);
   bool logical = getKind() == ReduceKind::any || getKind() == ReduceKind::all;
   if (logical != isBool)
     return emitOpError() << "reduction '" << stringifyReduceKind(getKind())
