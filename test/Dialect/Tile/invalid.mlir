@@ -1169,3 +1169,25 @@ func.func private @copy_swizzle() attributes {plan = #xtile.async_copy<group = 8
 xtile.kernel @pipeline_on_kernel(%a: memref<4xf32>) -> (%b: memref<4xf32>)
     attributes {grid = array<i64: 1>, num_warps = 4 : i64, xtile.pipeline = #xtile.pipeline<stages = 3>} {
 }
+
+// -----
+
+// fp8 products on mma.sync are sm_89's and later.
+// expected-error @+1 {{'xtile.kernel' op schedule #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2> multiplies fp8 on mma.sync, which sm_80 does not (sm_89 and later)}}
+xtile.kernel @mma_fp8_sm80(%a: memref<64x32xf8E4M3FN>, %b: memref<32x64xf8E4M3FN>) -> (%c: memref<64x64xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = mma_sync, warps_m = 2>, target = #xtile.target<arch = "sm_80", sms = 108, max_threads = 1024, shared_memory = 166912, registers = 65536, bandwidth = 2039, l2 = 41943040, mma_sync_gflops = 312000>} {
+  %x = arith.constant dense<1.0> : tensor<64x32xf8E4M3FN>
+  %y = arith.constant dense<1.0> : tensor<32x64xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = xtile.dot %x, %y, %z : tensor<64x32xf8E4M3FN>, tensor<32x64xf8E4M3FN>, tensor<64x64xf32>
+}
+
+// -----
+
+// fp8 operands are for mma.sync only (no fp8 wgmma yet).
+xtile.kernel @wgmma_fp8(%a: memref<64x64xf8E4M3FN>, %b: memref<64x64xf8E4M3FN>) -> (%c: memref<64x64xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 64, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
+  %x = arith.constant dense<1.0> : tensor<64x64xf8E4M3FN>
+  %y = arith.constant dense<1.0> : tensor<64x64xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'xtile.dot' op runs on tensor cores (instruction = wgmma), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f8E4M3FN' x 'f8E4M3FN' -> 'f32'}}
+  %d = xtile.dot %x, %y, %z : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN>, tensor<64x64xf32>
+}
