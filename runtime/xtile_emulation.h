@@ -1096,6 +1096,15 @@ inline uint64_t swizzled(uint64_t o, uint32_t bytes) {
   return o ^ (o >> 7 & mask) << 4;
 }
 
+/// The fp8 operand types of wgmma (a byte each), as the instruction's
+/// models take them.
+struct WgmmaE4M3 {
+  uint8_t bits;
+};
+struct WgmmaE5M2 {
+  uint8_t bits;
+};
+
 /// The element of type T at byte `address` from the start a descriptor
 /// gives, as the tensor cores read it: the 128-byte swizzle XORs bits 4-6
 /// of the shared address with bits 7-9.
@@ -1115,7 +1124,11 @@ template <typename T> inline float wgmmaRead(uint64_t desc, uint64_t address) {
     if ((bits & 0x1fffu) && !std::isnan(v))
       fail("wgmma tf32 operand not rounded to tf32 (cvt.rna.tf32.f32)");
     return v;
-  } else
+  } else if constexpr (std::is_same_v<T, WgmmaE4M3>)
+    return fp8Value(v.bits, kE4M3);
+  else if constexpr (std::is_same_v<T, WgmmaE5M2>)
+    return fp8Value(v.bits, kE5M2);
+  else
     return __bfloat162float(v);
 }
 
@@ -1189,15 +1202,18 @@ inline uint64_t wgmmaReadsHash(unsigned N, uint64_t descA, uint64_t descB) {
   return h;
 }
 
-/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}, or m64nNk8 on
-/// tf32 (T = float: operands must be rounded to tf32), both operands from
+/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}, m64nNk8 on
+/// tf32 (T = float: operands must be rounded to tf32), or m64nNk32 on
+/// fp8 (T = WgmmaE4M3, WgmmaE5M2; K-major only), both operands from
 /// descriptors, A K-major and B K-major or N-major (`NMajorB`): D = d + A B
-/// with A 64xK and B KxN (K = 16, 8 on tf32), d in the layout of
+/// with A 64xK and B KxN (K = 32 bytes of a row), d in the layout of
 /// wgmmaProducts. As for mma.sync, the K products are added in k order
 /// with fused multiply-adds. Computed when issued; what it read is checked
 /// again when its group retires (Worker::retireWgmma).
 template <typename T, bool NMajorB>
 inline void wgmma(unsigned N, uint64_t descA, uint64_t descB, float *d) {
+  static_assert(sizeof(T) > 1 || !NMajorB,
+                "wgmma reads fp8 operands K-major only");
   if (self().threads % 128)
     fail("wgmma needs whole warpgroups (blocks of a multiple of 128 threads)");
   uint64_t hash = 0xcbf29ce484222325ull;

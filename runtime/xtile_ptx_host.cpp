@@ -189,7 +189,7 @@ void __xt_ptx_mbarrier_try_wait_parity_loop_at(uint32_t bar,
 
 /// wgmma.mma_async.sync.aligned.m64nNkK.f32.T.T d, descA, descB, p,
 /// imm-scale-a, imm-scale-b[, imm-trans-a, imm-trans-b], p = scale-d != 0;
-/// `type`: 0 bf16, 1 f16, 2 tf32. D = A B + (p ? d : 0).
+/// `type`: 0 bf16, 1 f16, 2 tf32, 3 e4m3, 4 e5m2. D = A B + (p ? d : 0).
 void __xt_ptx_wgmma_mma_async(float *d, uint64_t descA, uint64_t descB,
                               uint32_t scaleD, int32_t scaleA, int32_t scaleB,
                               int32_t transA, int32_t transB, uint32_t n,
@@ -198,9 +198,10 @@ void __xt_ptx_wgmma_mma_async(float *d, uint64_t descA, uint64_t descB,
     xt_emu::failf("wgmma.mma_async m64n%uk%u: N must be 8 to 256 in steps "
                   "of 8",
                   n, k);
-  if (k != (type == 2 ? 8u : 16u))
+  unsigned typeK = type == 2 ? 8u : type >= 3 ? 32u : 16u;
+  if (k != typeK)
     xt_emu::failf("wgmma.mma_async m64n%uk%u: K must be %u for this type",
-                  n, k, type == 2 ? 8 : 16);
+                  n, k, typeK);
   if (scaleA != 1 || scaleB != 1)
     xt_emu::failf("wgmma.mma_async: imm-scale-a %d, imm-scale-b %d: only 1 "
                   "(no negation) is emulated",
@@ -224,8 +225,13 @@ void __xt_ptx_wgmma_mma_async(float *d, uint64_t descA, uint64_t descB,
     break;
   default:
     if (nMajor)
-      xt_emu::fail("wgmma.mma_async on tf32 takes B K-major only");
-    xt_emu::wgmma<float, false>(n, descA, descB, d);
+      xt_emu::fail("wgmma.mma_async on tf32 and fp8 takes B K-major only");
+    if (type == 2)
+      xt_emu::wgmma<float, false>(n, descA, descB, d);
+    else if (type == 3)
+      xt_emu::wgmma<xt_emu::WgmmaE4M3, false>(n, descA, descB, d);
+    else
+      xt_emu::wgmma<xt_emu::WgmmaE5M2, false>(n, descA, descB, d);
     break;
   }
 }

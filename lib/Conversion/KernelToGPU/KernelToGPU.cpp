@@ -688,9 +688,9 @@ static Value wgmmaDescriptor(OpBuilder &b, Location loc, Value addr,
       c((panelBytes >> 4) << 16 | uint64_t(64) << 32 | uint64_t(1) << 62));
 }
 
-/// xkernel.wgmma -> wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}
-/// or m64nNk8.f32.tf32 with both operands from descriptors (B K-major or
-/// N-major); the
+/// xkernel.wgmma -> wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16},
+/// m64nNk8.f32.tf32 or m64nNk32.f32.{e4m3,e5m2} with both operands from
+/// descriptors (B K-major or, 16-bit only, N-major); the
 /// accumulators as the instruction's struct of registers.
 struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -736,9 +736,12 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<xk::WgmmaOp> {
               LLVM::ConstantOp::create(rewriter, loc, i32, i)),
           i);
     Type element = op.getA().getType().getElementType();
-    NVVM::WGMMATypes type = element.isBF16()  ? NVVM::WGMMATypes::bf16
-                            : element.isF16() ? NVVM::WGMMATypes::f16
-                                              : NVVM::WGMMATypes::tf32;
+    NVVM::WGMMATypes type =
+        element.isBF16()                   ? NVVM::WGMMATypes::bf16
+        : element.isF16()                  ? NVVM::WGMMATypes::f16
+        : element.isF32()                  ? NVVM::WGMMATypes::tf32
+        : isa<Float8E4M3FNType>(element) ? NVVM::WGMMATypes::e4m3
+                                           : NVVM::WGMMATypes::e5m2;
     Value d = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, acc, a, b,
         NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), op.getK()), type, type,

@@ -170,7 +170,9 @@ static double visitedFraction(const DotFacts &f, int64_t bm, int64_t bk) {
 ///   wgmma and about 50 more (the wait for the stage, fences, commit, wait
 ///   and release), the producer's copies being another warp's.
 static double stepInstructions(const DotFacts &f, xt::DotScheduleAttr s) {
-  double kSteps = double(s.getBlockK()) * f.inBytes / 32; // k16 or tf32's k8
+  // Instructions per fold and block of 64 rows: 32 bytes of K each (k16,
+  // tf32's k8, fp8's k32).
+  double kSteps = double(s.getBlockK()) * f.inBytes / 32;
   if (s.getInstruction() == xt::DotInstruction::wgmma) {
     double blocks = double(s.getBlockM()) / 64 / (s.getWarps() / 4);
     return f.folds * blocks * kSteps + (s.getWarpSpecialized() ? 50 : 100);
@@ -249,7 +251,9 @@ static Estimate estimateDot(const DotFacts &f, const xt::ScheduleShape &shape,
       peak = target.getMmaSyncGflops() / (s.getTf32() ? 2 : 1);
     } else {
       reads = bm / 64 * 32.0 * (64 + bn);
-      peak = target.getWgmmaGflops() / (s.getTf32() ? 2 : 1);
+      // fp8 (m64nNk32) at twice the 16-bit rate.
+      peak = target.getWgmmaGflops() / (s.getTf32() ? 2 : 1) *
+             (f.inBytes == 1 ? 2 : 1);
     }
     double flopsPerByte = 32.0 * bm * bn /
                           ((reads + 32.0 * (bm + bn)) * f.inBytes / 2);

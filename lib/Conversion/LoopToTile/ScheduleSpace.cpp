@@ -141,20 +141,24 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
             }
 }
 
-/// Warpgroup schedules (sm_90a): 1 or 2 warpgroups of 64 rows, or of 128
+/// Warpgroup schedules (sm_90a) on operands of `bytes` bytes (1: fp8, 2:
+/// f16 or bf16, 4: f32 as tf32): 1 or 2 warpgroups of 64 rows, or of 128
 /// rows (two blocks of 64) with block_n up to 128 (128 accumulators per
-/// thread), block_n of 64 to 256, K steps of 128 bytes (64 16-bit
-/// elements, 32 f32 on tf32), 2 to 4 stages; only where
-/// B is contiguous along K (x W^T) or along N (x W) in memory, which the
-/// copies can stage as wgmma reads it (K-major, or N-major in 64-column
-/// panels). With 3 or 4 stages on 16-bit operands (brought in by TMA),
-/// also warp-specialized: a producer warpgroup beside the warps.
-static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
+/// thread), block_n of 64 to 256, K steps of 128 bytes (128 fp8, 64
+/// 16-bit, 32 f32 elements), 2 to 4 stages; only where
+/// B is contiguous along K (x W^T) or, 16-bit only, along N (x W) in
+/// memory, which the copies can stage as wgmma reads it (K-major, or
+/// N-major in 64-column panels). With 3 or 4 stages on 16-bit and fp8
+/// operands (brought in by TMA), also warp-specialized: a producer
+/// warpgroup beside the warps.
+static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f,
+                            int64_t bytes,
                             SmallVector<xt::ScheduleAttrInterface> &out) {
-  // tf32 operands are read K-major only (block_k 32: 128 bytes of f32).
-  if (!f.rhsKMajor && (tf32 || !f.rhsNMajor))
+  bool tf32 = bytes == 4;
+  // tf32 and fp8 operands are read K-major only.
+  if (!f.rhsKMajor && (bytes != 2 || !f.rhsNMajor))
     return;
-  int64_t bk = tf32 ? 32 : 64;
+  int64_t bk = 128 / bytes;
   for (int64_t warps : {4, 8})
     for (int64_t rows : {16, 32})
       for (int64_t bn : {64, 128, 256})
@@ -296,9 +300,11 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
   if (allowTf32 && f.f32Operands && xt::hasMmaSync(target))
     mmaSyncCandidates(ctx, f, /*tf32=*/true, out);
   if (f.tensorCoreOperands && xt::hasWgmma(target))
-    wgmmaCandidates(ctx, f, /*tf32=*/false, out);
+    wgmmaCandidates(ctx, f, /*bytes=*/2, out);
+  if (f.fp8Operands && xt::hasWgmma(target))
+    wgmmaCandidates(ctx, f, /*bytes=*/1, out);
   if (allowTf32 && f.f32Operands && xt::hasWgmma(target))
-    wgmmaCandidates(ctx, f, /*tf32=*/true, out);
+    wgmmaCandidates(ctx, f, /*bytes=*/4, out);
   for (int64_t bm : {32, 64, 128})
     for (int64_t bn : {32, 64, 128})
       for (int64_t bk : {32, 64})

@@ -4,15 +4,17 @@
 // (4 warps) computes 64 or 128 rows (one or two blocks of 64, each with
 // its own accumulator) of the [block_m, block_n] output tile with
 // wgmma.mma_async.m64nNk16 (m64nNk8 on tf32: f32 operands rounded to tf32
-// when they land, see lowerFor and stageOperand), N = block_n, reading
+// when they land, see lowerFor and stageOperand; m64nNk32 on fp8),
+// N = block_n, reading
 // both operands straight
 // from shared memory through matrix descriptors, in the 128-byte swizzle
 // layout (1024-byte aligned atoms of 8 rows of 128 bytes, each 16-byte
 // chunk XORed with its row % 8, as sharedOffset lays tiles out):
-//  - A is K-major, staged row by row (rows of 64 16-bit or 32 f32
-//    elements);
+//  - A is K-major, staged row by row (rows of 128 fp8, 64 16-bit or 32
+//    f32 elements);
 //  - B is K-major, staged column by column ([n][k]), where it is contiguous
-//    along K in memory (x W^T), and always on tf32; otherwise N-major,
+//    along K in memory (x W^T), and always on tf32 and fp8; otherwise
+//    N-major,
 //    staged row by row in
 //    panels of 64 columns, block_k x 128 bytes each, one after the other
 //    (x W with W [K, N]): the instruction transposes it (imm-trans-b) and
@@ -24,8 +26,8 @@
 //
 // Per step of 128 bytes along K: fence the accumulators (wgmma.fence),
 // issue four wgmma per block chained through its accumulator (k = 0, 16,
-// 32, 48, or 0, 8, 16, 24 on tf32: the descriptors start 32 bytes further
-// each), commit them as a group and
+// 32, 48; 0, 8, 16, 24 on tf32; 0, 32, 64, 96 on fp8: the descriptors
+// start 32 bytes further each), commit them as a group and
 // wait for it before the accumulators are read again; in a loop pipelined
 // over 3 or more stages, wait only for the previous iteration's group
 // (wgmma_wait 1), the accumulators going straight to the next iteration's
@@ -49,21 +51,22 @@ LogicalResult KernelLowering::lowerWgmmaDot(xt::DotOp op) {
   auto accType = cast<RankedTensorType>(op.getAcc().getType());
   int64_t k = lhsType.getDimSize(1);
   int64_t bytes = getElementBytes(lhsType.getElementType());
-  bool tf32 = lhsType.getElementType().isF32();
+  // tf32 and fp8 operands are read K-major only.
+  bool kMajorOnly = bytes != 2;
   if (k * bytes != 128)
     return op.emitOpError("wgmma reads K-major operand tiles of 128 bytes "
-                          "per row (one 128-byte swizzle atom: 64 16-bit "
-                          "or 32 f32 elements); the tile has ")
+                          "per row (one 128-byte swizzle atom: 128 fp8, 64 "
+                          "16-bit or 32 f32 elements); the tile has ")
            << k;
   int64_t n = accType.getDimSize(1);
   // K per instruction: 32 bytes of each row.
   int64_t kStep = 32 / bytes;
   // B in either orientation where N is whole panels; else K-major (always
-  // on tf32, which wgmma reads K-major only).
+  // on tf32 and fp8, which wgmma reads K-major only).
   int64_t panel = 128 / bytes;
   FailureOr<DotOperands> staged = stageDot(
       op, /*lhsOrientation=*/false,
-      n % panel || tf32 ? std::optional<bool>(true) : std::nullopt);
+      n % panel || kMajorOnly ? std::optional<bool>(true) : std::nullopt);
   if (failed(staged))
     return failure();
   std::pair<Value, Value> *a = &staged->lhs, *bb = &staged->rhs;

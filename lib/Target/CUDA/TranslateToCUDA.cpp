@@ -566,11 +566,21 @@ XT_MMA_TYPED(xt_e5m2, xt_mma_e5m2)
 #endif // XTILE_CUDA_PRELUDE
 )cuda";
 
-/// The name of the helper that issues wgmma m64nNk16 on `element`, with B
+/// The operand type of wgmma on `element`, as PTX spells it.
+static std::string wgmmaPtxType(Type element) {
+  if (element.isBF16())
+    return "bf16";
+  if (element.isF16())
+    return "f16";
+  if (element.isF32())
+    return "tf32";
+  return isa<Float8E4M3FNType>(element) ? "e4m3" : "e5m2";
+}
+
+/// The name of the helper that issues wgmma m64nNkK on `element`, with B
 /// K-major or N-major (`_tb`, transposed).
 static std::string wgmmaHelper(int64_t n, Type element, bool nMajor) {
-  std::string type = element.isBF16() ? "bf16" : element.isF16() ? "f16"
-                                                                 : "tf32";
+  std::string type = wgmmaPtxType(element);
   return "xt_wgmma_" + type + "_n" + std::to_string(n) +
          (nMajor ? "_tb" : "");
 }
@@ -583,10 +593,18 @@ static void emitWgmmaHelper(raw_ostream &os, int64_t n, Type element,
                             bool nMajor) {
   std::string type = element.isBF16()  ? "__nv_bfloat16"
                      : element.isF16() ? "__half"
-                                       : "float";
-  std::string ptx = element.isBF16() ? "bf16" : element.isF16() ? "f16"
-                                                                : "tf32";
-  int64_t k = element.isF32() ? 8 : 16;
+                     : element.isF32() ? "float"
+                     : isa<Float8E4M3FNType>(element) ? "xt_e4m3"
+                                                      : "xt_e5m2";
+  // The emulation's model of the instruction takes fp8 as its own byte
+  // types.
+  std::string emulated = type == "xt_e4m3"   ? "xt_emu::WgmmaE4M3"
+                         : type == "xt_e5m2" ? "xt_emu::WgmmaE5M2"
+                                             : type;
+  std::string ptx = wgmmaPtxType(element);
+  int64_t k = 256 / element.getIntOrFloatBitWidth();
+  // Only 16-bit operands take the transpose immediates.
+  bool transposes = element.getIntOrFloatBitWidth() == 16;
   std::string descB = nMajor ? "xt_wgmma_desc(b, panel)" : "xt_wgmma_desc(b)";
   int64_t regs = n / 2;
   // Each operand comes as its buffer and an offset in it: the buffer's
@@ -600,7 +618,7 @@ static void emitWgmmaHelper(raw_ostream &os, int64_t n, Type element,
      << "#ifdef XTILE_EMULATION\n"
      << "  a += oa;\n"
      << "  b += ob;\n"
-     << "  xt_emu::wgmma<" << n << ", " << type << ", "
+     << "  xt_emu::wgmma<" << n << ", " << emulated << ", "
      << (nMajor ? "true" : "false") << ">(xt_wgmma_desc(a), " << descB
      << ", d.v);\n"
      << "#else\n"
@@ -612,9 +630,9 @@ static void emitWgmmaHelper(raw_ostream &os, int64_t n, Type element,
      << ".f32." << ptx << "." << ptx << " {";
   for (int64_t i = 0; i < regs; ++i)
     os << (i ? ", " : "") << "%" << i;
-  // tf32 takes no transpose operands (K-major only).
+  // tf32 and fp8 take no transpose operands (K-major only).
   os << "}, %" << regs << ", %" << regs + 1 << ", p, 1, 1"
-     << (element.isF32() ? "" : nMajor ? ", 0, 1" : ", 0, 0")
+     << (!transposes ? "" : nMajor ? ", 0, 1" : ", 0, 0")
      << ";\\n}\\n\"\n      : ";
   for (int64_t i = 0; i < regs; ++i)
     os << (i ? ", " : "") << "\"+f\"(d.v[" << i << "])";

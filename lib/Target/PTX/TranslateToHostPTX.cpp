@@ -30,6 +30,7 @@
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -334,7 +335,8 @@ struct HostRewriter {
     llvm::Regex wgmma(
         "^\\{ \\.reg \\.pred p; setp\\.ne\\.b32 p, \\$([0-9]+), 0; "
         "wgmma\\.mma_async\\.sync\\.aligned\\.m64n([0-9]+)k([0-9]+)\\.f32\\."
-        "(bf16|f16|tf32)\\.(bf16|f16|tf32) \\{[$0-9, ]*\\}, \\$([0-9]+), "
+        "(bf16|f16|tf32|e4m3|e5m2)\\.(bf16|f16|tf32|e4m3|e5m2) "
+        "\\{[$0-9, ]*\\}, \\$([0-9]+), "
         "\\$([0-9]+), p(, \\$([0-9]+))*; \\}$");
     for (llvm::CallBase *call : calls) {
       auto *asmCallee = cast<llvm::InlineAsm>(call->getCalledOperand());
@@ -369,7 +371,7 @@ struct HostRewriter {
   /// accumulators (results, and the tied operands before the others),
   /// then descriptors of A and B, the scale-d operand and the immediates
   /// imm-scale-a, imm-scale-b (and, for 16-bit types, imm-trans-a,
-  /// imm-trans-b). The host takes the accumulators in memory.
+  /// imm-trans-b; tf32 and fp8 take none). The host takes the accumulators in memory.
   bool rewriteWgmma(llvm::CallBase *call, StringRef text,
                     ArrayRef<StringRef> groups) {
     unsigned n = 0, k = 0;
@@ -377,7 +379,7 @@ struct HostRewriter {
     groups[3].getAsInteger(10, k);
     StringRef type = groups[4];
     unsigned regs = n / 2;
-    bool sixteen = type != "tf32";
+    bool sixteen = type == "bf16" || type == "f16";
     unsigned immediates = sixteen ? 4 : 2;
     auto *result = dyn_cast<llvm::StructType>(call->getType());
     // The operands after the tied accumulators: the descriptors are $2r
@@ -409,7 +411,12 @@ struct HostRewriter {
                                     : b.getInt32(0));
     args.push_back(b.getInt32(n));
     args.push_back(b.getInt32(k));
-    args.push_back(b.getInt32(type == "bf16" ? 0 : type == "f16" ? 1 : 2));
+    args.push_back(b.getInt32(llvm::StringSwitch<unsigned>(type)
+                                  .Case("bf16", 0)
+                                  .Case("f16", 1)
+                                  .Case("tf32", 2)
+                                  .Case("e4m3", 3)
+                                  .Default(4)));
     SmallVector<llvm::Type *> params;
     for (llvm::Value *v : args)
       params.push_back(v->getType());

@@ -296,7 +296,7 @@ xkernel.func @f() attributes {max_threads = 128 : i64} {
   %s = xkernel.shared 64 : !xkernel.ptr<bf16, shared>
   %h = xkernel.shared 64 : !xkernel.ptr<f16, shared>
   %z = arith.constant dense<0.0> : vector<32xf32>
-  // expected-error @+1 {{multiplies f16, bf16 or f32 (tf32) operands of one type, got 'bf16' and 'f16'}}
+  // expected-error @+1 {{multiplies f16, bf16, f32 (tf32) or fp8 operands of one type, got 'bf16' and 'f16'}}
   %d = xkernel.wgmma %s[%c0], %h[%c0], %z : !xkernel.ptr<bf16, shared>, !xkernel.ptr<f16, shared>, vector<32xf32>
   xkernel.return
 }
@@ -342,6 +342,29 @@ xkernel.func @f() attributes {max_threads = 128 : i64} {
   %z = arith.constant dense<0.0> : vector<32xf32>
   // expected-error @+1 {{reads tf32 operands K-major only: n_major takes 16-bit operands}}
   %d = xkernel.wgmma %s[%c0], %s[%c0] n_major(8192), %z : !xkernel.ptr<f32, shared>, !xkernel.ptr<f32, shared>, vector<32xf32>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %s = xkernel.shared 64 : !xkernel.ptr<f8E4M3FN, shared>
+  %z = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{reads fp8 operands K-major only: n_major takes 16-bit operands}}
+  %d = xkernel.wgmma %s[%c0], %s[%c0] n_major(8192), %z : !xkernel.ptr<f8E4M3FN, shared>, !xkernel.ptr<f8E4M3FN, shared>, vector<32xf32>
+  xkernel.return
+}
+
+// -----
+
+xkernel.func @f() attributes {max_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = xkernel.shared 64 : !xkernel.ptr<f8E4M3FN, shared>
+  %b = xkernel.shared 64 : !xkernel.ptr<f8E5M2, shared>
+  %z = arith.constant dense<0.0> : vector<32xf32>
+  // expected-error @+1 {{multiplies f16, bf16, f32 (tf32) or fp8 operands of one type, got 'f8E4M3FN' and 'f8E5M2'}}
+  %d = xkernel.wgmma %a[%c0], %b[%c0], %z : !xkernel.ptr<f8E4M3FN, shared>, !xkernel.ptr<f8E5M2, shared>, vector<32xf32>
   xkernel.return
 }
 

@@ -1055,7 +1055,7 @@ xtile.kernel @wgmma_rows(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {g
 
 // -----
 
-// expected-error @+1 {{with instruction = wgmma, block_k is 64 (32 with tf32) and block_n at least 8; got block_k = 32, block_n = 64}}
+// expected-error @+1 {{with instruction = wgmma, block_k is 64 (128 on fp8, 32 with tf32) and block_n at least 8; got block_k = 32, block_n = 64}}
 xtile.kernel @wgmma_k(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 32, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
 }
 
@@ -1183,11 +1183,23 @@ xtile.kernel @mma_fp8_sm80(%a: memref<64x32xf8E4M3FN>, %b: memref<32x64xf8E4M3FN
 
 // -----
 
-// fp8 operands are for mma.sync only (no fp8 wgmma yet).
-xtile.kernel @wgmma_fp8(%a: memref<64x64xf8E4M3FN>, %b: memref<64x64xf8E4M3FN>) -> (%c: memref<64x64xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 64, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
+// Tensor cores multiply fp8 operands of one format: e4m3 x e5m2 is not
+// one of the kernels' products.
+xtile.kernel @wgmma_fp8_mixed(%a: memref<64x128xf8E4M3FN>, %b: memref<128x64xf8E5M2>) -> (%c: memref<64x64xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 128, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
+  %x = arith.constant dense<1.0> : tensor<64x128xf8E4M3FN>
+  %y = arith.constant dense<1.0> : tensor<128x64xf8E5M2>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'xtile.dot' op runs on tensor cores (instruction = wgmma), which take f16, bf16 or fp8 operands of one type and an f32 accumulator; got 'f8E4M3FN' x 'f8E5M2' -> 'f32'}}
+  %d = xtile.dot %x, %y, %z : tensor<64x128xf8E4M3FN>, tensor<128x64xf8E5M2>, tensor<64x64xf32>
+}
+
+// -----
+
+// wgmma reads 128 bytes of K per row: 128 fp8 elements, not 64.
+xtile.kernel @wgmma_fp8_block_k(%a: memref<64x64xf8E4M3FN>, %b: memref<64x64xf8E4M3FN>) -> (%c: memref<64x64xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 64, block_k = 64, stages = 2, warps = 4, instruction = wgmma, warps_m = 4>} {
   %x = arith.constant dense<1.0> : tensor<64x64xf8E4M3FN>
   %y = arith.constant dense<1.0> : tensor<64x64xf8E4M3FN>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{'xtile.dot' op runs on tensor cores (instruction = wgmma), which take f16 or bf16 operands of one type and an f32 accumulator; got 'f8E4M3FN' x 'f8E4M3FN' -> 'f32'}}
+  // expected-error @+1 {{'xtile.dot' op runs on wgmma, which reads 128 bytes of K per operand row: block_k is 128 on 'f8E4M3FN' operands, got 64}}
   %d = xtile.dot %x, %y, %z : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN>, tensor<64x64xf32>
 }

@@ -24,3 +24,12 @@ func.func @batched(%x: tensor<2x40x64xf8E4M3FN>, %w: tensor<2x24x64xf8E4M3FN>) -
   %acc = xtensor.matmul %x, %wt : tensor<2x40x64xf8E4M3FN>, tensor<2x64x24xf8E4M3FN> -> tensor<2x40x24xf32>
   return %acc : tensor<2x40x24xf32>
 }
+// A K loop of 8 steps of 128 (ragged: 1008; rows 16-byte aligned, so
+// the operands come in by TMA on sm_90a), beyond any pipeline's stages,
+// so that every stage's buffer is refilled: what the pipelines' waits and
+// releases (wgmma, warp-specialized TMA on sm_90a) must order.
+func.func @long_k(%x: tensor<70x1008xf8E4M3FN>, %w: tensor<136x1008xf8E4M3FN>) -> tensor<70x136xf32> {
+  %wt = xtensor.transpose %w perm [1, 0] : tensor<136x1008xf8E4M3FN> -> tensor<1008x136xf8E4M3FN>
+  %acc = xtensor.matmul %x, %wt : tensor<70x1008xf8E4M3FN>, tensor<1008x136xf8E4M3FN> -> tensor<70x136xf32>
+  return %acc : tensor<70x136xf32>
+}

@@ -418,13 +418,15 @@ LogicalResult WgmmaOp::verify() {
            << a << " and " << b;
   Type element = a.getElementType();
   if (element != b.getElementType() ||
-      !(element.isF16() || element.isBF16() || element.isF32()))
-    return emitOpError("multiplies f16, bf16 or f32 (tf32) operands of one "
-                       "type, got ")
+      !(element.isF16() || element.isBF16() || element.isF32() ||
+        xtile::isFp8(element)))
+    return emitOpError("multiplies f16, bf16, f32 (tf32) or fp8 operands of "
+                       "one type, got ")
            << element << " and " << b.getElementType();
-  if (element.isF32() && getBPanelBytes())
-    return emitOpError("reads tf32 operands K-major only: n_major takes "
-                       "16-bit operands");
+  if ((element.isF32() || xtile::isFp8(element)) && getBPanelBytes())
+    return emitOpError("reads ")
+           << (element.isF32() ? "tf32" : "fp8")
+           << " operands K-major only: n_major takes 16-bit operands";
   int64_t n = getN();
   if (n < 8 || n > 256 || n % 8)
     return emitOpError("computes 64 x N with N a multiple of 8 up to 256 (an "

@@ -310,7 +310,9 @@ std::optional<TmaBox> xtile::tile::getTmaBox(KernelOp kernel, LoadOp load,
   auto type = cast<RankedTensorType>(load.getType());
   int64_t bytes = getElementBytes(type.getElementType());
   auto buffer = dyn_cast<BlockArgument>(load.getBuffer());
-  if (bytes != 2 || !buffer || type.getRank() != 2)
+  // 16-bit operands, and fp8 ones (bytes; K-major, as wgmma reads them).
+  bool fp8 = isFp8(type.getElementType());
+  if ((bytes != 2 && !fp8) || !buffer || type.getRank() != 2)
     return std::nullopt;
   auto memref = cast<MemRefType>(buffer.getType());
   int64_t rank = memref.getRank();

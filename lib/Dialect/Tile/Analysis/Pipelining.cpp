@@ -324,7 +324,7 @@ FailureOr<LoopPlan> PipelineAnalysis::read(scf::ForOp loop) {
                  << "-byte swizzle";
           else
             diag << "TMA copies need wgmma and a box of the buffer of "
-                    "16-bit elements, masked by its bounds only";
+                    "16-bit or fp8 elements, masked by its bounds only";
           return diag;
         }
         c.tma = box;

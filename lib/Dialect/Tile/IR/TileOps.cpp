@@ -270,11 +270,13 @@ DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                             "got block_m = "
                          << blockM << ", warps = " << warps
                          << ", warps_m = " << warpsM;
-    // 128 bytes of K: 64 16-bit elements, or 32 f32 (tf32).
-    if (blockK != (tf32 ? 32 : 64) || blockN < 8)
-      return emitError() << "with instruction = wgmma, block_k is 64 (32 "
-                            "with tf32) and block_n at least 8; got block_k "
-                            "= "
+    // 128 bytes of K: 64 16-bit elements, 128 fp8, or 32 f32 (tf32); the
+    // kernel's verifier matches block_k to its operands.
+    if ((tf32 ? blockK != 32 : (blockK != 64 && blockK != 128)) ||
+        blockN < 8)
+      return emitError() << "with instruction = wgmma, block_k is 64 (128 "
+                            "on fp8, 32 with tf32) and block_n at least 8; "
+                            "got block_k = "
                          << blockK << ", block_n = " << blockN;
     return success();
   }
@@ -458,22 +460,29 @@ LogicalResult KernelOp::verify() {
     WalkResult bad = walk([&](DotOp dot) {
       Type lhs = getElementTypeOrSelf(dot.getLhs().getType());
       Type rhs = getElementTypeOrSelf(dot.getRhs().getType());
-      bool mmaSync =
-          dotSchedule.getInstruction() == DotInstruction::mma_sync;
       bool operands = tf32 ? lhs.isF32()
                            : (lhs.isF16() || lhs.isBF16() ||
-                              (mmaSync && xtile::isFp8(lhs)));
+                              xtile::isFp8(lhs));
       if (lhs != rhs || !operands ||
           !getElementTypeOrSelf(dot.getAcc().getType()).isF32()) {
         InFlightDiagnostic d = dot.emitOpError("runs on tensor cores (instruction = ")
             << stringifyDotInstruction(dotSchedule.getInstruction())
             << (tf32 ? ", tf32 = true" : "") << "), which take "
-            << (tf32 ? "f32" : mmaSync ? "f16, bf16 or fp8" : "f16 or bf16")
+            << (tf32 ? "f32" : "f16, bf16 or fp8")
             << " operands of one type and an f32 accumulator; got " << lhs
             << " x " << rhs << " -> "
             << getElementTypeOrSelf(dot.getAcc().getType());
         if (!tf32 && lhs.isF32() && rhs.isF32())
           d << " (f32 operands need tf32 = true)";
+        return WalkResult::interrupt();
+      }
+      // wgmma reads 128 bytes of each operand row per K step.
+      if (dotSchedule.getInstruction() == DotInstruction::wgmma &&
+          dotSchedule.getBlockK() * xtile::getElementBytes(lhs) != 128) {
+        dot.emitOpError("runs on wgmma, which reads 128 bytes of K per "
+                        "operand row: block_k is ")
+            << 128 / xtile::getElementBytes(lhs) << " on " << lhs
+            << " operands, got " << dotSchedule.getBlockK();
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

@@ -445,12 +445,13 @@ def XKernel_WgmmaOp : XKernel_Op<"wgmma", [
     AllTypesMatch<["acc", "result"]>]> {
   let summary = "a warpgroup's 64xNxK multiply-accumulate on tensor cores, operands in shared memory";
   let description = [{
-    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}`, or
+    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}`,
     `m64nNk8.f32.tf32` on f32 operands (each already rounded to tf32 by
-    `cvt.rna.tf32.f32`; K-major only) (sm_90a): the
+    `cvt.rna.tf32.f32`; K-major only), or `m64nNk32.f32.{e4m3,e5m2}` on
+    fp8 operands (`f8E4M3FN`, `f8E5M2`; K-major only) (sm_90a): the
     four warps of a warpgroup (threads `128 q` to `128 q + 127`) compute
-    `D = acc + A B`, `A` 64xK and `B` KxN (K = 16, 8 on tf32: 32 bytes of
-    each row) with N = 2 x the accumulator's
+    `D = acc + A B`, `A` 64xK and `B` KxN (K = 16, 8 on tf32, 32 on fp8:
+    32 bytes of each row) with N = 2 x the accumulator's
     lanes (8 to 256, a multiple of 8), both read from shared memory through
     matrix descriptors made from `a[a_offset]` and `b[b_offset]`, in the
     128-byte swizzle layout: element `(r, k)` of A is at byte
@@ -471,7 +472,7 @@ def XKernel_WgmmaOp : XKernel_Op<"wgmma", [
     the async proxy (`xkernel.fence_proxy_async` after generic writes), and
     the result is read only through `xkernel.wgmma_wait` after
     `xkernel.wgmma_commit`. The CPU emulation computes it at once, adding
-    the 16 products in k order with fused multiply-adds.
+    the K products in k order with fused multiply-adds.
 
     ```mlir
     %d = xkernel.wgmma %sa[%oa], %sb[%ob], %acc
@@ -493,9 +494,9 @@ def XKernel_WgmmaOp : XKernel_Op<"wgmma", [
   let extraClassDeclaration = [{
     /// N of m64nNkK.
     int64_t getN() { return 2 * getAcc().getType().getNumElements(); }
-    /// K of m64nNkK: 16, or 8 on tf32.
+    /// K of m64nNkK: 32 bytes of each row (16, 8 on tf32, 32 on fp8).
     int64_t getK() {
-      return getA().getType().getElementType().isF32() ? 8 : 16;
+      return 256 / getA().getType().getElementType().getIntOrFloatBitWidth();
     }
   }];
 }
