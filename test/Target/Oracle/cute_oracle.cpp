@@ -6,10 +6,10 @@
 //  - the emulation's instructions do what CuTe's layouts say the hardware
 //    does: which element each lane's register receives from ldmatrix
 //    (.x1/.x2/.x4, with and without .trans), which A, B and C elements
-//    mma.sync m16n8k16 (f16, bf16) and m16n8k8 (tf32) combine, which
-//    shared-memory bytes wgmma reads through a descriptor for each
-//    accumulator register and k, the swizzles, and where a TMA box lands
-//    in shared memory;
+//    mma.sync m16n8k16 (f16, bf16), m16n8k8 (tf32) and m16n8k32 (e4m3,
+//    e5m2) combine, which shared-memory bytes wgmma (16-bit, tf32, fp8)
+//    reads through a descriptor for each accumulator register and k, the
+//    swizzles, and where a TMA box lands in shared memory;
 //  - the encodings xtile emits are CuTe's: for every tensor-core schedule
 //    the schedule space proposes (lowered to CUDA C by the test:
 //    lower-candidates.py), each wgmma's descriptors (as the emulation and
@@ -282,11 +282,32 @@ template <int N, bool Trans> void checkLdmatrixOf() {
 // wgmma
 //===----------------------------------------------------------------------===//
 
+/// Whether T is one of the emulation's fp8 operand types of wgmma.
+template <typename T>
+constexpr bool kFp8Operand = std::is_same_v<T, xt_emu::WgmmaE4M3> ||
+                             std::is_same_v<T, xt_emu::WgmmaE5M2>;
+
+/// fp8 has too few values to name a slot in one: its index is written in
+/// three passes, one base-120 digit each (the byte `digit`, a finite,
+/// positive value in both formats: 120^3 slots).
+constexpr int64_t kFp8Base = 120;
+template <typename T> constexpr int slotPasses() {
+  return kFp8Operand<T> ? 3 : 1;
+}
+inline int64_t fp8Place(int pass) {
+  int64_t place = 1;
+  for (int p = 0; p < pass; ++p)
+    place *= kFp8Base;
+  return place;
+}
+
 /// Shared memory for the wgmma checks: each element-sized slot holds a
-/// finite value that names it (its index), so a value read gives the
-/// address it came from.
-template <typename T> uint32_t slotBits(uint32_t id) {
-  if constexpr (std::is_same_v<T, float>) // tf32: low 13 bits clear
+/// finite value that names it (its index; for fp8, in pass `pass`, one
+/// digit of it), so a value read gives the address it came from.
+template <typename T> uint32_t slotBits(uint32_t id, int pass) {
+  if constexpr (kFp8Operand<T>)
+    return uint32_t(id / fp8Place(pass) % kFp8Base);
+  else if constexpr (std::is_same_v<T, float>) // tf32: low 13 bits clear
     return (1 + id / 1024) << 23 | (id % 1024) << 13;
   else if constexpr (std::is_same_v<T, __half>)
     return (id / (30 * 1024)) << 15 | (1 + id % (30 * 1024) / 1024) << 10 |
@@ -295,9 +316,17 @@ template <typename T> uint32_t slotBits(uint32_t id) {
     return (id / (254 * 128)) << 15 | (1 + id % (254 * 128) / 128) << 7 |
            id % 128;
 }
-template <typename T> int64_t slotOf(float v) {
+/// The slot a value read names (for fp8, pass `pass`'s part of it), or -1.
+template <typename T> int64_t slotOf(float v, int pass) {
   uint32_t bits;
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (kFp8Operand<T>) {
+    const xt_emu::Fp8Format &f =
+        std::is_same_v<T, xt_emu::WgmmaE4M3> ? xt_emu::kE4M3 : xt_emu::kE5M2;
+    for (int64_t digit = 0; digit < kFp8Base; ++digit)
+      if (xt_emu::fp8Value(uint8_t(digit), f) == v && !std::signbit(v))
+        return digit * fp8Place(pass);
+    return -1;
+  } else if constexpr (std::is_same_v<T, float>) {
     std::memcpy(&bits, &v, 4);
     uint32_t e = bits >> 23, m = bits >> 13 & 1023;
     return (bits & 0x1fff) || e < 1 ? -1 : int64_t(e - 1) * 1024 + m;
@@ -313,9 +342,9 @@ template <typename T> int64_t slotOf(float v) {
                             : int64_t(s) * 254 * 128 + (e - 1) * 128 + m;
   }
 }
-template <typename T> void fillSlots(size_t bytes) {
+template <typename T> void fillSlots(size_t bytes, int pass = 0) {
   for (uint32_t id = 0; id < bytes / sizeof(T); ++id) {
-    uint32_t bits = slotBits<T>(id);
+    uint32_t bits = slotBits<T>(id, pass);
     std::memcpy(shared() + id * sizeof(T), &bits, sizeof(T));
   }
 }
@@ -381,63 +410,96 @@ void checkWgmma(uint32_t panel, const std::string &name) {
   std::vector<std::string> problems;
   std::vector<std::tuple<int, int, uint64_t, uint64_t, uint64_t, uint64_t>>
       descriptors; // r, ks, ours A, ours B, gpu A, gpu B
-  bool ran = launch(128, kWgmmaShared, [&] {
-    unsigned tid = threadId();
-    if (tid == 0)
-      fillSlots<T>(kWgmmaShared - 1024);
-    __syncthreads();
-    for (int r = 0; r < 2; ++r)
-      for (int ks = 0; ks < 4; ++ks) {
-        uint32_t oa = 8192 * r + 32 * ks;
-        uint32_t ob = NMajor ? 2048 * ks : 32 * ks;
-        // As the emitted helper does under the emulation ...
-        uint64_t da = xt_emu::wgmmaDescriptor(shared() + kATile + oa);
-        uint64_t db =
-            xt_emu::wgmmaDescriptor(shared() + kBTile + ob, NMajor ? panel : 16);
-        if (tid == 0) {
-          uint64_t ga = 0, gb = 0;
+  // The slot each product's A and B came from, for each thread, block
+  // r, slice ks, accumulator register i and k (fp8: summed over the
+  // passes' digits; -1 where a value named no slot).
+  auto at = [](unsigned tid, int r, int ks, unsigned i, int k) {
+    return (((size_t(tid) * 2 + r) * 4 + ks) * (N / 2) + i) * kStep + k;
+  };
+  std::vector<int64_t> slotA(at(128, 0, 0, 0, 0)), slotB(slotA.size());
+  std::vector<int> counts(size_t(128) * 2 * 4 * (N / 2));
+  bool ran = true;
+  for (int pass = 0; pass < slotPasses<T>(); ++pass)
+    ran &= launch(128, kWgmmaShared, [&] {
+      unsigned tid = threadId();
+      if (tid == 0)
+        fillSlots<T>(kWgmmaShared - 1024, pass);
+      __syncthreads();
+      for (int r = 0; r < 2; ++r)
+        for (int ks = 0; ks < 4; ++ks) {
+          uint32_t oa = 8192 * r + 32 * ks;
+          uint32_t ob = NMajor ? 2048 * ks : 32 * ks;
+          // As the emitted helper does under the emulation ...
+          uint64_t da = xt_emu::wgmmaDescriptor(shared() + kATile + oa);
+          uint64_t db = xt_emu::wgmmaDescriptor(shared() + kBTile + ob,
+                                                NMajor ? panel : 16);
+          if (tid == 0 && pass == 0) {
+            uint64_t ga = 0, gb = 0;
 #ifdef XT_ORACLE_LOWERED
-          // ... and on the GPU: the buffer's descriptor plus the offset.
-          ga = lowered::xt_wgmma_desc(shared() + kATile) + (oa >> 4);
-          gb = (NMajor ? lowered::xt_wgmma_desc(shared() + kBTile, panel)
-                       : lowered::xt_wgmma_desc(shared() + kBTile)) +
-               (ob >> 4);
+            // ... and on the GPU: the buffer's descriptor plus the offset.
+            ga = lowered::xt_wgmma_desc(shared() + kATile) + (oa >> 4);
+            gb = (NMajor ? lowered::xt_wgmma_desc(shared() + kBTile, panel)
+                         : lowered::xt_wgmma_desc(shared() + kBTile)) +
+                 (ob >> 4);
 #endif
-          descriptors.push_back({r, ks, da, db, ga, gb});
+            descriptors.push_back({r, ks, da, db, ga, gb});
+          }
+          int *count = &counts[at(tid, r, ks, 0, 0) / kStep];
+          for (int i = 0; i < N / 2; ++i)
+            count[i] = 0;
+          products<N, T, NMajor>(
+              da, db, [&](unsigned i, float a, float b) {
+                int k = count[i]++;
+                if (k >= kStep)
+                  return;
+                int64_t sa = slotOf<T>(a, pass), sb = slotOf<T>(b, pass);
+                int64_t &ha = slotA[at(tid, r, ks, i, k)];
+                int64_t &hb = slotB[at(tid, r, ks, i, k)];
+                ha = ha < 0 || sa < 0 ? -1 : ha + sa;
+                hb = hb < 0 || sb < 0 ? -1 : hb + sb;
+              });
         }
-        std::vector<uint32_t> offA, offB;
-        uint64_t ca, cb;
-        cute_ref::gmmaSlice({bytes, false, 128, 64}, kATile + 8192 * r, ks, ca,
-                            offA);
-        cute_ref::gmmaSlice({bytes, NMajor, 128, N}, kBTile, ks, cb, offB);
-        int count[N / 2] = {};
-        products<N, T, NMajor>(
-            da, db, [&](unsigned i, float a, float b) {
-              RowCol e = cute_ref::wgmmaAccumulator(N, int(tid), int(i));
-              int k = count[i]++;
-              int64_t sa = slotOf<T>(a), sb = slotOf<T>(b);
-              bool okA = k < kStep && sa >= 0 &&
-                         uint64_t(sa) * bytes == offA[e.row * kStep + k];
-              bool okB = k < kStep && sb >= 0 &&
-                         uint64_t(sb) * bytes == offB[e.col * kStep + k];
-              if ((!okA || !okB) && problems.size() < 8)
-                problems.push_back(format(
-                    "thread %u register %u (D(%d,%d) per CLayout_64x%d) k %d "
-                    "(block %d, slice %d): reads A at %" PRId64
-                    " and B at %" PRId64 "; CuTe: A(%d,%d) at %u, B at %u",
-                    tid, i, e.row, e.col, N, k, r, ks, sa * bytes, sb * bytes,
-                    e.row, k, k < kStep ? offA[e.row * kStep + k] : 0,
-                    k < kStep ? offB[e.col * kStep + k] : 0));
-              if (!okA || !okB)
-                problems.push_back(""); // counted
-            });
-        for (int i = 0; i < N / 2; ++i)
-          if (count[i] != kStep && problems.size() < 8)
-            problems.push_back(format("thread %u register %d: %d products, "
-                                      "not K = %d",
-                                      tid, i, count[i], kStep));
-      }
-  });
+    });
+  // Against CuTe: the canonical layout's offset of A(row, k) and of B's
+  // column's k, the row and column CLayout_64xN gives the register.
+  for (int r = 0; r < 2 && ran; ++r)
+    for (int ks = 0; ks < 4; ++ks) {
+      std::vector<uint32_t> offA, offB;
+      uint64_t ca, cb;
+      cute_ref::gmmaSlice({bytes, false, 128, 64}, kATile + 8192 * r, ks, ca,
+                          offA);
+      cute_ref::gmmaSlice({bytes, NMajor, 128, N}, kBTile, ks, cb, offB);
+      for (unsigned tid = 0; tid < 128; ++tid)
+        for (unsigned i = 0; i < N / 2; ++i) {
+          int count = counts[at(tid, r, ks, i, 0) / kStep];
+          if (count != kStep) {
+            if (problems.size() < 8)
+              problems.push_back(format("thread %u register %u: %d "
+                                        "products, not K = %d",
+                                        tid, i, count, kStep));
+            problems.push_back(""); // counted
+          }
+          RowCol e = cute_ref::wgmmaAccumulator(N, int(tid), int(i));
+          for (int k = 0; k < kStep && k < count; ++k) {
+            int64_t sa = slotA[at(tid, r, ks, i, k)],
+                    sb = slotB[at(tid, r, ks, i, k)];
+            bool okA = sa >= 0 &&
+                       uint64_t(sa) * bytes == offA[e.row * kStep + k];
+            bool okB = sb >= 0 &&
+                       uint64_t(sb) * bytes == offB[e.col * kStep + k];
+            if ((!okA || !okB) && problems.size() < 8)
+              problems.push_back(format(
+                  "thread %u register %u (D(%d,%d) per CLayout_64x%d) k %d "
+                  "(block %d, slice %d): reads A at %" PRId64
+                  " and B at %" PRId64 "; CuTe: A(%d,%d) at %u, B at %u",
+                  tid, i, e.row, e.col, N, k, r, ks, sa * bytes, sb * bytes,
+                  e.row, k, offA[e.row * kStep + k],
+                  offB[e.col * kStep + k]));
+            if (!okA || !okB)
+              problems.push_back(""); // counted
+          }
+        }
+    }
   expect("wgmma operand reads", name, ran,
          [] { return std::string("launch failed"); });
   uint64_t bad = 0;
@@ -507,8 +569,8 @@ template <int N> void checkAccumulator() {
           int k = count[i]++;
           // Row m of A and row n of B (K-major, 128 bytes each): the row's
           // 8-row group and row within it, whatever the swizzle.
-          int64_t sa = slotOf<__nv_bfloat16>(a) * 2,
-                  sb = slotOf<__nv_bfloat16>(b) * 2 - kBTile;
+          int64_t sa = slotOf<__nv_bfloat16>(a, 0) * 2,
+                  sb = slotOf<__nv_bfloat16>(b, 0) * 2 - kBTile;
           bool ok = sa == offA[e.row * 16 + k] && sb >= 0 && sb / 128 == e.col;
           ++compared;
           if (!ok)
@@ -618,9 +680,10 @@ void checkTensorMap(const TensorMapCall &t) {
   for (int d = 0; d < last; ++d)
     if (t.box[d] != 1)
       outer = outer < 0 ? d : -2;
-  if (outer != last - 1 || t.elementBytes != 2) {
+  int bytes = t.elementBytes;
+  if (outer != last - 1 || (bytes != 2 && bytes != 1)) {
     expect("tma maps (not comparable)", name, false, [] {
-      return std::string("not a 2-d box of 16-bit rows: no CuTe map");
+      return std::string("not a 2-d box of 16-bit or fp8 rows: no CuTe map");
     });
     return;
   }
@@ -629,9 +692,17 @@ void checkTensorMap(const TensorMapCall &t) {
   uint64_t elements = 1;
   for (uint64_t d : t.dims)
     elements *= d;
-  std::vector<uint16_t> global(elements);
-  for (uint64_t i = 0; i < elements; ++i)
-    global[i] = uint16_t(i);
+  // Each element's value names it: its index (16-bit), or a hash of it
+  // (a byte: a misplaced element differs with probability 255/256).
+  auto valueOf = [&](uint64_t i) {
+    return bytes == 2 ? uint16_t(i)
+                      : uint16_t((i * 0x9e3779b97f4a7c15ull) >> 56);
+  };
+  std::vector<unsigned char> global(elements * bytes);
+  for (uint64_t i = 0; i < elements; ++i) {
+    uint16_t v = valueOf(i);
+    std::memcpy(&global[i * bytes], &v, bytes);
+  }
   void *map = nullptr;
   cudaError_t err =
       lowered::xt_tensor_map(&map, global.data(), t.dtype, rank,
@@ -643,10 +714,10 @@ void checkTensorMap(const TensorMapCall &t) {
     return;
   const lowered::EncodeCall ours = lowered::lastEncode;
   for (bool mnMajor : {false, true}) {
-    if (mnMajor && tileRows != 64)
-      continue; // an N-major panel is 64 rows of K
+    if (mnMajor && (tileRows != 64 || bytes == 1))
+      continue; // an N-major panel is 64 rows of K; fp8 is K-major only
     cute_ref::TmaArgs cute;
-    bool built = cute_ref::tmaArgs(2, t.dtype == 9, mnMajor, rows, cols,
+    bool built = cute_ref::tmaArgs(bytes, t.dtype == 9, mnMajor, rows, cols,
                                    tileRows, tileCols, cute);
     expect("tma maps", name, built, [] {
       return std::string("CuTe builds no map for this tile");
@@ -679,33 +750,41 @@ void checkTensorMap(const TensorMapCall &t) {
   // The box at (0, 0) as the emulation writes it, against the canonical
   // layout: element (r, c) of the box at its place in the K-major SW128
   // tile of tileRows rows (an MN-major panel is the same bytes).
-  std::vector<uint16_t> image(size_t(tileRows) * tileCols);
+  std::vector<unsigned char> image(size_t(tileRows) * tileCols * bytes);
   bool ran = launch(1, 65536, [&] {
     int32_t start[5] = {};
     xt_emu::tmaWrite(*static_cast<const xt_emu::TensorMap *>(map), 0, start);
-    std::memcpy(image.data(), shared(), image.size() * 2);
+    std::memcpy(image.data(), shared(), image.size());
   });
   expect("tma boxes in shared memory", name, ran,
          [] { return std::string("launch failed"); });
+  const int kStep = 32 / bytes;
   for (int ks = 0; ks < 4; ++ks) {
     std::vector<uint32_t> offsets;
     uint64_t desc;
-    if (!cute_ref::gmmaSlice({2, false, 128, tileRows}, 0, ks, desc,
+    if (!cute_ref::gmmaSlice({bytes, false, 128, tileRows}, 0, ks, desc,
                              offsets)) {
       expect("tma boxes in shared memory", name, false,
              [] { return std::string("no canonical layout for the box"); });
       break;
     }
     for (int r = 0; r < tileRows; ++r)
-      for (int k = 0; k < 16; ++k) {
-        int c = 16 * ks + k;
-        uint16_t want = uint16_t(uint64_t(r) * cols + c);
-        uint16_t have = image[offsets[r * 16 + k] / 2];
+      for (int k = 0; k < kStep; ++k) {
+        int c = kStep * ks + k;
+        uint16_t want = valueOf(uint64_t(r) * cols + c), have = 0;
+        std::memcpy(&have, &image[offsets[r * kStep + k]], bytes);
         expect("tma boxes in shared memory", name, have == want, [&] {
-          return format("element (%d, %d) of the box: the canonical layout "
-                        "puts it at byte %u, which holds element (%d, %d)",
-                        r, c, offsets[r * 16 + k], int(have / cols),
-                        int(have % cols));
+          return bytes == 2
+                     ? format("element (%d, %d) of the box: the canonical "
+                              "layout puts it at byte %u, which holds "
+                              "element (%d, %d)",
+                              r, c, offsets[r * kStep + k], int(have / cols),
+                              int(have % cols))
+                     : format("element (%d, %d) of the box: the canonical "
+                              "layout puts it at byte %u, which holds %u, "
+                              "not its %u",
+                              r, c, offsets[r * kStep + k], unsigned(have),
+                              unsigned(want));
         });
       }
   }
@@ -753,7 +832,8 @@ bool readEmitted(const char *path, Emitted &e) {
     return false;
   }
   ++e.files;
-  std::regex wgmma(R"(= xt_wgmma_(bf16|f16|tf32)_n([0-9]+)(_tb)?\(([^)]*)\))");
+  std::regex wgmma(
+      R"(= xt_wgmma_(bf16|f16|tf32|e4m3|e5m2)_n([0-9]+)(_tb)?\(([^)]*)\))");
   std::regex dims(R"(const uint64_t dims\[\] = \{(.*)\};)");
   std::regex box(R"(const uint32_t box\[\] = \{(.*)\};)");
   std::regex map(
@@ -811,6 +891,8 @@ template <int N> void addWgmmaChecks(std::map<std::string, WgmmaCheck> &t) {
   t[format("f16 n%d", N)] = &checkWgmma<N, __half, false>;
   t[format("f16 n%d_tb", N)] = &checkWgmma<N, __half, true>;
   t[format("tf32 n%d", N)] = &checkWgmma<N, float, false>;
+  t[format("e4m3 n%d", N)] = &checkWgmma<N, xt_emu::WgmmaE4M3, false>;
+  t[format("e5m2 n%d", N)] = &checkWgmma<N, xt_emu::WgmmaE5M2, false>;
 }
 
 } // namespace
@@ -885,13 +967,14 @@ int main(int argc, char **argv) {
         uses.insert({type, n, false, 16});
         uses.insert({type, n, true, 8192});
       }
-      uses.insert({"tf32", n, false, 16});
+      for (const char *type : {"tf32", "e4m3", "e5m2"})
+        uses.insert({type, n, false, 16});
     }
   for (const WgmmaUse &u : uses) {
     std::string key =
         format("%s n%d%s", u.type.c_str(), u.n, u.nMajor ? "_tb" : "");
-    std::string name = format("m64n%dk%d %s, B %s", u.n,
-                              u.type == "tf32" ? 8 : 16, u.type.c_str(),
+    int k = u.type == "tf32" ? 8 : u.type[0] == 'e' ? 32 : 16;
+    std::string name = format("m64n%dk%d %s, B %s", u.n, k, u.type.c_str(),
                               u.nMajor ? format("N-major (panels %u B)",
                                                 u.panel)
                                              .c_str()
@@ -905,13 +988,17 @@ int main(int argc, char **argv) {
     it->second(u.panel, name);
   }
   // The emitted helpers' immediates: A K-major, B K-major or N-major
-  // (`_tb`); tf32 takes none beyond the scales (K-major only).
+  // (`_tb`); tf32 and fp8 take none beyond the scales (K-major only, as
+  // CuTe's SM90_64xNx8_F32TF32TF32_SS_TN and SM90_64xNx32_F32E4M3E4M3_SS_TN
+  // take no majors).
   for (auto &[helper, values] : emitted.immediates) {
     bool tb = helper.size() > 3 && helper.substr(helper.size() - 3) == "_tb";
-    bool tf32 = helper.find("_tf32_") != std::string::npos;
+    bool kMajorOnly = helper.find("_tf32_") != std::string::npos ||
+                      helper.find("_e4m3_") != std::string::npos ||
+                      helper.find("_e5m2_") != std::string::npos;
     int cute[4];
     cute_ref::gmmaImmediates(false, tb, cute);
-    std::vector<uint64_t> want(cute, cute + (tf32 ? 2 : 4));
+    std::vector<uint64_t> want(cute, cute + (kMajorOnly ? 2 : 4));
     expect("wgmma immediates", helper, values == want, [&] {
       std::string s = "emitted p";
       for (uint64_t v : values)

@@ -51,7 +51,7 @@ uint64_t swizzle(int bytes, uint64_t offset);
 /// K-major atoms along MN first, MN-major atoms along K first: 64-column
 /// panels of every K row one after the other, as xtile stages an N-major B).
 struct GmmaTile {
-  int elementBytes; // 2 (f16 / bf16) or 4 (tf32)
+  int elementBytes; // 1 (fp8), 2 (f16 / bf16) or 4 (tf32)
   bool mnMajor;
   int swizzle; // 0 (interleaved), 32, 64 or 128
   int mn;      // rows (K-major) or columns (MN-major)
@@ -73,7 +73,8 @@ bool gmmaSlice(const GmmaTile &tile, uint32_t base, int ks, uint64_t &desc,
 void gmmaImmediates(bool aMNMajor, bool bMNMajor, int out[4]);
 
 /// What CuTe's make_tma_copy passes to cuTensorMapEncodeTiled for a
-/// row-major global tensor `rows` x `cols` of `elementBytes` elements and a
+/// row-major global tensor `rows` x `cols` of `elementBytes` elements (2:
+/// bf16 or f16; 1: fp8, K-major only) and a
 /// shared tile of `tileRows` x `tileCols` of it: K-major (rows along MN,
 /// cols along K) in the SW128 GMMA layout, or (`mnMajor`) cols along MN
 /// in the MN-major SW128 layout (a panel of 64 columns by tileRows rows).

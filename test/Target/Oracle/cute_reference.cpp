@@ -293,11 +293,15 @@ bool gmmaSlice(const GmmaTile &tile, uint32_t base, int ks, uint64_t &desc,
     addSlices<half_t, true, 32>(m);
     addSlices<half_t, true, 64>(m);
     addSlices<half_t, true, 128>(m);
-    // tf32 is read K-major only.
+    // tf32 and fp8 are read K-major only.
     addSlices<tfloat32_t, false, 0>(m);
     addSlices<tfloat32_t, false, 32>(m);
     addSlices<tfloat32_t, false, 64>(m);
     addSlices<tfloat32_t, false, 128>(m);
+    addSlices<float_e4m3_t, false, 0>(m);
+    addSlices<float_e4m3_t, false, 32>(m);
+    addSlices<float_e4m3_t, false, 64>(m);
+    addSlices<float_e4m3_t, false, 128>(m);
     return m;
   }();
   auto it = table.find(
@@ -346,14 +350,18 @@ static bool tmaOf(uint64_t rows, uint64_t cols, TmaArgs &args) {
 
 bool tmaArgs(int elementBytes, bool bf16, bool mnMajor, uint64_t rows,
              uint64_t cols, int tileRows, int tileCols, TmaArgs &args) {
-  if (elementBytes != 2 || tileCols * elementBytes != 128)
+  if ((elementBytes != 2 && elementBytes != 1) ||
+      tileCols * elementBytes != 128 || (elementBytes == 1 && mnMajor))
     return false;
+  // fp8 tiles are K-major only (as wgmma reads them).
 #define XT_TMA_CASE(R)                                                         \
   if (tileRows == R)                                                           \
-    return bf16 ? (mnMajor ? tmaOf<bfloat16_t, true, R>(rows, cols, args)      \
-                           : tmaOf<bfloat16_t, false, R>(rows, cols, args))    \
-                : (mnMajor ? tmaOf<half_t, true, R>(rows, cols, args)          \
-                           : tmaOf<half_t, false, R>(rows, cols, args));
+    return elementBytes == 1                                                   \
+               ? tmaOf<float_e4m3_t, false, R>(rows, cols, args)               \
+           : bf16 ? (mnMajor ? tmaOf<bfloat16_t, true, R>(rows, cols, args)    \
+                             : tmaOf<bfloat16_t, false, R>(rows, cols, args))  \
+                  : (mnMajor ? tmaOf<half_t, true, R>(rows, cols, args)        \
+                             : tmaOf<half_t, false, R>(rows, cols, args));
   XT_TMA_CASE(16)
   XT_TMA_CASE(64)
   XT_TMA_CASE(128)
