@@ -329,15 +329,20 @@ private:
   static constexpr int64_t kProducerRegisters = 40;
   Operation *producerLoop = nullptr;
   /// The registers each consumer thread takes (setmaxnreg.inc): its
-  /// accumulators and 40 more (addresses, descriptors, the loop), within
-  /// what the target's registers allow (TargetInfo::consumerRegisters).
+  /// accumulators, 40 more for the main loop (addresses, descriptors, the
+  /// loop) and 24 for the epilogue's fused values (scales, biases,
+  /// residuals, their addresses: a 128 x 256 tile's 128 accumulators and a
+  /// row- and column-scaled epilogue spill within 168), within what the
+  /// target's registers allow (TargetInfo::consumerRegisters). ptxas
+  /// allots the kernel that many at launch: fewer for smaller tiles keep
+  /// more blocks on an SM.
   int64_t consumerRegisters() const {
     int64_t accumulators = 0;
     for (ArrayRef<int64_t> shape : layouts.accumulatorShapes())
       accumulators += shape[0] * shape[1];
-    return target.consumerRegisters(40 + accumulators / layouts.numThreads(),
-                                    layouts.numThreads(), kProducerThreads,
-                                    kProducerRegisters);
+    return target.consumerRegisters(
+        40 + 24 + accumulators / layouts.numThreads(), layouts.numThreads(),
+        kProducerThreads, kProducerRegisters);
   }
   Value emptyBarriers;
   bool consumersOnly = false;

@@ -252,8 +252,8 @@ xtile.kernel @f32_tf32(%x: memref<128x64xf32>, %w: memref<64x128xf32>) -> (%y: m
 // "empty" one (the 256 consumer threads' arrivals) before the block meets.
 // The producer gives up registers and one of its threads loops over the K
 // steps: it waits until the consumers released the stage, expects its
-// bytes and starts its five boxes. The consumers take 168 registers (128
-// accumulators and 40), wait for each stage's copies, leave each K step's
+// bytes and starts its five boxes. The consumers take 192 registers (128
+// accumulators, 40 and 24), wait for each stage's copies, leave each K step's
 // group in flight (wgmma_wait 1) and release the stage the group before
 // read; no barrier of the whole block is left in the loop, and the
 // epilogue's barriers are the consumers' (named barrier 1 of 256 threads).
@@ -276,7 +276,7 @@ xtile.kernel @f32_tf32(%x: memref<128x64xf32>, %w: memref<64x128xf32>) -> (%y: m
 // CHECK-NOT:     xkernel.async_copy
 // CHECK:         %[[CONSUMER:.*]] = arith.cmpi ult, %{{.*}}, %[[C256]] : index
 // CHECK-NEXT:    scf.if %[[CONSUMER]] {
-// CHECK-NEXT:      xkernel.set_max_registers increase 168
+// CHECK-NEXT:      xkernel.set_max_registers increase 192
 // CHECK-NEXT:      scf.for
 // CHECK:             xkernel.mbarrier_wait
 // CHECK:             xkernel.wgmma_fence

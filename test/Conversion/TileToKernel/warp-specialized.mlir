@@ -57,14 +57,14 @@
 // CHECK:             xkernel.tma_load %[[MAPA]][{{.*}}] to %[[A]][{{.*}}] barrier %[[FULL]][%[[SI]]]
 // CHECK:             xkernel.tma_load %[[MAPB]][{{.*}}] to %[[B]][{{.*}}] barrier %[[FULL]][%[[SI]]]
 // CHECK:             scf.yield
-// The consumers take 72 registers (32 accumulators and 40) and wait for
-// each stage's copies; each
+// The consumers take 96 registers (32 accumulators, 40 for the loop and 24
+// for the epilogue) and wait for each stage's copies; each
 // K step leaves its wgmma group in flight and then releases the stage the
 // previous step read (not in the first step), whose group the wait
 // retired: one arrival per consumer thread, no barrier of the block.
 // CHECK:       %[[C:.*]] = arith.cmpi ult, %[[TID]], %[[C128]] : index
 // CHECK-NEXT:  scf.if %[[C]] {
-// CHECK-NEXT:    xkernel.set_max_registers increase 72
+// CHECK-NEXT:    xkernel.set_max_registers increase 96
 // CHECK-NEXT:    scf.for %[[K:.*]] = %[[C0]] to %[[C96]] step %[[C64]] iter_args({{.*}}, %[[CUR:.*]] = %[[I0]], %[[PAR:.*]] = %[[I0]]) -> ({{.*}}, i32, i32) {
 // CHECK-NEXT:      %[[CURI:.*]] = arith.index_castui %[[CUR]] : i32 to index
 // CHECK-NEXT:      %[[DOWN:.*]] = arith.subi %[[CUR]], %[[I1]] : i32
