@@ -149,6 +149,22 @@ def main():
         print(f"{name}: {'ok' if ok else 'MISMATCH'}")
         passed, failed = passed + ok, failed + (not ok)
 
+    # On sm_90a the product runs on fp8 wgmma (m64nNk32, TMA tiles) where
+    # the cost model finds enough tiles for it (ragged M, N and K).
+    m, k, n = 1000, 272, 520
+    w = torch.randn(n, k)
+    w_scale = (w.abs().amax(dim=1, keepdim=True) / 448.0).t().contiguous()
+    w8 = (w / w_scale.t()).to(torch.float8_e4m3fn)
+    args = (torch.randn(m, k, dtype=torch.bfloat16), w8, w_scale,
+            torch.randn(n, dtype=torch.bfloat16))
+    module = ScaledMM(True, torch.bfloat16, True)
+    compiled = xtile.compile(module, args, backend="emu", target="sm_90a")
+    kernels = compiled.program._lower(compiled.program.mlir,
+                                      compiled.program.options)
+    ok = close(compiled(*args), module(*args)) and "xkernel.wgmma " in kernels
+    print(f"scaled_mm row-wise on sm_90a (wgmma): {'ok' if ok else 'MISMATCH'}")
+    passed, failed = passed + ok, failed + (not ok)
+
     ok, how = fp8_llama()
     print(f"llama with fp8 linears: {'ok' if ok else 'MISMATCH'} ({how})")
     passed, failed = passed + ok, failed + (not ok)
