@@ -12,7 +12,13 @@ the cache updates are its in-place assignments to its inputs. Its shapes
 depend only on the batch, the number of new tokens and max_cache_len, so
 the prefill (the prompt's length) and the decode step (one token) are
 each compiled once and reused for every step and every call. The
-prefill is imported once for every prompt length (a dynamic size)."""
+prefill is imported once for every prompt length (a dynamic size).
+
+With kv_cache_dtype=torch.float8_e4m3fn the cache holds e4m3 keys and
+values with one f32 scale per token and head (its amax over the head
+dimension / 448, taken when the token is written): the step writes the
+quantized values and their scales in place and attends to their
+dequantized products (docs/Frontend.md, "fp8 KV cache")."""
 import torch
 
 from . import Compiled, UnsupportedError
@@ -27,9 +33,14 @@ class CacheStep(torch.nn.Module):
     step writes the new keys and values into them in place, as HF's
     StaticCache does, and returns the logits of the last position."""
 
-    def __init__(self, model, max_cache_len):
+    def __init__(self, model, max_cache_len, kv_cache_dtype=None):
         super().__init__()
         self.model, self.max_cache_len = model, max_cache_len
+        if kv_cache_dtype not in (None, torch.float8_e4m3fn):
+            raise UnsupportedError(
+                f"a KV cache of {kv_cache_dtype} is not supported (the model's dtype, "
+                "or torch.float8_e4m3fn with per-token scales)")
+        self.kv_cache_dtype = kv_cache_dtype
         self.cache_shapes = self._cache_shapes()
 
     def _new_cache(self):
@@ -50,16 +61,61 @@ class CacheStep(torch.nn.Module):
         head_dim = getattr(config, "head_dim", None) or config.hidden_size // heads
         return [(kv_heads, self.max_cache_len, head_dim)] * len(self._new_cache().layers)
 
+    @property
+    def tensors_per_layer(self):
+        """Cache tensors per layer: keys and values, and with an fp8 cache
+        their scales."""
+        return 4 if self.kv_cache_dtype is not None else 2
+
     def new_cache(self, batch, dtype, device):
         """Zeroed cache tensors for `batch` sequences: each layer's keys and
-        values, [batch, kv_heads, max_cache_len, head_dim]."""
-        return [torch.zeros((batch,) + shape, dtype=dtype, device=device)
-                for shape in self.cache_shapes for _ in ("keys", "values")]
+        values, [batch, kv_heads, max_cache_len, head_dim] (with an fp8
+        cache, of kv_cache_dtype, followed by the keys' and the values'
+        scales, f32 [batch, kv_heads, max_cache_len, 1])."""
+        if self.kv_cache_dtype is None:
+            return [torch.zeros((batch,) + shape, dtype=dtype, device=device)
+                    for shape in self.cache_shapes for _ in ("keys", "values")]
+        cache = []
+        for shape in self.cache_shapes:
+            values = [torch.zeros((batch,) + shape, dtype=self.kv_cache_dtype,
+                                  device=device) for _ in ("keys", "values")]
+            scales = [torch.zeros((batch,) + shape[:-1] + (1,), dtype=torch.float32,
+                                  device=device) for _ in ("keys", "values")]
+            cache += values + scales
+        return cache
+
+    @staticmethod
+    def _fp8_update(layer, keys, values, key_scales, value_scales):
+        """StaticLayer.update over an e4m3 cache: each new token's keys and
+        values quantized per head (scale = amax over the head dimension /
+        448, e4m3's largest value), written in place with their scales;
+        returns the whole cache dequantized in the states' dtype."""
+        def update(key_states, value_states, *args, **kwargs):
+            n = key_states.shape[-2]
+            position = torch.arange(n, device=keys.device) + layer.cumulative_length
+            layer.cumulative_length.add_(n)
+            out = []
+            for store, scales, states in ((keys, key_scales, key_states),
+                                          (values, value_scales, value_states)):
+                wide = states.float()
+                scale = wide.abs().amax(-1, keepdim=True).clamp(min=1e-12) / 448.0
+                quantized = (wide / scale).to(store.dtype)
+                try:
+                    store.index_copy_(2, position, quantized)
+                except NotImplementedError:
+                    # As StaticLayer falls back (eager PyTorch has no
+                    # index_copy_ of fp8 on the CPU).
+                    store[:, :, position] = quantized
+                scales.index_copy_(2, position, scale)
+                out.append((store.float() * scales).to(states.dtype))
+            return tuple(out)
+        return update
 
     def forward(self, input_ids, cache_position, *cache):
         static = self._new_cache()
+        per = self.tensors_per_layer
         for i, layer in enumerate(static.layers):
-            keys, values = cache[2 * i], cache[2 * i + 1]
+            keys, values = cache[per * i], cache[per * i + 1]
             layer.keys, layer.values = keys, values
             layer.device = keys.device
             layer.batch_size, layer.num_heads = keys.shape[:2]
@@ -67,6 +123,9 @@ class CacheStep(torch.nn.Module):
             # The layer writes at cumulative_length + arange(new tokens).
             layer.cumulative_length = cache_position[0].clone()
             layer.is_initialized = True
+            if self.kv_cache_dtype is not None:
+                layer.update = self._fp8_update(layer, keys, values,
+                                                cache[per * i + 2], cache[per * i + 3])
         out = self.model(input_ids=input_ids, cache_position=cache_position,
                          past_key_values=static, use_cache=True, logits_to_keep=1)
         return out.logits
@@ -81,12 +140,14 @@ class Generator:
     `num_compiles` counts them."""
 
     def __init__(self, model, max_cache_len, backend=None, target="sm_90",
-                 allow_tf32=None, cuda_graphs=None):
+                 allow_tf32=None, cuda_graphs=None, kv_cache_dtype=None):
         """cuda_graphs: replay each batch size's decode step from a CUDA
         graph (Compiled.graphed, captured on its first step with the
-        cache in place): by default, wherever the backend is cuda."""
+        cache in place): by default, wherever the backend is cuda.
+        kv_cache_dtype: torch.float8_e4m3fn for an e4m3 cache with per-token
+        scales (CacheStep); by default the model's dtype."""
         self.model = model.eval()
-        self.step = CacheStep(self.model, max_cache_len)
+        self.step = CacheStep(self.model, max_cache_len, kv_cache_dtype)
         self.max_cache_len = max_cache_len
         self.options = dict(backend=backend, target=target, allow_tf32=allow_tf32)
         self.dtype = next(model.parameters()).dtype
