@@ -12,9 +12,11 @@
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Utils/Tileable.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -306,6 +308,7 @@ private:
         if (it != rejected.end() && it->second == users)
           continue;
         if (tryInline(producer, consumer, ck, pos)) {
+          ck = kernelOf(consumer);
           changed = true;
           grown.insert(consumer);
           // A sum just taken in (p @ v under an epilogue) may now take
@@ -580,7 +583,7 @@ private:
   /// Fuses `producer` into `consumer` when the cost model says it pays:
   /// the work it adds (recomputation) must not exceed what the device
   /// memory traffic it removes is worth, `flopsPerByte` per byte.
-  bool tryInline(LaunchOp producer, LaunchOp consumer, KernelOp ck,
+  bool tryInline(LaunchOp producer, LaunchOp &consumer, KernelOp ck,
                  unsigned pos) {
     if (producer->getNumResults() != 1)
       return false;
@@ -593,6 +596,11 @@ private:
     for (Operation *user : ck.getInputs()[pos].getUsers())
       if (!isa<LoadOp>(user))
         return false;
+    // Read by others too: the consumer may write what they read.
+    if (llvm::any_of(producer->getUsers(),
+                     [&](Operation *u) { return u != consumer; }) &&
+        tryInlineWriting(producer, consumer, ck, pos, pk, *nest))
+      return true;
 
     // Try it on a copy of the consumer.
     auto trial = cast<KernelOp>(ck->clone());
@@ -633,6 +641,127 @@ private:
     }
 
     adopt(consumer, ck, trial, newInputs, names);
+    eraseIfUnused(producer);
+    return true;
+  }
+
+  /// Fuses `producer`, whose output others read too, into `consumer` so
+  /// that the consumer also writes that output, which the others then
+  /// read from it: the producer's work is done once, in the consumer, and
+  /// its launch goes (a row's statistic beside the row: a quantization's
+  /// scale, the mean and rstd a LayerNorm keeps for its backward). Only
+  /// where the consumer's row loops visit each element of the producer's
+  /// output exactly once (static shapes: its dimensions other than 1 are
+  /// the row loops', in order, read at their indices), so that the value
+  /// is stored at the row level; the others must come after the consumer.
+  bool tryInlineWriting(LaunchOp producer, LaunchOp &consumer, KernelOp ck,
+                        unsigned pos, KernelOp pk, PointwiseNest &nest) {
+    for (Operation *u : producer->getUsers())
+      if (u != consumer && (u->getBlock() != consumer->getBlock() ||
+                            !consumer->isBeforeInBlock(u)))
+        return false;
+    auto outType = cast<MemRefType>(pk.getOutputs()[0].getType());
+    if (!outType.hasStaticShape())
+      return false;
+    RowNestShape rows = findRowNest(ck);
+    if (!rows.body)
+      return false;
+    // The consumer's row loops of more than one iteration, and the
+    // producer's dimensions: the same extents in the same order.
+    SmallVector<unsigned> wide;
+    for (auto [k, loop] : llvm::enumerate(rows.rows)) {
+      if (loop.hasDynamicUpper() || loop.getLower() != 0)
+        return false;
+      if (loop.getUpper() != 1)
+        wide.push_back(k);
+    }
+    SmallVector<int64_t> extents;
+    for (int64_t d : outType.getShape())
+      if (d != 1)
+        extents.push_back(d);
+    if (extents.size() != wide.size())
+      return false;
+    for (auto [e, k] : llvm::zip(extents, wide))
+      if (rows.rows[k].getUpper() != e)
+        return false;
+    // Every load reads the element of its row: dimensions of 1 at 0, the
+    // others at the row loops' indices.
+    for (Operation *user : ck.getInputs()[pos].getUsers()) {
+      auto indices = cast<LoadOp>(user).getIndices();
+      unsigned next = 0;
+      for (auto [d, index] : llvm::enumerate(indices)) {
+        if (outType.getDimSize(d) == 1) {
+          if (!matchPattern(index, m_Zero()))
+            return false;
+          continue;
+        }
+        if (index != rows.rows[wide[next++]].getInductionVar())
+          return false;
+      }
+    }
+
+    // Try it on a copy of the consumer: a load and store of the element
+    // at the end of its row body, then the producer inlined at its loads.
+    auto trial = cast<KernelOp>(ck->clone());
+    RowNestShape trialRows = findRowNest(trial);
+    BlockArgument out = trial.addOutput(outType, {}, producer.getLoc());
+    OpBuilder builder(trial.getContext());
+    Block *body = trialRows.body;
+    if (body->mightHaveTerminator())
+      builder.setInsertionPoint(body->getTerminator());
+    else
+      builder.setInsertionPointToEnd(body);
+    Location loc = producer.getLoc();
+    SmallVector<Value> indices;
+    Value zero;
+    unsigned next = 0;
+    for (int64_t d : outType.getShape()) {
+      if (d == 1) {
+        if (!zero)
+          zero = arith::ConstantIndexOp::create(builder, loc, 0);
+        indices.push_back(zero);
+      } else {
+        indices.push_back(trialRows.rows[wide[next++]].getInductionVar());
+      }
+    }
+    Value element =
+        LoadOp::create(builder, loc, trial.getInputs()[pos], indices);
+    StoreOp::create(builder, loc, element, out, indices);
+    SmallVector<Value> inputs(consumer.getInputs());
+    SmallVector<StringAttr> names = sizeNames(consumer);
+    SmallVector<Value> newInputs =
+        inlineInto(trial, inputs, names, pos, producer, pk, nest);
+    clean(trial);
+    if (findTileProblem(trial) && !findTileProblem(ck)) {
+      trial->erase();
+      return false;
+    }
+    // Saved: the consumer's read of the output and the producer's reads of
+    // what the consumer reads anyway; the output is still written once.
+    double savedBytes = bytesAtHints(producer.getOutputs()[0]);
+    for (Value input : producer.getInputs())
+      if (llvm::is_contained(inputs, input))
+        savedBytes += bytesAtHints(input);
+    double addedWork =
+        estimateWork(trial) - estimateWork(ck) - cleanedWork(pk);
+    if (addedWork > flopsPerByte * savedBytes) {
+      trial->erase();
+      return false;
+    }
+    adopt(consumer, ck, trial, newInputs, names);
+    // The consumer's launch gains the output; the others read it there.
+    builder.setInsertionPoint(consumer);
+    SmallVector<Type> results(consumer.getResultTypes());
+    results.push_back(producer->getResult(0).getType());
+    auto launch = LaunchOp::create(builder, consumer.getLoc(), results,
+                                   consumer.getKernel(), consumer.getInputs());
+    launch.setSizesAttr(consumer.getSizesAttr());
+    consumer.replaceAllUsesWith(
+        launch.getResults().drop_back(1));
+    producer->getResult(0).replaceAllUsesWith(launch.getResults().back());
+    erased.insert(consumer);
+    consumer.erase();
+    consumer = launch;
     eraseIfUnused(producer);
     return true;
   }

@@ -230,3 +230,51 @@ func.func @shared_index(%w0: tensor<4x8x8xf32>, %w1: tensor<4x8x8xf32>, %x: tens
   %y = xtensor.reshape %m1 : tensor<6x8x1xf32> -> tensor<6x8xf32>
   return %y : tensor<6x8xf32>
 }
+
+// -----
+
+// A row statistic that the function returns and a row consumer reads (a
+// quantization's scale beside the quantized row): the consumer computes
+// it once a row and writes it too; its own launch goes.
+// CHECK-LABEL: xloop.kernel @row_stat_div(
+// CHECK-SAME:    -> (%[[Y:.*]]: memref<8x16xf32>, %[[M:.*]]: memref<8x1xf32>)
+// CHECK:         xloop.parallel %[[I:.*]] = 0 to 8 {
+// CHECK-NEXT:      %[[F:.*]] = xloop.fold
+// CHECK:           xloop.parallel
+// CHECK:             arith.divf %{{.*}}, %[[F]]
+// CHECK:             xloop.store %{{.*}}, %[[Y]]
+// CHECK:           }
+// CHECK-NEXT:      xloop.store %[[F]], %[[M]][%[[I]], %{{.*}}] : memref<8x1xf32>
+// CHECK-NOT:     xloop.kernel
+// CHECK-LABEL: func.func @row_stat(
+// CHECK-NEXT:    %[[L:.*]]:2 = xloop.launch @row_stat_div(%arg0)
+// CHECK-NEXT:    return %[[L]]#0, %[[L]]#1
+// GREEDY-LABEL: func.func @row_stat(
+// GREEDY-NEXT:    xloop.launch @row_stat_div(%arg0)
+// GREEDY-NEXT:    return
+func.func @row_stat(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x1xf32>) {
+  %a = xtensor.abs %x : tensor<8x16xf32>
+  %m = xtensor.reduce max %a dims [1] keepdim : tensor<8x16xf32> -> tensor<8x1xf32>
+  %mb = xtensor.broadcast %m : tensor<8x1xf32> -> tensor<8x16xf32>
+  %y = xtensor.div %x, %mb : tensor<8x16xf32>
+  return %y, %m : tensor<8x16xf32>, tensor<8x1xf32>
+}
+
+// -----
+
+// Not where the consumer's rows visit each statistic more than once (4
+// times here): the statistic stays a kernel of its own.
+// CHECK-LABEL: xloop.kernel @other_rows_reduce(
+// CHECK-LABEL: xloop.kernel @other_rows_div(
+// CHECK-LABEL: func.func @other_rows(
+// CHECK:         %[[M:.*]] = xloop.launch @other_rows_reduce
+// CHECK:         xloop.launch @other_rows_div(%arg1, %[[M]])
+// GREEDY-LABEL: func.func @other_rows(
+func.func @other_rows(%x: tensor<8x16xf32>, %z: tensor<4x8x16xf32>) -> (tensor<4x8x16xf32>, tensor<8x1xf32>) {
+  %a = xtensor.abs %x : tensor<8x16xf32>
+  %m = xtensor.reduce max %a dims [1] keepdim : tensor<8x16xf32> -> tensor<8x1xf32>
+  %m3 = xtensor.reshape %m : tensor<8x1xf32> -> tensor<1x8x1xf32>
+  %mb = xtensor.broadcast %m3 : tensor<1x8x1xf32> -> tensor<4x8x16xf32>
+  %y = xtensor.div %z, %mb : tensor<4x8x16xf32>
+  return %y, %m : tensor<4x8x16xf32>, tensor<8x1xf32>
+}
