@@ -756,8 +756,9 @@ private:
     auto launch = LaunchOp::create(builder, consumer.getLoc(), results,
                                    consumer.getKernel(), consumer.getInputs());
     launch.setSizesAttr(consumer.getSizesAttr());
-    consumer.replaceAllUsesWith(
-        launch.getResults().drop_back(1));
+    // (A new launch may reuse an erased one's address.)
+    erased.erase(launch);
+    consumer.replaceAllUsesWith(launch.getResults().drop_back(1));
     producer->getResult(0).replaceAllUsesWith(launch.getResults().back());
     erased.insert(consumer);
     consumer.erase();
