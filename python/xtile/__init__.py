@@ -292,7 +292,9 @@ class Graphed:
     outputs, which the next call overwrites. Inputs are captured as copies
     of the first call's, except those at the positions `static` names,
     which are captured in place: the caller passes the same tensors each
-    call. `launches` is the number of kernel launches the graph holds."""
+    call. `launches` is the number of kernel launches the graph holds
+    (counted in the program's Kernel IR when first asked: capturing does
+    not lower the program again)."""
 
     def __init__(self, compiled, inputs, static=()):
         self.compiled = compiled
@@ -313,7 +315,11 @@ class Graphed:
             position += 1
         self.graph = program.capture(buffers + self.outs,
                                      compiled._size_values(program, self.sizes))
-        self.launches = program.launches()
+        self.program = program
+
+    @property
+    def launches(self):
+        return self.program.launches()
 
     def __call__(self, *inputs):
         c = self.compiled
