@@ -656,6 +656,10 @@ private:
   /// is stored at the row level; the others must come after the consumer.
   bool tryInlineWriting(LaunchOp producer, LaunchOp &consumer, KernelOp ck,
                         unsigned pos, KernelOp pk, PointwiseNest &nest) {
+    // The consumer reads the output once (its other readers are then
+    // pointed at the consumer's new output).
+    if (llvm::count(consumer.getInputs(), producer->getResult(0)) != 1)
+      return false;
     for (Operation *u : producer->getUsers())
       if (u != consumer && (u->getBlock() != consumer->getBlock() ||
                             !consumer->isBeforeInBlock(u)))

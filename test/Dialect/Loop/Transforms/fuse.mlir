@@ -278,3 +278,19 @@ func.func @other_rows(%x: tensor<8x16xf32>, %z: tensor<4x8x16xf32>) -> (tensor<4
   %y = xtensor.div %z, %mb : tensor<4x8x16xf32>
   return %y, %m : tensor<4x8x16xf32>, tensor<8x1xf32>
 }
+
+// -----
+
+// A statistic the consumer reads twice (two of its inputs) and the
+// function returns: one kernel writes the rows and the statistic.
+// CHECK-LABEL: func.func @stat_read_twice(
+// CHECK-NEXT:    %[[L:.*]]:2 = xloop.launch
+// CHECK-NEXT:    return %[[L]]#0, %[[L]]#1
+// GREEDY-LABEL: func.func @stat_read_twice(
+func.func @stat_read_twice(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x1xf32>) {
+  %m = xtensor.reduce sum %x dims [1] keepdim : tensor<8x16xf32> -> tensor<8x1xf32>
+  %mb = xtensor.broadcast %m : tensor<8x1xf32> -> tensor<8x16xf32>
+  %y = xtensor.sub %x, %mb : tensor<8x16xf32>
+  %z = xtensor.mul %y, %mb : tensor<8x16xf32>
+  return %z, %m : tensor<8x16xf32>, tensor<8x1xf32>
+}
