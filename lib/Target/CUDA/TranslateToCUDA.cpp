@@ -588,21 +588,20 @@ static std::string wgmmaHelper(int64_t n, Type element, bool nMajor) {
 /// One function per wgmma shape, type and B orientation the module uses:
 /// the instruction takes its N / 2 accumulators as separate registers. An
 /// N-major B's helper takes the bytes between its panels. Under the
-/// emulation, the header's model of the instruction.
-static void emitWgmmaHelper(raw_ostream &os, int64_t n, Type element,
-                            bool nMajor) {
-  std::string type = element.isBF16()  ? "__nv_bfloat16"
-                     : element.isF16() ? "__half"
-                     : element.isF32() ? "float"
-                     : isa<Float8E4M3FNType>(element) ? "xt_e4m3"
-                                                      : "xt_e5m2";
+/// emulation, the header's model of the instruction. `type` is the
+/// operands' CUDA C type (CUDAEmitter::typeName).
+static void emitWgmmaHelper(raw_ostream &os, xk::WgmmaOp w,
+                            const std::string &type) {
+  int64_t n = w.getN(), k = w.getK();
+  Type element = w.getA().getType().getElementType();
+  bool nMajor = w.getBPanelBytes().has_value();
   // The emulation's model of the instruction takes fp8 as its own byte
   // types.
-  std::string emulated = type == "xt_e4m3"   ? "xt_emu::WgmmaE4M3"
-                         : type == "xt_e5m2" ? "xt_emu::WgmmaE5M2"
-                                             : type;
+  std::string emulated = !xtile::isFp8(element) ? type
+                         : isa<Float8E4M3FNType>(element)
+                             ? "xt_emu::WgmmaE4M3"
+                             : "xt_emu::WgmmaE5M2";
   std::string ptx = wgmmaPtxType(element);
-  int64_t k = 256 / element.getIntOrFloatBitWidth();
   // Only 16-bit operands take the transpose immediates.
   bool transposes = element.getIntOrFloatBitWidth() == 16;
   std::string descB = nMajor ? "xt_wgmma_desc(b, panel)" : "xt_wgmma_desc(b)";
@@ -1865,12 +1864,21 @@ LogicalResult CUDAEmitter::emitModule(Operation *module) {
      << "\n";
   // One helper per name: the name says the shape, type and B orientation.
   std::set<std::string> wgmmas;
-  module->walk([&](xk::WgmmaOp w) {
+  WalkResult helpers = module->walk([&](xk::WgmmaOp w) {
     Type element = w.getA().getType().getElementType();
-    bool nMajor = w.getBPanelBytes().has_value();
-    if (wgmmas.insert(wgmmaHelper(w.getN(), element, nMajor)).second)
-      emitWgmmaHelper(os, w.getN(), element, nMajor);
+    if (!wgmmas
+             .insert(wgmmaHelper(w.getN(), element,
+                                 w.getBPanelBytes().has_value()))
+             .second)
+      return WalkResult::advance();
+    FailureOr<std::string> type = typeName(element, w);
+    if (failed(type))
+      return WalkResult::interrupt();
+    emitWgmmaHelper(os, w, *type);
+    return WalkResult::advance();
   });
+  if (helpers.wasInterrupted())
+    return failure();
   if (!wgmmas.empty())
     os << "\n";
   for (Region &region : module->getRegions())

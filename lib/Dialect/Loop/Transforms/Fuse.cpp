@@ -308,7 +308,6 @@ private:
         if (it != rejected.end() && it->second == users)
           continue;
         if (tryInline(producer, consumer, ck, pos)) {
-          ck = kernelOf(consumer);
           changed = true;
           grown.insert(consumer);
           // A sum just taken in (p @ v under an epilogue) may now take
