@@ -301,13 +301,15 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   SmallVector<Value> inits;
   SmallVector<int64_t, 2> accShape{bm, bn};
   for (const Contraction::Product &p : c.products) {
-    Type acc = p.fold.getType();
-    // The fold's initial value starts every output element's sum.
-    Value init = scalars.lookupOrDefault(p.fold.getInit());
+    // The fold's initial value starts every output element's sum (the sum
+    // over blocks, block-scaled).
+    xl::FoldOp total = p.blocks ? p.blocks : p.fold;
+    Type acc = total.getType();
+    Value init = scalars.lookupOrDefault(total.getInit());
     if (!init.getParentBlock() ||
         init.getParentBlock()->getParentOp() != tk) {
       TypedAttr value;
-      matchPattern(p.fold.getInit(), m_Constant(&value));
+      matchPattern(total.getInit(), m_Constant(&value));
       init = arith::ConstantOp::create(b, loc, value);
     }
     inits.push_back(xt::SplatOp::create(
@@ -317,6 +319,14 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   Value kSize;
   if (Value size = c.products.front().fold.getDynamicUpper())
     kSize = scalars.lookup(size);
+  // The output tile's indices and mask (block-scaled, the scales are read
+  // on it in the loop).
+  Value ci = indexTile(b, loc, mBase, bm, accShape, 0);
+  Value cj = indexTile(b, loc, nBase, bn, accShape, 1);
+  Value cMask;
+  if (f.m % bm || f.n % bn || mSize || nSize)
+    cMask = arith::AndIOp::create(b, loc, below(b, loc, ci, f.m, mSize),
+                                  below(b, loc, cj, f.n, nSize));
   auto loop = scf::ForOp::create(b, loc, constant(0),
                                  kSize ? kSize : constant(f.k),
                                  constant(bkSize), inits);
@@ -331,6 +341,15 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
     Value ai = indexTile(b, loc, mBase, bm, aShape, 0);
     Value ak = indexTile(b, loc, k0, bkSize, aShape, 1);
     Value bk = indexTile(b, loc, k0, bkSize, bShape, 0);
+    // Block-scaled (K a whole number of blocks, steps within one): the
+    // step's block, and its k within the block.
+    Value block, akIn = ak, bkIn = bk;
+    if (f.scaleBlock) {
+      block = arith::DivUIOp::create(b, loc, k0, constant(f.scaleBlock));
+      Value kIn = arith::RemUIOp::create(b, loc, k0, constant(f.scaleBlock));
+      akIn = indexTile(b, loc, kIn, bkSize, aShape, 1);
+      bkIn = indexTile(b, loc, kIn, bkSize, bShape, 0);
+    }
     Value bj = indexTile(b, loc, nBase, bn, bShape, 1);
     Value aMask, bMask;
     if (f.m % bm || mSize || raggedK)
@@ -343,10 +362,14 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
     for (auto [index, p] : llvm::enumerate(c.products)) {
       TileContext actx(b, loc, scalars, aShape, aMask);
       actx.ivs[c.i.getInductionVar()] = ai;
-      actx.ivs[p.fold.getInductionVar()] = ak;
+      actx.ivs[p.fold.getInductionVar()] = akIn;
       TileContext bctx(b, loc, scalars, bShape, bMask);
-      bctx.ivs[p.fold.getInductionVar()] = bk;
+      bctx.ivs[p.fold.getInductionVar()] = bkIn;
       bctx.ivs[c.j.getInductionVar()] = bj;
+      if (p.blocks) {
+        actx.ivs[p.blocks.getInductionVar()] = block;
+        bctx.ivs[p.blocks.getInductionVar()] = block;
+      }
       FailureOr<Value> a = actx.get(p.a), bt = bctx.get(p.b);
       if (failed(a) || failed(bt)) {
         tk.erase();
@@ -358,24 +381,41 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
       // computation made of the loads' padding (0 / 0, log 0).
       lhs = zeroOutside(b, loc, lhs, aMask);
       rhs = zeroOutside(b, loc, rhs, bMask);
-      next.push_back(xt::DotOp::create(b, loc, lhs, rhs,
-                                       loop.getRegionIterArgs()[index]));
+      Value total = loop.getRegionIterArgs()[index];
+      if (!p.blocks) {
+        next.push_back(xt::DotOp::create(b, loc, lhs, rhs, total));
+        continue;
+      }
+      // Block-scaled: the step's sum from 0, times its block's factors
+      // (read on the output tile), into the total.
+      auto accType = cast<RankedTensorType>(total.getType());
+      Value zero = xt::SplatOp::create(
+          b, loc, accType,
+          arith::ConstantOp::create(b, loc,
+                                    b.getZeroAttr(accType.getElementType())));
+      Value part = xt::DotOp::create(b, loc, lhs, rhs, zero);
+      TileContext sctx(b, loc, scalars, accShape, cMask);
+      sctx.ivs[c.i.getInductionVar()] = ci;
+      sctx.ivs[c.j.getInductionVar()] = cj;
+      sctx.ivs[p.blocks.getInductionVar()] = block;
+      sctx.ivs[p.fold.getResult()] = part;
+      FailureOr<Value> scaled = sctx.get(p.blocks.getYieldedValue());
+      if (failed(scaled)) {
+        tk.erase();
+        return failure();
+      }
+      next.push_back(arith::AddFOp::create(b, loc, total, *scaled));
     }
     scf::YieldOp::create(b, loc, next);
   }
 
   // The epilogue over the [BM, BN] output tile.
-  Value ci = indexTile(b, loc, mBase, bm, accShape, 0);
-  Value cj = indexTile(b, loc, nBase, bn, accShape, 1);
-  Value cMask;
-  if (f.m % bm || f.n % bn || mSize || nSize)
-    cMask = arith::AndIOp::create(b, loc, below(b, loc, ci, f.m, mSize),
-                                  below(b, loc, cj, f.n, nSize));
   TileContext cctx(b, loc, scalars, accShape, cMask);
   cctx.ivs[c.i.getInductionVar()] = ci;
   cctx.ivs[c.j.getInductionVar()] = cj;
   for (auto [index, p] : llvm::enumerate(c.products))
-    cctx.ivs[p.fold.getResult()] = loop.getResult(index);
+    cctx.ivs[(p.blocks ? p.blocks : p.fold).getResult()] =
+        loop.getResult(index);
   if (failed(emitStores(b, loc, nest, cctx, scalars, cMask))) {
     tk.erase();
     return failure();

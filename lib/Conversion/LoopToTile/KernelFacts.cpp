@@ -70,7 +70,7 @@ FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {
       extent = online.getTripCountAtHint();
       ++nest.folds;
     } else if (auto fold = dyn_cast<xl::FoldOp>(op)) {
-      if (xl::isContractionFold(fold, rowIvs)) {
+      if (xl::isAnyContraction(fold, rowIvs)) {
         nest.contraction = true;
         if (failed(checkAccumulator(fold.getResult())))
           return failure();
@@ -114,8 +114,15 @@ FailureOr<Contraction> xtile::analyzeContraction(xl::KernelOp kernel,
       return op.emitOpError(
           "loops beside a contraction are not lowered to Tile IR yet");
 
-  // Each fold must be a sum of products a(i, k) * b(k, j).
+  // Each fold must be a sum of products a(i, k) * b(k, j), or of such sums
+  // over blocks of K, scaled.
+  SmallVector<Value> rowIvs = xl::rowInductionVars(nest.rows);
   for (xl::FoldOp fold : folds) {
+    xl::FoldOp blocks;
+    if (xl::FoldOp inner = xl::getScaledBlockSum(fold, rowIvs)) {
+      blocks = fold;
+      fold = inner;
+    }
     if (!xl::isSumOfProducts(fold))
       return fold.emitOpError("is not a sum of products beside one; not "
                               "lowered to Tile IR yet");
@@ -132,7 +139,7 @@ FailureOr<Contraction> xtile::analyzeContraction(xl::KernelOp kernel,
       return fold.emitOpError("mixes both output indices in one operand; "
                               "not lowered to Tile IR yet");
     narrowOperands(x, y);
-    c.products.push_back({fold, x, y});
+    c.products.push_back({fold, x, y, blocks});
   }
   // (findTileProblem, which analyzeRowNest asks first, has checked that
   // the folds run over one length.)
@@ -238,6 +245,10 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
   f.m = c.i.getTripCountAtHint();
   f.n = c.j.getTripCountAtHint();
   f.k = first.getTripCountAtHint();
+  if (xl::FoldOp blocks = c.products.front().blocks) {
+    f.scaleBlock = f.k;
+    f.k *= blocks.getTripCountAtHint();
+  }
   f.folds = c.products.size();
   for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
     f.batch *= row.getTripCountAtHint();
@@ -251,10 +262,26 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
   });
   // Whether `v` is a load whose innermost index is `iv`: contiguous along
   // that loop in memory.
+  // (Within a block of K: `kb * block + k`, the index plus others'.)
   auto loadedAlong = [](Value v, Value iv) {
     auto load = v.getDefiningOp<xl::LoadOp>();
-    return load && !load.getIndices().empty() &&
-           load.getIndices().back() == iv;
+    if (!load || load.getIndices().empty())
+      return false;
+    Value index = load.getIndices().back();
+    if (index == iv)
+      return true;
+    auto apply = index.getDefiningOp<affine::AffineApplyOp>();
+    if (!apply)
+      return false;
+    AffineMap map = apply.getAffineMap();
+    AffineExpr e = map.getResult(0);
+    for (auto [pos, operand] : llvm::enumerate(apply.getMapOperands()))
+      if (operand == iv &&
+          !simplifyAffineExpr(e - getAffineDimExpr(pos, e.getContext()),
+                              map.getNumDims(), map.getNumSymbols())
+               .isFunctionOfDim(pos))
+        return llvm::count(apply.getMapOperands(), iv) == 1;
+    return false;
   };
   f.rhsKMajor = llvm::all_of(c.products, [&](const auto &p) {
     return loadedAlong(p.b, p.fold.getInductionVar());
@@ -526,6 +553,7 @@ xt::ScheduleShape KernelFacts::shape() const {
   xt::ScheduleShape s;
   s.elementBytes = dot.inBytes;
   s.contractions = dot.folds;
+  s.accumulatorSets = dot.scaleBlock ? 2 : 1;
   return s;
 }
 

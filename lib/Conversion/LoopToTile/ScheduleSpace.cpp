@@ -91,13 +91,16 @@ rowCandidates(MLIRContext *ctx, const RowFacts &k, xt::TargetAttr target) {
 
 /// Whether a dot schedule's tiles suit the problem: no block larger than
 /// the padded problem, beyond the smallest block of each kind of schedule
-/// (`smallestMN`, `smallestK`), and no pipeline deeper than the K loop.
+/// (`smallestMN`, `smallestK`), and no pipeline deeper than the K loop;
+/// block-scaled, K steps within the scales' blocks.
 static bool fitsProblem(const DotFacts &f, int64_t bm, int64_t bn,
                         int64_t bk, int64_t stages, int64_t smallestMN,
                         int64_t smallestK) {
   auto within = [](int64_t block, int64_t extent, int64_t smallest) {
     return block <= smallest || block <= int64_t(llvm::PowerOf2Ceil(extent));
   };
+  if (f.scaleBlock && f.scaleBlock % bk)
+    return false;
   return within(bm, f.m, smallestMN) && within(bn, f.n, smallestMN) &&
          within(bk, f.k, smallestK) &&
          stages <= static_cast<int64_t>(llvm::divideCeil(f.k, bk));
@@ -131,7 +134,9 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
               // converts them for HMMA): at most 64 accumulators a thread
               // (128 spill at 255 registers), and a K step's fragments of
               // at most 128 x 64 (ptxas spills 32 x 256 x 128 tiles).
-              if (f.fp8Operands && (bm * bn > 64 * 32 * warps ||
+              // (Block-scaled: the block's sum and the total.)
+              int64_t sets = f.scaleBlock ? 2 : 1;
+              if (f.fp8Operands && (bm * bn * sets > 64 * 32 * warps ||
                                     bk * (wm + wn) > 128 * 64))
                 continue;
               out.push_back(xt::DotScheduleAttr::get(
@@ -164,7 +169,7 @@ static void wgmmaCandidates(MLIRContext *ctx, const DotFacts &f,
       for (int64_t bn : {64, 128, 256})
         for (int64_t stages : {2, 3, 4}) {
           int64_t bm = rows * warps;
-          if (bm * bn / (32 * warps) > 128 ||
+          if (bm * bn / (32 * warps) * (f.scaleBlock ? 2 : 1) > 128 ||
               !fitsProblem(f, bm, bn, bk, stages, 64, bk))
             continue;
           for (bool specialized : {false, true}) {

@@ -63,31 +63,81 @@ def scaled_mm(imp, val, input, mat2, scale_a, scale_b, bias=None,
     result rounds once to out_dtype (fp8 by default: a saturating cast).
     The product is a Tensor IR matmul of the fp8 operands (f32 result),
     on fp8 tensor cores where the cost model picks them; operands of two
-    different fp8 types are widened to bf16 (exact) first."""
+    different fp8 types are widened to bf16 (exact) first.
+
+    Block scales: scale_a [m, KB] for 1 x 128 blocks of a (KB = ceil(k /
+    128)) or [ceil(m / 128), KB] for 128 x 128 ones, scale_b [KB, n] or
+    [KB, ceil(n / 128)] likewise (DeepSeek-V3: 1 x 128 activations, 128 x
+    128 weights); each block of 128 k sums in f32, then is scaled into
+    the total (see block_scaled_matmul)."""
     if input.dtype not in _FP8 or mat2.dtype not in _FP8:
         raise UnsupportedError(f"operator {imp.what} on {input.dtype} x {mat2.dtype} "
                                "operands (fp8 operands only)")
     if scale_result is not None:
         raise UnsupportedError(f"operator {imp.what} with scale_result is not supported")
-    (m, _), (_, n) = input.shape, mat2.shape
+    (m, k), (_, n) = input.shape, mat2.shape
     shape = (m, n)
-    for scale, rows in ((scale_a, (m, 1)), (scale_b, (1, n))):
-        if scale.dtype != torch.float32 or tuple(scale.shape) not in ((), (1,), (1, 1), rows):
-            raise UnsupportedError(
-                f"operator {imp.what} with a scale of shape {tuple(scale.shape)} and "
-                f"{scale.dtype} (f32 per-tensor or row-wise scales {rows} only; "
-                "block-scaled GEMMs are not supported yet)")
     a, b = input, mat2
     if a.dtype != b.dtype:
         a, b = imp.cast(a, torch.bfloat16), imp.cast(b, torch.bfloat16)
-    acc = matmul(imp, a, b, shape, torch.float32)
-    for scale in (scale_a, scale_b):
-        acc = imp.binary("mul", acc, imp.operand(scale, shape, torch.float32),
-                         shape, torch.float32)
+    kb, mb, nb = (-(-d // _BLOCK) for d in (k, m, n))
+    if (scale_a.dtype == scale_b.dtype == torch.float32 and kb > 1 and
+            tuple(scale_a.shape) in ((m, kb), (mb, kb)) and
+            tuple(scale_b.shape) in ((kb, n), (kb, nb))):
+        acc = block_scaled_matmul(imp, a, b, scale_a, scale_b)
+    else:
+        for scale, rows in ((scale_a, (m, 1)), (scale_b, (1, n))):
+            if scale.dtype != torch.float32 or tuple(scale.shape) not in ((), (1,), (1, 1),
+                                                                         rows):
+                raise UnsupportedError(
+                    f"operator {imp.what} with a scale of shape {tuple(scale.shape)} and "
+                    f"{scale.dtype} (f32 scales: per-tensor, row-wise {rows}, or "
+                    "blocks of 1 x 128 or 128 x 128)")
+        acc = matmul(imp, a, b, shape, torch.float32)
+        for scale in (scale_a, scale_b):
+            acc = imp.binary("mul", acc, imp.operand(scale, shape, torch.float32),
+                             shape, torch.float32)
     if bias is not None:
         acc = imp.binary("add", acc, imp.operand(bias, shape, torch.float32),
                          shape, torch.float32)
     return imp.cast(acc, val.dtype)
+
+
+_BLOCK = 128
+
+
+def block_scaled_matmul(imp, a, b, scale_a, scale_b):
+    """sum over blocks kb of 128 k: (a[:, kb] @ b[kb, :]) * scale_a[:, kb] *
+    scale_b[kb, :], for a [m, k], b [k, n], scale_a [m or ceil(m / 128),
+    KB] and scale_b [KB, n or ceil(n / 128)] (a scale of 128 rows or
+    columns repeated over them): a matmul batched over the blocks (a
+    ragged last block padded with zeros), scaled, and summed over the
+    blocks. Loop IR fuses the three into one fold over blocks around the
+    block's contraction, which Tile IR lowers to one K loop scaling each
+    step's sum (docs/TileIR.md, "Block-scaled contractions")."""
+    (m, k), (_, n) = a.shape, b.shape
+    kb = scale_b.shape[0]
+    f32 = torch.float32
+    # (b padded along k as [n, k]: a weight read K-major stays K-major.)
+    a = imp.pad(a, [0, 0], [0, kb * _BLOCK - k])
+    b = imp.transpose(imp.pad(imp.transpose(b, (1, 0)), [0, 0], [0, kb * _BLOCK - k]),
+                      (1, 0))
+    a = imp.transpose(imp.reshape(a, (m, kb, _BLOCK)), (1, 0, 2))
+    parts = imp.matmul(a, imp.reshape(b, (kb, _BLOCK, n)), (kb, m, n), f32)
+    cube = (kb, m, n)
+
+    def per_block(scale, size):  # [KB, size or ceil(size / 128)] -> [KB, size]
+        blocks = scale.shape[1]
+        if blocks == size:
+            return scale
+        scale = imp.broadcast(imp.reshape(scale, (kb, blocks, 1)), (kb, blocks, _BLOCK))
+        return imp.slice(imp.reshape(scale, (kb, blocks * _BLOCK)), [0, 0], [kb, size],
+                         (kb, size))
+    sa = per_block(imp.transpose(scale_a, (1, 0)), m)
+    sa = imp.broadcast(imp.reshape(sa, (kb, m, 1)), cube)
+    sb = imp.broadcast(imp.reshape(per_block(scale_b, n), (kb, 1, n)), cube)
+    scaled = imp.binary("mul", imp.binary("mul", parts, sa, cube, f32), sb, cube, f32)
+    return imp.reduce("sum", scaled, [0])
 
 
 @lowering("_grouped_mm", "grouped_mm_fallback")

@@ -83,6 +83,9 @@ struct DotFacts {
   bool rhsKMajor = false; // every b(k, j) contiguous along k in memory
   bool rhsNMajor = false; // every b(k, j) contiguous along j in memory
   int64_t otherBytes = 0; // output and epilogue buffers
+  /// A block-scaled contraction: K in blocks of `scaleBlock`, each block's
+  /// sum scaled (block_k divides it; 0: none).
+  int64_t scaleBlock = 0;
   /// Attention: m queries, n the head dimension of the values, k keys;
   /// `scoreK` the head dimension of the scores' contraction (0: none).
   bool attention = false;
@@ -121,6 +124,9 @@ struct Contraction {
   struct Product {
     mutable loop::FoldOp fold;
     mlir::Value a, b;
+    /// A block-scaled contraction: the sum over K blocks whose body scales
+    /// `fold` (the sum over one block's k) by its block's factors.
+    mutable loop::FoldOp blocks;
   };
   llvm::SmallVector<Product> products;
   /// Attention: out(i, j) from an online fold over keys of scores s(i, key)

@@ -26,6 +26,10 @@ void xtile::loop::collectInductionVars(Value v, DenseSet<Value> &ivs) {
   inductionVars(v, ivs, seen);
 }
 
+static bool hasRegionOps(Block &block) {
+  return llvm::any_of(block, [](Operation &op) { return op.getNumRegions(); });
+}
+
 bool xtile::loop::isSumOfProducts(FoldOp fold) {
   Operation *mul = fold.getYieldedValue().getDefiningOp();
   TypedAttr init;
@@ -49,16 +53,50 @@ bool xtile::loop::isContractionFold(FoldOp fold, ArrayRef<Value> rowIvs) {
   return false;
 }
 
+FoldOp xtile::loop::getScaledBlockSum(FoldOp fold, ArrayRef<Value> rowIvs) {
+  TypedAttr init;
+  if (fold.getCombine() != CombineKind::add || fold.hasDynamicUpper() ||
+      !fold.getType().isF32() ||
+      !matchPattern(fold.getInit(), m_Constant(&init)))
+    return {};
+  FoldOp inner;
+  for (Operation &op : fold.getBodyBlock()) {
+    if (!op.getNumRegions())
+      continue;
+    auto f = dyn_cast<FoldOp>(op);
+    if (inner || !f)
+      return {};
+    inner = f;
+  }
+  // (Each part of a block's sum starts from 0.)
+  if (!inner || inner.hasDynamicUpper() || !inner.getType().isF32() ||
+      !matchPattern(inner.getInit(), m_AnyZeroFloat()) ||
+      !inner.getResult().hasOneUse() || hasRegionOps(inner.getBodyBlock()) ||
+      !isContractionFold(inner, rowIvs))
+    return {};
+  // The yielded value is a product of factors, one of them the inner sum
+  // (reached through products only: the sum is scaled, nothing else).
+  for (Value v = inner.getResult(); v != fold.getYieldedValue();) {
+    if (!v.hasOneUse())
+      return {};
+    Operation *user = *v.getUsers().begin();
+    if (!isa<arith::MulFOp>(user) || user->getBlock() != &fold.getBodyBlock())
+      return {};
+    v = user->getResult(0);
+  }
+  return inner;
+}
+
+bool xtile::loop::isAnyContraction(FoldOp fold, ArrayRef<Value> rowIvs) {
+  return getScaledBlockSum(fold, rowIvs) || isContractionFold(fold, rowIvs);
+}
+
 SmallVector<Value> xtile::loop::rowInductionVars(ArrayRef<ParallelOp> rows) {
   SmallVector<Value> ivs;
   for (ParallelOp row : rows)
     if (row.hasDynamicUpper() || row.getUpper() - row.getLower() > 1)
       ivs.push_back(row.getInductionVar());
   return ivs;
-}
-
-static bool hasRegionOps(Block &block) {
-  return llvm::any_of(block, [](Operation &op) { return op.getNumRegions(); });
 }
 
 RowNestShape xtile::loop::findRowNest(KernelOp kernel) {
@@ -131,7 +169,7 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
     if (!op.getNumRegions())
       continue;
     auto fold = dyn_cast<FoldOp>(op);
-    if (fold && isContractionFold(fold, rowIvs))
+    if (fold && isAnyContraction(fold, rowIvs))
       contraction = contraction ? contraction : &op;
     else
       other = other ? other : &op;
@@ -150,10 +188,16 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   // One K loop per output tile: the contractions of a kernel (siblings
   // merged, or a parallel residual's two projections) run over one length.
   FoldOp firstContraction;
+  bool scaledBlocks = false;
   for (Operation &op : *block) {
     auto fold = dyn_cast<FoldOp>(op);
-    if (!fold || !isContractionFold(fold, rowIvs))
+    if (!fold || !isAnyContraction(fold, rowIvs))
       continue;
+    bool scaled = bool(getScaledBlockSum(fold, rowIvs));
+    if (firstContraction && (scaled || scaledBlocks))
+      return TileProblem{fold, "beside a block-scaled contraction is not "
+                               "lowered to Tile IR yet"};
+    scaledBlocks |= scaled;
     if (!firstContraction)
       firstContraction = fold;
     else if (!fold.hasSameBounds(firstContraction))
@@ -182,8 +226,10 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
     Value j = nest.rows.back().getInductionVar();
     for (Operation &op : *block) {
       auto fold = dyn_cast<FoldOp>(op);
-      if (!fold || !isContractionFold(fold, rowIvs))
+      if (!fold || !isAnyContraction(fold, rowIvs))
         continue;
+      if (FoldOp inner = getScaledBlockSum(fold, rowIvs))
+        fold = inner;
       Operation *mul = fold.getYieldedValue().getDefiningOp();
       DenseSet<Value> x, y;
       collectInductionVars(mul->getOperand(0), x);
@@ -252,7 +298,7 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
       continue;
     }
     if (auto fold = dyn_cast<FoldOp>(op)) {
-      if (hasRegionOps(fold.getBodyBlock()))
+      if (hasRegionOps(fold.getBodyBlock()) && !getScaledBlockSum(fold, rowIvs))
         return TileProblem{kernel, "has nested folds, which are not lowered "
                                    "to Tile IR yet"};
     } else if (auto loop = dyn_cast<ParallelOp>(op)) {

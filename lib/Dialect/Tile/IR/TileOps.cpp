@@ -320,7 +320,8 @@ ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
   ScheduleNeeds needs;
   needs.threads = 32 * getWarps();
   int64_t accumulators = llvm::divideCeil(
-      getBlockM() * getBlockN() * shape.contractions, needs.threads);
+      getBlockM() * getBlockN() * shape.contractions * shape.accumulatorSets,
+      needs.threads);
   // A producer warpgroup beside the consumers (its registers go to them).
   if (getWarpSpecialized())
     needs.threads += 128;

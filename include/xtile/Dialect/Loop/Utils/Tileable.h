@@ -44,6 +44,20 @@ bool isSumOfProducts(FoldOp fold);
 /// element.
 bool isContractionFold(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
 
+/// A block-scaled contraction (DeepSeek-V3's fp8 GEMMs): a sum, from a
+/// constant, over blocks `kb` of one contraction fold's result (over the
+/// `k` of the block) times factors computed beside it,
+/// `sum_kb s(i, kb, j) * sum_k a(i, kb, k) b(kb, k, j)`. Multiplication
+/// distributes over the inner sum, so a schedule may scale any part of a
+/// block's sum. Returns the inner contraction fold, or null when `fold` is
+/// not of this form (static bounds, f32 sums, nothing else looping in the
+/// block's body).
+FoldOp getScaledBlockSum(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
+
+/// A fold the contraction lowering takes: a contraction, or a block-scaled
+/// one.
+bool isAnyContraction(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
+
 /// The induction variables of the loops of `rows` with more than one
 /// iteration.
 llvm::SmallVector<mlir::Value> rowInductionVars(llvm::ArrayRef<ParallelOp> rows);

@@ -28,6 +28,9 @@ struct ScheduleShape {
   int64_t elementBytes = 4;
   /// Contractions: dots per step of K (independent accumulators).
   int64_t contractions = 1;
+  /// Contractions: accumulator tiles per dot (2 where each block of K is
+  /// summed apart and scaled into the total).
+  int64_t accumulatorSets = 1;
 };
 
 /// What a schedule needs of the target to run a kernel.
