@@ -251,6 +251,11 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
                                              xt::TargetAttr target) {
   int64_t bm = schedule.getBlockM(), bn = schedule.getBlockN(),
           bkSize = schedule.getBlockK();
+  if (f.scaleBlock % bkSize)
+    return kernel.emitOpError("is a block-scaled contraction whose scales "
+                              "change every ")
+           << f.scaleBlock << " of K; schedule " << schedule
+           << " steps over " << bkSize << ", which does not divide it";
   int64_t mb = llvm::divideCeil(f.m, bm);
   int64_t nb = llvm::divideCeil(f.n, bn);
   OpBuilder b(kernel);

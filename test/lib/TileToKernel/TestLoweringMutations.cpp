@@ -16,7 +16,12 @@
 //   round     wgmma's tf32 operands left unrounded in shared memory;
 //   parity    the TMA wait for the other phase parity, which does not wait;
 //   release   a warp-specialized producer copies into a stage without
-//             waiting for the consumers to release it.
+//             waiting for the consumers to release it;
+// and two of the Tile IR of block-scaled contractions, before it is
+// lowered:
+//   scale-block  each K step reads the next block's scales;
+//   scale-order  each step's sum is added to the total before the scales
+//                multiply it (the total rescaled every step).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +33,10 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/Pass.h"
+#include "xtile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -42,8 +50,61 @@ enum class Mutation {
   Overlap,
   Round,
   Parity,
-  Release
+  Release,
+  ScaleBlock,
+  ScaleOrder
 };
+
+/// The K loops of block-scaled contractions: each step's dot starts from a
+/// zero tile, and the total is the loop's carried value plus that dot's
+/// sum scaled (ContractionLowering).
+static void mutateBlockScales(ModuleOp module, Mutation m) {
+  module.walk([&](xtile::tile::DotOp dot) {
+    auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+    if (!loop || isa<BlockArgument>(dot.getAcc()))
+      return;
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (OpOperand &carried : yield->getOpOperands()) {
+      auto add = carried.get().getDefiningOp<arith::AddFOp>();
+      Value total = loop.getRegionIterArgs()[carried.getOperandNumber()];
+      if (!add || add.getLhs() != total)
+        continue;
+      if (m == Mutation::ScaleOrder) {
+        // (total + sum) * scales.
+        dot.getAccMutable().assign(total);
+        add.getResult().replaceAllUsesWith(add.getRhs());
+        return;
+      }
+      // The block index, k / block, becomes (k / block + 1) % blocks.
+      loop.getBody()->walk([&](arith::DivUIOp div) {
+        IntegerAttr block, upper;
+        if (div.getLhs() != loop.getInductionVar() ||
+            !matchPattern(div.getRhs(), m_Constant(&block)) ||
+            !matchPattern(loop.getUpperBound(), m_Constant(&upper)))
+          return;
+        OpBuilder b(div->getNextNode());
+        Location loc = div.getLoc();
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        Value blocks = arith::ConstantIndexOp::create(
+            b, loc, upper.getInt() / block.getInt());
+        Value next = arith::RemUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, div, one), blocks);
+        // Only where the scales are read: not the operands' indices.
+        Operation *increment = next.getDefiningOp()->getOperand(0).getDefiningOp();
+        div.getResult().replaceUsesWithIf(next, [&](OpOperand &use) {
+          if (use.getOwner() == increment)
+            return false;
+          SetVector<Operation *> slice;
+          getForwardSlice(use.getOwner(), &slice);
+          return llvm::none_of(slice, [&](Operation *op) {
+            return isa<xtile::tile::DotOp>(op) && op->getBlock() == loop.getBody();
+          });
+        });
+      });
+      return;
+    }
+  });
+}
 
 struct Mutated : xtile::LoweringOverrides {
   explicit Mutated(Mutation m) : m(m) {}
@@ -83,7 +144,8 @@ struct TestMutatedLowering
   }
   StringRef getDescription() const final {
     return "For tests only: --convert-xtile-to-xkernel broken on purpose "
-           "(mutation=fragment|swizzle|panel|overlap|round|parity|release)";
+           "(mutation=fragment|swizzle|panel|overlap|round|parity|release|"
+           "scale-block|scale-order)";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry
@@ -101,11 +163,15 @@ struct TestMutatedLowering
             .Case("round", Mutation::Round)
             .Case("parity", Mutation::Parity)
             .Case("release", Mutation::Release)
+            .Case("scale-block", Mutation::ScaleBlock)
+            .Case("scale-order", Mutation::ScaleOrder)
             .Default(std::nullopt);
     if (!m) {
       getOperation().emitError("unknown test-mutate '") << mutation << "'";
       return signalPassFailure();
     }
+    if (*m == Mutation::ScaleBlock || *m == Mutation::ScaleOrder)
+      mutateBlockScales(getOperation(), *m);
     if (failed(xtile::lowerTileModule(getOperation(), Mutated(*m))))
       signalPassFailure();
   }
