@@ -53,6 +53,9 @@ bool xtile::loop::isContractionFold(FoldOp fold, ArrayRef<Value> rowIvs) {
   return false;
 }
 
+/// The shortest K step of any contraction schedule (the FMA pipes').
+static constexpr int64_t kSmallestBlockStep = 32;
+
 FoldOp xtile::loop::getScaledBlockSum(FoldOp fold, ArrayRef<Value> rowIvs) {
   TypedAttr init;
   if (fold.getCombine() != CombineKind::add || fold.hasDynamicUpper() ||
@@ -68,8 +71,9 @@ FoldOp xtile::loop::getScaledBlockSum(FoldOp fold, ArrayRef<Value> rowIvs) {
       return {};
     inner = f;
   }
-  // (Each part of a block's sum starts from 0.)
+  // (Each part of a block's sum starts from 0; blocks of whole K steps.)
   if (!inner || inner.hasDynamicUpper() || !inner.getType().isF32() ||
+      inner.getTripCountAtHint() % kSmallestBlockStep ||
       !matchPattern(inner.getInit(), m_AnyZeroFloat()) ||
       !inner.getResult().hasOneUse() || hasRegionOps(inner.getBodyBlock()) ||
       !isContractionFold(inner, rowIvs))

@@ -50,8 +50,8 @@ bool isContractionFold(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
 /// `sum_kb s(i, kb, j) * sum_k a(i, kb, k) b(kb, k, j)`. Multiplication
 /// distributes over the inner sum, so a schedule may scale any part of a
 /// block's sum. Returns the inner contraction fold, or null when `fold` is
-/// not of this form (static bounds, f32 sums, nothing else looping in the
-/// block's body).
+/// not of this form (static bounds, blocks of a multiple of 32 k, f32
+/// sums, nothing else looping in the block's body).
 FoldOp getScaledBlockSum(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
 
 /// A fold the contraction lowering takes: a contraction, or a block-scaled
