@@ -9,6 +9,7 @@
 
 #include "Lowering.h"
 #include "xtile/Support/SymbolicDims.h"
+#include "xtile/Dialect/Loop/Utils/Tileable.h"
 
 #include <limits>
 
@@ -243,6 +244,131 @@ static AffineExpr mapBatchRows(OpBuilder &b, Location loc,
   return batch;
 }
 
+/// Maps, in `ctx`, every index `kb * block + k` that `p`'s operands are
+/// read at (kb the block's loop, k the block's contraction) to `flat`,
+/// the tile of the K step's indices.
+static void seedBlockIndex(const Contraction::Product &p, int64_t block,
+                           TileContext &ctx, Value flat) {
+  Value kb = p.blocks.getInductionVar(), k = p.fold.getInductionVar();
+  SmallVector<Value> pending{p.a, p.b};
+  DenseSet<Value> seen;
+  while (!pending.empty()) {
+    Value v = pending.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumRegions() || !seen.insert(v).second)
+      continue;
+    llvm::append_range(pending, def->getOperands());
+    auto apply = dyn_cast<affine::AffineApplyOp>(def);
+    if (!apply || apply.getAffineMap().getNumSymbols() ||
+        apply.getMapOperands().size() != 2)
+      continue;
+    ValueRange operands = apply.getMapOperands();
+    unsigned at = operands[0] == kb ? 0 : 1;
+    if (operands[at] != kb || operands[1 - at] != k)
+      continue;
+    MLIRContext *mc = apply.getContext();
+    AffineExpr expected = getAffineDimExpr(at, mc) * block +
+                          getAffineDimExpr(1 - at, mc);
+    AffineExpr diff =
+        simplifyAffineExpr(apply.getAffineMap().getResult(0) - expected, 2, 0);
+    auto zero = dyn_cast<AffineConstantExpr>(diff);
+    if (zero && zero.getValue() == 0)
+      ctx.ivs[apply.getResult()] = flat;
+  }
+}
+
+namespace {
+/// The output tile's extent along one dimension: from `base`, `size`
+/// indices, below the dynamic `bound` where given (else the problem's).
+struct TileSpan {
+  Value base;
+  int64_t size;
+  Value bound;
+};
+} // namespace
+
+/// A block-scaled product's step: `part`, the dot of the step's operand
+/// tiles, times the block's factors (the products between the block's sum
+/// and the fold's yield). Each factor is read on the smallest tile it
+/// needs: [BM, 1] for a row's, [1, BN] for a column's, a scalar for the
+/// tile's (a factor of `index floordiv c` whose blocks of c hold the
+/// tile's rows or columns whole, as 128 x 128 weight scales do), and
+/// broadcast.
+static FailureOr<Value> scaleBlockSum(OpBuilder &b, Location loc,
+                                      const Contraction::Product &p,
+                                      const Contraction &c, const DotFacts &f,
+                                      const IRMapping &scalars, Value part,
+                                      Value block, TileSpan rows,
+                                      TileSpan cols) {
+  auto accType = cast<RankedTensorType>(part.getType());
+  Value i = c.i.getInductionVar(), j = c.j.getInductionVar();
+  Value v = part;
+  for (Value cur = p.fold.getResult(); cur != p.blocks.getYieldedValue();) {
+    Operation *mul = *cur.getUsers().begin();
+    Value factor = mul->getOperand(mul->getOperand(0) == cur ? 1 : 0);
+    cur = mul->getResult(0);
+    DenseSet<Value> ivs;
+    xl::collectInductionVars(factor, ivs);
+    bool perRow = ivs.contains(i), perColumn = ivs.contains(j);
+    SmallVector<int64_t, 2> shape{perRow ? rows.size : 1,
+                                  perColumn ? cols.size : 1};
+    Value mask;
+    auto inside = [&](TileSpan span, int64_t extent, unsigned dim) {
+      Value tile = indexTile(b, loc, span.base, span.size, shape, dim);
+      if (extent % span.size || span.bound) {
+        Value below_ = below(b, loc, tile, extent, span.bound);
+        mask = mask ? arith::AndIOp::create(b, loc, mask, below_) : below_;
+      }
+      return tile;
+    };
+    TileContext ctx(b, loc, scalars, shape, Value());
+    ctx.ivs[p.blocks.getInductionVar()] = block;
+    if (perRow)
+      ctx.ivs[i] = inside(rows, f.m, 0);
+    if (perColumn)
+      ctx.ivs[j] = inside(cols, f.n, 1);
+    ctx.setMask(mask);
+    // `index floordiv c` with c a multiple of the tile's extent: one
+    // value for the whole tile (its first index's).
+    SmallVector<Value> pending{factor};
+    DenseSet<Value> seen;
+    while (!pending.empty()) {
+      Operation *def = pending.pop_back_val().getDefiningOp();
+      if (!def || !seen.insert(def->getResult(0)).second)
+        continue;
+      auto apply = dyn_cast<affine::AffineApplyOp>(def);
+      AffineExpr e = apply ? apply.getAffineMap().getResult(0) : AffineExpr();
+      if (e && e.getKind() == AffineExprKind::FloorDiv &&
+          apply.getMapOperands().size() == 1) {
+        auto quotient = cast<AffineBinaryOpExpr>(e);
+        auto divisor = dyn_cast<AffineConstantExpr>(quotient.getRHS());
+        Value index = apply.getMapOperands()[0];
+        int64_t extent = index == i ? rows.size : index == j ? cols.size : 0;
+        if (divisor && isa<AffineDimExpr>(quotient.getLHS()) && extent &&
+            divisor.getValue() % extent == 0) {
+          Value base = index == i ? rows.base : cols.base;
+          ctx.ivs[apply.getResult()] = arith::DivUIOp::create(
+              b, loc, base,
+              arith::ConstantIndexOp::create(b, loc, divisor.getValue()));
+          continue;
+        }
+      }
+      llvm::append_range(pending, def->getOperands());
+    }
+    FailureOr<Value> t = ctx.get(factor);
+    if (failed(t))
+      return failure();
+    Value tile = *t;
+    if (!ctx.isTile(tile))
+      tile = xt::SplatOp::create(b, loc, accType, tile);
+    else if (cast<RankedTensorType>(tile.getType()).getShape() !=
+             accType.getShape())
+      tile = xt::BroadcastOp::create(b, loc, accType, tile);
+    v = arith::MulFOp::create(b, loc, v, tile);
+  }
+  return v;
+}
+
 LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
                                              const RowNest &nest,
                                              const Contraction &c,
@@ -374,6 +500,10 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
       if (p.blocks) {
         actx.ivs[p.blocks.getInductionVar()] = block;
         bctx.ivs[p.blocks.getInductionVar()] = block;
+        // The operands' `kb * block + k` is the step's k tile itself (the
+        // copies then see a tile contiguous along the loop's K).
+        seedBlockIndex(p, f.scaleBlock, actx, ak);
+        seedBlockIndex(p, f.scaleBlock, bctx, bk);
       }
       FailureOr<Value> a = actx.get(p.a), bt = bctx.get(p.b);
       if (failed(a) || failed(bt)) {
@@ -399,12 +529,9 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
           arith::ConstantOp::create(b, loc,
                                     b.getZeroAttr(accType.getElementType())));
       Value part = xt::DotOp::create(b, loc, lhs, rhs, zero);
-      TileContext sctx(b, loc, scalars, accShape, cMask);
-      sctx.ivs[c.i.getInductionVar()] = ci;
-      sctx.ivs[c.j.getInductionVar()] = cj;
-      sctx.ivs[p.blocks.getInductionVar()] = block;
-      sctx.ivs[p.fold.getResult()] = part;
-      FailureOr<Value> scaled = sctx.get(p.blocks.getYieldedValue());
+      FailureOr<Value> scaled =
+          scaleBlockSum(b, loc, p, c, f, scalars, part, block,
+                        {mBase, bm, mSize}, {nBase, bn, nSize});
       if (failed(scaled)) {
         tk.erase();
         return failure();
