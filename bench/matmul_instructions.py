@@ -4,12 +4,18 @@ kernels beside Triton's for the same shapes, from the SASS of both. Compiles
 only; no GPU needed.
 
     build/venv/bin/python bench/matmul_instructions.py [--quick] [--arch sm_90]
-        [--triton-arch sm_80] [--dtype bf16|f32] [--same-tiles] [--keep DIR]
+        [--triton-arch sm_80] [--dtype bf16|f32|fp8|fp8-blocks] [--same-tiles]
+        [--keep DIR]
         [--opt ...] [--translate ...]
 
 Shapes (bf16 operands, f32 accumulation, bf16 output; with --dtype f32,
 f32 throughout, xtile compiled with allow-tf32 and Triton's tl.dot on its
-default TF32 precision): the 4096^3 matmul
+default TF32 precision; with --dtype fp8, e4m3 x W^T; with --dtype
+fp8-blocks, e4m3 x W^T block-scaled as DeepSeek-V3's GEMMs, 1 x 128
+activation and 128 x 128 weight scales, each 128-k block's sum scaled
+into the f32 total, xtile's importer form against Triton's kernel of the
+same loop, `acc += tl.dot(x, w) * sx[:, None] * sw`, BLOCK_K 128): the
+4096^3 matmul
 (x @ W with W [K, N]) and the Llama-3-8B projections as nn.Linear computes
 them (x @ W^T with W [out, in]): QKV 6144 x 4096, O 4096 x 4096, gate+up
 28672 x 4096 and down 4096 x 14336, at M in {1, 16, 128, 4096}. --quick runs
@@ -68,14 +74,52 @@ MS = [1, 16, 128, 4096]
 
 def cases(quick, dtype="bf16"):
     # fp8 reads W [N, K] (K-major) in every case.
-    out = [("mm4096", 4096, 4096, 4096, dtype == "fp8")]
+    out = [("mm4096", 4096, 4096, 4096, dtype.startswith("fp8"))]
     for name, n, k in LLAMA:
         for m in ([4096] if quick else MS):
             out.append((f"{name}_m{m}", m, n, k, True))
     return out
 
 
+def block_scaled_ir(name, m, n, k):
+    """x [M, K] @ W[N, K]^T in e4m3 with DeepSeek-V3's block scales, as
+    the importer writes torch._scaled_mm's (python/xtile/importer/matmul.py):
+    a matmul batched over the K blocks, scaled, summed over the blocks; a
+    bf16 result."""
+    kb, nb = k // 128, n // 128
+    e = "f8E4M3FN"
+    parts, f32 = f"tensor<{kb}x{m}x{n}xf32>", "xf32>"
+    lines = [
+        f"func.func @{name}(%x: tensor<{m}x{k}x{e}>, %w: tensor<{n}x{k}x{e}>, "
+        f"%sx: tensor<{m}x{kb}{f32}, %sw: tensor<{kb}x{nb}{f32}) -> tensor<{m}x{n}xbf16> {{",
+        f"%x3 = xtensor.reshape %x : tensor<{m}x{k}x{e}> -> tensor<{m}x{kb}x128x{e}>",
+        f"%xt = xtensor.transpose %x3 perm [1, 0, 2] : tensor<{m}x{kb}x128x{e}> -> "
+        f"tensor<{kb}x{m}x128x{e}>",
+        f"%w3 = xtensor.reshape %w : tensor<{n}x{k}x{e}> -> tensor<{n}x{kb}x128x{e}>",
+        f"%wt = xtensor.transpose %w3 perm [1, 2, 0] : tensor<{n}x{kb}x128x{e}> -> "
+        f"tensor<{kb}x128x{n}x{e}>",
+        f"%p = xtensor.matmul %xt, %wt : tensor<{kb}x{m}x128x{e}>, "
+        f"tensor<{kb}x128x{n}x{e}> -> {parts}",
+        f"%sxt = xtensor.transpose %sx perm [1, 0] : tensor<{m}x{kb}{f32} -> "
+        f"tensor<{kb}x{m}{f32}",
+        f"%sx3 = xtensor.reshape %sxt : tensor<{kb}x{m}{f32} -> tensor<{kb}x{m}x1{f32}",
+        f"%sxb = xtensor.broadcast %sx3 : tensor<{kb}x{m}x1{f32} -> {parts}",
+        f"%sw3 = xtensor.reshape %sw : tensor<{kb}x{nb}{f32} -> tensor<{kb}x{nb}x1{f32}",
+        f"%swb = xtensor.broadcast %sw3 : tensor<{kb}x{nb}x1{f32} -> "
+        f"tensor<{kb}x{nb}x128{f32}",
+        f"%swr = xtensor.reshape %swb : tensor<{kb}x{nb}x128{f32} -> tensor<{kb}x1x{n}{f32}",
+        f"%swc = xtensor.broadcast %swr : tensor<{kb}x1x{n}{f32} -> {parts}",
+        f"%m1 = xtensor.mul %sxb, %swc : {parts}",
+        f"%m2 = xtensor.mul %p, %m1 : {parts}",
+        f"%r = xtensor.reduce sum %m2 dims [0] : {parts} -> tensor<{m}x{n}{f32}",
+        f"%y = xtensor.cast %r : tensor<{m}x{n}{f32} -> tensor<{m}x{n}xbf16>",
+        f"return %y : tensor<{m}x{n}xbf16>"]
+    return "\n  ".join(lines) + "\n}\n"
+
+
 def tensor_ir(name, m, n, k, transposed, dtype="bf16"):
+    if dtype == "fp8-blocks":
+        return block_scaled_ir(name, m, n, k)
     if dtype == "fp8":
         # x [M, K] @ W[N, K]^T in e4m3 (K-major both, as fp8 tensor cores
         # read them), the f32 accumulator rounded to bf16.
@@ -207,7 +251,7 @@ def measure(cubin, cuobjdump, name=None):
 def triton_tile(m, dtype):
     """Triton's tile for M (see triton_case): BLOCK_M, BLOCK_N, BLOCK_K."""
     return (16 if m <= 16 else 32 if m <= 32 else 128, 128,
-            {"bf16": 64, "f32": 32, "fp8": 128}[dtype])
+            {"bf16": 64, "f32": 32, "fp8": 128, "fp8-blocks": 128}[dtype])
 
 
 def same_tile_schedule(m, arch, dtype, transposed):
@@ -218,9 +262,11 @@ def same_tile_schedule(m, arch, dtype, transposed):
     bm, bn, bk = triton_tile(m, dtype)
     tf32 = ", tf32 = true" if dtype == "f32" else ""
     if arch == "sm_90a" and bm == 128 and (dtype == "bf16" or transposed):
+        # (Block-scaled: the step's sum beside the total, two warpgroups.)
+        warps = 8 if dtype == "fp8-blocks" else 4
         return (f"#xtile.dot_schedule<block_m = {bm}, block_n = {bn}, "
-                f"block_k = {bk}, stages = 4, warps = 4, instruction = wgmma, "
-                f"warps_m = 4{tf32}>")
+                f"block_k = {bk}, stages = 4, warps = {warps}, "
+                f"instruction = wgmma, warps_m = {warps}{tf32}>")
     return (f"#xtile.dot_schedule<block_m = {bm}, block_n = {bn}, "
             f"block_k = {bk}, stages = 4, warps = 4, instruction = mma_sync, "
             f"warps_m = {1 if bm == 16 else 2}{tf32}>")
@@ -286,6 +332,46 @@ def xtile_case(name, m, n, k, transposed, args, tools, tmp, schedule=None):
 
 
 TRITON_KERNEL = None
+TRITON_BLOCKS_KERNEL = None
+
+
+def triton_blocks_kernel():
+    """The block-scaled fp8 matmul: BLOCK_K 128 (one scale block per
+    step), BLOCK_N 128 (one weight scale per step), each step's dot scaled
+    into the accumulator."""
+    global TRITON_BLOCKS_KERNEL
+    if TRITON_BLOCKS_KERNEL is None:
+        import triton.language as tl
+
+        @triton.jit
+        def matmul_blocks(a, b, c, sa, sb, M, N, K, sam, sak, sbk, sbn, scm,
+                          scn, ssam, ssak, ssbk, ssbn, BLOCK_M: tl.constexpr,
+                          BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+            pid_m = tl.program_id(0)
+            pid_n = tl.program_id(1)
+            rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+            rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+            rk = tl.arange(0, BLOCK_K)
+            pa = a + rm[:, None] * sam + rk[None, :] * sak
+            pb = b + rk[:, None] * sbk + rn[None, :] * sbn
+            psa = sa + rm * ssam
+            psb = sb + (pid_n * BLOCK_N // 128) * ssbn
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for kk in range(0, tl.cdiv(K, BLOCK_K)):
+                x = tl.load(pa, mask=(rm[:, None] < M) &
+                            (rk[None, :] < K - kk * BLOCK_K), other=0.0)
+                y = tl.load(pb, mask=(rk[:, None] < K - kk * BLOCK_K) &
+                            (rn[None, :] < N), other=0.0)
+                s_x = tl.load(psa + kk * ssak, mask=rm < M, other=0.0)
+                s_w = tl.load(psb + kk * ssbk)
+                acc += tl.dot(x, y) * s_x[:, None] * s_w
+                pa += BLOCK_K * sak
+                pb += BLOCK_K * sbk
+            pc = c + rm[:, None] * scm + rn[None, :] * scn
+            tl.store(pc, acc.to(c.dtype.element_ty),
+                     mask=(rm[:, None] < M) & (rn[None, :] < N))
+        TRITON_BLOCKS_KERNEL = matmul_blocks
+    return TRITON_BLOCKS_KERNEL
 
 
 def triton_kernel():
@@ -324,12 +410,13 @@ def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
     from triton.backends.compiler import GPUTarget
     bm = triton_tile(m, dtype)[0]
     # Strides: x [M, K] row-major; W [K, N] or, transposed, [N, K].
-    ptr = {"bf16": "*bf16", "f32": "*fp32", "fp8": "*fp8e4nv"}[dtype]
+    ptr = {"bf16": "*bf16", "f32": "*fp32", "fp8": "*fp8e4nv",
+           "fp8-blocks": "*fp8e4nv"}[dtype]
     # f32 tiles are twice the bytes: BLOCK_K 32 keeps Triton's 4 stages
     # within shared memory; fp8 ones half: BLOCK_K 128 (Triton's fp8
     # configurations).
     bk = triton_tile(m, dtype)[2]
-    sig = {"a": ptr, "b": ptr, "c": "*bf16" if dtype == "fp8" else ptr,
+    sig = {"a": ptr, "b": ptr, "c": "*bf16" if dtype.startswith("fp8") else ptr,
            "M": "i32", "N": "i32",
            "K": "i32", "sam": "i32", "sak": "constexpr", "sbk": "i32",
            "sbn": "i32", "scm": "i32", "scn": "constexpr",
@@ -337,6 +424,17 @@ def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
            "BLOCK_K": "constexpr"}
     constexprs = {"sak": 1, "scn": 1, "BLOCK_M": bm, "BLOCK_N": 128,
                   "BLOCK_K": bk}
+    kernel = triton_kernel()
+    if dtype == "fp8-blocks":
+        # Scales: x's [M, K / 128], W's [K / 128, N / 128], row-major.
+        order = ["a", "b", "c", "sa", "sb", "M", "N", "K", "sam", "sak",
+                 "sbk", "sbn", "scm", "scn", "ssam", "ssak", "ssbk", "ssbn",
+                 "BLOCK_M", "BLOCK_N", "BLOCK_K"]
+        scales = {"sa": "*fp32", "sb": "*fp32", "ssam": "i32",
+                  "ssak": "constexpr", "ssbk": "i32", "ssbn": "constexpr"}
+        sig = {p: sig[p] if p in sig else scales[p] for p in order}
+        constexprs.update({"ssak": 1, "ssbn": 1})
+        kernel = triton_blocks_kernel()
     if transposed:
         sig["sbk"] = "constexpr"
         constexprs["sbk"] = 1
@@ -345,12 +443,13 @@ def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
         constexprs["sbn"] = 1
     names = list(sig)
     attrs = {(names.index(p),): [["tt.divisibility", 16]]
-             for p in ("a", "b", "c", "M", "N", "K", "sam", "sbk", "sbn",
-                       "scm") if sig[p] != "constexpr"}
+             for p in ("a", "b", "c", "sa", "sb", "M", "N", "K", "sam", "sbk",
+                       "sbn", "scm", "ssam", "ssbk")
+             if p in sig and sig[p] != "constexpr"}
     cc = int(arch.removeprefix("sm_").rstrip("a"))
     try:
         kern = triton.compile(
-            triton.compiler.ASTSource(fn=triton_kernel(), signature=sig,
+            triton.compiler.ASTSource(fn=kernel, signature=sig,
                                       constexprs=constexprs, attrs=attrs),
             target=GPUTarget("cuda", cc, 32),
             options={"num_warps": 4, "num_stages": 4})
@@ -373,9 +472,11 @@ def main():
     p.add_argument("--opt", default=str(ROOT / "build/bin/xtile-opt"))
     p.add_argument("--translate",
                    default=str(ROOT / "build/bin/xtile-translate"))
-    p.add_argument("--dtype", default="bf16", choices=["bf16", "f32", "fp8"],
+    p.add_argument("--dtype", default="bf16",
+                   choices=["bf16", "f32", "fp8", "fp8-blocks"],
                    help="operand type (f32: TF32 tensor cores on both sides; "
-                        "fp8: e4m3 x W^T with a bf16 result, every shape)")
+                        "fp8: e4m3 x W^T with a bf16 result, every shape; "
+                        "fp8-blocks: the same, block-scaled)")
     p.add_argument("--keep", default="")
     p.add_argument("--same-tiles", action="store_true",
                    help="also xtile on Triton's tile (forced schedule), "

@@ -307,9 +307,47 @@ static FailureOr<Value> scaleBlockSum(OpBuilder &b, Location loc,
     Operation *mul = *cur.getUsers().begin();
     Value factor = mul->getOperand(mul->getOperand(0) == cur ? 1 : 0);
     cur = mul->getResult(0);
-    DenseSet<Value> ivs;
-    xl::collectInductionVars(factor, ivs);
-    bool perRow = ivs.contains(i), perColumn = ivs.contains(j);
+    // `index floordiv c` with c a multiple of the tile's extent: one
+    // value for the whole tile (its first index's).
+    DenseMap<Value, Value> firstOfTile;
+    SmallVector<Value> pending{factor};
+    DenseSet<Value> seen;
+    while (!pending.empty()) {
+      Value x = pending.pop_back_val();
+      Operation *def = x.getDefiningOp();
+      if (!def || def->getNumRegions() || !seen.insert(x).second)
+        continue;
+      auto apply = dyn_cast<affine::AffineApplyOp>(def);
+      AffineExpr e = apply ? apply.getAffineMap().getResult(0) : AffineExpr();
+      if (e && e.getKind() == AffineExprKind::FloorDiv &&
+          apply.getMapOperands().size() == 1) {
+        auto quotient = cast<AffineBinaryOpExpr>(e);
+        auto divisor = dyn_cast<AffineConstantExpr>(quotient.getRHS());
+        Value index = apply.getMapOperands()[0];
+        int64_t extent = index == i ? rows.size : index == j ? cols.size : 0;
+        if (divisor && isa<AffineDimExpr>(quotient.getLHS()) && extent &&
+            divisor.getValue() % extent == 0) {
+          firstOfTile[x] = arith::DivUIOp::create(
+              b, loc, index == i ? rows.base : cols.base,
+              arith::ConstantIndexOp::create(b, loc, divisor.getValue()));
+          continue;
+        }
+      }
+      llvm::append_range(pending, def->getOperands());
+    }
+    // The output indices the factor reads at, besides those.
+    bool perRow = false, perColumn = false;
+    pending = {factor};
+    seen.clear();
+    while (!pending.empty()) {
+      Value x = pending.pop_back_val();
+      if (firstOfTile.count(x) || !seen.insert(x).second)
+        continue;
+      perRow |= x == i;
+      perColumn |= x == j;
+      if (Operation *def = x.getDefiningOp())
+        llvm::append_range(pending, def->getOperands());
+    }
     SmallVector<int64_t, 2> shape{perRow ? rows.size : 1,
                                   perColumn ? cols.size : 1};
     Value mask;
@@ -327,34 +365,9 @@ static FailureOr<Value> scaleBlockSum(OpBuilder &b, Location loc,
       ctx.ivs[i] = inside(rows, f.m, 0);
     if (perColumn)
       ctx.ivs[j] = inside(cols, f.n, 1);
+    for (auto [v, first] : firstOfTile)
+      ctx.ivs[v] = first;
     ctx.setMask(mask);
-    // `index floordiv c` with c a multiple of the tile's extent: one
-    // value for the whole tile (its first index's).
-    SmallVector<Value> pending{factor};
-    DenseSet<Value> seen;
-    while (!pending.empty()) {
-      Operation *def = pending.pop_back_val().getDefiningOp();
-      if (!def || !seen.insert(def->getResult(0)).second)
-        continue;
-      auto apply = dyn_cast<affine::AffineApplyOp>(def);
-      AffineExpr e = apply ? apply.getAffineMap().getResult(0) : AffineExpr();
-      if (e && e.getKind() == AffineExprKind::FloorDiv &&
-          apply.getMapOperands().size() == 1) {
-        auto quotient = cast<AffineBinaryOpExpr>(e);
-        auto divisor = dyn_cast<AffineConstantExpr>(quotient.getRHS());
-        Value index = apply.getMapOperands()[0];
-        int64_t extent = index == i ? rows.size : index == j ? cols.size : 0;
-        if (divisor && isa<AffineDimExpr>(quotient.getLHS()) && extent &&
-            divisor.getValue() % extent == 0) {
-          Value base = index == i ? rows.base : cols.base;
-          ctx.ivs[apply.getResult()] = arith::DivUIOp::create(
-              b, loc, base,
-              arith::ConstantIndexOp::create(b, loc, divisor.getValue()));
-          continue;
-        }
-      }
-      llvm::append_range(pending, def->getOperands());
-    }
     FailureOr<Value> t = ctx.get(factor);
     if (failed(t))
       return failure();

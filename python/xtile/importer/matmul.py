@@ -136,8 +136,10 @@ def block_scaled_matmul(imp, a, b, scale_a, scale_b):
     sa = per_block(imp.transpose(scale_a, (1, 0)), m)
     sa = imp.broadcast(imp.reshape(sa, (kb, m, 1)), cube)
     sb = imp.broadcast(imp.reshape(per_block(scale_b, n), (kb, 1, n)), cube)
-    scaled = imp.binary("mul", imp.binary("mul", parts, sa, cube, f32), sb, cube, f32)
-    return imp.reduce("sum", scaled, [0])
+    # The block's scale first, then the block's sum times it (as DeepGEMM
+    # rounds: one product per row and column, one per element).
+    scale = imp.binary("mul", sa, sb, cube, f32)
+    return imp.reduce("sum", imp.binary("mul", parts, scale, cube, f32), [0])
 
 
 @lowering("_grouped_mm", "grouped_mm_fallback")

@@ -5,7 +5,9 @@
 // blocks, scaled, summed over the blocks. Loop IR fuses them into one
 // fold over blocks around each block's contraction; Tile IR scales each K
 // step's sum into the total. Ragged M and N, a decode-sized M, a K loop of
-// 8 blocks (longer than any pipeline).
+// 8 blocks (longer than any pipeline); the block's sum scaled by one
+// factor then the other (@blocks), or by their product (@columns, as the
+// importer writes it).
 func.func @blocks(%x: tensor<70x384xf8E4M3FN>, %w: tensor<136x384xf8E4M3FN>, %sx: tensor<70x3xf32>, %sw: tensor<3x2xf32>) -> tensor<70x136xf32> {
   %x3 = xtensor.reshape %x : tensor<70x384xf8E4M3FN> -> tensor<70x3x128xf8E4M3FN>
   %xt = xtensor.transpose %x3 perm [1, 0, 2] : tensor<70x3x128xf8E4M3FN> -> tensor<3x70x128xf8E4M3FN>
@@ -37,8 +39,8 @@ func.func @columns(%x: tensor<5x1024xf8E4M3FN>, %w: tensor<96x1024xf8E4M3FN>, %s
   %sxb = xtensor.broadcast %sx3 : tensor<8x5x1xf32> -> tensor<8x5x96xf32>
   %sw3 = xtensor.reshape %sw : tensor<8x96xf32> -> tensor<8x1x96xf32>
   %swb = xtensor.broadcast %sw3 : tensor<8x1x96xf32> -> tensor<8x5x96xf32>
-  %m1 = xtensor.mul %p, %sxb : tensor<8x5x96xf32>
-  %m2 = xtensor.mul %m1, %swb : tensor<8x5x96xf32>
+  %m1 = xtensor.mul %sxb, %swb : tensor<8x5x96xf32>
+  %m2 = xtensor.mul %p, %m1 : tensor<8x5x96xf32>
   %r = xtensor.reduce sum %m2 dims [0] : tensor<8x5x96xf32> -> tensor<5x96xf32>
   %o = xtensor.cast %r : tensor<5x96xf32> -> tensor<5x96xbf16>
   return %o : tensor<5x96xbf16>

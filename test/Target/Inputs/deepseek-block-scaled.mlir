@@ -17,8 +17,8 @@ func.func @prefill(%x: tensor<4096x7168xf8E4M3FN>, %w: tensor<2048x7168xf8E4M3FN
   %swr = xtensor.reshape %swb : tensor<56x16x128xf32> -> tensor<56x2048xf32>
   %sw4 = xtensor.reshape %swr : tensor<56x2048xf32> -> tensor<56x1x2048xf32>
   %swc = xtensor.broadcast %sw4 : tensor<56x1x2048xf32> -> tensor<56x4096x2048xf32>
-  %m1 = xtensor.mul %p, %sxb : tensor<56x4096x2048xf32>
-  %m2 = xtensor.mul %m1, %swc : tensor<56x4096x2048xf32>
+  %m1 = xtensor.mul %sxb, %swc : tensor<56x4096x2048xf32>
+  %m2 = xtensor.mul %p, %m1 : tensor<56x4096x2048xf32>
   %r = xtensor.reduce sum %m2 dims [0] : tensor<56x4096x2048xf32> -> tensor<4096x2048xf32>
   %o = xtensor.cast %r : tensor<4096x2048xf32> -> tensor<4096x2048xbf16>
   return %o : tensor<4096x2048xbf16>
@@ -37,8 +37,8 @@ func.func @batch(%x: tensor<128x2048xf8E4M3FN>, %w: tensor<7168x2048xf8E4M3FN>, 
   %swr = xtensor.reshape %swb : tensor<16x56x128xf32> -> tensor<16x7168xf32>
   %sw4 = xtensor.reshape %swr : tensor<16x7168xf32> -> tensor<16x1x7168xf32>
   %swc = xtensor.broadcast %sw4 : tensor<16x1x7168xf32> -> tensor<16x128x7168xf32>
-  %m1 = xtensor.mul %p, %sxb : tensor<16x128x7168xf32>
-  %m2 = xtensor.mul %m1, %swc : tensor<16x128x7168xf32>
+  %m1 = xtensor.mul %sxb, %swc : tensor<16x128x7168xf32>
+  %m2 = xtensor.mul %p, %m1 : tensor<16x128x7168xf32>
   %r = xtensor.reduce sum %m2 dims [0] : tensor<16x128x7168xf32> -> tensor<128x7168xf32>
   %o = xtensor.cast %r : tensor<128x7168xf32> -> tensor<128x7168xbf16>
   return %o : tensor<128x7168xbf16>

@@ -302,15 +302,15 @@ func.func @stat_read_twice(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x
 // around each block's contraction, scaled.
 // CHECK-LABEL: xloop.kernel @block_scaled_reduce(
 // CHECK: xloop.fold %[[KB:.*]] = 0 to 2 combine add
-// CHECK: %[[P:.*]] = xloop.fold %{{.*}} = 0 to 4 combine add
+// CHECK: %[[P:.*]] = xloop.fold %{{.*}} = 0 to 32 combine add
 // CHECK: %[[S:.*]] = xloop.load %{{.*}}[%{{.*}}, %[[KB]]] : memref<8x2xf32>
 // CHECK: arith.mulf %[[P]], %[[S]]
 // CHECK-LABEL: func.func @block_scaled(
 // CHECK-NEXT: xloop.launch @block_scaled_reduce
 // CHECK-NEXT: return
-func.func @block_scaled(%x: tensor<8x2x4xf32>, %w: tensor<2x4x6xf32>, %s: tensor<8x2xf32>) -> tensor<8x6xf32> {
-  %xt = xtensor.transpose %x perm [1, 0, 2] : tensor<8x2x4xf32> -> tensor<2x8x4xf32>
-  %p = xtensor.matmul %xt, %w : tensor<2x8x4xf32>, tensor<2x4x6xf32> -> tensor<2x8x6xf32>
+func.func @block_scaled(%x: tensor<8x2x32xf32>, %w: tensor<2x32x6xf32>, %s: tensor<8x2xf32>) -> tensor<8x6xf32> {
+  %xt = xtensor.transpose %x perm [1, 0, 2] : tensor<8x2x32xf32> -> tensor<2x8x32xf32>
+  %p = xtensor.matmul %xt, %w : tensor<2x8x32xf32>, tensor<2x32x6xf32> -> tensor<2x8x6xf32>
   %st = xtensor.transpose %s perm [1, 0] : tensor<8x2xf32> -> tensor<2x8xf32>
   %s3 = xtensor.reshape %st : tensor<2x8xf32> -> tensor<2x8x1xf32>
   %sb = xtensor.broadcast %s3 : tensor<2x8x1xf32> -> tensor<2x8x6xf32>
@@ -326,8 +326,8 @@ func.func @block_scaled(%x: tensor<8x2x4xf32>, %w: tensor<2x4x6xf32>, %s: tensor
 // CHECK-LABEL: func.func @block_squares(
 // CHECK-NEXT: xloop.launch @block_squares_matmul
 // CHECK-NEXT: xloop.launch @block_squares_reduce
-func.func @block_squares(%x: tensor<2x8x4xf32>, %w: tensor<2x4x6xf32>) -> tensor<8x6xf32> {
-  %p = xtensor.matmul %x, %w : tensor<2x8x4xf32>, tensor<2x4x6xf32> -> tensor<2x8x6xf32>
+func.func @block_squares(%x: tensor<2x8x32xf32>, %w: tensor<2x32x6xf32>) -> tensor<8x6xf32> {
+  %p = xtensor.matmul %x, %w : tensor<2x8x32xf32>, tensor<2x32x6xf32> -> tensor<2x8x6xf32>
   %m = xtensor.mul %p, %p : tensor<2x8x6xf32>
   %r = xtensor.reduce sum %m dims [0] : tensor<2x8x6xf32> -> tensor<8x6xf32>
   return %r : tensor<8x6xf32>
