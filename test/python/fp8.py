@@ -26,9 +26,10 @@ class Casts(torch.nn.Module):
 
 
 class ScaledMM(torch.nn.Module):
-    def __init__(self, rowwise, out_dtype, bias):
+    def __init__(self, rowwise, out_dtype, bias, fast=False):
         super().__init__()
         self.rowwise, self.out_dtype, self.bias = rowwise, out_dtype, bias
+        self.fast = fast
 
     def forward(self, x, w8, w_scale, b):
         if self.rowwise:
@@ -38,7 +39,8 @@ class ScaledMM(torch.nn.Module):
             x8 = (x.float() / x_scale).to(torch.float8_e4m3fn)
         return torch._scaled_mm(x8, w8.t(), x_scale, w_scale,
                                 bias=b if self.bias else None,
-                                out_dtype=self.out_dtype)
+                                out_dtype=self.out_dtype,
+                                use_fast_accum=self.fast)
 
 
 class Fp8Linear(torch.nn.Module):
@@ -202,6 +204,28 @@ def main():
     ok, how = fp8_llama()
     print(f"llama with fp8 linears: {'ok' if ok else 'MISMATCH'} ({how})")
     passed, failed = passed + ok, failed + (not ok)
+
+    # use_fast_accum=False (the default): partial sums promoted to f32
+    # every 128 k (each block summed from 0, then added: the importer's
+    # block form) where k is whole blocks; use_fast_accum=True: one sum.
+    # Both as eager's, on wgmma.
+    m, k, n = 1000, 512, 520
+    w = torch.randn(n, k)
+    w_scale = (w.abs().amax(dim=1, keepdim=True) / 448.0).t().contiguous()
+    w8 = (w / w_scale.t()).to(torch.float8_e4m3fn)
+    args = (torch.randn(m, k, dtype=torch.bfloat16), w8, w_scale,
+            torch.randn(n, dtype=torch.bfloat16))
+    for fast in (False, True):
+        module = ScaledMM(True, torch.float32, True, fast)
+        compiled = xtile.compile(module, args, backend="emu", target="sm_90a")
+        blocks = "xtensor.reduce sum" in compiled.program.mlir
+        kernels = compiled.program._lower(compiled.program.mlir,
+                                          compiled.program.options)
+        ok = (close(compiled(*args), module(*args)) and blocks == (not fast) and
+              "xkernel.wgmma " in kernels)
+        print(f"scaled_mm use_fast_accum={fast}: {'ok' if ok else 'MISMATCH'} "
+              f"({'promoted every 128 k' if blocks else 'one sum'})")
+        passed, failed = passed + ok, failed + (not ok)
 
     # DeepSeek-V3's block scales: 1 x 128 for the activations, 128 x 128
     # for the weights; ragged M and N, and K (the last block short, the

@@ -93,7 +93,14 @@ def scaled_mm(imp, val, input, mat2, scale_a, scale_b, bias=None,
                     f"operator {imp.what} with a scale of shape {tuple(scale.shape)} and "
                     f"{scale.dtype} (f32 scales: per-tensor, row-wise {rows}, or "
                     "blocks of 1 x 128 or 128 x 128)")
-        acc = matmul(imp, a, b, shape, torch.float32)
+        # use_fast_accum=False (PyTorch's default) asks for partial sums
+        # promoted to f32 on Hopper: the product as a sum of its 128-k
+        # blocks, each summed from 0 (see block_scaled_matmul); where k is
+        # whole blocks (a ragged k would be padded by kernels of its own).
+        if not use_fast_accum and kb > 1 and k % _BLOCK == 0:
+            acc = block_scaled_matmul(imp, a, b)
+        else:
+            acc = matmul(imp, a, b, shape, torch.float32)
         for scale in (scale_a, scale_b):
             acc = imp.binary("mul", acc, imp.operand(scale, shape, torch.float32),
                              shape, torch.float32)
@@ -106,7 +113,7 @@ def scaled_mm(imp, val, input, mat2, scale_a, scale_b, bias=None,
 _BLOCK = 128
 
 
-def block_scaled_matmul(imp, a, b, scale_a, scale_b):
+def block_scaled_matmul(imp, a, b, scale_a=None, scale_b=None):
     """sum over blocks kb of 128 k: (a[:, kb] @ b[kb, :]) * scale_a[:, kb] *
     scale_b[kb, :], for a [m, k], b [k, n], scale_a [m or ceil(m / 128),
     KB] and scale_b [KB, n or ceil(n / 128)] (a scale of 128 rows or
@@ -114,9 +121,11 @@ def block_scaled_matmul(imp, a, b, scale_a, scale_b):
     ragged last block padded with zeros), scaled, and summed over the
     blocks. Loop IR fuses the three into one fold over blocks around the
     block's contraction, which Tile IR lowers to one K loop scaling each
-    step's sum (docs/TileIR.md, "Block-scaled contractions")."""
+    step's sum (docs/TileIR.md, "Block-scaled contractions"). Without
+    scales, the blocks' sums are summed unscaled: an fp8 product whose
+    partial sums are promoted to f32 every 128 k."""
     (m, k), (_, n) = a.shape, b.shape
-    kb = scale_b.shape[0]
+    kb = -(-k // _BLOCK)
     f32 = torch.float32
     # (b padded along k as [n, k]: a weight read K-major stays K-major.)
     a = imp.pad(a, [0, 0], [0, kb * _BLOCK - k])
@@ -125,6 +134,8 @@ def block_scaled_matmul(imp, a, b, scale_a, scale_b):
     a = imp.transpose(imp.reshape(a, (m, kb, _BLOCK)), (1, 0, 2))
     parts = imp.matmul(a, imp.reshape(b, (kb, _BLOCK, n)), (kb, m, n), f32)
     cube = (kb, m, n)
+    if scale_a is None:
+        return imp.reduce("sum", parts, [0])
 
     def per_block(scale, size):  # [KB, size or ceil(size / 128)] -> [KB, size]
         blocks = scale.shape[1]
