@@ -344,6 +344,61 @@ private:
     return it->second;
   }
 
+  /// Whether `producer` sums, in a fold, the blocks of a contraction
+  /// batched over them that it has yet to take in (through elementwise
+  /// kernels: a block-scaled product's sum over K blocks, before it is
+  /// one). Its consumers wait until it has: taken in alone, a sum beside a
+  /// sibling's would stay apart from its contraction.
+  bool sumsBlocksAhead(LaunchOp producer, KernelOp pk) {
+    bool ahead = false;
+    pk.walk([&](FoldOp fold) {
+      for (Operation *user : fold.getInductionVar().getUsers()) {
+        auto load = dyn_cast<LoadOp>(user);
+        if (!load || load.getIndices().empty() ||
+            load.getIndices().front() != fold.getInductionVar() ||
+            !fold->isAncestor(load))
+          continue;
+        auto input = dyn_cast<BlockArgument>(load.getBuffer());
+        if (!input || input.getOwner()->getParentOp() != pk)
+          continue;
+        // Through single-use elementwise launches to a batched contraction
+        // over the fold's length.
+        ahead |= reachesBatchedContraction(
+            producer.getInputs()[input.getArgNumber()],
+            fold.getTripCountAtHint(), /*depth=*/4);
+      }
+    });
+    return ahead;
+  }
+
+  /// Whether `v` is the result of a contraction batched over `batch` (its
+  /// leading dimension), or of a single-use elementwise launch of `v`'s
+  /// shape (no folds) that reads one, within `depth` launches.
+  bool reachesBatchedContraction(Value v, int64_t batch, int depth) {
+    auto launch = v.getDefiningOp<LaunchOp>();
+    KernelOp k = launch ? kernelOf(launch) : KernelOp();
+    if (!k || launch->getNumResults() != 1 || depth == 0)
+      return false;
+    auto type = cast<RankedTensorType>(v.getType());
+    if (hasContraction(k)) {
+      // (Over blocks that Tile IR takes: f32 sums of whole K steps.)
+      bool blocks = false;
+      k.walk([&](FoldOp fold) {
+        blocks |= isSumOfProducts(fold) && fold.getType().isF32() &&
+                  !fold.hasDynamicUpper() && fold.getTripCountAtHint() % 32 == 0;
+      });
+      return blocks && type.getRank() >= 3 && type.getDimSize(0) == batch;
+    }
+    bool folds = false;
+    k.walk([&](FoldOp) { folds = true; });
+    if (folds || !launch->hasOneUse())
+      return false;
+    return llvm::any_of(launch.getInputs(), [&](Value in) {
+      return in.getType() == type &&
+             reachesBatchedContraction(in, batch, depth - 1);
+    });
+  }
+
   /// Whether `kernel` contains a contraction (a sum of products).
   static bool hasContraction(KernelOp kernel) {
     bool found = false;
@@ -587,7 +642,7 @@ private:
     if (producer->getNumResults() != 1)
       return false;
     KernelOp pk = kernelOf(producer);
-    if (!pk || pk == ck || !launchedOnce(pk))
+    if (!pk || pk == ck || !launchedOnce(pk) || sumsBlocksAhead(producer, pk))
       return false;
     std::optional<PointwiseNest> nest = getPointwiseNest(pk);
     if (!nest)

@@ -192,21 +192,26 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   // One K loop per output tile: the contractions of a kernel (siblings
   // merged, or a parallel residual's two projections) run over one length.
   FoldOp firstContraction;
-  bool scaledBlocks = false;
+  // Block-scaled contractions share it with others over blocks of the
+  // same length only.
+  FoldOp firstBlock;
   for (Operation &op : *block) {
     auto fold = dyn_cast<FoldOp>(op);
     if (!fold || !isAnyContraction(fold, rowIvs))
       continue;
-    bool scaled = bool(getScaledBlockSum(fold, rowIvs));
-    if (firstContraction && (scaled || scaledBlocks))
-      return TileProblem{fold, "beside a block-scaled contraction is not "
-                               "lowered to Tile IR yet"};
-    scaledBlocks |= scaled;
-    if (!firstContraction)
+    FoldOp inner = getScaledBlockSum(fold, rowIvs);
+    if (firstContraction && bool(inner) != bool(firstBlock))
+      return TileProblem{fold, "beside a contraction that is not "
+                               "block-scaled alike is not lowered to Tile "
+                               "IR yet"};
+    if (!firstContraction) {
       firstContraction = fold;
-    else if (!fold.hasSameBounds(firstContraction))
+      firstBlock = inner;
+    } else if (!fold.hasSameBounds(firstContraction) ||
+               (inner && !inner.hasSameBounds(firstBlock))) {
       return TileProblem{kernel, "has contractions over different lengths; "
                                  "not lowered to Tile IR yet"};
+    }
   }
   // Attention over dynamic sizes: the query rows and the keys may run
   // over sizes (a prefill over the prompt length); the batch rows, the

@@ -55,7 +55,7 @@ bool isContractionFold(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
 FoldOp getScaledBlockSum(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
 
 /// A fold the contraction lowering takes: a contraction, or a block-scaled
-/// one.
+/// one (several of either kind share a kernel's K loop, not of both).
 bool isAnyContraction(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
 
 /// The induction variables of the loops of `rows` with more than one
