@@ -332,57 +332,21 @@ def xtile_case(name, m, n, k, transposed, args, tools, tmp, schedule=None):
 
 
 TRITON_KERNEL = None
-TRITON_BLOCKS_KERNEL = None
-
-
-def triton_blocks_kernel():
-    """The block-scaled fp8 matmul: BLOCK_K 128 (one scale block per
-    step), BLOCK_N 128 (one weight scale per step), each step's dot scaled
-    into the accumulator."""
-    global TRITON_BLOCKS_KERNEL
-    if TRITON_BLOCKS_KERNEL is None:
-        import triton.language as tl
-
-        @triton.jit
-        def matmul_blocks(a, b, c, sa, sb, M, N, K, sam, sak, sbk, sbn, scm,
-                          scn, ssam, ssak, ssbk, ssbn, BLOCK_M: tl.constexpr,
-                          BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-            pid_m = tl.program_id(0)
-            pid_n = tl.program_id(1)
-            rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-            rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-            rk = tl.arange(0, BLOCK_K)
-            pa = a + rm[:, None] * sam + rk[None, :] * sak
-            pb = b + rk[:, None] * sbk + rn[None, :] * sbn
-            psa = sa + rm * ssam
-            psb = sb + (pid_n * BLOCK_N // 128) * ssbn
-            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-            for kk in range(0, tl.cdiv(K, BLOCK_K)):
-                x = tl.load(pa, mask=(rm[:, None] < M) &
-                            (rk[None, :] < K - kk * BLOCK_K), other=0.0)
-                y = tl.load(pb, mask=(rk[:, None] < K - kk * BLOCK_K) &
-                            (rn[None, :] < N), other=0.0)
-                s_x = tl.load(psa + kk * ssak, mask=rm < M, other=0.0)
-                s_w = tl.load(psb + kk * ssbk)
-                acc += tl.dot(x, y) * s_x[:, None] * s_w
-                pa += BLOCK_K * sak
-                pb += BLOCK_K * sbk
-            pc = c + rm[:, None] * scm + rn[None, :] * scn
-            tl.store(pc, acc.to(c.dtype.element_ty),
-                     mask=(rm[:, None] < M) & (rn[None, :] < N))
-        TRITON_BLOCKS_KERNEL = matmul_blocks
-    return TRITON_BLOCKS_KERNEL
 
 
 def triton_kernel():
+    """The tutorial's matmul; with BLOCKS, block-scaled (BLOCK_K 128: one
+    scale block per step; BLOCK_N 128: one weight scale per step), each
+    step's dot scaled into the accumulator."""
     global TRITON_KERNEL
     if TRITON_KERNEL is None:
         import triton.language as tl
 
         @triton.jit
-        def matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
-                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                   BLOCK_K: tl.constexpr):
+        def matmul(a, b, c, sa, sb, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                   ssam, ssak, ssbk, ssbn, BLOCK_M: tl.constexpr,
+                   BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                   BLOCKS: tl.constexpr):
             pid_m = tl.program_id(0)
             pid_n = tl.program_id(1)
             rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -396,7 +360,14 @@ def triton_kernel():
                             (rk[None, :] < K - kk * BLOCK_K), other=0.0)
                 y = tl.load(pb, mask=(rk[:, None] < K - kk * BLOCK_K) &
                             (rn[None, :] < N), other=0.0)
-                acc = tl.dot(x, y, acc)
+                if BLOCKS:
+                    s_x = tl.load(sa + rm * ssam + kk * ssak, mask=rm < M,
+                                  other=0.0)
+                    s_w = tl.load(sb + (pid_n * BLOCK_N // 128) * ssbn +
+                                  kk * ssbk)
+                    acc += tl.dot(x, y) * s_x[:, None] * s_w
+                else:
+                    acc = tl.dot(x, y, acc)
                 pa += BLOCK_K * sak
                 pb += BLOCK_K * sbk
             pc = c + rm[:, None] * scm + rn[None, :] * scn
@@ -416,25 +387,18 @@ def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
     # within shared memory; fp8 ones half: BLOCK_K 128 (Triton's fp8
     # configurations).
     bk = triton_tile(m, dtype)[2]
+    # Scales (block-scaled only): x's [M, K / 128], W's [K / 128, N / 128],
+    # row-major.
     sig = {"a": ptr, "b": ptr, "c": "*bf16" if dtype.startswith("fp8") else ptr,
-           "M": "i32", "N": "i32",
+           "sa": "*fp32", "sb": "*fp32", "M": "i32", "N": "i32",
            "K": "i32", "sam": "i32", "sak": "constexpr", "sbk": "i32",
-           "sbn": "i32", "scm": "i32", "scn": "constexpr",
+           "sbn": "i32", "scm": "i32", "scn": "constexpr", "ssam": "i32",
+           "ssak": "constexpr", "ssbk": "i32", "ssbn": "constexpr",
            "BLOCK_M": "constexpr", "BLOCK_N": "constexpr",
-           "BLOCK_K": "constexpr"}
-    constexprs = {"sak": 1, "scn": 1, "BLOCK_M": bm, "BLOCK_N": 128,
-                  "BLOCK_K": bk}
-    kernel = triton_kernel()
-    if dtype == "fp8-blocks":
-        # Scales: x's [M, K / 128], W's [K / 128, N / 128], row-major.
-        order = ["a", "b", "c", "sa", "sb", "M", "N", "K", "sam", "sak",
-                 "sbk", "sbn", "scm", "scn", "ssam", "ssak", "ssbk", "ssbn",
-                 "BLOCK_M", "BLOCK_N", "BLOCK_K"]
-        scales = {"sa": "*fp32", "sb": "*fp32", "ssam": "i32",
-                  "ssak": "constexpr", "ssbk": "i32", "ssbn": "constexpr"}
-        sig = {p: sig[p] if p in sig else scales[p] for p in order}
-        constexprs.update({"ssak": 1, "ssbn": 1})
-        kernel = triton_blocks_kernel()
+           "BLOCK_K": "constexpr", "BLOCKS": "constexpr"}
+    constexprs = {"sak": 1, "scn": 1, "ssak": 1, "ssbn": 1, "BLOCK_M": bm,
+                  "BLOCK_N": 128, "BLOCK_K": bk,
+                  "BLOCKS": dtype == "fp8-blocks"}
     if transposed:
         sig["sbk"] = "constexpr"
         constexprs["sbk"] = 1
@@ -449,7 +413,7 @@ def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
     cc = int(arch.removeprefix("sm_").rstrip("a"))
     try:
         kern = triton.compile(
-            triton.compiler.ASTSource(fn=kernel, signature=sig,
+            triton.compiler.ASTSource(fn=triton_kernel(), signature=sig,
                                       constexprs=constexprs, attrs=attrs),
             target=GPUTarget("cuda", cc, 32),
             options={"num_warps": 4, "num_stages": 4})

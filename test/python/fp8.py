@@ -106,6 +106,17 @@ def block_scaled_reference(x8, w8, sx, sw):
     return out
 
 
+def rowwise_args(m, k, n):
+    """ScaledMM's arguments: bf16 activations [m, k], a weight [n, k]
+    quantized per output row (amax to 448) with its scales [1, n], a bf16
+    bias."""
+    w = torch.randn(n, k)
+    w_scale = (w.abs().amax(dim=1, keepdim=True) / 448.0).t().contiguous()
+    w8 = (w / w_scale.t()).to(torch.float8_e4m3fn)
+    return (torch.randn(m, k, dtype=torch.bfloat16), w8, w_scale,
+            torch.randn(n, dtype=torch.bfloat16))
+
+
 def fp8_llama():
     """A Hugging Face Llama (2 layers, bf16, random weights) with every
     linear but the head swapped for Fp8Linear, against eager. Both are
@@ -198,11 +209,7 @@ def main():
     # On sm_90a the product runs on fp8 wgmma (m64nNk32, TMA tiles) where
     # the cost model finds enough tiles for it (ragged M, N and K).
     m, k, n = 1000, 272, 520
-    w = torch.randn(n, k)
-    w_scale = (w.abs().amax(dim=1, keepdim=True) / 448.0).t().contiguous()
-    w8 = (w / w_scale.t()).to(torch.float8_e4m3fn)
-    args = (torch.randn(m, k, dtype=torch.bfloat16), w8, w_scale,
-            torch.randn(n, dtype=torch.bfloat16))
+    args = rowwise_args(m, k, n)
     module = ScaledMM(True, torch.bfloat16, True)
     compiled = xtile.compile(module, args, backend="emu", target="sm_90a")
     kernels = compiled.program._lower(compiled.program.mlir,
@@ -220,11 +227,7 @@ def main():
     # block form) where k is whole blocks; use_fast_accum=True: one sum.
     # Both as eager's, on wgmma.
     m, k, n = 1000, 512, 520
-    w = torch.randn(n, k)
-    w_scale = (w.abs().amax(dim=1, keepdim=True) / 448.0).t().contiguous()
-    w8 = (w / w_scale.t()).to(torch.float8_e4m3fn)
-    args = (torch.randn(m, k, dtype=torch.bfloat16), w8, w_scale,
-            torch.randn(n, dtype=torch.bfloat16))
+    args = rowwise_args(m, k, n)
     for fast in (False, True):
         module = ScaledMM(True, torch.float32, True, fast)
         compiled = xtile.compile(module, args, backend="emu", target="sm_90a")

@@ -244,28 +244,37 @@ static AffineExpr mapBatchRows(OpBuilder &b, Location loc,
   return batch;
 }
 
-/// Maps, in `ctx`, every index `kb * block + k` that `p`'s operands are
-/// read at (kb the block's loop, k the block's contraction) to `flat`,
-/// the tile of the K step's indices.
-static void seedBlockIndex(const Contraction::Product &p, int64_t block,
-                           TileContext &ctx, Value flat) {
-  Value kb = p.blocks.getInductionVar(), k = p.fold.getInductionVar();
-  SmallVector<Value> pending{p.a, p.b};
+/// Visits the affine.apply ops that `roots` are computed from (through
+/// ops without regions), each once; `visit` says whether to look on
+/// through the op's operands.
+static void walkApplies(ArrayRef<Value> roots,
+                        function_ref<bool(affine::AffineApplyOp)> visit) {
+  SmallVector<Value> pending(roots);
   DenseSet<Value> seen;
   while (!pending.empty()) {
     Value v = pending.pop_back_val();
     Operation *def = v.getDefiningOp();
     if (!def || def->getNumRegions() || !seen.insert(v).second)
       continue;
-    llvm::append_range(pending, def->getOperands());
     auto apply = dyn_cast<affine::AffineApplyOp>(def);
-    if (!apply || apply.getAffineMap().getNumSymbols() ||
-        apply.getMapOperands().size() != 2)
-      continue;
+    if (!apply || visit(apply))
+      llvm::append_range(pending, def->getOperands());
+  }
+}
+
+/// Maps, in `ctx`, every index `kb * block + k` that `p`'s operands are
+/// read at (kb the block's loop, k the block's contraction) to `flat`,
+/// the tile of the K step's indices.
+static void seedBlockIndex(const Contraction::Product &p, int64_t block,
+                           TileContext &ctx, Value flat) {
+  Value kb = p.blocks.getInductionVar(), k = p.fold.getInductionVar();
+  walkApplies({p.a, p.b}, [&](affine::AffineApplyOp apply) {
     ValueRange operands = apply.getMapOperands();
+    if (apply.getAffineMap().getNumSymbols() || operands.size() != 2)
+      return true;
     unsigned at = operands[0] == kb ? 0 : 1;
     if (operands[at] != kb || operands[1 - at] != k)
-      continue;
+      return true;
     MLIRContext *mc = apply.getContext();
     AffineExpr expected = getAffineDimExpr(at, mc) * block +
                           getAffineDimExpr(1 - at, mc);
@@ -274,7 +283,8 @@ static void seedBlockIndex(const Contraction::Product &p, int64_t block,
     auto zero = dyn_cast<AffineConstantExpr>(diff);
     if (zero && zero.getValue() == 0)
       ctx.ivs[apply.getResult()] = flat;
-  }
+    return true;
+  });
 }
 
 namespace {
@@ -310,35 +320,27 @@ static FailureOr<Value> scaleBlockSum(OpBuilder &b, Location loc,
     // `index floordiv c` with c a multiple of the tile's extent: one
     // value for the whole tile (its first index's).
     DenseMap<Value, Value> firstOfTile;
-    SmallVector<Value> pending{factor};
-    DenseSet<Value> seen;
-    while (!pending.empty()) {
-      Value x = pending.pop_back_val();
-      Operation *def = x.getDefiningOp();
-      if (!def || def->getNumRegions() || !seen.insert(x).second)
-        continue;
-      auto apply = dyn_cast<affine::AffineApplyOp>(def);
-      AffineExpr e = apply ? apply.getAffineMap().getResult(0) : AffineExpr();
-      if (e && e.getKind() == AffineExprKind::FloorDiv &&
-          apply.getMapOperands().size() == 1) {
-        auto quotient = cast<AffineBinaryOpExpr>(e);
-        auto divisor = dyn_cast<AffineConstantExpr>(quotient.getRHS());
-        Value index = apply.getMapOperands()[0];
-        int64_t extent = index == i ? rows.size : index == j ? cols.size : 0;
-        if (divisor && isa<AffineDimExpr>(quotient.getLHS()) && extent &&
-            divisor.getValue() % extent == 0) {
-          firstOfTile[x] = arith::DivUIOp::create(
-              b, loc, index == i ? rows.base : cols.base,
-              arith::ConstantIndexOp::create(b, loc, divisor.getValue()));
-          continue;
-        }
-      }
-      llvm::append_range(pending, def->getOperands());
-    }
+    walkApplies({factor}, [&](affine::AffineApplyOp apply) {
+      AffineExpr e = apply.getAffineMap().getResult(0);
+      if (e.getKind() != AffineExprKind::FloorDiv ||
+          apply.getMapOperands().size() != 1)
+        return true;
+      auto quotient = cast<AffineBinaryOpExpr>(e);
+      auto divisor = dyn_cast<AffineConstantExpr>(quotient.getRHS());
+      Value index = apply.getMapOperands()[0];
+      int64_t extent = index == i ? rows.size : index == j ? cols.size : 0;
+      if (!divisor || !isa<AffineDimExpr>(quotient.getLHS()) || !extent ||
+          divisor.getValue() % extent)
+        return true;
+      firstOfTile[apply.getResult()] = arith::DivUIOp::create(
+          b, loc, index == i ? rows.base : cols.base,
+          arith::ConstantIndexOp::create(b, loc, divisor.getValue()));
+      return false;
+    });
     // The output indices the factor reads at, besides those.
     bool perRow = false, perColumn = false;
-    pending = {factor};
-    seen.clear();
+    SmallVector<Value> pending{factor};
+    DenseSet<Value> seen;
     while (!pending.empty()) {
       Value x = pending.pop_back_val();
       if (firstOfTile.count(x) || !seen.insert(x).second)
