@@ -95,14 +95,18 @@ def block_quantized(m, k, n):
 
 
 def block_scaled_reference(x8, w8, sx, sw):
-    """float64: each 128-wide block of k summed, times its scales."""
-    m, k = x8.shape
+    """float64: each 128-wide block of k summed, times its scales (sx per
+    row or per 128 rows, sw per column or per 128 columns)."""
+    (m, k), n = x8.shape, w8.shape[0]
     x, w = x8.double(), w8.double()
-    out = torch.zeros(m, w.shape[0], dtype=torch.float64)
-    cols = torch.arange(w.shape[0]) // 128
+    if sx.shape[0] != m:
+        sx = sx.repeat_interleave(128, 0)[:m]
+    if sw.shape[1] != n:
+        sw = sw.repeat_interleave(128, 1)[:, :n]
+    out = torch.zeros(m, n, dtype=torch.float64)
     for kb in range(sx.shape[1]):
         part = x[:, kb * 128:(kb + 1) * 128] @ w[:, kb * 128:(kb + 1) * 128].t()
-        out += part * sx[:, kb:kb + 1].double() * sw[kb, cols].double()[None, :]
+        out += part * sx[:, kb:kb + 1].double() * sw[kb:kb + 1, :].double()
     return out
 
 
@@ -259,6 +263,20 @@ def main():
         print(f"scaled_mm block-scaled {m}x{k}x{n} on {target}: "
               f"{'ok' if ok else 'MISMATCH'} ({compiled.launches()} launches)")
         passed, failed = passed + ok, failed + (not ok)
+
+    # The other block shapes: 128 x 128 blocks of the activations, 1 x 128
+    # ones of the weight (a scale per column and block of k).
+    m, k, n = 300, 384, 200
+    x8 = torch.randn(m, k).to(torch.float8_e4m3fn)
+    w8 = torch.randn(n, k).to(torch.float8_e4m3fn)
+    sx, sw = torch.rand(3, 3) + 0.5, torch.rand(3, n) + 0.5
+    compiled = xtile.compile(BlockScaledMM(), (x8, w8, sx, sw), backend="emu")
+    want = block_scaled_reference(x8, w8, sx, sw)
+    err = ((compiled(x8, w8, sx, sw).double() - want).norm() / want.norm()).item()
+    ok = err <= 1e-6 and compiled.launches() == 1
+    print(f"scaled_mm 128 x 128 activation, 1 x 128 weight blocks: "
+          f"{'ok' if ok else 'MISMATCH'}")
+    passed, failed = passed + ok, failed + (not ok)
 
     # Block-scaled gate and up projections under SwiGLU: one kernel.
     x8, wg8, sx, sg = block_quantized(200, 512, 256)
