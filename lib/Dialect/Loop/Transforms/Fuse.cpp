@@ -381,12 +381,9 @@ private:
       return false;
     auto type = cast<RankedTensorType>(v.getType());
     if (hasContraction(k)) {
-      // (Over blocks that Tile IR takes: f32 sums of whole K steps.)
+      // (Over blocks that a block-scaled sum can hold.)
       bool blocks = false;
-      k.walk([&](FoldOp fold) {
-        blocks |= isSumOfProducts(fold) && fold.getType().isF32() &&
-                  !fold.hasDynamicUpper() && fold.getTripCountAtHint() % 32 == 0;
-      });
+      k.walk([&](FoldOp fold) { blocks |= isBlockSum(fold); });
       return blocks && type.getRank() >= 3 && type.getDimSize(0) == batch;
     }
     bool folds = false;

@@ -56,6 +56,14 @@ bool xtile::loop::isContractionFold(FoldOp fold, ArrayRef<Value> rowIvs) {
 /// The shortest K step of any contraction schedule (the FMA pipes').
 static constexpr int64_t kSmallestBlockStep = 32;
 
+bool xtile::loop::isBlockSum(FoldOp fold) {
+  return isSumOfProducts(fold) && !fold.hasDynamicUpper() &&
+         fold.getType().isF32() &&
+         fold.getTripCountAtHint() % kSmallestBlockStep == 0 &&
+         matchPattern(fold.getInit(), m_AnyZeroFloat()) &&
+         !hasRegionOps(fold.getBodyBlock());
+}
+
 FoldOp xtile::loop::getScaledBlockSum(FoldOp fold, ArrayRef<Value> rowIvs) {
   TypedAttr init;
   if (fold.getCombine() != CombineKind::add || fold.hasDynamicUpper() ||
@@ -71,11 +79,7 @@ FoldOp xtile::loop::getScaledBlockSum(FoldOp fold, ArrayRef<Value> rowIvs) {
       return {};
     inner = f;
   }
-  // (Each part of a block's sum starts from 0; blocks of whole K steps.)
-  if (!inner || inner.hasDynamicUpper() || !inner.getType().isF32() ||
-      inner.getTripCountAtHint() % kSmallestBlockStep ||
-      !matchPattern(inner.getInit(), m_AnyZeroFloat()) ||
-      !inner.getResult().hasOneUse() || hasRegionOps(inner.getBodyBlock()) ||
+  if (!inner || !isBlockSum(inner) || !inner.getResult().hasOneUse() ||
       !isContractionFold(inner, rowIvs))
     return {};
   // The yielded value is a product of factors, one of them the inner sum

@@ -44,14 +44,19 @@ bool isSumOfProducts(FoldOp fold);
 /// element.
 bool isContractionFold(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
 
+/// A sum of products a block-scaled contraction's block can be (see
+/// getScaledBlockSum): static bounds over a multiple of 32 k (whole K
+/// steps of every schedule), an f32 sum from 0, no loops in its body.
+bool isBlockSum(FoldOp fold);
+
 /// A block-scaled contraction (DeepSeek-V3's fp8 GEMMs): a sum, from a
 /// constant, over blocks `kb` of one contraction fold's result (over the
 /// `k` of the block) times factors computed beside it,
 /// `sum_kb s(i, kb, j) * sum_k a(i, kb, k) b(kb, k, j)`. Multiplication
 /// distributes over the inner sum, so a schedule may scale any part of a
 /// block's sum. Returns the inner contraction fold, or null when `fold` is
-/// not of this form (static bounds, blocks of a multiple of 32 k, f32
-/// sums, nothing else looping in the block's body).
+/// not of this form (static bounds, f32 sums, an inner fold that
+/// isBlockSum, nothing else looping in the block's body).
 FoldOp getScaledBlockSum(FoldOp fold, llvm::ArrayRef<mlir::Value> rowIvs);
 
 /// A fold the contraction lowering takes: a contraction, or a block-scaled
