@@ -52,6 +52,11 @@ def main():
     plain = Generator(model, max_cache_len=48, backend="emu")
     bf16 = plain.generate(prompt, new)
     print(f"bf16 cache: {plain.decode_launches()} launches a decode step")
+    # The prefill's attention dequantizes the cache in its kernel; the fp8
+    # cache's extra launches quantize the new keys and values and write them
+    # and their scales.
+    print(f"prefill launches: fp8 cache {fp8.prefills[1].launches()}, "
+          f"bf16 cache {plain.prefills[1].launches()}")
     agree = int((got[0, 8:] == bf16[0, 8:]).sum())
     first = next((i for i in range(new) if got[0, 8 + i] != bf16[0, 8 + i]), None)
     print(f"fp8 against bf16 cache: {agree} of {new} tokens agree"

@@ -17,11 +17,14 @@
 //   parity    the TMA wait for the other phase parity, which does not wait;
 //   release   a warp-specialized producer copies into a stage without
 //             waiting for the consumers to release it;
-// and two of the Tile IR of block-scaled contractions, before it is
-// lowered:
+// and three of the Tile IR, before it is lowered: two of block-scaled
+// contractions,
 //   scale-block  each K step reads the next block's scales;
 //   scale-order  each step's sum is added to the total before the scales
-//                multiply it (the total rescaled every step).
+//                multiply it (the total rescaled every step);
+// and one of values dequantized from fp8 in a loop (an fp8 KV cache in
+// attention),
+//   kv-scale     each key's (or row's) scale read at the next one's index.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +40,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/Pass.h"
 #include "xtile/Dialect/Tile/IR/TileOps.h"
+#include "xtile/Support/Storage.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -52,7 +56,8 @@ enum class Mutation {
   Parity,
   Release,
   ScaleBlock,
-  ScaleOrder
+  ScaleOrder,
+  KvScale
 };
 
 /// The K loops of block-scaled contractions: each step's dot starts from a
@@ -106,6 +111,43 @@ static void mutateBlockScales(ModuleOp module, Mutation m) {
   });
 }
 
+/// fp8 values dequantized in a loop, `extf(fp8 tile) * scales`: the scales'
+/// load reads, along each index tile it shares with the fp8 load, the next
+/// index (wrapping around the dimension).
+static void mutateDequantScales(ModuleOp module) {
+  module.walk([&](arith::MulFOp mul) {
+    if (!mul->getParentOfType<scf::ForOp>())
+      return;
+    for (auto [x, y] : {std::pair(mul.getLhs(), mul.getRhs()),
+                        std::pair(mul.getRhs(), mul.getLhs())}) {
+      auto ext = x.getDefiningOp<arith::ExtFOp>();
+      auto values = ext ? ext.getIn().getDefiningOp<xtile::tile::LoadOp>()
+                        : xtile::tile::LoadOp();
+      auto scales = y.getDefiningOp<xtile::tile::LoadOp>();
+      if (!values || !scales ||
+          !xtile::isFp8(getElementTypeOrSelf(values.getType())))
+        continue;
+      auto buffer = cast<MemRefType>(scales.getBuffer().getType());
+      OpBuilder b(scales);
+      Location loc = scales.getLoc();
+      for (auto [d, index] : llvm::enumerate(scales.getIndices())) {
+        auto tile = dyn_cast<RankedTensorType>(index.getType());
+        if (!tile || !llvm::is_contained(values.getIndices(), index))
+          continue;
+        auto splat = [&](int64_t v) -> Value {
+          return xtile::tile::SplatOp::create(
+              b, loc, tile, arith::ConstantIndexOp::create(b, loc, v));
+        };
+        Value next = arith::RemUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, index, splat(1)),
+            splat(buffer.getDimSize(d)));
+        scales->setOperand(1 + d, next);
+      }
+      return;
+    }
+  });
+}
+
 struct Mutated : xtile::LoweringOverrides {
   explicit Mutated(Mutation m) : m(m) {}
   bool swapBFragmentRegisters() const override {
@@ -145,7 +187,7 @@ struct TestMutatedLowering
   StringRef getDescription() const final {
     return "For tests only: --convert-xtile-to-xkernel broken on purpose "
            "(mutation=fragment|swizzle|panel|overlap|round|parity|release|"
-           "scale-block|scale-order)";
+           "scale-block|scale-order|kv-scale)";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry
@@ -165,6 +207,7 @@ struct TestMutatedLowering
             .Case("release", Mutation::Release)
             .Case("scale-block", Mutation::ScaleBlock)
             .Case("scale-order", Mutation::ScaleOrder)
+            .Case("kv-scale", Mutation::KvScale)
             .Default(std::nullopt);
     if (!m) {
       getOperation().emitError("unknown test-mutate '") << mutation << "'";
@@ -172,6 +215,8 @@ struct TestMutatedLowering
     }
     if (*m == Mutation::ScaleBlock || *m == Mutation::ScaleOrder)
       mutateBlockScales(getOperation(), *m);
+    if (*m == Mutation::KvScale)
+      mutateDequantScales(getOperation());
     if (failed(xtile::lowerTileModule(getOperation(), Mutated(*m))))
       signalPassFailure();
   }

@@ -143,12 +143,19 @@ static void mapSizesByName(KernelOp from, LaunchOp launch, KernelOp into,
   }
 }
 
+/// The query rows of the smallest tile attention's schedules compute a
+/// key block's values once for.
+static constexpr int64_t kQueryTile = 64;
+
 /// Estimated dynamic work of a kernel: every arithmetic op and load,
 /// weighted (math functions are several flops), times the trip counts of
-/// the loops around it. In an online fold's body, what does not depend on
-/// the parallel loop right around the fold counts once for it: the Tile IR
-/// lowering computes a score once for the whole tile of those columns
-/// (attention's head dimension).
+/// the loops around it. In an online fold's body, the Tile IR lowering
+/// computes values per tile: what does not depend on the parallel loop
+/// right around the fold counts once for it (the tile of columns is the
+/// whole head dimension), what does not depend on the query rows around
+/// that once per kQueryTile rows (a key block's values, a dequantized K or
+/// V), and what does not depend on the keys once for the key loop (the
+/// query tile, held).
 static double estimateWork(Operation *kernel) {
   double work = 0;
   kernel->walk([&](Operation *op) {
@@ -156,17 +163,29 @@ static double estimateWork(Operation *kernel) {
             FoldOp, OnlineFoldOp, KernelOp>(op))
       return;
     double weight = isa<math::MathDialect>(op->getDialect()) ? 4 : 1;
+    // The parallel loops tiled around an online fold, innermost first.
     auto online = op->getParentOfType<OnlineFoldOp>();
+    SmallVector<Operation *, 2> tiled;
     DenseSet<Value> ivs;
-    if (online)
+    if (online) {
+      for (Operation *p = online->getParentOp();
+           p && !isa<KernelOp>(p) && tiled.size() < 2; p = p->getParentOp())
+        if (isa<ParallelOp>(p))
+          tiled.push_back(p);
       for (Value v : op->getOperands())
         collectInductionVars(v, ivs);
+    }
     for (Operation *p = op->getParentOp(); p && !isa<KernelOp>(p);
          p = p->getParentOp()) {
       if (auto loop = dyn_cast<ParallelOp>(p)) {
-        if (!online || online->getParentOp() != loop ||
-            ivs.contains(loop.getInductionVar()))
-          weight *= tripCount(loop);
+        int64_t trips = tripCount(loop);
+        if (llvm::is_contained(tiled, p) &&
+            !ivs.contains(loop.getInductionVar()))
+          trips = p == tiled.front() ? 1 : llvm::divideCeil(trips, kQueryTile);
+        weight *= trips;
+      } else if (p == online && !ivs.contains(online.getInductionVar())) {
+        // Held for the whole key loop (the query tile).
+        continue;
       } else if (isa<FoldOp, OnlineFoldOp>(p)) {
         weight *= tripCount(p);
       }

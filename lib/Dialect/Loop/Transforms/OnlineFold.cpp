@@ -177,14 +177,23 @@ void collectFactors(Value v, Operation *loop, Value iv, Term &term) {
     collectFactors(mul.getRhs(), loop, iv, term);
     return;
   }
-  // A round trip through a narrower type (16-bit probabilities fed to a
-  // matmul) is looked through: the online fold keeps them in f32.
+  // A round trip through a narrower type of the probabilities (16-bit
+  // probabilities fed to a matmul) is looked through: the online fold keeps
+  // them in f32. Any other factor's (16-bit values computed in the loop, a
+  // dequantized V) keeps its rounding.
   if (auto ext = dyn_cast<arith::ExtFOp>(def))
     if (auto trunc = ext.getIn().getDefiningOp<arith::TruncFOp>();
         trunc && trunc.getIn().getType() == ext.getType() &&
-        loop->isProperAncestor(trunc)) {
-      collectFactors(trunc.getIn(), loop, iv, term);
-      return;
+        loop->isProperAncestor(trunc) && !term.max) {
+      Term inner;
+      collectFactors(trunc.getIn(), loop, iv, inner);
+      if (inner.max) {
+        term.score = inner.score;
+        term.max = inner.max;
+        llvm::append_range(term.variant, inner.variant);
+        llvm::append_range(term.invariant, inner.invariant);
+        return;
+      }
     }
   if (auto div = dyn_cast<arith::DivFOp>(def)) {
     Operation *d = div.getRhs().getDefiningOp();

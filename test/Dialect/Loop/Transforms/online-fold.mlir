@@ -128,3 +128,53 @@ xloop.kernel @other_range(%x: memref<5x17xf32>) -> (%y: memref<5xf32>) {
     xloop.store %l, %y[%i] : memref<5xf32>
   }
 }
+
+// bf16 probabilities times a weight dequantized from fp8 and rounded to bf16
+// (an fp8 KV cache's V): the probabilities' round trip through bf16 is
+// looked through (the online fold keeps them in f32), the weight's is not
+// (its rounding is the value eager multiplies).
+// CHECK-LABEL: xloop.kernel @rounded_weight
+// CHECK: xloop.online_fold %[[J:.*]] = 0 to 7 : f32 weights 1 {
+// CHECK: %[[V8:.*]] = xloop.load %{{.*}}[%{{.*}}, %[[J]], %{{.*}}] : memref<2x7x8xf8E4M3FN>
+// CHECK: %[[VF:.*]] = arith.extf %[[V8]]
+// CHECK: %[[VS:.*]] = arith.mulf %[[VF]], %{{.*}} : f32
+// CHECK: %[[VR:.*]] = arith.truncf %[[VS]] : f32 to bf16
+// CHECK: %[[W:.*]] = arith.extf %[[VR]] : bf16 to f32
+// CHECK: xloop.yield %{{.*}}, %[[W]] : f32, f32
+xloop.kernel @rounded_weight(%s: memref<2x5x7xf32>, %v: memref<2x7x8xf8E4M3FN>, %vscale: memref<2x7xf32>) -> (%o: memref<2x5x8xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %b = 0 to 2 {
+    xloop.parallel %i = 0 to 5 {
+      %m = xloop.fold %j = 0 to 7 combine max init(%ninf) : f32 {
+        %x = xloop.load %s[%b, %i, %j] : memref<2x5x7xf32>
+        xloop.yield %x : f32
+      }
+      %l = xloop.fold %j = 0 to 7 combine add init(%zero) : f32 {
+        %x = xloop.load %s[%b, %i, %j] : memref<2x5x7xf32>
+        %d = arith.subf %x, %m : f32
+        %e = math.exp %d : f32
+        xloop.yield %e : f32
+      }
+      xloop.parallel %d = 0 to 8 {
+        %r = xloop.fold %j = 0 to 7 combine add init(%zero) : f32 {
+          %x = xloop.load %s[%b, %i, %j] : memref<2x5x7xf32>
+          %dd = arith.subf %x, %m : f32
+          %e = math.exp %dd : f32
+          %p = arith.divf %e, %l : f32
+          %pr = arith.truncf %p : f32 to bf16
+          %pw = arith.extf %pr : bf16 to f32
+          %w8 = xloop.load %v[%b, %j, %d] : memref<2x7x8xf8E4M3FN>
+          %wf = arith.extf %w8 : f8E4M3FN to f32
+          %ws = xloop.load %vscale[%b, %j] : memref<2x7xf32>
+          %wm = arith.mulf %wf, %ws : f32
+          %wr = arith.truncf %wm : f32 to bf16
+          %ww = arith.extf %wr : bf16 to f32
+          %t = arith.mulf %pw, %ww : f32
+          xloop.yield %t : f32
+        }
+        xloop.store %r, %o[%b, %i, %d] : memref<2x5x8xf32>
+      }
+    }
+  }
+}

@@ -26,7 +26,9 @@ def XLoopFuse : Pass<"xloop-fuse", "::mlir::ModuleOp"> {
             <= flops-per-byte * bytes saved
 
     Work is estimated statically: each arithmetic op and load (math
-    functions count 4) times the trip counts of the loops around it. The
+    functions count 4) times the trip counts of the loops around it (in
+    an online fold's body, per tile, as the Tile IR lowering computes
+    attention: once per block of queries for a key block's values). The
     bytes saved are the producer's output written and read (2x its size)
     when the consumer is its only user, else only the consumer's read
     (the producer still runs for its other users, or for the function's
