@@ -143,6 +143,18 @@ static void mapSizesByName(KernelOp from, LaunchOp launch, KernelOp into,
   }
 }
 
+/// Whether `index` is 0 wherever it is used: the constant, or the index of
+/// a parallel loop from 0 to 1.
+static bool isAlwaysZero(Value index) {
+  if (matchPattern(index, m_Zero()))
+    return true;
+  auto arg = dyn_cast<BlockArgument>(index);
+  auto loop = arg ? dyn_cast<ParallelOp>(arg.getOwner()->getParentOp())
+                  : ParallelOp();
+  return loop && loop.getInductionVar() == index && !loop.hasDynamicUpper() &&
+         loop.getLower() == 0 && loop.getUpper() == 1;
+}
+
 /// The query rows of the smallest tile attention's schedules compute a
 /// key block's values once for.
 static constexpr int64_t kQueryTile = 64;
@@ -765,7 +777,7 @@ private:
       unsigned next = 0;
       for (auto [d, index] : llvm::enumerate(indices)) {
         if (outType.getDimSize(d) == 1) {
-          if (!matchPattern(index, m_Zero()))
+          if (!isAlwaysZero(index))
             return false;
           continue;
         }
@@ -786,17 +798,29 @@ private:
     else
       builder.setInsertionPointToEnd(body);
     Location loc = producer.getLoc();
+    // The element's indices as the consumer reads it: a dimension of 1 at
+    // 0 or at the index of a row loop from 0 to 1 (the same value, and the
+    // same expression, which the inlined producer's then shares).
+    auto read = cast<LoadOp>(*ck.getInputs()[pos].getUsers().begin());
     SmallVector<Value> indices;
     Value zero;
     unsigned next = 0;
-    for (int64_t d : outType.getShape()) {
-      if (d == 1) {
-        if (!zero)
-          zero = arith::ConstantIndexOp::create(builder, loc, 0);
-        indices.push_back(zero);
-      } else {
+    for (auto [d, size] : llvm::enumerate(outType.getShape())) {
+      if (size != 1) {
         indices.push_back(trialRows.rows[wide[next++]].getInductionVar());
+        continue;
       }
+      auto row = llvm::find_if(rows.rows, [&](ParallelOp loop) {
+        return loop.getInductionVar() == read.getIndices()[d];
+      });
+      if (row != rows.rows.end()) {
+        indices.push_back(
+            trialRows.rows[row - rows.rows.begin()].getInductionVar());
+        continue;
+      }
+      if (!zero)
+        zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      indices.push_back(zero);
     }
     Value element =
         LoadOp::create(builder, loc, trial.getInputs()[pos], indices);

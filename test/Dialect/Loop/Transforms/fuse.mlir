@@ -262,6 +262,30 @@ func.func @row_stat(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x1xf32>)
 
 // -----
 
+// The same over rows with dimensions of 1 (a decode step's new token, per
+// head: [batch 1, heads 2, token 1, 16]), which the consumer reads at its
+// row loops from 0 to 1: one kernel writes both, the statistic once.
+// CHECK-LABEL: xloop.kernel @unit_rows_div(
+// CHECK-SAME:    -> (%{{.*}}: memref<1x2x1x16xf32>, %[[M:.*]]: memref<1x2x1x1xf32>)
+// CHECK:           xloop.fold
+// CHECK-NOT:       xloop.fold
+// CHECK:           xloop.store %{{.*}}, %[[M]]
+// CHECK-LABEL: func.func @unit_rows(
+// CHECK-NEXT:    %[[L:.*]]:2 = xloop.launch @unit_rows_div(%arg0)
+// CHECK-NEXT:    return %[[L]]#0, %[[L]]#1
+// GREEDY-LABEL: func.func @unit_rows(
+// GREEDY-NEXT:    xloop.launch @unit_rows_div(%arg0)
+// GREEDY-NEXT:    return
+func.func @unit_rows(%x: tensor<1x2x1x16xf32>) -> (tensor<1x2x1x16xf32>, tensor<1x2x1x1xf32>) {
+  %a = xtensor.abs %x : tensor<1x2x1x16xf32>
+  %m = xtensor.reduce max %a dims [3] keepdim : tensor<1x2x1x16xf32> -> tensor<1x2x1x1xf32>
+  %mb = xtensor.broadcast %m : tensor<1x2x1x1xf32> -> tensor<1x2x1x16xf32>
+  %y = xtensor.div %x, %mb : tensor<1x2x1x16xf32>
+  return %y, %m : tensor<1x2x1x16xf32>, tensor<1x2x1x1xf32>
+}
+
+// -----
+
 // Not where the consumer's rows visit each statistic more than once (4
 // times here): the statistic stays a kernel of its own.
 // CHECK-LABEL: xloop.kernel @other_rows_reduce(
