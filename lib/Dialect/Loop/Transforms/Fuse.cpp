@@ -771,7 +771,9 @@ private:
       if (rows.rows[k].getUpper() != e)
         return false;
     // Every load reads the element of its row: dimensions of 1 at 0, the
-    // others at the row loops' indices.
+    // others at the row loops' indices (and there is one).
+    if (ck.getInputs()[pos].use_empty())
+      return false;
     for (Operation *user : ck.getInputs()[pos].getUsers()) {
       auto indices = cast<LoadOp>(user).getIndices();
       unsigned next = 0;

@@ -356,3 +356,38 @@ func.func @block_squares(%x: tensor<2x8x32xf32>, %w: tensor<2x32x6xf32>) -> tens
   %r = xtensor.reduce sum %m dims [0] : tensor<2x8x6xf32> -> tensor<8x6xf32>
   return %r : tensor<8x6xf32>
 }
+
+// -----
+
+// A consumer that no longer reads a statistic it is passed (topk of one
+// element): left alone, not a crash.
+// CHECK-LABEL: func.func @stat_unread(
+// CHECK:         return
+// GREEDY-LABEL: func.func @stat_unread(
+func.func @stat_unread(%arg0: tensor<f32>) -> (tensor<f32>, tensor<i64>) {
+  %1 = xtensor.reshape %arg0 : tensor<f32> -> tensor<1xf32>
+  %2 = xtensor.iota dim 0 : tensor<1xi64>
+  %3 = xtensor.cmp ne, %1, %1 : tensor<1xf32>
+  %4 = xtensor.constant dense<true> : tensor<1xi1>
+  %5 = xtensor.not %3 : tensor<1xi1>
+  %6 = xtensor.and %4, %5 : tensor<1xi1>
+  %7 = xtensor.constant dense<0xFF800000> : tensor<1xf32>
+  %8 = xtensor.select %6, %1, %7 : tensor<1xf32>
+  %9 = xtensor.reduce max %8 dims [0] keepdim : tensor<1xf32> -> tensor<1xf32>
+  %10 = xtensor.and %4, %3 : tensor<1xi1>
+  %11 = xtensor.reduce any %10 dims [0] keepdim : tensor<1xi1> -> tensor<1xi1>
+  %12 = xtensor.constant dense<0x7FC00000> : tensor<1xf32>
+  %13 = xtensor.select %11, %12, %9 : tensor<1xf32>
+  %14 = xtensor.cmp eq, %1, %13 : tensor<1xf32>
+  %15 = xtensor.cmp ne, %13, %13 : tensor<1xf32>
+  %16 = xtensor.and %3, %15 : tensor<1xi1>
+  %17 = xtensor.or %14, %16 : tensor<1xi1>
+  %18 = xtensor.and %17, %4 : tensor<1xi1>
+  %19 = xtensor.constant dense<1> : tensor<1xi64>
+  %20 = xtensor.select %18, %2, %19 : tensor<1xi64>
+  %21 = xtensor.reduce min %20 dims [0] keepdim : tensor<1xi64> -> tensor<1xi64>
+  %22 = xtensor.gather %1[%21] axis 0 : tensor<1xf32>, tensor<1xi64> -> tensor<1xf32>
+  %23 = xtensor.reshape %22 : tensor<1xf32> -> tensor<f32>
+  %24 = xtensor.reshape %21 : tensor<1xi64> -> tensor<i64>
+  return %23, %24 : tensor<f32>, tensor<i64>
+}
