@@ -153,8 +153,9 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
   CUmodule module = nullptr;
   std::vector<CUdeviceptr> device;
   llvm::scope_exit cleanup([&] {
-    for (CUdeviceptr p : device)
-      if (p)
+    for (auto [i, p] : llvm::enumerate(device))
+      if (p && (i >= program.buffers.size() ||
+                program.buffers[i].inPlaceOf < 0))
         api->memFree(p);
     if (module)
       api->moduleUnload(module);
@@ -180,6 +181,15 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
   // temporaries and tensor maps.
   device.assign(program.buffers.size(), 0);
   for (auto [i, b] : llvm::enumerate(program.buffers)) {
+    if (b.inPlaceOf >= 0) {
+      // Returned in the input's buffer: the same device memory.
+      if (b.inPlaceOf >= int64_t(i))
+        return llvm::createStringError("the launch plan of " + program.name +
+                                       " has an output in place of a "
+                                       "buffer after it");
+      device[i] = device[b.inPlaceOf];
+      continue;
+    }
     size_t bytes =
         b.role == "tensor_map" ? kTensorMapBytes : size_t(b.bytesAt(sizes));
     XTILE_CHECK(api->memAlloc(&device[i], std::max<size_t>(bytes, 1)),
@@ -268,8 +278,9 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
                 "copying a tensor map");
     return llvm::Error::success();
   };
-  // The tensor maps are encoded once; the launches run `repeats + 1` times
-  // (the first a warm-up), each timed; the copies run after them.
+  // The tensor maps are encoded once; the launches and copies run in
+  // program order `repeats + 1` times (the first a warm-up), the launches
+  // each timed.
   for (const Step &step : program.steps)
     if (step.kind == Step::Kind::TensorMap)
       if (llvm::Error e = encode(step))
@@ -283,7 +294,20 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
     api->eventDestroy(after);
   });
   for (int run = 0; run <= repeats; ++run) {
+    // A repeat starts from the inputs that an earlier run updated in place.
+    for (const plan::Buffer &b : program.buffers)
+      if (run > 0 && b.inPlaceOf >= 0)
+        XTILE_CHECK(api->memcpyHtoD(device[b.inPlaceOf],
+                                    buffers[b.inPlaceOf].data(),
+                                    buffers[b.inPlaceOf].size()),
+                    "restoring an input updated in place");
     for (auto [i, step] : llvm::enumerate(program.steps)) {
+      if (step.kind == Step::Kind::Copy) {
+        XTILE_CHECK(api->memcpyDtoD(device[step.to], device[step.from],
+                                    step.bytesAt(sizes)),
+                    "copying a buffer");
+        continue;
+      }
       if (step.kind != Step::Kind::Launch)
         continue;
       std::vector<CUdeviceptr> args;
@@ -312,12 +336,6 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
         samples[i].push_back(ms * 1000.0f);
     }
   }
-  for (const Step &step : program.steps)
-    if (step.kind == Step::Kind::Copy) {
-      XTILE_CHECK(api->memcpyDtoD(device[step.to], device[step.from],
-                                  step.bytesAt(sizes)),
-                  "copying a buffer");
-    }
   for (auto [i, step] : llvm::enumerate(program.steps)) {
     if (step.kind != Step::Kind::Launch)
       continue;

@@ -64,7 +64,8 @@ struct Reader {
   bool buffer(const Object &o, Buffer &b) {
     return string(o, "role", b.role) && integers(o, "shape", b.shape) &&
            string(o, "element", b.element) && integer(o, "bytes", b.bytes) &&
-           integers(o, "sizes", b.sizes, /*optional=*/true);
+           integers(o, "sizes", b.sizes, /*optional=*/true) &&
+           integer(o, "in_place_of", b.inPlaceOf, /*optional=*/true);
   }
 
   bool step(const Object &o, Step &s) {

@@ -24,13 +24,16 @@ namespace xtile::plan {
 /// A buffer: an argument (role "input" or "output"), a temporary, or the
 /// 128 bytes of a TMA tensor map. `shape` has -1 where a dynamic size is;
 /// `sizes` names, in order, the program sizes those are. `bytes` is the
-/// product of the static dimensions and the element size.
+/// product of the static dimensions and the element size. An output
+/// returned in place of an input has `inPlaceOf`, the input's index: the
+/// caller passes one buffer for both.
 struct Buffer {
   std::string role;
   std::vector<int64_t> shape;
   std::string element;
   int64_t bytes = 0;
   std::vector<int64_t> sizes;
+  int64_t inPlaceOf = -1;
 
   /// The bytes at `values`, the program's sizes.
   int64_t bytesAt(llvm::ArrayRef<int64_t> values) const;

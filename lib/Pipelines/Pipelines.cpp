@@ -14,7 +14,7 @@
 using namespace mlir;
 
 /// Decompose, normalize, one kernel per op, fuse, compute 16-bit floats in
-/// f32, dedupe.
+/// f32, write in place, dedupe.
 template <typename Options>
 static void addLoopStages(OpPassManager &pm,
                           const xtile::LoopStageOptions<Options> &options) {
@@ -28,6 +28,7 @@ static void addLoopStages(OpPassManager &pm,
   fuse.onlineSoftmax = options.onlineSoftmax;
   pm.addPass(xtile::loop::createXLoopFuse(fuse));
   pm.addPass(xtile::loop::createXLoopComputeF32());
+  pm.addPass(xtile::loop::createXLoopWriteInPlace());
   pm.addPass(xtile::loop::createXLoopDedupe());
 }
 

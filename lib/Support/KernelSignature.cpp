@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "xtile/Support/SymbolicDims.h"
 
 using namespace mlir;
@@ -437,4 +438,34 @@ LogicalResult xtile::verifyKernelLaunch(Operation *launch,
   if (failed(check("input", inputs, ins)))
     return failure();
   return check("output", outputs, outs);
+}
+
+LogicalResult
+xtile::verifyLaunchUpdates(Operation *launch,
+                           std::optional<ArrayRef<int64_t>> updates,
+                           ValueRange inputs, ValueRange outputs) {
+  if (!updates)
+    return success();
+  if (updates->size() != outputs.size())
+    return launch->emitOpError()
+           << "has " << updates->size() << " 'updates' entries for "
+           << outputs.size() << " output(s)";
+  llvm::SmallDenseSet<int64_t> seen;
+  for (auto [i, operand] : llvm::enumerate(*updates)) {
+    if (operand == -1)
+      continue;
+    if (operand < 0 || operand >= int64_t(inputs.size()))
+      return launch->emitOpError()
+             << "output #" << i << " updates operand #" << operand
+             << ", which the launch does not have";
+    if (inputs[operand].getType() != outputs[i].getType())
+      return launch->emitOpError()
+             << "output #" << i << " " << outputs[i].getType()
+             << " cannot update operand #" << operand << " "
+             << inputs[operand].getType() << " in place";
+    if (!seen.insert(operand).second)
+      return launch->emitOpError()
+             << "updates operand #" << operand << " twice";
+  }
+  return success();
 }

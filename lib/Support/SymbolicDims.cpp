@@ -2,6 +2,7 @@
 
 #include "xtile/Support/SymbolicDims.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -67,6 +68,18 @@ SmallVector<DeclaredSymbol> xtile::getDeclaredSymbols(Operation *func) {
         range && range.size() == 2)
       symbols.push_back({entry.getName(), range[0], range[1]});
   return symbols;
+}
+
+SmallVector<int64_t> xtile::getInPlaceArguments(Operation *func) {
+  auto fn = dyn_cast_or_null<FunctionOpInterface>(func);
+  if (!fn)
+    return {};
+  SmallVector<int64_t> argOf(fn.getNumResults(), -1);
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    if (auto r = fn.getArgAttrOfType<IntegerAttr>(i, kInPlaceAttrName);
+        r && r.getInt() >= 0 && r.getInt() < int64_t(argOf.size()))
+      argOf[r.getInt()] = i;
+  return argOf;
 }
 
 std::optional<DeclaredSymbol> xtile::getDeclaredSymbol(Operation *func,

@@ -141,6 +141,7 @@ class Compiled:
         self.symbols = dict(imp.symbols)   # dynamic size -> (min, max)
         self.outputs = [(o.shape, o.dtype) for o in imp.outputs]
         self.roles = imp.output_roles
+        self.in_place = getattr(imp, "in_place", [None] * len(self.outputs))
         self.buffers = imp.buffers
         for kind, what in self.roles:
             if kind not in RESULT_KINDS:
@@ -264,8 +265,16 @@ class Compiled:
             buffers.append(t.detach().to(self.device).contiguous())
         outs = [torch.empty([d if isinstance(d, int) else sizes[d.name] for d in shape],
                             dtype=dtype, device=self.device)
-                for shape, dtype in self.outputs]
-        return buffers, outs
+                if self.in_place[r] is None else None
+                for r, (shape, dtype) in enumerate(self.outputs)]
+        return buffers, self._tie(buffers, outs)
+
+    def _tie(self, buffers, outs):
+        """`outs` with each result returned in place of an argument
+        (xtensor.in_place) being that argument's buffer: the program
+        updates it, and results_of finds the new value already there when
+        the buffer is the caller's own tensor."""
+        return [buffers[a] if a is not None else o for a, o in zip(self.in_place, outs)]
 
     def _size_values(self, program, sizes):
         return ([sizes[n] for n in sorted(self.symbols)] if program is self.dynamic
@@ -313,6 +322,7 @@ class Graphed:
                                  "cannot be captured in place")
             self.inputs.append(buffers[i])
             position += 1
+        self.outs = compiled._tie(buffers, self.outs)
         self.graph = program.capture(buffers + self.outs,
                                      compiled._size_values(program, self.sizes))
         self.program = program

@@ -67,12 +67,19 @@ def results_of(roles, outs, inputs, input_names, state):
     values of the inputs (by name in input_names) and of the buffers and
     parameters (state(target)) it assigns into them, as eager does."""
     results = []
+
+    def assign(into, out):
+        # (A result the program wrote in place, into the caller's own
+        # tensor, is already there.)
+        if into.data_ptr() != out.data_ptr() or into.shape != out.shape:
+            into.copy_(out)
+
     with torch.no_grad():
         for (kind, target), out in zip(roles, outs):
             if kind == "USER_INPUT_MUTATION":
-                inputs[input_names.index(target)].copy_(out)
+                assign(inputs[input_names.index(target)], out)
             elif kind in ("BUFFER_MUTATION", "PARAMETER_MUTATION"):
-                state(target).copy_(out)
+                assign(state(target), out)
             else:
                 results.append(out)
     return results[0] if len(results) == 1 else tuple(results)

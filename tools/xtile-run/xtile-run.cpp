@@ -33,6 +33,7 @@
 #include "xtile/InitAllDialects.h"
 #include "xtile/Pipelines/Pipelines.h"
 #include "xtile/Support/Storage.h"
+#include "xtile/Support/SymbolicDims.h"
 #include "xtile/Target/CUDA/CUDAEmitter.h"
 #include "xtile/Target/LaunchPlan/LaunchPlan.h"
 #include "xtile/Target/PTX/PTXEmitter.h"
@@ -766,6 +767,11 @@ int main(int argc, char **argv) {
         std::vector<void *> pointers;
         for (auto &b : buffers)
           pointers.push_back(b.data());
+        // A result returned in place of an argument: one buffer for both.
+        SmallVector<int64_t> inPlaceOf = getInPlaceArguments(run.bound);
+        for (auto [i, a] : llvm::enumerate(inPlaceOf))
+          if (a >= 0)
+            pointers[in.size() + i] = pointers[a];
         start = std::chrono::steady_clock::now();
         int rc = entryPoint(pointers.data(), programSizes[k].data(), nullptr);
         double secs = std::chrono::duration<double>(
@@ -780,8 +786,9 @@ int main(int argc, char **argv) {
                      << llvm::format("%.2f", secs) << " s\n";
         std::vector<RefTensor> outs;
         for (auto [i, t] : llvm::enumerate(run.bound.getResultTypes()))
-          outs.push_back(fromDevice(cast<RankedTensorType>(t),
-                                    buffers[in.size() + i]));
+          outs.push_back(fromDevice(
+              cast<RankedTensorType>(t),
+              buffers[inPlaceOf[i] >= 0 ? inPlaceOf[i] : in.size() + i]));
         results.push_back(std::move(outs));
       }
       if (keepDir.empty())

@@ -97,6 +97,13 @@ llvm::LogicalResult verifyKernelLaunch(mlir::Operation *launch,
                                        mlir::ValueRange outputs,
                                        mlir::SymbolTableCollection &symbols);
 
+/// Verifies a launch's `updates` (when it has them): one entry per output,
+/// -1 or the index of an input of the output's type, no input twice.
+llvm::LogicalResult verifyLaunchUpdates(mlir::Operation *launch,
+                                        std::optional<llvm::ArrayRef<int64_t>> updates,
+                                        mlir::ValueRange inputs,
+                                        mlir::ValueRange outputs);
+
 } // namespace xtile
 
 #endif // XTILE_SUPPORT_KERNELSIGNATURE_H

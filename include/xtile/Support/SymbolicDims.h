@@ -52,6 +52,15 @@ llvm::SmallVector<mlir::StringAttr> getSymbols(mlir::Type type);
 /// ranges: `xtensor.symbols = {T = array<i64: min, max>}`.
 inline constexpr llvm::StringLiteral kSymbolsAttrName = "xtensor.symbols";
 
+/// The name of the argument attribute that makes a function's result
+/// take the argument's place: `%cache: tensor<...> {xtensor.in_place = 0}`
+/// returns result #0 in the argument's buffer (the caller's input is
+/// updated, as an in-place assignment such as `index_copy_` updates it).
+inline constexpr llvm::StringLiteral kInPlaceAttrName = "xtensor.in_place";
+/// For each result of `func`, the argument whose buffer it is returned in
+/// (`xtensor.in_place`), or -1.
+llvm::SmallVector<int64_t> getInPlaceArguments(mlir::Operation *func);
+
 /// A symbol declared in a function's `xtensor.symbols`, with its range.
 struct DeclaredSymbol {
   mlir::StringAttr name;

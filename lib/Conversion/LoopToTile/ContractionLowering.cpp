@@ -181,8 +181,16 @@ static LogicalResult emitStores(OpBuilder &b, Location loc,
       indices.push_back(*t);
     }
     Value tile = ctx.isTile(*value) ? *value : ctx.splat(*value);
+    Value where = mask;
+    if (Value condition = store.getCondition()) {
+      FailureOr<Value> c = ctx.get(condition);
+      if (failed(c))
+        return failure();
+      Value t = ctx.isTile(*c) ? *c : ctx.splat(*c);
+      where = where ? arith::AndIOp::create(b, loc, where, t).getResult() : t;
+    }
     xt::StoreOp::create(b, loc, tile, scalars.lookup(store.getBuffer()),
-                        indices, mask);
+                        indices, where);
   }
   return success();
 }

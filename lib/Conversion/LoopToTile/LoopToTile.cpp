@@ -78,7 +78,7 @@ struct ConvertXLoopToXTilePass
       OpBuilder b(launch);
       auto lowered = xt::LaunchOp::create(
           b, launch.getLoc(), launch.getResultTypes(), launch.getKernelAttr(),
-          launch.getSizesAttr(), launch.getInputs());
+          launch.getSizesAttr(), launch.getInputs(), launch.getUpdatesAttr());
       launch.replaceAllUsesWith(lowered.getResults());
       launch.erase();
     }

@@ -429,14 +429,31 @@ private:
     SmallVector<Value> idx = indices(store.getIndices());
     bool tiled =
         llvm::any_of(store.getIndices(), [&](Value v) { return isTile(v); });
+    Value condition = store.getCondition();
     if (!tiled) {
-      if (isTile(store.getValue()))
+      if (isTile(store.getValue()) || (condition && isTile(condition)))
         return store.emitOpError("stores a tile to a single element");
+      if (condition) {
+        // One element, as a tile of one under a mask of one.
+        auto one = [&](Value v) -> Value {
+          v = scalars.lookupOrDefault(v);
+          return xt::SplatOp::create(b, loc,
+                                     RankedTensorType::get({1}, v.getType()), v);
+        };
+        xt::StoreOp::create(b, loc, one(store.getValue()), buffer, idx,
+                            one(condition));
+        return success();
+      }
       xt::StoreOp::create(b, loc, scalars.lookupOrDefault(store.getValue()),
                           buffer, idx, Value());
       return success();
     }
-    xt::StoreOp::create(b, loc, asTile(store.getValue()), buffer, idx, mask);
+    Value where = mask;
+    if (condition) {
+      Value c = asTile(condition);
+      where = where ? arith::AndIOp::create(b, loc, where, c).getResult() : c;
+    }
+    xt::StoreOp::create(b, loc, asTile(store.getValue()), buffer, idx, where);
     return success();
   }
 

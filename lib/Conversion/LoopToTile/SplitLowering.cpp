@@ -216,6 +216,8 @@ void xtile::detail::splitLaunches(xl::KernelOp kernel, StringRef partialName,
     auto second =
         xl::LaunchOp::create(lb, launch.getLoc(), launch.getResultTypes(),
                              kernel.getSymName(), operands);
+    // (The partials come after the inputs: an input's index stays.)
+    second.setUpdatesAttr(launch.getUpdatesAttr());
     launch.replaceAllUsesWith(second.getResults());
     launch.erase();
   }

@@ -53,6 +53,13 @@ private:
   }
   LogicalResult lowerOp(Operation &op);
   LogicalResult lowerLaunch(xt::LaunchOp launch);
+  /// Whether `out`, a result of `launch` that updates `operand`, may be
+  /// written into the operand's own buffer: nothing after the launch uses
+  /// the operand, and an argument's buffer is updated only by the result
+  /// returned in its place.
+  bool mayUpdate(Value out, Value operand, Operation *launch);
+  /// The operand that result `out` of a launch updates, if it updates one.
+  static Value updatedOperand(Value out);
   /// Copies the results that no kernel writes into their buffers.
   LogicalResult copyResults();
 
@@ -73,6 +80,10 @@ private:
   // returned twice).
   DenseMap<Value, unsigned> outputOf;
   SmallVector<std::pair<Value, unsigned>> copies;
+  // For each result, the argument it is returned in place of, or -1.
+  SmallVector<int64_t> inPlaceOf;
+  // Launch results written into the buffer of the operand they update.
+  DenseSet<Value> updatedInPlace;
 };
 } // namespace
 
@@ -105,6 +116,8 @@ LogicalResult HostLowering::createProgram() {
   }
   program = xk::ProgramOp::create(b, fn.getLoc(), fn.getSymName(),
                                   fn.getNumArguments());
+  if (llvm::any_of(inPlaceOf, [](int64_t a) { return a >= 0; }))
+    program.setInPlace(inPlaceOf);
   body = b.createBlock(&program.getBody(), {}, buffers,
                        SmallVector<Location>(buffers.size(), fn.getLoc()));
   bool dynamic = llvm::any_of(
@@ -169,7 +182,20 @@ LogicalResult HostLowering::lowerLaunch(xt::LaunchOp launch) {
   for (Value out : launch.getResults()) {
     Value buffer;
     auto it = outputOf.find(out);
-    if (it != outputOf.end()) {
+    if (Value updated = updatedOperand(out)) {
+      // The result is the operand's buffer, updated: its own, or a copy
+      // of it made first.
+      buffer = bufferOf.lookup(updated);
+      if (buffer && !updatedInPlace.contains(out)) {
+        FailureOr<MemRefType> m = memrefOf(out.getType(), launch);
+        if (failed(m))
+          return failure();
+        Value copy =
+            xk::AllocOp::create(b, launch.getLoc(), *m, sizesOf(out.getType()));
+        xk::CopyOp::create(b, launch.getLoc(), buffer, copy);
+        buffer = copy;
+      }
+    } else if (it != outputOf.end()) {
       buffer = body->getArgument(fn.getNumArguments() + it->second);
     } else {
       FailureOr<MemRefType> m = memrefOf(out.getType(), launch);
@@ -228,9 +254,50 @@ LogicalResult HostLowering::copyResults() {
   return success();
 }
 
+Value HostLowering::updatedOperand(Value out) {
+  auto launch = out.getDefiningOp<xt::LaunchOp>();
+  if (!launch || !launch.getUpdates())
+    return Value();
+  int64_t operand = (*launch.getUpdates())[cast<OpResult>(out).getResultNumber()];
+  return operand >= 0 ? launch.getInputs()[operand] : Value();
+}
+
+bool HostLowering::mayUpdate(Value out, Value operand,
+                             Operation *launch) {
+  for (Operation *user : operand.getUsers())
+    if (user != launch && (user->getBlock() != launch->getBlock() ||
+                           launch->isBeforeInBlock(user)))
+      return false;
+  auto arg = dyn_cast<BlockArgument>(operand);
+  if (!arg)
+    return true; // a temporary that nothing reads again
+  for (auto [r, a] : llvm::enumerate(inPlaceOf))
+    if (a == arg.getArgNumber())
+      return ret.getOperand(r) == out;
+  return false;
+}
+
 FailureOr<xk::ProgramOp> HostLowering::run() {
+  inPlaceOf = getInPlaceArguments(fn);
+  for (Operation &op : fn.getBody().front())
+    if (auto launch = dyn_cast<xt::LaunchOp>(op))
+      for (Value out : launch.getResults())
+        if (Value operand = updatedOperand(out);
+            operand && mayUpdate(out, operand, launch))
+          updatedInPlace.insert(out);
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    if (!v.getDefiningOp<xt::LaunchOp>() || outputOf.count(v))
+    if (int64_t a = inPlaceOf[i]; a >= 0) {
+      // Returned in the argument's buffer: already there, written there
+      // by the launch that updates it, or copied there at the end (after
+      // every launch has read the argument).
+      Value arg = fn.getArgument(a);
+      if (v == arg || (updatedInPlace.contains(v) && updatedOperand(v) == arg))
+        continue;
+      copies.push_back({v, unsigned(i)});
+      continue;
+    }
+    if (!v.getDefiningOp<xt::LaunchOp>() || outputOf.count(v) ||
+        updatedOperand(v))
       copies.push_back({v, unsigned(i)});
     else
       outputOf[v] = i;

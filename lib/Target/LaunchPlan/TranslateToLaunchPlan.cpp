@@ -100,9 +100,13 @@ FailureOr<llvm::json::Object> planOf(xk::ProgramOp program) {
           {"max", range.second}});
   for (BlockArgument arg : program.getBuffers()) {
     index[arg] = buffers.size();
-    buffers.push_back(buffer(
-        program,
-        arg.getArgNumber() < program.getNumInputs() ? "input" : "output", arg));
+    bool input = arg.getArgNumber() < program.getNumInputs();
+    llvm::json::Object b = buffer(program, input ? "input" : "output", arg);
+    if (std::optional<ArrayRef<int64_t>> inPlace = program.getInPlace();
+        inPlace && !input &&
+        (*inPlace)[arg.getArgNumber() - program.getNumInputs()] >= 0)
+      b["in_place_of"] = (*inPlace)[arg.getArgNumber() - program.getNumInputs()];
+    buffers.push_back(std::move(b));
   }
   for (Operation &op : body) {
     if (auto alloc = dyn_cast<xk::AllocOp>(op)) {

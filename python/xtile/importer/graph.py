@@ -82,6 +82,7 @@ class Importer(IRBuilder):
         self.node = None       # the node being imported
         self.args = []         # (name, type) of the function's arguments
         self.arg_sources = []  # what feeds each argument at run time
+        self.arg_keys = []     # its input's name, or its buffer's target
         self.arg_shapes = []   # each argument's shape (ints and Sym)
         self.sizes = DynamicSizes(exported)
         self.symbols = self.sizes.symbols  # dynamic size name -> (min, max)
@@ -124,10 +125,19 @@ class Importer(IRBuilder):
         # input or buffer it assigns in place (functionalized), which the
         # caller writes back.
         self.output_roles = [(spec.kind.name, spec.target) for spec in sig.output_specs]
+        # A new value of an argument is returned in the argument's buffer
+        # (xtensor.in_place) where its type is the argument's.
+        self.in_place = [None] * len(self.outputs)
+        for r, ((kind, target), out) in enumerate(zip(self.output_roles, self.outputs)):
+            if kind.endswith("_MUTATION") and target in self.arg_keys:
+                a = self.arg_keys.index(target)
+                if self.args[a][1] == out.type:
+                    self.in_place[r] = a
         self.buffers = {spec.target: state.get(spec.target, constants.get(spec.target))
                         for spec in sig.input_specs
                         if spec.kind.name in ("BUFFER", "PARAMETER")}
-        return self.module(self.name, self.args, self.outputs, self.symbols)
+        return self.module(self.name, self.args, self.outputs, self.symbols,
+                           self.in_place)
 
     def _placeholder(self, node, spec, state, constants):
         """An input of the program: a function argument, or a parameter or
@@ -177,6 +187,7 @@ class Importer(IRBuilder):
         self.args.append((name, v.type))
         self.arg_shapes.append(v.shape)
         self.arg_sources.append(("input", node.name) if is_user else ("param", tensor))
+        self.arg_keys.append(node.name if is_user else spec.target)
 
     def _call_function(self, node):
         """A call, its errors located at the model's line."""

@@ -286,12 +286,16 @@ class IRBuilder:
                          f"{tensor_type(shape, dtype)}", shape, dtype)
 
     # -- the module -------------------------------------------------------
-    def module(self, name, args, outputs, symbols):
+    def module(self, name, args, outputs, symbols, in_place=()):
         """The module of one function `name` whose body is the lines built:
         `args` are (name, type), `outputs` the Values returned, `symbols`
-        each dynamic size's (min, max)."""
+        each dynamic size's (min, max), `in_place` for each output the
+        argument it is returned in place of (or None)."""
         res = ", ".join(o.type for o in outputs)
-        params = ", ".join(f"{n}: {t}" for n, t in args)
+        tied = {a: r for r, a in enumerate(in_place) if a is not None}
+        params = ", ".join(
+            f"{n}: {t}" + (f" {{xtensor.in_place = {tied[i]} : i64}}" if i in tied else "")
+            for i, (n, t) in enumerate(args))
         body = "\n".join(self.lines)
         rets = ", ".join(o.name for o in outputs)
         attrs = ""

@@ -491,6 +491,26 @@ LogicalResult ProgramOp::verify() {
                          << getNumSizes() << " size(s)";
   if (!getNumSizes() && names && !names->empty())
     return emitOpError("has size names but no sizes");
+  if (std::optional<ArrayRef<int64_t>> inPlace = getInPlace()) {
+    ArrayRef<BlockArgument> buffers = getBuffers();
+    int64_t inputs = getNumInputs();
+    if (int64_t(inPlace->size()) != int64_t(buffers.size()) - inputs)
+      return emitOpError() << "needs one 'in_place' entry per output ("
+                           << int64_t(buffers.size()) - inputs << "), has "
+                           << inPlace->size();
+    for (auto [i, input] : llvm::enumerate(*inPlace)) {
+      if (input == -1)
+        continue;
+      if (input < 0 || input >= inputs)
+        return emitOpError() << "output #" << i << " is in place of input #"
+                             << input << ", which it does not have";
+      if (buffers[input].getType() != buffers[inputs + i].getType())
+        return emitOpError() << "output #" << i << " "
+                             << buffers[inputs + i].getType()
+                             << " cannot be in place of input #" << input
+                             << " " << buffers[input].getType();
+    }
+  }
   return success();
 }
 

@@ -181,6 +181,11 @@ int64_t KernelOp::getNumBytesAtHints(BlockArgument buffer) {
 using xtile::parseSizeNames;
 using xtile::printSizeNames;
 
+LogicalResult LaunchOp::verify() {
+  return xtile::verifyLaunchUpdates(*this, getUpdates(), getInputs(),
+                                    getOutputs());
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return xtile::verifyKernelLaunch(*this, getKernelAttr(), getSizes(),
                                    getInputs(), getOutputs(), symbols);

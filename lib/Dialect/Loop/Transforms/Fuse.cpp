@@ -314,7 +314,9 @@ public:
 private:
   /// Pulls producers into `consumer` while the cost model allows.
   void process(LaunchOp consumer) {
-    if (erased.contains(consumer))
+    // (A launch that updates an operand in place stores only what
+    // changes: it is neither fused into nor fused.)
+    if (erased.contains(consumer) || consumer.getUpdates())
       return;
     KernelOp ck = kernelOf(consumer);
     if (!ck || !launchedOnce(ck))
@@ -331,7 +333,7 @@ private:
       changed = false;
       for (unsigned pos = 0; pos < consumer.getInputs().size(); ++pos) {
         auto producer = consumer.getInputs()[pos].getDefiningOp<LaunchOp>();
-        if (!producer)
+        if (!producer || producer.getUpdates())
           continue;
         size_t users =
             std::distance(producer->use_begin(), producer->use_end());
@@ -500,7 +502,8 @@ private:
       unsigned pos = 0;
       for (auto [k, input] : llvm::enumerate(inputs)) {
         auto producer = input.getDefiningOp<LaunchOp>();
-        KernelOp pk = producer ? kernelOf(producer) : KernelOp();
+        KernelOp pk = producer && !producer.getUpdates() ? kernelOf(producer)
+                                                         : KernelOp();
         if (!pk || pk == ck || producer->getNumResults() != 1 ||
             !launchedOnce(pk) || hasContraction(pk) ||
             !getPointwiseNest(pk) ||

@@ -168,6 +168,8 @@ private:
           int64_t at = t ? offset(*t, store.getIndices()) : -1;
           if (at < 0)
             return store.emitOpError("writes out of bounds");
+          if (Value c = store.getCondition(); c && get(c) == 0)
+            return success();
           t->data[at] = get(store.getValue());
           return success();
         })
@@ -355,7 +357,13 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
     if (!kernel)
       return launch.emitOpError("launches an unknown kernel");
     std::vector<HostTensor> outputs;
-    for (Type t : launch.getResultTypes()) {
+    std::optional<ArrayRef<int64_t>> updates = launch.getUpdates();
+    for (auto [i, t] : llvm::enumerate(launch.getResultTypes())) {
+      // An output updated in place starts as the operand it updates.
+      if (updates && (*updates)[i] >= 0) {
+        outputs.push_back(values[launch.getInputs()[(*updates)[i]]]);
+        continue;
+      }
       HostTensor h;
       int64_t elements = 1;
       for (const xtile::Dim &dim : xtile::getDims(cast<RankedTensorType>(t))) {

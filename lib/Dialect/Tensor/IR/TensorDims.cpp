@@ -122,6 +122,42 @@ XTensorDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// xtensor.in_place = RESULT on function arguments
+//===----------------------------------------------------------------------===//
+
+LogicalResult XTensorDialect::verifyRegionArgAttribute(
+    Operation *op, unsigned regionIndex, unsigned argIndex,
+    NamedAttribute attribute) {
+  if (attribute.getName() != kInPlaceAttrName)
+    return op->emitError() << "unknown xtensor argument attribute '"
+                           << attribute.getName().getValue() << "'";
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func || regionIndex != 0)
+    return op->emitError() << "'" << kInPlaceAttrName
+                           << "' belongs on an argument of a func.func";
+  auto result = dyn_cast<IntegerAttr>(attribute.getValue());
+  if (!result || result.getInt() < 0 ||
+      result.getInt() >= int64_t(func.getNumResults()))
+    return op->emitError() << "'" << kInPlaceAttrName << "' of argument #"
+                           << argIndex << " must be the index of a result (0 to "
+                           << int64_t(func.getNumResults()) - 1 << ")";
+  int64_t r = result.getInt();
+  if (func.getArgumentTypes()[argIndex] != func.getResultTypes()[r])
+    return op->emitError() << "argument #" << argIndex << " ("
+                           << func.getArgumentTypes()[argIndex]
+                           << ") cannot hold result #" << r << " ("
+                           << func.getResultTypes()[r]
+                           << ") in place: the types differ";
+  for (unsigned i = 0; i < argIndex; ++i)
+    if (auto other = func.getArgAttrOfType<IntegerAttr>(i, kInPlaceAttrName);
+        other && other.getInt() == r)
+      return op->emitError() << "result #" << r << " is returned in place of "
+                             << "both argument #" << i << " and argument #"
+                             << argIndex;
+  return success();
+}
+
 LogicalResult xtile::tensor::verifyDeclaredSymbols(Operation *op) {
   DictionaryAttr declared;
   bool looked = false;

@@ -783,6 +783,11 @@ LogicalResult DotOp::verify() {
 using xtile::parseSizeNames;
 using xtile::printSizeNames;
 
+LogicalResult LaunchOp::verify() {
+  return xtile::verifyLaunchUpdates(*this, getUpdates(), getInputs(),
+                                    getOutputs());
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return xtile::verifyKernelLaunch(*this, getKernelAttr(), getSizes(),
                                    getInputs(), getOutputs(), symbols);

@@ -706,19 +706,26 @@ def XKernel_ProgramOp : XKernel_Op<"program", [
           : memref<?x512xf32>, memref<512xf32>, memref<?x512xf32>
     }
     ```
+
+    `in_place` has an entry per output: the index of the input whose
+    buffer the output is (the caller passes the same pointer for both,
+    and finds the result there), or -1. The function's arguments marked
+    `xtensor.in_place` become these; kernels update the input's buffer,
+    or the output is copied there after the last launch.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$num_inputs,
                    DefaultValuedAttr<I64Attr, "0">:$num_sizes,
                    OptionalAttr<DenseI64ArrayAttr>:$size_ranges,
                    OptionalAttr<DenseI64ArrayAttr>:$buffer_dims,
-                   OptionalAttr<StrArrayAttr>:$size_names);
+                   OptionalAttr<StrArrayAttr>:$size_names,
+                   OptionalAttr<DenseI64ArrayAttr>:$in_place);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
                                  "int64_t":$numInputs), [{
     build($_builder, $_state, name, numInputs, /*num_sizes=*/0, nullptr,
-          nullptr, nullptr);
+          nullptr, nullptr, nullptr);
   }]>];
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }

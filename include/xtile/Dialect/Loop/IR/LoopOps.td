@@ -146,16 +146,31 @@ def XLoop_LaunchOp : XLoop_Op<"launch", [
     %c = xloop.launch @scale[T](%a) : (tensor<?x8xf32, #xtensor.dims<T>>)
         -> tensor<?x8xf32, #xtensor.dims<T>>
     ```
+
+    `updates` ties results to operands: where its entry for a result is
+    an operand's index (not -1), the kernel writes that result into the
+    operand's buffer, which holds the operand's value when the kernel
+    starts, and stores only the elements that change (`xloop.store ...
+    if`). The operand's value is not used after the launch
+    (`xloop-write-in-place` ties them; see docs/LoopIR.md).
+
+    ```mlir
+    %new = xloop.launch @append(%cache, %kv, %pos) {updates = array<i64: 0>}
+        : (tensor<2x48x16xbf16>, tensor<2x1x16xbf16>, tensor<1xi64>)
+        -> tensor<2x48x16xbf16>
+    ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                    DefaultValuedAttr<StrArrayAttr, "{}">:$sizes,
-                   Variadic<AnyRankedTensor>:$inputs);
+                   Variadic<AnyRankedTensor>:$inputs,
+                   OptionalAttr<DenseI64ArrayAttr>:$updates);
   let results = (outs Variadic<AnyRankedTensor>:$outputs);
+  let hasVerifier = 1;
   let builders = [OpBuilder<(ins "::mlir::TypeRange":$outputs,
                                  "::llvm::StringRef":$kernel,
                                  "::mlir::ValueRange":$inputs), [{
     build($_builder, $_state, outputs, kernel, $_builder.getStrArrayAttr({}),
-          inputs);
+          inputs, /*updates=*/nullptr);
   }]>];
   let assemblyFormat = [{
     $kernel `` custom<SizeNames>($sizes) `` `(` $inputs `)` attr-dict `:`
@@ -359,7 +374,7 @@ def XLoop_LoadOp : XLoop_Op<"load", [
   }]>];
 }
 
-def XLoop_StoreOp : XLoop_Op<"store", [
+def XLoop_StoreOp : XLoop_Op<"store", [AttrSizedOperandSegments,
     TypesMatchWith<"value is the buffer's element type", "buffer", "value",
                    "::llvm::cast<::mlir::MemRefType>($_self).getElementType()">]> {
   let summary = "writes one element of a kernel output";
@@ -367,13 +382,28 @@ def XLoop_StoreOp : XLoop_Op<"store", [
     ```mlir
     xloop.store %v, %y[%i, %j] : memref<4096x4096xf32>
     ```
+
+    With `if %c`, the element is written only where `%c` is true; the
+    others keep the buffer's contents. Only an output that updates an
+    input in place (`updates` of the launch) is stored conditionally.
+
+    ```mlir
+    xloop.store %v, %cache[%h, %l, %d] if %written : memref<2x48x16xbf16>
+    ```
   }];
   let arguments = (ins AnyType:$value,
                    Arg<AnyMemRef, "", [MemWrite]>:$buffer,
-                   Variadic<Index>:$indices);
+                   Variadic<Index>:$indices,
+                   Optional<I1>:$condition);
   let assemblyFormat = [{
-    $value `,` $buffer `[` $indices `]` attr-dict `:` type($buffer)
+    $value `,` $buffer `[` $indices `]` (`if` $condition^)? attr-dict `:`
+    type($buffer)
   }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$value,
+                                 "::mlir::Value":$buffer,
+                                 "::mlir::ValueRange":$indices), [{
+    build($_builder, $_state, value, buffer, indices, ::mlir::Value());
+  }]>];
   let hasVerifier = 1;
 }
 

@@ -106,6 +106,48 @@ def XLoopComputeF32 : Pass<"xloop-compute-f32", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def XLoopWriteInPlace : Pass<"xloop-write-in-place", "::mlir::ModuleOp"> {
+  let summary = "Write results that replace an argument into its buffer, "
+                "storing only what changes";
+  let description = [{
+    A function's result returned in place of an argument (`%arg:
+    tensor<...> {xtensor.in_place = R}`, an in-place assignment such as
+    a KV cache's `index_copy_`) is written into the argument's buffer by
+    the launch that computes it, when that is safe:
+
+    - nothing after the launch uses the argument (no later launch reads
+      the old value, and the function does not return it);
+    - the launch's kernel is launched once, writes the result with one
+      store, at the indices of all its parallel loops (each element once),
+      and reads the argument only at those indices (each element before
+      it is overwritten, by the iteration that overwrites it).
+
+    The launch then `updates` its operand: the result is the operand's
+    buffer. When the stored value is the old element wherever a condition
+    says so (`select(%c, %new, old)`, through a round trip to f32), the
+    store becomes a conditional one (`xloop.store %new, ... if %c`) and
+    the read of the old element goes: a KV cache step writes the new
+    token's keys and values, not the whole cache.
+
+    ```mlir
+    %old = xloop.load %cache[%h, %l, %d] : memref<2x48x16xbf16>
+    %o = arith.extf %old : bf16 to f32
+    %v = arith.select %written, %new, %o : f32
+    %r = arith.truncf %v : f32 to bf16
+    xloop.store %r, %out[%h, %l, %d] : memref<2x48x16xbf16>
+    // becomes
+    %r = arith.truncf %new : f32 to bf16
+    xloop.store %r, %out[%h, %l, %d] if %written : memref<2x48x16xbf16>
+    ```
+
+    A result that cannot be written in place is computed into a temporary
+    and copied into the argument's buffer after the program's last launch
+    (the Kernel IR host lowering does this).
+  }];
+  let dependentDialects = ["::xtile::loop::XLoopDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def XLoopDedupe : Pass<"xloop-dedupe", "::mlir::ModuleOp"> {
   let summary = "Compile each distinct kernel once";
   let description = [{

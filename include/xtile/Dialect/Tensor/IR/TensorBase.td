@@ -39,6 +39,8 @@ def XTensor_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   // Checks `xtensor.symbols` on functions.
   let hasOperationAttrVerify = 1;
+  // Checks `xtensor.in_place` on function arguments.
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
   }];

@@ -28,6 +28,7 @@ using ::xtile::getDeclaredSymbols;
 using ::xtile::getDims;
 using ::xtile::getSymbols;
 using ::xtile::isXTensorType;
+using ::xtile::kInPlaceAttrName;
 using ::xtile::kSymbolsAttrName;
 
 /// The tensor type of `dims` and `elementType`: dynamic sizes where `dims`

@@ -92,11 +92,16 @@ def XTile_LaunchOp : XTile_Op<"launch", [
     %c = xtile.launch @scale[T](%a) : (tensor<?x8xf32, #xtensor.dims<T>>)
         -> tensor<?x8xf32, #xtensor.dims<T>>
     ```
+
+    `updates`, as on `xloop.launch`: a result written into an operand's
+    buffer, only where it changes.
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                    DefaultValuedAttr<StrArrayAttr, "{}">:$sizes,
-                   Variadic<AnyRankedTensor>:$inputs);
+                   Variadic<AnyRankedTensor>:$inputs,
+                   OptionalAttr<DenseI64ArrayAttr>:$updates);
   let results = (outs Variadic<AnyRankedTensor>:$outputs);
+  let hasVerifier = 1;
   let assemblyFormat = [{
     $kernel `` custom<SizeNames>($sizes) `` `(` $inputs `)` attr-dict `:`
     functional-type($inputs, $outputs)
