@@ -11,6 +11,13 @@ rotary tables, mask), so the 32-layer step's count follows without
 building 16 GB of weights. A CUDA graph (Generator's default on GPUs)
 replays them all with one launch of the graph.
 
+It also prints each step's device-memory traffic (xtile-opt
+--xloop-report): the cache's new keys and values are written into the
+cache in place (--xloop-write-in-place), and, for comparison, what the
+step moves when they are not (write-in-place=false: the whole cache read
+and written again, and copied back into the caller's cache after the
+step).
+
     PATH=$PWD/build/bin:$PATH PYTHONPATH=python build/venv/bin/python \
         bench/decode_launches.py [--layers 1,2] [--cache 4096]
 """
@@ -25,7 +32,7 @@ import torch
 warnings.filterwarnings("ignore")
 
 
-def decode_step_kernel_ir(layers, cache_len, vocab):
+def decode_step_module(layers, cache_len, vocab):
     import transformers as hf
     import xtile
     from xtile.generation import CacheStep
@@ -42,11 +49,37 @@ def decode_step_kernel_ir(layers, cache_len, vocab):
     with torch.no_grad():
         text = xtile.import_module(step, (ids, positions, *cache))
     del model, step, cache
-    done = subprocess.run(["xtile-opt", "--lower-to-kernel=target=sm_90"],
-                          input=text, capture_output=True, text=True)
+    return text
+
+
+def lowered(text, *flags):
+    done = subprocess.run(["xtile-opt", *flags], input=text, capture_output=True,
+                          text=True)
     if done.returncode:
         raise SystemExit("lowering failed:\n" + done.stderr[-4000:])
     return done.stdout
+
+
+def traffic(text, in_place):
+    """(bytes moved, ideal bytes, bytes updated in place at most) of one
+    step, and the bytes of the cache tensors the step returns."""
+    report = lowered(text, f"--lower-to-loop=write-in-place={str(in_place).lower()}",
+                     "--xloop-report", "-o", "/dev/null")
+    found = re.search(r"func @\S+: \d+ launch(?:es)?, (\d+) B moved, ideal (\d+) B"
+                      r"[^\n]*?(?:updates in place of at most (\d+) B)?$", report, re.M)
+    return int(found[1]), int(found[2]), int(found[3] or 0)
+
+
+def cache_bytes(text):
+    """The bytes of the arguments returned in place (the KV cache)."""
+    head = text[:text.index(") -> (")]
+    total = 0
+    for shape, dtype in re.findall(r"tensor<([0-9x]+)x(\w+)> \{xtensor\.in_place", head):
+        n = 1
+        for d in shape.split("x"):
+            n *= int(d)
+        total += n * {"bf16": 2, "f16": 2, "f32": 4}.get(dtype, 1)
+    return total
 
 
 def launches(kernel_ir):
@@ -62,11 +95,24 @@ def main():
     args = p.parse_args()
     counts = {}
     for n in [int(x) for x in args.layers.split(",")]:
-        names = launches(decode_step_kernel_ir(n, args.cache, args.vocab))
+        text = decode_step_module(n, args.cache, args.vocab)
+        names = launches(lowered(text, "--lower-to-kernel=target=sm_90"))
         counts[n] = len(names)
         kinds = collections.Counter(re.sub(r"_\d+$", "", k) for k in names)
         print(f"{n} layer(s): {len(names)} launches per decode step "
               f"({', '.join(f'{k} x{c}' for k, c in sorted(kinds.items()))})")
+        mib = 2.0 ** 20
+        moved, ideal, updates = traffic(text, True)
+        print(f"  traffic, cache written in place: {moved / mib:.1f} MiB moved, "
+              f"ideal {ideal / mib:.1f} MiB ({moved / ideal:.3f}x); the new keys and "
+              f"values updated in place (at most {updates / mib:.1f} MiB of cache, "
+              f"one token's rows of it written)")
+        old_moved, _, _ = traffic(text, False)
+        cache = cache_bytes(text)
+        print(f"  not in place: {old_moved / mib:.1f} MiB moved, and the "
+              f"{cache / mib:.1f} MiB cache copied back after the step "
+              f"(+{2 * cache / mib:.1f} MiB): {(old_moved + 2 * cache) / moved:.2f}x "
+              f"the in-place step's traffic")
     if len(counts) >= 2:
         (a, ca), (b, cb) = sorted(counts.items())[:2]
         per_layer = (cb - ca) / (b - a)

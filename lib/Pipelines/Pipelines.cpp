@@ -28,7 +28,8 @@ static void addLoopStages(OpPassManager &pm,
   fuse.onlineSoftmax = options.onlineSoftmax;
   pm.addPass(xtile::loop::createXLoopFuse(fuse));
   pm.addPass(xtile::loop::createXLoopComputeF32());
-  pm.addPass(xtile::loop::createXLoopWriteInPlace());
+  if (options.writeInPlace)
+    pm.addPass(xtile::loop::createXLoopWriteInPlace());
   pm.addPass(xtile::loop::createXLoopDedupe());
 }
 

@@ -31,6 +31,12 @@ struct LoopStageOptions : public mlir::PassPipelineOptions<Derived> {
                      "online folds, softmax fused into the weighted sum "
                      "that consumes it (--xloop-fuse)"),
       llvm::cl::init(true)};
+  mlir::detail::PassOptions::Option<bool> writeInPlace{
+      *this, "write-in-place",
+      llvm::cl::desc("Results returned in place of an argument written into "
+                     "its buffer, only where they change "
+                     "(--xloop-write-in-place)"),
+      llvm::cl::init(true)};
 };
 
 struct LowerToLoopOptions : public LoopStageOptions<LowerToLoopOptions> {};

@@ -600,3 +600,21 @@ xkernel.func @f(%x: f32) attributes {max_threads = 32 : i64, arch = "sm_80"} {
   %0 = arith.truncf %x : f32 to f8E4M3FN
   xkernel.return
 }
+
+// -----
+
+// expected-error @+1 {{'xkernel.program' op needs one 'in_place' entry per output (1), has 2}}
+xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<4xf32>) attributes {in_place = array<i64: 0, -1>} {
+}
+
+// -----
+
+// expected-error @+1 {{'xkernel.program' op output #0 is in place of input #1, which it does not have}}
+xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<4xf32>) attributes {in_place = array<i64: 1>} {
+}
+
+// -----
+
+// expected-error @+1 {{'xkernel.program' op output #0 'memref<4xf32>' cannot be in place of input #0 'memref<4xi32>'}}
+xkernel.program @p(%x: memref<4xi32>) -> (%y: memref<4xf32>) attributes {in_place = array<i64: 0>} {
+}

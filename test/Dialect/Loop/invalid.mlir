@@ -490,7 +490,7 @@ xloop.kernel @store_value_type_mismatch(%a: memref<4xi32>) -> (%b: memref<4xf32>
   xloop.parallel %i = 0 to 4 {
     %v = xloop.load %a[%i] : memref<4xi32>
     // expected-error @+1 {{'xloop.store' op failed to verify that value is the buffer's element type}}
-    "xloop.store"(%v, %b, %i) : (i32, memref<4xf32>, index) -> ()
+    "xloop.store"(%v, %b, %i) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (i32, memref<4xf32>, index) -> ()
   }
 }
 
@@ -640,4 +640,52 @@ func.func @identity_place() attributes {xloop.identity = "k"} {
 // expected-error @+1 {{unknown xloop attribute 'xloop.identty'}}
 func.func @unknown_attribute() attributes {xloop.identty = "k"} {
   return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// xloop.launch updates
+//===----------------------------------------------------------------------===//
+
+xloop.kernel @id(%a: memref<4xf32>) -> (%c: memref<4xf32>) {
+}
+
+func.func @updates_count(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'xloop.launch' op has 2 'updates' entries for 1 output(s)}}
+  %c = xloop.launch @id(%a) {updates = array<i64: 0, -1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+xloop.kernel @id(%a: memref<4xf32>) -> (%c: memref<4xf32>) {
+}
+
+func.func @updates_missing_operand(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'xloop.launch' op output #0 updates operand #1, which the launch does not have}}
+  %c = xloop.launch @id(%a) {updates = array<i64: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+xloop.kernel @widen(%a: memref<4xbf16>) -> (%c: memref<4xf32>) {
+}
+
+func.func @updates_other_type(%a: tensor<4xbf16>) -> tensor<4xf32> {
+  // expected-error @+1 {{'xloop.launch' op output #0 'tensor<4xf32>' cannot update operand #0 'tensor<4xbf16>' in place}}
+  %c = xloop.launch @widen(%a) {updates = array<i64: 0>} : (tensor<4xbf16>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+xloop.kernel @two(%a: memref<4xf32>) -> (%c: memref<4xf32>, %d: memref<4xf32>) {
+}
+
+func.func @updates_twice(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  // expected-error @+1 {{'xloop.launch' op updates operand #0 twice}}
+  %c:2 = xloop.launch @two(%a) {updates = array<i64: 0, 0>} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %c#0, %c#1 : tensor<4xf32>, tensor<4xf32>
 }

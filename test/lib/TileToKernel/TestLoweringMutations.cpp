@@ -24,7 +24,11 @@
 //                multiply it (the total rescaled every step);
 // and one of values dequantized from fp8 in a loop (an fp8 KV cache in
 // attention),
-//   kv-scale     each key's (or row's) scale read at the next one's index.
+//   kv-scale     each key's (or row's) scale read at the next one's index;
+// and one of a result written in place of an argument (a KV cache append),
+//   in-place     the stores into an output that updates an operand lose
+//                their conditions (every element inside the tensor
+//                written, not only the changed ones).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,7 +61,8 @@ enum class Mutation {
   Release,
   ScaleBlock,
   ScaleOrder,
-  KvScale
+  KvScale,
+  InPlace
 };
 
 /// The K loops of block-scaled contractions: each step's dot starts from a
@@ -108,6 +113,28 @@ static void mutateBlockScales(ModuleOp module, Mutation m) {
       });
       return;
     }
+  });
+}
+
+/// Launches that update an operand in place: the stores of their kernels'
+/// outputs write every lane inside the tensor, their conditions dropped.
+static void mutateInPlaceStores(ModuleOp module) {
+  SymbolTable symbols(module);
+  module.walk([&](xtile::tile::LaunchOp launch) {
+    std::optional<ArrayRef<int64_t>> updates = launch.getUpdates();
+    auto kernel = symbols.lookup<xtile::tile::KernelOp>(launch.getKernel());
+    if (!updates || !kernel)
+      return;
+    kernel.walk([&](xtile::tile::StoreOp store) {
+      // `andi(inside, changed)` (Loop-to-Tile's form) keeps `inside`.
+      Value mask = store.getMask();
+      if (!mask)
+        return;
+      if (auto both = mask.getDefiningOp<arith::AndIOp>())
+        store.getMaskMutable().assign(both.getLhs());
+      else
+        store.getMaskMutable().clear();
+    });
   });
 }
 
@@ -187,7 +214,7 @@ struct TestMutatedLowering
   StringRef getDescription() const final {
     return "For tests only: --convert-xtile-to-xkernel broken on purpose "
            "(mutation=fragment|swizzle|panel|overlap|round|parity|release|"
-           "scale-block|scale-order|kv-scale)";
+           "scale-block|scale-order|kv-scale|in-place)";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry
@@ -208,6 +235,7 @@ struct TestMutatedLowering
             .Case("scale-block", Mutation::ScaleBlock)
             .Case("scale-order", Mutation::ScaleOrder)
             .Case("kv-scale", Mutation::KvScale)
+            .Case("in-place", Mutation::InPlace)
             .Default(std::nullopt);
     if (!m) {
       getOperation().emitError("unknown test-mutate '") << mutation << "'";
@@ -217,6 +245,8 @@ struct TestMutatedLowering
       mutateBlockScales(getOperation(), *m);
     if (*m == Mutation::KvScale)
       mutateDequantScales(getOperation());
+    if (*m == Mutation::InPlace)
+      mutateInPlaceStores(getOperation());
     if (failed(xtile::lowerTileModule(getOperation(), Mutated(*m))))
       signalPassFailure();
   }

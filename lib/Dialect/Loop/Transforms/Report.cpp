@@ -79,10 +79,15 @@ static std::string print(const Bytes &b) {
 
 struct Traffic {
   Bytes reads, writes;
+  // Outputs stored only where they change (an input updated in place):
+  // at most these bytes, in fact the changed elements'.
+  Bytes updates;
 };
 
-/// Each buffer a kernel touches, counted once and in full; its sizes named
-/// by `names` (a launch's), or s0, s1... by position.
+/// Each buffer a kernel touches, counted once and in full (an input it
+/// never reads not at all, an output it stores conditionally among its
+/// updates); its sizes named by `names` (a launch's), or s0, s1... by
+/// position.
 static Traffic kernelTraffic(KernelOp kernel, ArrayAttr names = {}) {
   ArrayRef<BlockArgument> sizes = kernel.getSizes();
   auto nameOf = [&](BlockArgument size) {
@@ -99,9 +104,15 @@ static Traffic kernelTraffic(KernelOp kernel, ArrayAttr names = {}) {
   };
   Traffic t;
   for (BlockArgument in : kernel.getInputs())
-    add(t.reads, bytes(in));
-  for (BlockArgument out : kernel.getOutputs())
-    add(t.writes, bytes(out));
+    if (!in.use_empty())
+      add(t.reads, bytes(in));
+  for (BlockArgument out : kernel.getOutputs()) {
+    bool conditional = llvm::any_of(out.getUsers(), [](Operation *user) {
+      auto store = dyn_cast<StoreOp>(user);
+      return store && store.getCondition();
+    });
+    add(conditional ? t.updates : t.writes, bytes(out));
+  }
   return t;
 }
 
@@ -135,11 +146,14 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
           kernelTraffic(kernel, namesOf.lookup(kernel.getSymNameAttr()));
       os << "kernel @" << kernel.getSymName() << " identity "
          << llvm::format_hex(computeKernelIdentity(kernel), 18) << " reads "
-         << print(t.reads) << " B writes " << print(t.writes) << " B\n";
+         << print(t.reads) << " B writes " << print(t.writes) << " B";
+      if (!t.updates.empty())
+        os << " (and updates in place at most " << print(t.updates) << " B)";
+      os << "\n";
     }
     for (auto func : module.getOps<func::FuncOp>()) {
       int64_t launches = 0;
-      Bytes moved, ideal;
+      Bytes moved, ideal, updates;
       func.walk([&](LaunchOp launch) {
         auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
         if (!kernel)
@@ -147,14 +161,18 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
         Traffic t = kernelTraffic(kernel, launch.getSizes());
         add(moved, t.reads);
         add(moved, t.writes);
+        add(updates, t.updates);
         ++launches;
       });
       for (BlockArgument arg : func.getArguments())
         if (isa<ShapedType>(arg.getType()) && !arg.use_empty())
           add(ideal, tensorBytes(arg.getType()));
-      for (Type result : func.getResultTypes())
-        if (isa<ShapedType>(result))
-          add(ideal, tensorBytes(result));
+      // A result returned in place of an argument is one buffer with it:
+      // ideally read once, and written only where it changes.
+      for (auto [type, argument] : llvm::zip(
+               func.getResultTypes(), xtile::getInPlaceArguments(func)))
+        if (isa<ShapedType>(type) && argument < 0)
+          add(ideal, tensorBytes(type));
       // The ratio at the sizes' hints, where there are sizes.
       llvm::StringMap<int64_t> hints;
       std::string at;
@@ -169,7 +187,10 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
       os << "func @" << func.getName() << ": " << launches
          << (launches == 1 ? " launch, " : " launches, ") << print(moved)
          << " B moved, ideal " << print(ideal) << " B ("
-         << llvm::format("%.2f", i ? m / i : 0.0) << "x" << at << ")\n";
+         << llvm::format("%.2f", i ? m / i : 0.0) << "x" << at << ")";
+      if (!updates.empty())
+        os << ", and updates in place of at most " << print(updates) << " B";
+      os << "\n";
     }
     file->keep();
     markAllAnalysesPreserved();

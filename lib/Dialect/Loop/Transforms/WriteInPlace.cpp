@@ -138,7 +138,13 @@ static void storeOnlyChanges(ConditionalUpdate update,
                                     value);
   Value where = update.condition;
   if (update.keepWhen) {
-    Value yes = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    Value yes;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(
+          &store->getParentOfType<KernelOp>().getBodyBlock());
+      yes = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    }
     where = arith::XOrIOp::create(rewriter, loc, where, yes);
   }
   StoreOp::create(rewriter, loc, value, store.getBuffer(), store.getIndices(),

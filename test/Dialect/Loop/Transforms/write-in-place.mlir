@@ -1,0 +1,165 @@
+// RUN: xtile-opt %s --split-input-file --xloop-write-in-place | FileCheck %s
+
+// A KV cache's append: the cache row %pos takes the new row, the others
+// keep theirs, through a round trip to f32. Returned in place of the
+// cache, the launch updates the cache's buffer and stores only the new
+// row; the old rows are not read.
+
+// CHECK-LABEL: xloop.kernel @append(
+// CHECK:         %[[W:.*]] = arith.cmpi eq
+// CHECK-NOT:     xloop.load %arg0
+// CHECK:         %[[N:.*]] = xloop.load %arg1
+// CHECK-NEXT:    %[[E:.*]] = arith.extf %[[N]] : bf16 to f32
+// CHECK-NEXT:    %[[R:.*]] = arith.truncf %[[E]] : f32 to bf16
+// CHECK-NEXT:    xloop.store %[[R]], %arg3[%{{.*}}, %{{.*}}, %{{.*}}] if %[[W]] : memref<2x48x16xbf16>
+// CHECK-LABEL: func.func @step(
+// CHECK:         xloop.launch @append(%arg0, %arg1, %arg2) {updates = array<i64: 0>}
+xloop.kernel @append(%cache: memref<2x48x16xbf16>, %new: memref<2x1x16xbf16>, %pos: memref<1xi64>) -> (%out: memref<2x48x16xbf16>) {
+  %c0 = arith.constant 0 : index
+  %p = xloop.load %pos[%c0] : memref<1xi64>
+  xloop.parallel %h = 0 to 2 {
+    xloop.parallel %l = 0 to 48 {
+      %li = arith.index_cast %l : index to i64
+      %written = arith.cmpi eq, %li, %p : i64
+      xloop.parallel %d = 0 to 16 {
+        %old = xloop.load %cache[%h, %l, %d] : memref<2x48x16xbf16>
+        %o = arith.extf %old : bf16 to f32
+        %n = xloop.load %new[%h, %c0, %d] : memref<2x1x16xbf16>
+        %e = arith.extf %n : bf16 to f32
+        %v = arith.select %written, %e, %o : f32
+        %r = arith.truncf %v : f32 to bf16
+        xloop.store %r, %out[%h, %l, %d] : memref<2x48x16xbf16>
+      }
+    }
+  }
+}
+func.func @step(%cache: tensor<2x48x16xbf16> {xtensor.in_place = 0 : i64}, %new: tensor<2x1x16xbf16>, %pos: tensor<1xi64>) -> tensor<2x48x16xbf16> {
+  %0 = xloop.launch @append(%cache, %new, %pos) : (tensor<2x48x16xbf16>, tensor<2x1x16xbf16>, tensor<1xi64>) -> tensor<2x48x16xbf16>
+  return %0 : tensor<2x48x16xbf16>
+}
+
+// -----
+
+// The old element where the condition holds (masked_fill's form): stored
+// where it does not.
+
+// CHECK-LABEL: xloop.kernel @fill(
+// CHECK-DAG:     %[[TRUE:.*]] = arith.constant true
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.0
+// CHECK:         %[[M:.*]] = xloop.load %arg1[%{{.*}}] : memref<64xi1>
+// CHECK-NEXT:    %[[NOT:.*]] = arith.xori %[[M]], %[[TRUE]] : i1
+// CHECK-NEXT:    xloop.store %[[ZERO]], %arg2[%{{.*}}] if %[[NOT]] : memref<64xf32>
+// CHECK-LABEL: func.func @fill_step(
+// CHECK:         xloop.launch @fill(%arg0, %arg1) {updates = array<i64: 0>}
+xloop.kernel @fill(%x: memref<64xf32>, %keep: memref<64xi1>) -> (%y: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %i = 0 to 64 {
+    %old = xloop.load %x[%i] : memref<64xf32>
+    %k = xloop.load %keep[%i] : memref<64xi1>
+    %v = arith.select %k, %old, %zero : f32
+    xloop.store %v, %y[%i] : memref<64xf32>
+  }
+}
+func.func @fill_step(%x: tensor<64xf32> {xtensor.in_place = 0 : i64}, %keep: tensor<64xi1>) -> tensor<64xf32> {
+  %0 = xloop.launch @fill(%x, %keep) : (tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+// Not in place: a later launch reads the argument's old value.
+
+// CHECK-LABEL: xloop.kernel @fill2(
+// CHECK:         xloop.store %{{.*}}, %arg2[%{{.*}}] : memref<64xf32>
+// CHECK-LABEL: func.func @read_after(
+// CHECK:         xloop.launch @fill2(%arg0, %arg1) :
+// CHECK:         xloop.launch @copy(%arg0) :
+xloop.kernel @fill2(%x: memref<64xf32>, %keep: memref<64xi1>) -> (%y: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %i = 0 to 64 {
+    %old = xloop.load %x[%i] : memref<64xf32>
+    %k = xloop.load %keep[%i] : memref<64xi1>
+    %v = arith.select %k, %old, %zero : f32
+    xloop.store %v, %y[%i] : memref<64xf32>
+  }
+}
+xloop.kernel @copy(%x: memref<64xf32>) -> (%y: memref<64xf32>) {
+  xloop.parallel %i = 0 to 64 {
+    %v = xloop.load %x[%i] : memref<64xf32>
+    xloop.store %v, %y[%i] : memref<64xf32>
+  }
+}
+func.func @read_after(%x: tensor<64xf32> {xtensor.in_place = 0 : i64}, %keep: tensor<64xi1>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %0 = xloop.launch @fill2(%x, %keep) : (tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
+  %1 = xloop.launch @copy(%x) : (tensor<64xf32>) -> tensor<64xf32>
+  return %0, %1 : tensor<64xf32>, tensor<64xf32>
+}
+
+// -----
+
+// Not in place: each element reads its neighbour, which another iteration
+// may already have overwritten.
+
+// CHECK-LABEL: xloop.kernel @shift(
+// CHECK:         xloop.store %{{.*}}, %arg2[%{{.*}}] : memref<64xf32>
+// CHECK-LABEL: func.func @shift_step(
+// CHECK:         xloop.launch @shift(%arg0, %arg1) :
+#next = affine_map<(d0) -> ((d0 + 1) mod 64)>
+xloop.kernel @shift(%x: memref<64xf32>, %keep: memref<64xi1>) -> (%y: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %i = 0 to 64 {
+    %j = affine.apply #next(%i)
+    %old = xloop.load %x[%j] : memref<64xf32>
+    %k = xloop.load %keep[%i] : memref<64xi1>
+    %v = arith.select %k, %old, %zero : f32
+    xloop.store %v, %y[%i] : memref<64xf32>
+  }
+}
+func.func @shift_step(%x: tensor<64xf32> {xtensor.in_place = 0 : i64}, %keep: tensor<64xi1>) -> tensor<64xf32> {
+  %0 = xloop.launch @shift(%x, %keep) : (tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+// Not in place: the new value reads the old one too (x[mask] += 1).
+
+// CHECK-LABEL: xloop.kernel @add_masked(
+// CHECK:         xloop.store %{{.*}}, %arg2[%{{.*}}] : memref<64xf32>
+// CHECK-LABEL: func.func @add_step(
+// CHECK:         xloop.launch @add_masked(%arg0, %arg1) :
+xloop.kernel @add_masked(%x: memref<64xf32>, %mask: memref<64xi1>) -> (%y: memref<64xf32>) {
+  %one = arith.constant 1.0 : f32
+  xloop.parallel %i = 0 to 64 {
+    %old = xloop.load %x[%i] : memref<64xf32>
+    %m = xloop.load %mask[%i] : memref<64xi1>
+    %n = arith.addf %old, %one : f32
+    %v = arith.select %m, %n, %old : f32
+    xloop.store %v, %y[%i] : memref<64xf32>
+  }
+}
+func.func @add_step(%x: tensor<64xf32> {xtensor.in_place = 0 : i64}, %mask: tensor<64xi1>) -> tensor<64xf32> {
+  %0 = xloop.launch @add_masked(%x, %mask) : (tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+// Not in place: the result is not returned in the argument's place (no
+// xtensor.in_place), so the caller's tensor keeps its value.
+
+// CHECK-LABEL: func.func @functional(
+// CHECK:         xloop.launch @fill3(%arg0, %arg1) :
+xloop.kernel @fill3(%x: memref<64xf32>, %keep: memref<64xi1>) -> (%y: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %i = 0 to 64 {
+    %old = xloop.load %x[%i] : memref<64xf32>
+    %k = xloop.load %keep[%i] : memref<64xi1>
+    %v = arith.select %k, %old, %zero : f32
+    xloop.store %v, %y[%i] : memref<64xf32>
+  }
+}
+func.func @functional(%x: tensor<64xf32>, %keep: tensor<64xi1>) -> tensor<64xf32> {
+  %0 = xloop.launch @fill3(%x, %keep) : (tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
