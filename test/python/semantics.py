@@ -143,7 +143,43 @@ def in_place_cases():
         torch.allclose(m1, m2, atol=1e-6) and torch.allclose(v1, v2, atol=1e-6)
     print(f"instance_norm with running statistics: {'ok' if ok else 'FAILED'}")
     failed += not ok
+    failed += kv_append_in_place()
     return failed
+
+
+class Append(torch.nn.Module):
+    """A KV cache's append (index_copy_ at two positions), then a read of
+    the new cache."""
+
+    def forward(self, cache, pos, new):
+        cache.index_copy_(1, pos, new)
+        return (cache * 2).sum(1)
+
+
+def kv_append_in_place():
+    """The new cache is returned in place of the old one: the program
+    writes the new rows into the caller's tensor (its Kernel IR program
+    has the result in place of the input and copies nothing), and a cache
+    that is not contiguous is passed as a copy whose new value is written
+    back."""
+    import xtile
+    from xtile.runtime import Program
+    pos, new = torch.tensor([3, 5]), randn(2, 2, 8)
+    cache, want_cache = torch.zeros(2, 16, 8), torch.zeros(2, 16, 8)
+    want = Append()(want_cache, pos, new)
+    compiled = xtile.compile(Append(), (cache.clone(), pos, new), backend="emu")
+    kernel_ir = Program._lower(compiled.mlir, "target=sm_90")
+    written = "in_place = array<i64: 0, -1>" in kernel_ir and "xkernel.copy" not in kernel_ir
+    ptr = cache.data_ptr()
+    got = compiled(cache, pos, new)
+    ok = written and cache.data_ptr() == ptr and torch.equal(cache, want_cache) and \
+        torch.allclose(got, want, atol=1e-5)
+    strided = torch.zeros(16, 2, 8).transpose(0, 1)
+    compiled(strided, pos, new)
+    ok_strided = not strided.is_contiguous() and torch.equal(strided, want_cache)
+    print(f"KV cache append written in place: {'ok' if ok else 'FAILED'}")
+    print(f"KV cache append into a strided cache: {'ok' if ok_strided else 'FAILED'}")
+    return (not ok) + (not ok_strided)
 
 
 def main():
