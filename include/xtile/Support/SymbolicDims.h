@@ -57,6 +57,12 @@ inline constexpr llvm::StringLiteral kSymbolsAttrName = "xtensor.symbols";
 /// returns result #0 in the argument's buffer (the caller's input is
 /// updated, as an in-place assignment such as `index_copy_` updates it).
 inline constexpr llvm::StringLiteral kInPlaceAttrName = "xtensor.in_place";
+/// The kernel attribute (Loop, Tile and Kernel IR kernels) that says an
+/// output of the kernel is one of its inputs' buffers, read element by
+/// element before the element is written (`--xloop-write-in-place`): its
+/// buffers may alias, so no pointer of it is `__restrict__`/`noalias` or
+/// read through the non-coherent cache.
+inline constexpr llvm::StringLiteral kMayAliasAttrName = "xtile.may_alias";
 /// For each result of `func`, the argument whose buffer it is returned in
 /// (`xtensor.in_place`), or -1.
 llvm::SmallVector<int64_t> getInPlaceArguments(mlir::Operation *func);

@@ -67,9 +67,16 @@ struct ConvertXLoopToXTilePass
     if (!targetAttr)
       return signalPassFailure();
     for (auto kernel :
-         llvm::make_early_inc_range(module.getOps<xl::KernelOp>()))
+         llvm::make_early_inc_range(module.getOps<xl::KernelOp>())) {
+      bool mayAlias = kernel->hasAttr(kMayAliasAttrName);
+      StringAttr name = kernel.getSymNameAttr();
       if (failed(convert(kernel, targetAttr)))
         return signalPassFailure();
+      // (The Tile IR kernel keeps the name.)
+      if (mayAlias)
+        if (Operation *lowered = SymbolTable::lookupSymbolIn(module, name))
+          lowered->setAttr(kMayAliasAttrName, UnitAttr::get(&getContext()));
+    }
     // The host side: each launch of a Loop IR kernel becomes the launch of
     // the Tile IR kernel it was lowered to.
     SmallVector<xl::LaunchOp> launches;

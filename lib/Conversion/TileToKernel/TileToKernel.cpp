@@ -25,6 +25,7 @@
 #include "KernelLowering.h"
 #include "OpLowering.h"
 
+#include "xtile/Support/SymbolicDims.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -160,7 +161,9 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
     argTypes.push_back(xk::PtrType::get(
         ctx, storageType(memref.getElementType()), xk::MemorySpace::global));
     NamedAttrList attrs;
-    if (arg.getArgNumber() < src.getNumInputs())
+    // (An input that an output updates in place is not read-only.)
+    if (arg.getArgNumber() < src.getNumInputs() &&
+        !src->hasAttr(kMayAliasAttrName))
       attrs.append(xk::FuncOp::getReadonlyAttrName(), UnitAttr::get(ctx));
     argAttrs.push_back(attrs.getDictionary(ctx));
   }
@@ -170,6 +173,8 @@ FailureOr<xk::FuncOp> KernelLowering::run() {
       ArrayAttr::get(ctx, argAttrs), ArrayAttr(),
       layouts.numThreads() + (producerLoop ? kProducerThreads : 0), 0,
       b.getStringAttr(src.getTarget()->getArch()), IntegerAttr());
+  if (src->hasAttr(kMayAliasAttrName))
+    func->setAttr(kMayAliasAttrName, b.getUnitAttr());
   Block *entry = b.createBlock(&func.getBody(), {}, argTypes,
                                SmallVector<Location>(argTypes.size(), loc));
   b.setInsertionPointToStart(entry);

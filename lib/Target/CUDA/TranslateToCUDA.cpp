@@ -10,6 +10,7 @@
 
 #include "xtile/Target/CUDA/CUDAEmitter.h"
 
+#include "xtile/Support/SymbolicDims.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -1625,8 +1626,11 @@ LogicalResult CUDAEmitter::emitKernel(xk::FuncOp func) {
     names[arg] = n;
     if (arg.getArgNumber())
       os << ", ";
+    // Buffers that may alias (an output updating an input in place) are
+    // not restrict-qualified.
     if (isa<xk::PtrType>(arg.getType()))
-      os << (readonly ? "const " : "") << *type << " __restrict__ " << n;
+      os << (readonly ? "const " : "") << *type
+         << (func->hasAttr(xtile::kMayAliasAttrName) ? " " : " __restrict__ ") << n;
     else
       os << *type << " " << n;
   }

@@ -10,6 +10,7 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
 #include "xtile/Support/StructuralHash.h"
+#include "xtile/Support/SymbolicDims.h"
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
@@ -33,6 +34,9 @@ uint64_t xtile::loop::computeKernelIdentity(KernelOp kernel) {
   uint64_t h = hasher.hashRegions(kernel);
   h = StructuralHasher::combine(h, kernel.getNumInputs());
   h = StructuralHasher::combine(h, kernel.getNumSizes());
+  // Buffers that may alias are a property of the code (no restrict).
+  if (kernel->hasAttr(kMayAliasAttrName))
+    h = StructuralHasher::combine(h, 1);
   if (std::optional<ArrayRef<int64_t>> dims = kernel.getBufferDims())
     for (int64_t d : *dims)
       h = StructuralHasher::combine(h, d);
@@ -44,6 +48,7 @@ uint64_t xtile::loop::computeKernelIdentity(KernelOp kernel) {
 static bool sameKernel(KernelOp a, KernelOp b) {
   return a.getNumInputs() == b.getNumInputs() &&
          a.getNumSizes() == b.getNumSizes() &&
+         a->hasAttr(kMayAliasAttrName) == b->hasAttr(kMayAliasAttrName) &&
          a.getBufferDims() == b.getBufferDims() &&
          OperationEquivalence::isRegionEquivalentTo(
              &a.getBody(), &b.getBody(), OperationEquivalence::IgnoreLocations);

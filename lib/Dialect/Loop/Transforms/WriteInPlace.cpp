@@ -155,6 +155,39 @@ static void storeOnlyChanges(ConditionalUpdate update,
   rewriter.eraseOp(update.select);
 }
 
+/// Whether output `out` of `kernel` may share input `in`'s buffer as it
+/// is: an elementwise kernel (no fold) that stores `out` once per element
+/// and reads `in` only at the element it stores, into the value it stores
+/// (so the read comes first, in the iteration that writes the element).
+static bool updatesPointwise(KernelOp kernel, BlockArgument in,
+                             BlockArgument out) {
+  SmallVector<StoreOp> stores;
+  SmallVector<LoadOp> loads;
+  bool folds = false;
+  kernel.walk([&](Operation *op) {
+    if (auto store = dyn_cast<StoreOp>(op); store && store.getBuffer() == out)
+      stores.push_back(store);
+    if (auto load = dyn_cast<LoadOp>(op); load && load.getBuffer() == in)
+      loads.push_back(load);
+    folds |= isa<FoldOp, OnlineFoldOp>(op);
+  });
+  if (folds || stores.size() != 1 || stores[0].getCondition() ||
+      !writesEachElementOnce(stores[0], kernel))
+    return false;
+  // What the stored value is computed from, in the kernel.
+  DenseSet<Operation *> feeds;
+  SmallVector<Value> work{stores[0].getValue()};
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (def && feeds.insert(def).second)
+      llvm::append_range(work, def->getOperands());
+  }
+  return llvm::all_of(loads, [&](LoadOp load) {
+    return llvm::equal(load.getIndices(), stores[0].getIndices()) &&
+           feeds.contains(load);
+  });
+}
+
 /// Whether anything after `launch` (in its block, the return included)
 /// uses `value`.
 static bool usedAfter(Value value, LaunchOp launch) {
@@ -200,12 +233,16 @@ struct XLoopWriteInPlacePass
         if (!kernel || launches.lookup(kernel.getSymNameAttr()) != 1)
           continue;
         unsigned k = cast<OpResult>(result).getResultNumber();
-        std::optional<ConditionalUpdate> update = matchConditionalUpdate(
-            kernel, kernel.getInputs()[p], kernel.getOutputs()[k]);
-        if (!update)
+        BlockArgument in = kernel.getInputs()[p], out = kernel.getOutputs()[k];
+        if (std::optional<ConditionalUpdate> update =
+                matchConditionalUpdate(kernel, in, out)) {
+          storeOnlyChanges(*update, rewriter);
+          eraseDeadOps(kernel, rewriter);
+        } else if (updatesPointwise(kernel, in, out)) {
+          kernel->setAttr(kMayAliasAttrName, rewriter.getUnitAttr());
+        } else {
           continue;
-        storeOnlyChanges(*update, rewriter);
-        eraseDeadOps(kernel, rewriter);
+        }
         SmallVector<int64_t> updates(launch.getNumResults(), -1);
         if (std::optional<ArrayRef<int64_t>> old = launch.getUpdates())
           updates.assign(old->begin(), old->end());

@@ -8,6 +8,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "xtile/Support/KernelSignature.h"
 #include "xtile/Support/Storage.h"
+#include "xtile/Support/SymbolicDims.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -408,6 +409,13 @@ LogicalResult XTileDialect::verifyOperationAttribute(Operation *op,
              << "'" << attr.getName().getValue()
              << "' must be a #xtile.async_copy on an xtile.load, got "
              << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == xtile::kMayAliasAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<SymbolOpInterface>(op))
+      return op->emitOpError()
+             << "'" << attr.getName().getValue()
+             << "' must be a unit attribute on a kernel";
     return success();
   }
   return op->emitOpError() << "unknown xtile attribute '" << attr.getName().getValue()

@@ -122,12 +122,16 @@ func.func @shift_step(%x: tensor<64xf32> {xtensor.in_place = 0 : i64}, %keep: te
 
 // -----
 
-// Not in place: the new value reads the old one too (x[mask] += 1).
+// The new value reads the old one (x[mask] += 1): in place as it is, an
+// elementwise kernel reading each element into the value it stores there;
+// its buffers may alias (xtile.may_alias: no restrict, no non-coherent
+// loads below).
 
 // CHECK-LABEL: xloop.kernel @add_masked(
+// CHECK-SAME:    xtile.may_alias
 // CHECK:         xloop.store %{{.*}}, %arg2[%{{.*}}] : memref<64xf32>
 // CHECK-LABEL: func.func @add_step(
-// CHECK:         xloop.launch @add_masked(%arg0, %arg1) :
+// CHECK:         xloop.launch @add_masked(%arg0, %arg1) {updates = array<i64: 0>} :
 xloop.kernel @add_masked(%x: memref<64xf32>, %mask: memref<64xi1>) -> (%y: memref<64xf32>) {
   %one = arith.constant 1.0 : f32
   xloop.parallel %i = 0 to 64 {
@@ -162,4 +166,56 @@ xloop.kernel @fill3(%x: memref<64xf32>, %keep: memref<64xi1>) -> (%y: memref<64x
 func.func @functional(%x: tensor<64xf32>, %keep: tensor<64xi1>) -> tensor<64xf32> {
   %0 = xloop.launch @fill3(%x, %keep) : (tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
   return %0 : tensor<64xf32>
+}
+
+// -----
+
+// Not in place: the old element feeds only the other output, so nothing
+// orders its read before the tied output's store.
+
+// CHECK-LABEL: xloop.kernel @crossed(
+// CHECK-NOT:     xtile.may_alias
+// CHECK-LABEL: func.func @crossed_step(
+// CHECK:         xloop.launch @crossed(%arg0, %arg1) :
+xloop.kernel @crossed(%x: memref<64xf32>, %g: memref<64xf32>) -> (%y: memref<64xf32>, %z: memref<64xf32>) {
+  %two = arith.constant 2.0 : f32
+  xloop.parallel %i = 0 to 64 {
+    %old = xloop.load %x[%i] : memref<64xf32>
+    %n = xloop.load %g[%i] : memref<64xf32>
+    %w = arith.mulf %old, %two : f32
+    xloop.store %n, %y[%i] : memref<64xf32>
+    xloop.store %w, %z[%i] : memref<64xf32>
+  }
+}
+func.func @crossed_step(%x: tensor<64xf32> {xtensor.in_place = 0 : i64}, %g: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %0:2 = xloop.launch @crossed(%x, %g) : (tensor<64xf32>, tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>)
+  return %0#0, %0#1 : tensor<64xf32>, tensor<64xf32>
+}
+
+// -----
+
+// Not in place: a fold reads the argument's whole row, elements that
+// other iterations overwrite.
+
+// CHECK-LABEL: xloop.kernel @center(
+// CHECK-NOT:     xtile.may_alias
+// CHECK-LABEL: func.func @center_step(
+// CHECK:         xloop.launch @center(%arg0) :
+xloop.kernel @center(%x: memref<4x64xf32>) -> (%y: memref<4x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %r = 0 to 4 {
+    %s = xloop.fold %k = 0 to 64 combine add init(%zero) : f32 {
+      %v = xloop.load %x[%r, %k] : memref<4x64xf32>
+      xloop.yield %v : f32
+    }
+    xloop.parallel %c = 0 to 64 {
+      %old = xloop.load %x[%r, %c] : memref<4x64xf32>
+      %d = arith.subf %old, %s : f32
+      xloop.store %d, %y[%r, %c] : memref<4x64xf32>
+    }
+  }
+}
+func.func @center_step(%x: tensor<4x64xf32> {xtensor.in_place = 0 : i64}) -> tensor<4x64xf32> {
+  %0 = xloop.launch @center(%x) : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %0 : tensor<4x64xf32>
 }
