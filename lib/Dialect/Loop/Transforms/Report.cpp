@@ -84,6 +84,14 @@ struct Traffic {
   Bytes updates;
 };
 
+/// Whether a kernel stores output `out` only where a condition holds.
+static bool storesConditionally(Value out) {
+  return llvm::any_of(out.getUsers(), [](Operation *user) {
+    auto store = dyn_cast<StoreOp>(user);
+    return store && store.getCondition();
+  });
+}
+
 /// Each buffer a kernel touches, counted once and in full (an input it
 /// never reads not at all, an output it stores conditionally among its
 /// updates); its sizes named by `names` (a launch's), or s0, s1... by
@@ -106,13 +114,8 @@ static Traffic kernelTraffic(KernelOp kernel, ArrayAttr names = {}) {
   for (BlockArgument in : kernel.getInputs())
     if (!in.use_empty())
       add(t.reads, bytes(in));
-  for (BlockArgument out : kernel.getOutputs()) {
-    bool conditional = llvm::any_of(out.getUsers(), [](Operation *user) {
-      auto store = dyn_cast<StoreOp>(user);
-      return store && store.getCondition();
-    });
-    add(conditional ? t.updates : t.writes, bytes(out));
-  }
+  for (BlockArgument out : kernel.getOutputs())
+    add(storesConditionally(out) ? t.updates : t.writes, bytes(out));
   return t;
 }
 
@@ -168,11 +171,24 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
         if (isa<ShapedType>(arg.getType()) && !arg.use_empty())
           add(ideal, tensorBytes(arg.getType()));
       // A result returned in place of an argument is one buffer with it:
-      // ideally read once, and written only where it changes.
-      for (auto [type, argument] : llvm::zip(
-               func.getResultTypes(), xtile::getInPlaceArguments(func)))
-        if (isa<ShapedType>(type) && argument < 0)
-          add(ideal, tensorBytes(type));
+      // ideally written only where it changes (counted once when its
+      // kernel stores every element, not at all when it stores only the
+      // changed ones).
+      auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
+      for (auto [i, type, argument] :
+           llvm::enumerate(func.getResultTypes(),
+                           xtile::getInPlaceArguments(func))) {
+        if (!isa<ShapedType>(type))
+          continue;
+        if (argument >= 0 && ret)
+          if (auto result = dyn_cast<OpResult>(ret.getOperand(i)))
+            if (auto launch = dyn_cast<LaunchOp>(result.getOwner()))
+              if (auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
+                  kernel && storesConditionally(
+                                kernel.getOutputs()[result.getResultNumber()]))
+                continue;
+        add(ideal, tensorBytes(type));
+      }
       // The ratio at the sizes' hints, where there are sizes.
       llvm::StringMap<int64_t> hints;
       std::string at;

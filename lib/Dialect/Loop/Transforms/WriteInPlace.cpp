@@ -56,8 +56,12 @@ static LoadOp oldElement(Value v, Value in, ValueRange indices) {
 }
 
 /// Whether `store` writes every element of its buffer once: its indices
-/// are the induction variables of all the parallel loops around it.
+/// are the induction variables of all the parallel loops around it, of
+/// which there is at least one (what is outside every loop, every program
+/// of the kernel runs).
 static bool writesEachElementOnce(StoreOp store, KernelOp kernel) {
+  if (!isa<ParallelOp>(store->getParentOp()))
+    return false;
   SmallVector<Value> ivs;
   for (Operation *op = store->getParentOp(); op != kernel.getOperation();
        op = op->getParentOp()) {
@@ -157,8 +161,9 @@ static void storeOnlyChanges(ConditionalUpdate update,
 
 /// Whether output `out` of `kernel` may share input `in`'s buffer as it
 /// is: an elementwise kernel (no fold) that stores `out` once per element
-/// and reads `in` only at the element it stores, into the value it stores
-/// (so the read comes first, in the iteration that writes the element).
+/// and reads `in` only at the element it stores, in the same loop body,
+/// into the value it stores (so the read comes first, in the iteration
+/// that writes the element).
 static bool updatesPointwise(KernelOp kernel, BlockArgument in,
                              BlockArgument out) {
   SmallVector<StoreOp> stores;
@@ -182,8 +187,11 @@ static bool updatesPointwise(KernelOp kernel, BlockArgument in,
     if (def && feeds.insert(def).second)
       llvm::append_range(work, def->getOperands());
   }
+  // In the store's own body: the iteration that stores the element (a
+  // load in another loop, or around the loops, reads it in others).
   return llvm::all_of(loads, [&](LoadOp load) {
-    return llvm::equal(load.getIndices(), stores[0].getIndices()) &&
+    return load->getBlock() == stores[0]->getBlock() &&
+           llvm::equal(load.getIndices(), stores[0].getIndices()) &&
            feeds.contains(load);
   });
 }

@@ -219,3 +219,56 @@ func.func @center_step(%x: tensor<4x64xf32> {xtensor.in_place = 0 : i64}) -> ten
   %0 = xloop.launch @center(%x) : (tensor<4x64xf32>) -> tensor<4x64xf32>
   return %0 : tensor<4x64xf32>
 }
+
+// -----
+
+// An optimizer's step count, a scalar updated (step + 1) by the same
+// kernel whose loop reads it for every element, is not in place: its
+// store may come before another iteration's read. The parameter, read
+// and written by each iteration, is.
+
+// CHECK-LABEL: xloop.kernel @bias_corrected(
+// CHECK-SAME:    xtile.may_alias
+// CHECK-LABEL: func.func @count_step(
+// CHECK:         xloop.launch @bias_corrected(%arg0, %arg1) {updates = array<i64: 0, -1>} :
+xloop.kernel @bias_corrected(%p: memref<64xf32>, %step: memref<f32>) -> (%q: memref<64xf32>, %next: memref<f32>) {
+  %one = arith.constant 1.0 : f32
+  %s = xloop.load %step[] : memref<f32>
+  %n = arith.addf %s, %one : f32
+  xloop.store %n, %next[] : memref<f32>
+  xloop.parallel %i = 0 to 64 {
+    %t = xloop.load %step[] : memref<f32>
+    %u = arith.addf %t, %one : f32
+    %old = xloop.load %p[%i] : memref<64xf32>
+    %v = arith.divf %old, %u : f32
+    xloop.store %v, %q[%i] : memref<64xf32>
+  }
+}
+func.func @count_step(%p: tensor<64xf32> {xtensor.in_place = 0 : i64}, %step: tensor<f32> {xtensor.in_place = 1 : i64}) -> (tensor<64xf32>, tensor<f32>) {
+  %0:2 = xloop.launch @bias_corrected(%p, %step) : (tensor<64xf32>, tensor<f32>) -> (tensor<64xf32>, tensor<f32>)
+  return %0#0, %0#1 : tensor<64xf32>, tensor<f32>
+}
+
+// -----
+
+// Not in place: the same with the count read once, outside the loop:
+// every program of the kernel runs what is outside the loops, so one
+// program's store of the new count may come before another's read.
+
+// CHECK-LABEL: func.func @hoisted_count(
+// CHECK:         xloop.launch @hoisted(%arg0, %arg1) {updates = array<i64: 0, -1>} :
+xloop.kernel @hoisted(%p: memref<64xf32>, %step: memref<f32>) -> (%q: memref<64xf32>, %next: memref<f32>) {
+  %one = arith.constant 1.0 : f32
+  %s = xloop.load %step[] : memref<f32>
+  %n = arith.addf %s, %one : f32
+  xloop.parallel %i = 0 to 64 {
+    %old = xloop.load %p[%i] : memref<64xf32>
+    %v = arith.divf %old, %n : f32
+    xloop.store %v, %q[%i] : memref<64xf32>
+  }
+  xloop.store %n, %next[] : memref<f32>
+}
+func.func @hoisted_count(%p: tensor<64xf32> {xtensor.in_place = 0 : i64}, %step: tensor<f32> {xtensor.in_place = 1 : i64}) -> (tensor<64xf32>, tensor<f32>) {
+  %0:2 = xloop.launch @hoisted(%p, %step) : (tensor<64xf32>, tensor<f32>) -> (tensor<64xf32>, tensor<f32>)
+  return %0#0, %0#1 : tensor<64xf32>, tensor<f32>
+}

@@ -140,6 +140,14 @@ def XLoopWriteInPlace : Pass<"xloop-write-in-place", "::mlir::ModuleOp"> {
     xloop.store %r, %out[%h, %l, %d] if %written : memref<2x48x16xbf16>
     ```
 
+    An elementwise kernel (no fold) whose new value reads the element it
+    overwrites (`x.mul_(2)`, an optimizer's step) is written in place as it
+    is, when the argument is read only at the stored element and only into
+    the stored value: each element is read before it is written, by the
+    iteration that writes it. The kernel is marked `xtile.may_alias`: its
+    pointers are not restrict-qualified (CUDA C) nor `noalias` (PTX), and
+    no input is read through the non-coherent cache.
+
     A result that cannot be written in place is computed into a temporary
     and copied into the argument's buffer after the program's last launch
     (the Kernel IR host lowering does this).
