@@ -710,7 +710,9 @@ class Program:
     def __call__(self, buffers, sizes=()):
         """Runs on `buffers`: inputs then (preallocated) outputs; `sizes`
         the values of the program's dynamic sizes, in the order of their
-        names (a size outside its declared range is an error)."""
+        names (a size outside its declared range is an error). An output
+        returned in place of an input (`xtensor.in_place`) is that input's
+        tensor: pass the same tensor for both (Compiled does)."""
         rc = self.fn(buffers, sizes)
         if rc != 0:
             raise RuntimeError(f"xtile: {self.name} failed with CUDA error {rc}"
