@@ -7,7 +7,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/DenseSet.h"
 #include "xtile/Support/SymbolicDims.h"
 
 using namespace mlir;
@@ -450,7 +449,6 @@ xtile::verifyLaunchUpdates(Operation *launch,
     return launch->emitOpError()
            << "has " << updates->size() << " 'updates' entries for "
            << outputs.size() << " output(s)";
-  llvm::SmallDenseSet<int64_t> seen;
   for (auto [i, operand] : llvm::enumerate(*updates)) {
     if (operand == -1)
       continue;
@@ -463,7 +461,7 @@ xtile::verifyLaunchUpdates(Operation *launch,
              << "output #" << i << " " << outputs[i].getType()
              << " cannot update operand #" << operand << " "
              << inputs[operand].getType() << " in place";
-    if (!seen.insert(operand).second)
+    if (llvm::is_contained(updates->take_front(i), operand))
       return launch->emitOpError()
              << "updates operand #" << operand << " twice";
   }
