@@ -1790,9 +1790,25 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
     auto launch = dyn_cast<xk::LaunchOp>(op);
     if (!launch)
       return op.emitError("cannot emit '") << op.getName() << "' as CUDA C";
+    // A program input that a kernel writes (an output updating it in
+    // place) or may write (`xtile.may_alias`) is cast from its `const`.
+    auto callee = SymbolTable::lookupNearestSymbolFrom<xk::FuncOp>(
+        launch, launch.getKernelAttr());
     std::string args;
-    for (Value buffer : launch.getBuffers())
-      args += ", " + name(buffer);
+    for (auto [i, buffer] : llvm::enumerate(launch.getBuffers())) {
+      args += ", ";
+      auto arg = dyn_cast<BlockArgument>(buffer);
+      if (callee && arg && arg.getOwner() == &program.getBodyBlock() &&
+          arg.getArgNumber() < program.getNumInputs() &&
+          !callee.getArgAttr(i, xk::FuncOp::getReadonlyAttrName())) {
+        FailureOr<std::string> element = typeName(
+            cast<MemRefType>(buffer.getType()).getElementType(), launch);
+        if (failed(element))
+          return failure();
+        args += "(" + *element + "*)";
+      }
+      args += name(buffer);
+    }
     SmallVector<std::string> launchSizes;
     for (Value size : launch.getSizes()) {
       args += ", (int64_t)" + name(size);

@@ -1203,3 +1203,19 @@ xtile.kernel @wgmma_fp8_block_k(%a: memref<64x64xf8E4M3FN>, %b: memref<64x64xf8E
   // expected-error @+1 {{'xtile.dot' op runs on wgmma, which reads 128 bytes of K per operand row: block_k is 128 on 'f8E4M3FN' operands, got 64}}
   %d = xtile.dot %x, %y, %z : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN>, tensor<64x64xf32>
 }
+
+// -----
+
+// xtile.may_alias marks a kernel (a symbol) whose buffers may alias.
+func.func @may_alias_value() attributes {xtile.may_alias = 1 : i64} {
+  return
+}
+// expected-error @-3 {{'func.func' op 'xtile.may_alias' must be a unit attribute on a kernel}}
+
+// -----
+
+func.func @may_alias_not_a_kernel() {
+  // expected-error @+1 {{'arith.constant' op 'xtile.may_alias' must be a unit attribute on a kernel}}
+  %c = arith.constant {xtile.may_alias} 0 : i32
+  return
+}
