@@ -467,3 +467,10 @@ xtile::verifyLaunchUpdates(Operation *launch,
   }
   return success();
 }
+
+bool xtile::isUsedAfter(Value value, Operation *launch) {
+  return llvm::any_of(value.getUsers(), [&](Operation *user) {
+    return user != launch && (user->getBlock() != launch->getBlock() ||
+                              launch->isBeforeInBlock(user));
+  });
+}

@@ -97,6 +97,10 @@ llvm::LogicalResult verifyKernelLaunch(mlir::Operation *launch,
                                        mlir::ValueRange outputs,
                                        mlir::SymbolTableCollection &symbols);
 
+/// Whether anything after `launch` (in its block, a terminator included)
+/// uses `value`: a launch's buffer that a later step still reads.
+bool isUsedAfter(mlir::Value value, mlir::Operation *launch);
+
 /// Verifies a launch's `updates` (when it has them): one entry per output,
 /// -1 or the index of an input of the output's type, no input twice.
 llvm::LogicalResult verifyLaunchUpdates(mlir::Operation *launch,

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "xtile/Support/KernelSignature.h"
 #include "xtile/Support/SymbolicDims.h"
 
 using namespace mlir;
@@ -264,10 +265,8 @@ Value HostLowering::updatedOperand(Value out) {
 
 bool HostLowering::mayUpdate(Value out, Value operand,
                              Operation *launch) {
-  for (Operation *user : operand.getUsers())
-    if (user != launch && (user->getBlock() != launch->getBlock() ||
-                           launch->isBeforeInBlock(user)))
-      return false;
+  if (isUsedAfter(operand, launch))
+    return false;
   auto arg = dyn_cast<BlockArgument>(operand);
   if (!arg)
     return true; // a temporary that nothing reads again

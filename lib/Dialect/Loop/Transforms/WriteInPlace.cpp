@@ -13,6 +13,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "xtile/Support/DeadCode.h"
+#include "xtile/Support/KernelSignature.h"
 #include "xtile/Support/SymbolicDims.h"
 
 namespace xtile::loop {
@@ -196,17 +197,6 @@ static bool updatesPointwise(KernelOp kernel, BlockArgument in,
   });
 }
 
-/// Whether anything after `launch` (in its block, the return included)
-/// uses `value`.
-static bool usedAfter(Value value, LaunchOp launch) {
-  return llvm::any_of(value.getUsers(), [&](Operation *user) {
-    if (user == launch.getOperation())
-      return false;
-    return user->getBlock() != launch->getBlock() ||
-           launch->isBeforeInBlock(user);
-  });
-}
-
 namespace {
 struct XLoopWriteInPlacePass
     : xtile::loop::impl::XLoopWriteInPlaceBase<XLoopWriteInPlacePass> {
@@ -230,7 +220,7 @@ struct XLoopWriteInPlacePass
         Value arg = func.getArgument(a);
         Value result = ret.getOperand(r);
         auto launch = result.getDefiningOp<LaunchOp>();
-        if (!launch || usedAfter(arg, launch))
+        if (!launch || isUsedAfter(arg, launch))
           continue;
         auto operand = llvm::find(launch.getInputs(), arg);
         if (operand == launch.getInputs().end() ||
