@@ -7,6 +7,7 @@
 
 #include "xtile/Support/SymbolicDims.h"
 #include "xtile/Conversion/LoopToTile/KernelFacts.h"
+#include "xtile/Support/ErfComplement.h"
 #include "xtile/Support/Storage.h"
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 #include "xtile/Dialect/Loop/Utils/Tileable.h"
@@ -336,6 +337,11 @@ InstructionCost xtile::instructionCost(Operation *op, bool fastMath,
       {"math.erf", {28, 1}},
   };
   StringRef name = op->getName().getStringRef();
+  // 1 + erf(y) for a 16-bit result: erfc's reciprocal, polynomial,
+  // exponential and sign select (the sum counted on its own).
+  if (auto erf = dyn_cast<math::ErfOp>(op);
+      erf && halfOutputs && !fastMath && xtile::complementOfErf(erf))
+    return {14, 2};
   if ((fastMath || halfOutputs) && op->getNumResults() == 1 &&
       op->getResult(0).getType().isF32()) {
     auto it = (fastMath ? fast : half).find(name);

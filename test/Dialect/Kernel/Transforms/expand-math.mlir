@@ -156,3 +156,70 @@ xkernel.func @sigmoid_f16(%x: f32, %out: !xkernel.ptr<f16, global>) attributes {
   xkernel.store %t, %out[%c0] : f16, !xkernel.ptr<f16, global>
   xkernel.return
 }
+
+// In a kernel of 16-bit outputs, 1 + erf(y) (GELU's) is erfc(-y) and
+// 1 - erf(y) is erfc(y): e^{-a^2} from the flushing ex2 (scaled by 2^8)
+// times a polynomial in t = 1 / (1 + 0.42 a), no erf polynomial and no
+// cancelling sum; erfc at a negative argument is 2 - erfc(|u|).
+// CHECK-LABEL: xkernel.func @gelu_erf_bf16(
+// CHECK-SAME:    %[[X:[^:]*]]: f32
+// CHECK:         %[[Y:.*]] = arith.mulf %[[X]], %{{.*}} : f32
+// CHECK:         %[[A:.*]] = math.absf %[[Y]] : f32
+// CHECK:         %[[T:.*]] = xkernel.approx rcp %{{.*}} ftz : f32
+// CHECK:         %[[A2:.*]] = arith.mulf %[[A]], %[[A]] : f32
+// CHECK:         %[[EA:.*]] = math.fma %[[A2]], %{{.*}}, %{{.*}} : f32
+// CHECK:         %[[E:.*]] = xkernel.approx ex2 %[[EA]] ftz : f32
+// CHECK:         %[[R:.*]] = arith.mulf %[[E]], %{{.*}} : f32
+// CHECK:         %[[POS:.*]] = arith.cmpf ogt, %[[Y]], %{{.*}} : f32
+// CHECK:         %[[TWO:.*]] = arith.subf %{{.*}}, %[[R]] : f32
+// CHECK:         %[[P:.*]] = arith.select %[[POS]], %[[TWO]], %[[R]] : f32
+// CHECK:         arith.mulf %{{.*}}, %[[P]] : f32
+// CHECK-NOT:     math.erf
+// CHECK:         %[[Z:.*]] = math.absf %{{.*}} : f32
+// CHECK:         arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// A sum an erf shares with another use, and an f32 kernel's, keep the
+// erf's polynomials and the sum.
+// CHECK-LABEL: xkernel.func @erf_kept(
+// CHECK:         math.fma
+// CHECK:         arith.addf
+// CHECK:         arith.addf
+// CHECK-LABEL: xkernel.func @gelu_erf_f32(
+// CHECK-NOT:     xkernel.approx rcp
+// CHECK:         arith.addf
+xkernel.func @gelu_erf_bf16(%x: f32, %out: !xkernel.ptr<bf16, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %k = arith.constant 0.707106769 : f32
+  %y = arith.mulf %x, %k : f32
+  %e = math.erf %y : f32
+  %s = arith.addf %e, %one : f32
+  %hx = arith.mulf %x, %half : f32
+  %g = arith.mulf %hx, %s : f32
+  %tg = arith.truncf %g : f32 to bf16
+  xkernel.store %tg, %out[%c0] : bf16, !xkernel.ptr<bf16, global>
+  %e2 = math.erf %x : f32
+  %c = arith.subf %one, %e2 : f32
+  %tc = arith.truncf %c : f32 to bf16
+  xkernel.store %tc, %out[%c1] : bf16, !xkernel.ptr<bf16, global>
+  xkernel.return
+}
+xkernel.func @erf_kept(%x: f32, %out: !xkernel.ptr<bf16, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %e = math.erf %x : f32
+  %s = arith.addf %one, %e : f32
+  %d = arith.addf %s, %e : f32
+  %t = arith.truncf %d : f32 to bf16
+  xkernel.store %t, %out[%c0] : bf16, !xkernel.ptr<bf16, global>
+  xkernel.return
+}
+xkernel.func @gelu_erf_f32(%x: f32, %out: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %e = math.erf %x : f32
+  %s = arith.addf %one, %e : f32
+  xkernel.store %s, %out[%c0] : f32, !xkernel.ptr<f32, global>
+  xkernel.return
+}
