@@ -308,7 +308,7 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
                     "copying a buffer");
         continue;
       }
-      if (step.kind != Step::Kind::Launch)
+      if (step.kind != Step::Kind::Launch || !step.runsAt(sizes))
         continue;
       std::vector<CUdeviceptr> args;
       for (int64_t b : step.args)
@@ -337,7 +337,7 @@ llvm::Error CudaDriver::runProgram(StringRef ptx, const plan::Program &program,
     }
   }
   for (auto [i, step] : llvm::enumerate(program.steps)) {
-    if (step.kind != Step::Kind::Launch)
+    if (step.kind != Step::Kind::Launch || !step.runsAt(sizes))
       continue;
     std::vector<float> &s = samples[i];
     std::sort(s.begin(), s.end());

@@ -91,6 +91,23 @@ struct Reader {
       return false;
     if (const Array *map = o.getArray("grid_map"))
       s.gridMap.assign(map->begin(), map->end());
+    if (const Array *when = o.getArray("when")) {
+      for (const Value &v : *when) {
+        const Array *range = v.getAsArray();
+        std::optional<int64_t> min, max;
+        if (range && range->size() == 2) {
+          min = (*range)[0].getAsInteger();
+          max = (*range)[1].getAsInteger();
+        }
+        if (!min || !max)
+          return fail("a launch's 'when' entry is not [min, max]");
+        s.when.push_back({*min, *max});
+      }
+      if (s.when.size() != s.sizes.size())
+        return fail("a launch's 'when' has " + std::to_string(s.when.size()) +
+                    " range(s) for " + std::to_string(s.sizes.size()) +
+                    " size(s)");
+    }
     return true;
   }
 
@@ -214,6 +231,13 @@ std::array<int64_t, 3> Step::gridAt(llvm::ArrayRef<int64_t> values) const {
   for (size_t i = 0; i < gridMap.size() && i < 3; ++i)
     out[i] = evaluate(gridMap[i], values);
   return out;
+}
+
+bool Step::runsAt(llvm::ArrayRef<int64_t> values) const {
+  for (auto [s, range] : llvm::zip(sizes, when))
+    if (values[s] < range.first || values[s] > range.second)
+      return false;
+  return true;
 }
 
 llvm::Expected<std::vector<Program>> xtile::plan::parse(llvm::StringRef json) {

@@ -56,6 +56,9 @@ struct Step {
   int64_t shared = 0;
   std::vector<int64_t> args, sizes;
   std::vector<llvm::json::Value> gridMap;
+  // A bucket's launch runs only where each of its sizes is within its
+  // [min, max] here (none: always).
+  std::vector<std::pair<int64_t, int64_t>> when;
   // Copy: buffer `from` to buffer `to`; `bytes` times `sizes` bytes (the
   // launch's `sizes` field is reused for the copy's sizes).
   int64_t from = 0, to = 0, bytes = 0;
@@ -67,6 +70,8 @@ struct Step {
   int64_t bytesAt(llvm::ArrayRef<int64_t> values) const;
   /// The grid of a launch at `values`, the program's sizes.
   std::array<int64_t, 3> gridAt(llvm::ArrayRef<int64_t> values) const;
+  /// Whether a launch runs at `values`, the program's sizes (`when`).
+  bool runsAt(llvm::ArrayRef<int64_t> values) const;
 };
 
 struct Program {

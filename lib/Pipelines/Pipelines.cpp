@@ -54,6 +54,7 @@ static void addTileStages(OpPassManager &pm,
   select.force = options.forceSchedule;
   select.fastMath = options.fastMath;
   select.allowTf32 = options.allowTf32;
+  select.buckets = options.buckets;
   pm.addPass(xtile::createXTileSelectSchedule(select));
   xtile::ConvertXLoopToXTileOptions tile;
   tile.target = options.target;

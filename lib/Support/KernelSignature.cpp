@@ -468,6 +468,59 @@ xtile::verifyLaunchUpdates(Operation *launch,
   return success();
 }
 
+LogicalResult xtile::verifyLaunchBuckets(Operation *launch,
+                                         FlatSymbolRefAttr kernelName,
+                                         ArrayAttr buckets, ArrayAttr names,
+                                         ValueRange inputs, ValueRange outputs,
+                                         SymbolTableCollection &symbols) {
+  if (!buckets)
+    return success();
+  if (buckets.empty())
+    return launch->emitOpError("has an empty list of buckets");
+  SmallVector<FlatSymbolRefAttr> all{kernelName};
+  for (Attribute a : buckets)
+    all.push_back(cast<FlatSymbolRefAttr>(a));
+  // Each is launched as the kernel is: the same buffers and sizes.
+  for (FlatSymbolRefAttr bucket : ArrayRef(all).drop_front()) {
+    if (llvm::count(all, bucket) > 1)
+      return launch->emitOpError()
+             << "names @" << bucket.getValue() << " twice among its kernels";
+    if (failed(verifyKernelLaunch(launch, bucket, names, inputs, outputs,
+                                  symbols)))
+      return failure();
+  }
+  // They differ in the range of one size, which they split into
+  // consecutive parts.
+  SmallVector<SmallVector<std::pair<int64_t, int64_t>>> ranges;
+  for (FlatSymbolRefAttr k : all)
+    ranges.push_back(
+        getKernelSizeRanges(symbols.lookupNearestSymbolFrom(launch, k)));
+  std::optional<unsigned> split;
+  for (unsigned d = 0; d < ranges.front().size(); ++d)
+    if (llvm::any_of(ranges, [&](auto &r) { return r[d] != ranges[0][d]; })) {
+      if (split)
+        return launch->emitOpError()
+               << "has buckets whose kernels differ in the ranges of sizes #"
+               << *split << " and #" << d << " (at most one size is split)";
+      split = d;
+    }
+  if (!split)
+    return launch->emitOpError()
+           << "has buckets whose kernels declare the same size ranges";
+  SmallVector<std::pair<int64_t, int64_t>> parts;
+  for (auto &r : ranges)
+    parts.push_back(r[*split]);
+  llvm::sort(parts);
+  for (unsigned i = 1; i < parts.size(); ++i)
+    if (parts[i].first != parts[i - 1].second + 1)
+      return launch->emitOpError()
+             << "has buckets whose ranges of size #" << *split
+             << " do not follow each other: [" << parts[i - 1].first << ", "
+             << parts[i - 1].second << "] then [" << parts[i].first << ", "
+             << parts[i].second << "]";
+  return success();
+}
+
 bool xtile::isUsedAfter(Value value, Operation *launch) {
   return llvm::any_of(value.getUsers(), [&](Operation *user) {
     return user != launch && (user->getBlock() != launch->getBlock() ||

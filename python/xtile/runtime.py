@@ -459,6 +459,10 @@ class _DriverProgram:
                 if tensor_maps:
                     self._encode_tensor_map(step, ptrs, sizes, stream)
                 continue
+            # A bucket's launch runs where each size is within its range.
+            if any(not lo <= sizes[i] <= hi
+                   for i, (lo, hi) in zip(step.get("sizes", []), step.get("when", []))):
+                continue
             args = [ctypes.c_void_p(ptrs[a]) for a in step["args"]]
             args += [ctypes.c_int64(sizes[i]) for i in step.get("sizes", [])]
             params = (ctypes.c_void_p * len(args))(

@@ -115,6 +115,17 @@ def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
     (`-` for stdout); `remarks` emits the choice of each kernel as a remark.
     `force=<schedule>` (a schedule in attribute syntax) is used for every
     kernel of its kind (row or contraction), for tests.
+
+    A kernel over one dynamic size is priced at sizes across its range
+    (powers of two, their midpoints and the range's ends), not only at its
+    hint. Where the schedule chosen at the hint costs more than
+    `bucket-tolerance` times the best at some of them, the range is cut
+    into buckets, consecutive sub-ranges each served by one schedule
+    within that tolerance at each of its sizes (the fewest, greedily from
+    the smallest size): the kernel keeps the first and its copies
+    (`<name>_b1`, ...) declare the others, and every `xloop.launch` of it
+    names them (`buckets`), to be switched on the size at run time.
+    `buckets=false` keeps one schedule per kernel.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
@@ -132,6 +143,14 @@ def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
     Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
            "Let f32 contractions run on tensor cores with TF32 operands "
            "(changes results, as torch.backends.cuda.matmul.allow_tf32)">,
+    Option<"buckets", "buckets", "bool", /*default=*/"true",
+           "Cut a dynamic size's range into buckets with schedules of their "
+           "own where one schedule costs more than bucket-tolerance times "
+           "the best">,
+    Option<"bucketTolerance", "bucket-tolerance", "double",
+           /*default=*/"1.1",
+           "The most a bucket's schedule may cost over the best at each "
+           "priced size">,
   ];
   let dependentDialects = ["::xtile::tile::XTileDialect"];
 }

@@ -68,6 +68,13 @@ struct TileStageOptions : public LoopStageOptions<Derived> {
       llvm::cl::desc("Use this schedule (attribute syntax) for every kernel "
                      "of its kind (--xtile-select-schedule's force)"),
       llvm::cl::init("")};
+  mlir::detail::PassOptions::Option<bool> buckets{
+      *this, "buckets",
+      llvm::cl::desc("Compile a kernel over a dynamic size under several "
+                     "schedules for parts of its range where one costs more "
+                     "than 1.1x the best (--xtile-select-schedule's "
+                     "buckets)"),
+      llvm::cl::init(true)};
 };
 
 struct LowerToTileOptions : public TileStageOptions<LowerToTileOptions> {};

@@ -97,6 +97,17 @@ llvm::LogicalResult verifyKernelLaunch(mlir::Operation *launch,
                                        mlir::ValueRange outputs,
                                        mlir::SymbolTableCollection &symbols);
 
+/// Verifies a launch's `buckets` (when it has them): kernels launched as
+/// `kernel` is (verifyKernelLaunch), each named once, whose declared ranges
+/// differ in one size only, along which the ranges of `kernel` and its
+/// buckets follow each other without gaps or overlaps.
+llvm::LogicalResult verifyLaunchBuckets(mlir::Operation *launch,
+                                        mlir::FlatSymbolRefAttr kernel,
+                                        mlir::ArrayAttr buckets,
+                                        mlir::ArrayAttr sizeNames,
+                                        mlir::ValueRange inputs,
+                                        mlir::ValueRange outputs,
+                                        mlir::SymbolTableCollection &symbols);
 /// Whether anything after `launch` (in its block, a terminator included)
 /// uses `value`: a launch's buffer that a later step still reads.
 bool isUsedAfter(mlir::Value value, mlir::Operation *launch);

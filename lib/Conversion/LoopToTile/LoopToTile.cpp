@@ -85,7 +85,8 @@ struct ConvertXLoopToXTilePass
       OpBuilder b(launch);
       auto lowered = xt::LaunchOp::create(
           b, launch.getLoc(), launch.getResultTypes(), launch.getKernelAttr(),
-          launch.getSizesAttr(), launch.getInputs(), launch.getUpdatesAttr());
+          launch.getSizesAttr(), launch.getInputs(), launch.getUpdatesAttr(),
+          launch.getBucketsAttr());
       launch.replaceAllUsesWith(lowered.getResults());
       launch.erase();
     }

@@ -17,6 +17,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include <algorithm>
+#include <limits>
 #include <set>
 
 namespace xtile {
@@ -68,6 +70,162 @@ FailureOr<KernelCandidates> price(xl::KernelOp kernel, const CostModel &model,
     return a.estimate.micros < b.estimate.micros;
   });
   return out;
+}
+
+/// A part of the range of a kernel's dynamic size and the schedule that
+/// serves it.
+struct Bucket {
+  int64_t min, max;
+  xt::ScheduleAttrInterface schedule;
+  /// The most the schedule costs over the best at a priced size in it.
+  double worst;
+};
+
+/// The sizes a range is priced at: its ends, the powers of two in it and
+/// their midpoints (3 * 2^k).
+SmallVector<int64_t> pricedSizes(int64_t min, int64_t max) {
+  std::set<int64_t> sizes{min, max};
+  for (int64_t p = 1; p <= max && p < (int64_t(1) << 40); p *= 2)
+    for (int64_t s : {p, p + p / 2})
+      if (s >= min && s <= max)
+        sizes.insert(s);
+  return SmallVector<int64_t>(sizes.begin(), sizes.end());
+}
+
+/// Buckets for `kernel`, a kernel over one dynamic size, whose schedule at
+/// its hint is `chosen`: one bucket with `chosen` where it is within
+/// `tolerance` of the best at every priced size, else the fewest buckets
+/// (greedily from the smallest size) whose schedules each are at the
+/// sizes they hold. Empty where the kernel cannot be priced across its
+/// range (then it keeps one schedule).
+SmallVector<Bucket> planBuckets(xl::KernelOp kernel,
+                                xt::ScheduleAttrInterface chosen,
+                                const CostModel &model, xt::TargetAttr target,
+                                bool fastMath, bool allowTf32,
+                                double tolerance) {
+  ArrayRef<int64_t> range = *kernel.getSizeRanges();
+  DenseI64ArrayAttr hints = kernel.getSizeHintsAttr();
+  SmallVector<int64_t> sizes = pricedSizes(range[0], range[1]);
+  // Each size's candidates, cheapest first, and their cost over the best.
+  struct Priced {
+    SmallVector<xt::ScheduleAttrInterface> order;
+    DenseMap<Attribute, double> ratio;
+  };
+  SmallVector<Priced> priced;
+  bool ok = true;
+  {
+    // Pricing away from the hint is a question: what it cannot answer is
+    // no error.
+    ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    for (int64_t size : sizes) {
+      kernel.setSizeHints(ArrayRef<int64_t>{size});
+      FailureOr<KernelFacts> facts = computeKernelFacts(kernel, fastMath);
+      if (failed(facts)) {
+        ok = false;
+        break;
+      }
+      SmallVector<Candidate> candidates;
+      for (xt::ScheduleAttrInterface s : enumerateSchedules(
+               kernel.getContext(), *facts, target, allowTf32))
+        candidates.push_back({s, model.estimate(*facts, s, target)});
+      if (candidates.empty()) {
+        ok = false;
+        break;
+      }
+      llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
+        return a.estimate.micros < b.estimate.micros;
+      });
+      Priced p;
+      double best = std::max(candidates.front().estimate.micros, 1e-9);
+      for (const Candidate &c : candidates) {
+        p.order.push_back(c.schedule);
+        p.ratio[c.schedule] = c.estimate.micros / best;
+      }
+      priced.push_back(std::move(p));
+    }
+  }
+  if (hints)
+    kernel.setSizeHintsAttr(hints);
+  else
+    kernel.removeSizeHintsAttr();
+  if (!ok)
+    return {};
+  // The most `s` costs over the best at sizes [i, j], infinite where it
+  // is not a candidate at one of them.
+  auto worstOf = [&](Attribute s, size_t i, size_t j) {
+    double worst = 0;
+    for (size_t k = i; k <= j; ++k) {
+      auto it = priced[k].ratio.find(s);
+      if (it == priced[k].ratio.end())
+        return std::numeric_limits<double>::infinity();
+      worst = std::max(worst, it->second);
+    }
+    return worst;
+  };
+  double chosenWorst = worstOf(chosen, 0, sizes.size() - 1);
+  if (chosenWorst <= tolerance)
+    return {Bucket{range[0], range[1], chosen, chosenWorst}};
+  SmallVector<Bucket> buckets;
+  for (size_t i = 0; i < sizes.size();) {
+    xt::ScheduleAttrInterface pick;
+    double pickWorst = 0;
+    size_t j = i;
+    for (; j < sizes.size(); ++j) {
+      xt::ScheduleAttrInterface best;
+      double bestWorst = std::numeric_limits<double>::infinity();
+      for (xt::ScheduleAttrInterface s : priced[i].order) {
+        double w = worstOf(s, i, j);
+        if (w <= tolerance && w < bestWorst) {
+          best = s;
+          bestWorst = w;
+        }
+      }
+      if (!best)
+        break;
+      pick = best;
+      pickWorst = bestWorst;
+    }
+    // (At size i alone its own best is within any tolerance >= 1.)
+    if (!pick)
+      return {};
+    buckets.push_back(Bucket{sizes[i], j < sizes.size() ? sizes[j] - 1
+                                                        : range[1],
+                             pick, pickWorst});
+    i = j;
+  }
+  return buckets;
+}
+
+/// Gives `kernel` the first bucket and a copy of itself for each other,
+/// and names the copies on every launch of it.
+void applyBuckets(ModuleOp module, SymbolTable &symbols, xl::KernelOp kernel,
+                  ArrayRef<Bucket> buckets) {
+  int64_t hint = kernel.getSizeHint(kernel.getSizes()[0]);
+  auto narrow = [&](xl::KernelOp k, const Bucket &bucket) {
+    k.setSizeRanges(ArrayRef<int64_t>{bucket.min, bucket.max});
+    k.setSizeHints(ArrayRef<int64_t>{std::clamp(hint, bucket.min, bucket.max)});
+    setKernelSchedule(k, bucket.schedule);
+  };
+  SmallVector<Attribute> names;
+  Operation *last = kernel;
+  for (const Bucket &bucket : buckets.drop_front()) {
+    OpBuilder b(kernel->getContext());
+    b.setInsertionPointAfter(last);
+    auto copy = cast<xl::KernelOp>(b.clone(*kernel));
+    copy.setSymName((kernel.getSymName() + "_b" + Twine(names.size() + 1)).str());
+    copy->remove();
+    symbols.insert(copy, Block::iterator(last->getNextNode()));
+    narrow(copy, bucket);
+    names.push_back(FlatSymbolRefAttr::get(copy.getSymNameAttr()));
+    last = copy;
+  }
+  narrow(kernel, buckets.front());
+  auto list = ArrayAttr::get(kernel->getContext(), names);
+  module.walk([&](xl::LaunchOp launch) {
+    if (launch.getKernel() == kernel.getSymName())
+      launch.setBucketsAttr(list);
+  });
 }
 
 llvm::json::Object toJSON(KernelCandidates &k, xt::TargetAttr target,
@@ -145,7 +303,10 @@ struct XTileSelectSchedulePass
       }
     }
     llvm::json::Array kernels;
-    for (xl::KernelOp kernel : module.getOps<xl::KernelOp>()) {
+    SymbolTable symbols(module);
+    // (Bucket copies are added as it goes, with their schedules.)
+    SmallVector<xl::KernelOp> all(module.getOps<xl::KernelOp>());
+    for (xl::KernelOp kernel : all) {
       xt::ScheduleAttrInterface preset = getKernelSchedule(kernel);
       if (preset && report.empty() && !remarks)
         continue;
@@ -163,8 +324,32 @@ struct XTileSelectSchedulePass
         chosen = forced;
         reason = "forced";
       }
+      SmallVector<Bucket> plan;
+      if (buckets && !preset && reason == "lowest estimated time" &&
+          kernel.getNumSizes() == 1)
+        plan = planBuckets(kernel, chosen, *model, targetAttr, fastMath,
+                           allowTf32, bucketTolerance);
+      if (plan.size() == 1)
+        plan.clear();
       setKernelSchedule(kernel, chosen);
       Estimate e = model->estimate(priced->facts, chosen, targetAttr);
+      llvm::json::Array bucketsJSON;
+      for (const Bucket &bucket : plan) {
+        if (remarks)
+          kernel.emitRemark()
+              << "sizes " << bucket.min << " to " << bucket.max
+              << ": schedule " << bucket.schedule
+              << llvm::formatv(" (at most {0:f2}x the best priced there)",
+                               bucket.worst);
+        bucketsJSON.push_back(llvm::json::Object{
+            {"min", bucket.min},
+            {"max", bucket.max},
+            {"schedule", printed(bucket.schedule)},
+            {"name", scheduleName(bucket.schedule)},
+            {"worst", bucket.worst}});
+      }
+      if (!plan.empty())
+        applyBuckets(module, symbols, kernel, plan);
       if (remarks)
         kernel.emitRemark() << "schedule " << chosen << " (" << reason
                             << llvm::formatv(", estimated {0:f2} us of ",
@@ -174,6 +359,8 @@ struct XTileSelectSchedulePass
       if (!report.empty()) {
         llvm::json::Object o = toJSON(*priced, targetAttr, *model);
         o["reason"] = reason;
+        if (!plan.empty())
+          o["buckets"] = std::move(bucketsJSON);
         kernels.push_back(std::move(o));
       }
     }

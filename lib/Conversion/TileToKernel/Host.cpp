@@ -173,10 +173,20 @@ LogicalResult HostLowering::lowerOp(Operation &op) {
 }
 
 LogicalResult HostLowering::lowerLaunch(xt::LaunchOp launch) {
-  auto lowered = kernels.find(launch.getKernel());
-  if (lowered == kernels.end())
-    return launch.emitOpError("launches '")
-           << launch.getKernel() << "', which has no Kernel IR kernel";
+  // The kernel and its buckets, each launched where its ranges hold the
+  // sizes.
+  SmallVector<const LoweredKernel *> launched;
+  SmallVector<StringRef> names{launch.getKernel()};
+  if (ArrayAttr buckets = launch.getBucketsAttr())
+    for (auto bucket : buckets.getAsRange<FlatSymbolRefAttr>())
+      names.push_back(bucket.getValue());
+  for (StringRef name : names) {
+    auto lowered = kernels.find(name);
+    if (lowered == kernels.end())
+      return launch.emitOpError("launches '")
+             << name << "', which has no Kernel IR kernel";
+    launched.push_back(&lowered->second);
+  }
   SmallVector<Value> operands;
   for (Value in : launch.getOperands())
     operands.push_back(bufferOf.lookup(in));
@@ -211,33 +221,42 @@ LogicalResult HostLowering::lowerLaunch(xt::LaunchOp launch) {
   if (llvm::any_of(operands, [](Value v) { return !v; }))
     return launch.emitOpError("uses a tensor that is not a buffer of the "
                               "program");
-  xk::FuncOp kernel = lowered->second.func;
-  // The TMA tensor maps the kernel takes after its buffers, made here of
-  // the buffers they describe.
-  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
-    auto map = kernel.getArgAttrOfType<DictionaryAttr>(
-        i, xk::FuncOp::getTensorMapAttrName());
-    if (!map)
-      continue;
-    operands.push_back(xk::TensorMapOp::create(
-        b, launch.getLoc(), operands[map.getAs<IntegerAttr>("of").getInt()],
-        map.getAs<DenseI64ArrayAttr>("box").asArrayRef(),
-        map.getAs<IntegerAttr>("swizzle").getInt()));
-  }
   // The kernel's sizes, by the names the launch passes.
   SmallVector<Value> launchSizes;
   for (StringRef name : launch.getSizes().getAsValueRange<StringAttr>())
     launchSizes.push_back(
         sizes[*symbolIndex(StringAttr::get(fn.getContext(), name))]);
-  SmallVector<int64_t> grid(lowered->second.grid.begin(),
-                            lowered->second.grid.end());
-  grid.resize(3, 1);
-  AffineMap gridMap = lowered->second.gridMap;
-  xk::LaunchOp::create(
-      b, launch.getLoc(), kernel.getSymName(), b.getDenseI64ArrayAttr(grid),
-      b.getDenseI64ArrayAttr({(int64_t)kernel.getMaxThreads(), 1, 1}),
-      kernel.getDynamicShared(), operands, launchSizes,
-      gridMap ? AffineMapAttr::get(gridMap) : AffineMapAttr());
+  for (const LoweredKernel *lowered : launched) {
+    xk::FuncOp kernel = lowered->func;
+    SmallVector<Value> arguments(operands);
+    // The TMA tensor maps the kernel takes after its buffers, made here of
+    // the buffers they describe.
+    for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+      auto map = kernel.getArgAttrOfType<DictionaryAttr>(
+          i, xk::FuncOp::getTensorMapAttrName());
+      if (!map)
+        continue;
+      arguments.push_back(xk::TensorMapOp::create(
+          b, launch.getLoc(), operands[map.getAs<IntegerAttr>("of").getInt()],
+          map.getAs<DenseI64ArrayAttr>("box").asArrayRef(),
+          map.getAs<IntegerAttr>("swizzle").getInt()));
+    }
+    SmallVector<int64_t> grid(lowered->grid.begin(), lowered->grid.end());
+    grid.resize(3, 1);
+    AffineMap gridMap = lowered->gridMap;
+    DenseI64ArrayAttr when;
+    if (launched.size() > 1) {
+      SmallVector<int64_t> bounds;
+      for (auto [min, max] : lowered->sizeRanges)
+        bounds.append({min, max});
+      when = b.getDenseI64ArrayAttr(bounds);
+    }
+    xk::LaunchOp::create(
+        b, launch.getLoc(), kernel.getSymName(), b.getDenseI64ArrayAttr(grid),
+        b.getDenseI64ArrayAttr({(int64_t)kernel.getMaxThreads(), 1, 1}),
+        kernel.getDynamicShared(), arguments, launchSizes,
+        gridMap ? AffineMapAttr::get(gridMap) : AffineMapAttr(), when);
+  }
   return success();
 }
 

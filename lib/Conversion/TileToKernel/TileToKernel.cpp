@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "xtile/Support/KernelSignature.h"
 #include "KernelLowering.h"
 #include "OpLowering.h"
 
@@ -239,7 +240,8 @@ LogicalResult xtile::lowerTileModule(ModuleOp module,
     }
     lowered[kernel.getSymName()] = {*func,
                                     SmallVector<int64_t, 3>(kernel.getGrid()),
-                                    kernel.getGridMap().value_or(AffineMap())};
+                                    kernel.getGridMap().value_or(AffineMap()),
+                                    xtile::getKernelSizeRanges(kernel)};
   }
   if (failedAny)
     return failure();

@@ -1832,6 +1832,15 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
         g[i] = "(unsigned)" + affineToC(e, launchSizes);
       grid = "dim3(" + g[0] + ", " + g[1] + ", " + g[2] + ")";
     }
+    // A bucket's launch runs where the sizes are within its ranges.
+    std::string when;
+    if (std::optional<ArrayRef<int64_t>> ranges = launch.getWhen())
+      for (auto [i, size] : llvm::enumerate(launchSizes))
+        when += (when.empty() ? "" : " && ") + size +
+                " >= " + std::to_string((*ranges)[2 * i]) + " && " + size +
+                " <= " + std::to_string((*ranges)[2 * i + 1]);
+    if (!when.empty())
+      os << "if (" << when << ")\n  ";
     os << "if ((err = xt_launch(" << *kernel << ", " << grid << ", "
        << dims(launch.getBlock()) << ", "
        << launch.getShared() << ", stream" << args

@@ -158,6 +158,13 @@ FailureOr<llvm::json::Object> planOf(xk::ProgramOp program) {
           gridMap.push_back(expressionOf(e, positions));
         step["grid_map"] = std::move(gridMap);
       }
+      // A bucket's launch: [min, max] of each of its sizes, in order.
+      if (std::optional<ArrayRef<int64_t>> ranges = launch.getWhen()) {
+        llvm::json::Array when;
+        for (unsigned i = 0; i + 1 < ranges->size(); i += 2)
+          when.push_back(llvm::json::Array{(*ranges)[i], (*ranges)[i + 1]});
+        step["when"] = std::move(when);
+      }
       steps.push_back(std::move(step));
     } else {
       return op.emitError("cannot write '")

@@ -618,3 +618,23 @@ xkernel.program @p(%x: memref<4xf32>) -> (%y: memref<4xf32>) attributes {in_plac
 // expected-error @+1 {{'xkernel.program' op output #0 'memref<4xf32>' cannot be in place of input #0 'memref<4xi32>'}}
 xkernel.program @p(%x: memref<4xi32>) -> (%y: memref<4xf32>) attributes {in_place = array<i64: 0>} {
 }
+
+// -----
+
+xkernel.func @k(%x: !xkernel.ptr<f32, global>, %n: index) attributes {max_threads = 64 : i64} {
+  xkernel.return
+}
+xkernel.program @p[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) attributes {size_names = ["T"]} {
+  // expected-error @+1 {{when must give a minimum and a maximum for each of the 1 size(s), got 1 value(s)}}
+  xkernel.launch @k(%x) sizes(%T) when [4] grid [8, 1, 1] map affine_map<()[s0] -> (s0)> block [64, 1, 1] shared 0 : memref<?xf32>
+}
+
+// -----
+
+xkernel.func @k(%x: !xkernel.ptr<f32, global>, %n: index) attributes {max_threads = 64 : i64} {
+  xkernel.return
+}
+xkernel.program @p[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) attributes {size_names = ["T"]} {
+  // expected-error @+1 {{when's range of size #0 must be 1 <= min <= max, got [5, 4]}}
+  xkernel.launch @k(%x) sizes(%T) when [5, 4] grid [8, 1, 1] map affine_map<()[s0] -> (s0)> block [64, 1, 1] shared 0 : memref<?xf32>
+}

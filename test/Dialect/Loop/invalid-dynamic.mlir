@@ -94,3 +94,105 @@ func.func @static_tensor(%x: tensor<4xf32>, %z: tensor<?xf32, #xtensor.dims<T>>)
   %y = xloop.launch @row[T](%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// xloop.launch buckets
+
+xloop.kernel @row[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+xloop.kernel @row_b1[%T = 10 to 16](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+
+func.func @gap(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16>}} {
+  // expected-error @+1 {{'xloop.launch' op has buckets whose ranges of size #0 do not follow each other: [1, 8] then [10, 16]}}
+  %y = xloop.launch @row[T](%x) buckets [@row_b1] : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+  return %y : tensor<?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+xloop.kernel @row[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+xloop.kernel @row_b1[%T = 5 to 16](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+
+func.func @overlap(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16>}} {
+  // expected-error @+1 {{'xloop.launch' op has buckets whose ranges of size #0 do not follow each other: [1, 8] then [5, 16]}}
+  %y = xloop.launch @row[T](%x) buckets [@row_b1] : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+  return %y : tensor<?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+xloop.kernel @row[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+xloop.kernel @row_b1[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+
+func.func @same_ranges(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+1 {{'xloop.launch' op has buckets whose kernels declare the same size ranges}}
+  %y = xloop.launch @row[T](%x) buckets [@row_b1] : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+  return %y : tensor<?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+xloop.kernel @row[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+xloop.kernel @row_b1[%T = 9 to 16](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+
+func.func @twice(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16>}} {
+  // expected-error @+1 {{'xloop.launch' op names @row_b1 twice among its kernels}}
+  %y = xloop.launch @row[T](%x) buckets [@row_b1, @row_b1] : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+  return %y : tensor<?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+xloop.kernel @row[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+xloop.kernel @other[%T = 9 to 16](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+
+func.func @empty(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16>}} {
+  // expected-error @+1 {{'xloop.launch' op has an empty list of buckets}}
+  %y = xloop.launch @row[T](%x) {buckets = []} : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+  return %y : tensor<?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+xloop.kernel @row[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+xloop.kernel @wide[%T = 9 to 16](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+xloop.kernel @narrow[%T = 9 to 16](%x: memref<?xf16> [%T]) -> (%y: memref<?xf32> [%T]) {
+}
+
+func.func @other_buffers(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16>}} {
+  // expected-error @+1 {{'xloop.launch' op input #0 'tensor<?xf32, #xtensor.dims<T>>' does not match kernel buffer 'memref<?xf16>'}}
+  %y = xloop.launch @row[T](%x) buckets [@narrow] : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+  return %y : tensor<?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+xloop.kernel @two[%T = 1 to 8, %S = 1 to 8](%x: memref<?x?xf32> [%T, %S]) -> (%y: memref<?x?xf32> [%T, %S]) {
+}
+xloop.kernel @two_b1[%T = 9 to 16, %S = 9 to 16](%x: memref<?x?xf32> [%T, %S]) -> (%y: memref<?x?xf32> [%T, %S]) {
+}
+
+func.func @two_sizes(%x: tensor<?x?xf32, #xtensor.dims<T, S>>) -> tensor<?x?xf32, #xtensor.dims<T, S>>
+    attributes {xtensor.symbols = {S = array<i64: 1, 16>, T = array<i64: 1, 16>}} {
+  // expected-error @+1 {{'xloop.launch' op has buckets whose kernels differ in the ranges of sizes #0 and #1 (at most one size is split)}}
+  %y = xloop.launch @two[T, S](%x) buckets [@two_b1] : (tensor<?x?xf32, #xtensor.dims<T, S>>) -> tensor<?x?xf32, #xtensor.dims<T, S>>
+  return %y : tensor<?x?xf32, #xtensor.dims<T, S>>
+}

@@ -1219,3 +1219,20 @@ func.func @may_alias_not_a_kernel() {
   %c = arith.constant {xtile.may_alias} 0 : i32
   return
 }
+
+// -----
+
+// xtile.launch buckets (the verifier xloop.launch shares)
+
+xtile.kernel @k[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T])
+    attributes {grid = array<i64: 8>, grid_map = affine_map<()[s0] -> (s0)>, num_warps = 1 : i64, schedule = #xtile.row_schedule<serial, warps = 1, vector = 1>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
+}
+xtile.kernel @k_b1[%T = 10 to 16](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T])
+    attributes {grid = array<i64: 16>, grid_map = affine_map<()[s0] -> (s0)>, num_warps = 1 : i64, schedule = #xtile.row_schedule<serial, warps = 1, vector = 1>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
+}
+func.func @gap(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16>}} {
+  // expected-error @+1 {{'xtile.launch' op has buckets whose ranges of size #0 do not follow each other: [1, 8] then [10, 16]}}
+  %y = xtile.launch @k[T](%x) buckets [@k_b1] : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+  return %y : tensor<?xf32, #xtensor.dims<T>>
+}

@@ -66,6 +66,8 @@ struct LoweredKernel {
   kernel::FuncOp func;
   llvm::SmallVector<int64_t, 3> grid;
   mlir::AffineMap gridMap;
+  /// The ranges of its sizes, (min, max) each, in order.
+  llvm::SmallVector<std::pair<int64_t, int64_t>> sizeRanges;
 };
 
 /// Lowers a function of launches (the host side after Tile IR) to an

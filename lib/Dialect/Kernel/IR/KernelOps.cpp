@@ -620,7 +620,29 @@ LogicalResult LaunchOp::verify() {
                            << " must have no dimensions, one symbol per size ("
                            << getSizes().size() << ") and 1 to 3 results";
   }
+  if (std::optional<ArrayRef<int64_t>> when = getWhen()) {
+    if (when->size() != 2 * getSizes().size())
+      return emitOpError("when must give a minimum and a maximum for each of "
+                         "the ")
+             << getSizes().size() << " size(s), got " << when->size()
+             << " value(s)";
+    for (unsigned i = 0; i < when->size(); i += 2)
+      if ((*when)[i] < 1 || (*when)[i] > (*when)[i + 1])
+        return emitOpError("when's range of size #")
+               << i / 2 << " must be 1 <= min <= max, got [" << (*when)[i]
+               << ", " << (*when)[i + 1] << "]";
+  }
   return success();
+}
+
+bool LaunchOp::runsAt(ArrayRef<int64_t> sizes) {
+  std::optional<ArrayRef<int64_t>> when = getWhen();
+  if (!when)
+    return true;
+  for (auto [i, size] : llvm::enumerate(sizes))
+    if (size < (*when)[2 * i] || size > (*when)[2 * i + 1])
+      return false;
+  return true;
 }
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {

@@ -187,8 +187,12 @@ LogicalResult LaunchOp::verify() {
 }
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  return xtile::verifyKernelLaunch(*this, getKernelAttr(), getSizes(),
-                                   getInputs(), getOutputs(), symbols);
+  if (failed(xtile::verifyKernelLaunch(*this, getKernelAttr(), getSizes(),
+                                       getInputs(), getOutputs(), symbols)))
+    return failure();
+  return xtile::verifyLaunchBuckets(*this, getKernelAttr(), getBucketsAttr(),
+                                    getSizes(), getInputs(), getOutputs(),
+                                    symbols);
 }
 
 //===----------------------------------------------------------------------===//

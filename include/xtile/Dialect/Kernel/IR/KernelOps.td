@@ -838,16 +838,32 @@ def XKernel_LaunchOp : XKernel_Op<"launch", [
         map affine_map<()[s0] -> (s0)> block [256, 1, 1] shared 0
         : memref<?x512xf32>, memref<?x512xf32>
     ```
+
+    `when` (a minimum and a maximum per size, in order) runs the launch
+    only where every size is within its range, and skips it elsewhere: one
+    launch per bucket of a kernel that `--xtile-select-schedule` compiled
+    under different schedules for parts of a size's range (`grid` is then
+    the grid at the maxima of `when`).
+
+    ```mlir
+    xkernel.launch @k(%x, %y) sizes(%T) when [1, 15] grid [4, 1, 1]
+        map affine_map<()[s0] -> (s0 ceildiv 4)> block [128, 1, 1] shared 0
+        : memref<?x512xf32>, memref<?x512xf32>
+    xkernel.launch @k_b1(%x, %y) sizes(%T) when [16, 4096] grid [64, 1, 1]
+        map affine_map<()[s0] -> (s0 ceildiv 64)> block [256, 1, 1] shared 0
+        : memref<?x512xf32>, memref<?x512xf32>
+    ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel, DenseI64ArrayAttr:$grid,
                    DenseI64ArrayAttr:$block,
                    DefaultValuedAttr<I64Attr, "0">:$shared,
                    Variadic<AnyMemRef>:$buffers,
                    Variadic<Index>:$sizes,
-                   OptionalAttr<AffineMapAttr>:$grid_map);
+                   OptionalAttr<AffineMapAttr>:$grid_map,
+                   OptionalAttr<DenseI64ArrayAttr>:$when);
   let assemblyFormat = [{
-    $kernel `(` $buffers `)` (`sizes` `(` $sizes^ `)`)? `grid` $grid
-    (`map` $grid_map^)? `block` $block `shared` $shared
+    $kernel `(` $buffers `)` (`sizes` `(` $sizes^ `)`)? (`when` $when^)?
+    `grid` $grid (`map` $grid_map^)? `block` $block `shared` $shared
     attr-dict `:` type($buffers)
   }];
   let hasVerifier = 1;
@@ -855,6 +871,8 @@ def XKernel_LaunchOp : XKernel_Op<"launch", [
     /// The grid at `sizes` (values of the launch's sizes), three
     /// dimensions.
     ::llvm::SmallVector<int64_t, 3> getGridAt(::llvm::ArrayRef<int64_t> sizes);
+    /// Whether the launch runs at `sizes` (each within its `when` range).
+    bool runsAt(::llvm::ArrayRef<int64_t> sizes);
   }];
 }
 

@@ -159,22 +159,35 @@ def XLoop_LaunchOp : XLoop_Op<"launch", [
         : (tensor<2x48x16xbf16>, tensor<2x1x16xbf16>, tensor<1xi64>)
         -> tensor<2x48x16xbf16>
     ```
+
+    `buckets` names other kernels of the same buffers and sizes that each
+    cover a part of one size's range (`--xtile-select-schedule` makes them:
+    the kernel under different schedules). The ranges that `kernel` and
+    its buckets declare for that size are disjoint and follow each other;
+    the launch runs the one whose ranges hold the sizes.
+
+    ```mlir
+    %y = xloop.launch @proj[T](%x, %w) buckets [@proj_b1, @proj_b2]
+        : (tensor<?x4096xbf16, #xtensor.dims<T>>, tensor<4096x4096xbf16>)
+        -> tensor<?x4096xbf16, #xtensor.dims<T>>
+    ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                    DefaultValuedAttr<StrArrayAttr, "{}">:$sizes,
                    Variadic<AnyRankedTensor>:$inputs,
-                   OptionalAttr<DenseI64ArrayAttr>:$updates);
+                   OptionalAttr<DenseI64ArrayAttr>:$updates,
+                   OptionalAttr<FlatSymbolRefArrayAttr>:$buckets);
   let results = (outs Variadic<AnyRankedTensor>:$outputs);
   let hasVerifier = 1;
   let builders = [OpBuilder<(ins "::mlir::TypeRange":$outputs,
                                  "::llvm::StringRef":$kernel,
                                  "::mlir::ValueRange":$inputs), [{
     build($_builder, $_state, outputs, kernel, $_builder.getStrArrayAttr({}),
-          inputs, /*updates=*/nullptr);
+          inputs, /*updates=*/nullptr, /*buckets=*/nullptr);
   }]>];
   let assemblyFormat = [{
-    $kernel `` custom<SizeNames>($sizes) `` `(` $inputs `)` attr-dict `:`
-    functional-type($inputs, $outputs)
+    $kernel `` custom<SizeNames>($sizes) `` `(` $inputs `)`
+    (`buckets` $buckets^)? attr-dict `:` functional-type($inputs, $outputs)
   }];
 }
 

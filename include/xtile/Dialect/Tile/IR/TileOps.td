@@ -94,17 +94,20 @@ def XTile_LaunchOp : XTile_Op<"launch", [
     ```
 
     `updates`, as on `xloop.launch`: a result written into an operand's
-    buffer, only where it changes.
+    buffer, only where it changes. `buckets`, as on `xloop.launch`: kernels
+    of the same buffers over consecutive parts of one size's range, the
+    launch running the one whose ranges hold the sizes.
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                    DefaultValuedAttr<StrArrayAttr, "{}">:$sizes,
                    Variadic<AnyRankedTensor>:$inputs,
-                   OptionalAttr<DenseI64ArrayAttr>:$updates);
+                   OptionalAttr<DenseI64ArrayAttr>:$updates,
+                   OptionalAttr<FlatSymbolRefArrayAttr>:$buckets);
   let results = (outs Variadic<AnyRankedTensor>:$outputs);
   let hasVerifier = 1;
   let assemblyFormat = [{
-    $kernel `` custom<SizeNames>($sizes) `` `(` $inputs `)` attr-dict `:`
-    functional-type($inputs, $outputs)
+    $kernel `` custom<SizeNames>($sizes) `` `(` $inputs `)`
+    (`buckets` $buckets^)? attr-dict `:` functional-type($inputs, $outputs)
   }];
 }
 
