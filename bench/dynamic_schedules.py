@@ -2,8 +2,11 @@
 """What one schedule for a whole range of sizes costs: for kernels over a
 dynamic token count T, the cost model's estimate of the schedule it picks
 for each T (a static-shape compile) beside the estimate, at that T, of the
-schedule picked for a representative size, of a few size buckets, and of
-the schedule that the module compiled once over T picks (at T's hint).
+schedule picked for a representative size, of the one schedule the module
+compiled once over T picks at T's hint (`buckets=false`), and of the
+module compiled once over T as it is by default: with a schedule per
+bucket of T where one schedule costs more than 1.1x the best
+(--xtile-select-schedule's buckets), priced at the bucket that holds T.
 
     python3 bench/dynamic_schedules.py [--opt build/bin/xtile-opt] [--target sm_90]
 
@@ -57,21 +60,19 @@ func.func @up_gelu(%x: tensor<?x4096xbf16, #T>, %w: tensor<4096x4096xbf16>) -> t
 SIZES = [1, 7, 32, 128, 1000, 4096, 16384]
 # One schedule for the range, picked at one of these sizes.
 REPRESENTATIVES = [1, 128, 4096]
-# Size buckets, each served by the schedule picked at its representative:
-# [1, 16) by 1, [16, 512) by 128, [512, 16384] by 4096.
-BUCKETS = [(1, 16, 1), (16, 512, 128), (512, 16385, 4096)]
 
 
-def report(opt, target, size, tmp):
+def report(opt, target, size, tmp, buckets=True):
     """The schedule report of the module at T = `size`, or of the module
-    over T itself (`size` None: what the one compile over T picks, at T's
-    hint)."""
-    path = pathlib.Path(tmp, f"report-{size}.json")
+    over T itself (`size` None: what the one compile over T picks, with
+    buckets or with one schedule chosen at T's hint)."""
+    path = pathlib.Path(tmp, f"report-{size}-{buckets}.json")
     specialized = MODULE if size is None else subprocess.run(
         [opt, f"--xtensor-specialize-dims=sizes=T={size}", "-"],
         input=MODULE, capture_output=True, text=True, check=True).stdout
     subprocess.run(
-        [opt, f"--lower-to-tile=target={target} schedule-report={path}", "-",
+        [opt, f"--lower-to-tile=target={target} schedule-report={path} "
+         f"buckets={'true' if buckets else 'false'}", "-",
          "-o", "/dev/null"], input=specialized, text=True, check=True)
     kernels = {}
     # Kernel names carry no size, but their numbers differ between modules:
@@ -88,8 +89,26 @@ def report(opt, target, size, tmp):
             "name": kernel["name"],
             "micros": kernel["micros"],
             "candidates": {c["schedule"]: c["micros"] for c in kernel["candidates"]},
+            "buckets": [(b["min"], b["max"], b["schedule"], b["name"])
+                        for b in kernel.get("buckets", [])],
         }
     return kernels
+
+
+def schedule_at(kernel, size):
+    """The schedule `kernel` (of the module over T) runs under at T = size:
+    its bucket's, or its one schedule."""
+    for lo, hi, schedule, _ in kernel["buckets"]:
+        if lo <= size <= hi:
+            return schedule
+    return kernel["chosen"]
+
+
+def schedule_name_at(kernel, size):
+    for lo, hi, _, name in kernel["buckets"]:
+        if lo <= size <= hi:
+            return name
+    return kernel["name"]
 
 
 def main():
@@ -100,6 +119,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         reports = {size: report(args.opt, args.target, size, tmp) for size in SIZES}
         dynamic = report(args.opt, args.target, None, tmp)
+        single = report(args.opt, args.target, None, tmp, buckets=False)
     # Fusion is priced per size too: the kernels of a function can differ
     # between sizes (a one-row softmax may be cheaper unfused). Each
     # kernel is compared at the sizes where it exists.
@@ -108,14 +128,14 @@ def main():
         print(f"  T={size:<6} " + " ".join(sorted(reports[size])))
     names = sorted({n for r in reports.values() for n in r})
     worst = {f"at T={r}": 1.0 for r in REPRESENTATIVES}
+    worst["one schedule"] = 1.0
     worst["buckets"] = 1.0
-    worst["over T"] = 1.0
     for name in names:
         print(f"\n{name}")
         header = f"{'T':>6}  {'own schedule':<26}{'own us':>10}"
         for r in REPRESENTATIVES:
             header += f"{'at T=' + str(r):>12}"
-        header += f"{'buckets':>10}{'over T':>9}"
+        header += f"{'one sched':>11}{'buckets':>9}  bucket schedule"
         print(header)
         for size in SIZES:
             if name not in reports[size]:
@@ -135,28 +155,32 @@ def main():
                 line += f"{'-':>12}" if s is None else f"{s:>11.2f}x"
                 if s is not None:
                     worst[f"at T={r}"] = max(worst[f"at T={r}"], s)
-            rep = next(r for lo, hi, r in BUCKETS if lo <= size < hi)
-            s = slowdown(rep)
-            line += f"{'-':>10}" if s is None else f"{s:>9.2f}x"
-            if s is not None:
-                worst["buckets"] = max(worst["buckets"], s)
-            # The kernel compiled once over T (its schedule chosen at T's
-            # hint), priced at this size.
-            fixed = dynamic.get(name, {}).get("chosen")
-            micros = own["candidates"].get(fixed)
-            s = None if micros is None else micros / own["micros"]
-            line += f"{'-':>9}" if s is None else f"{s:>8.2f}x"
-            if s is not None:
-                worst["over T"] = max(worst["over T"], s)
+            # The module compiled once over T, with one schedule (chosen at
+            # T's hint) and with its buckets, priced at this size.
+            for rule, module, width in (("one schedule", single, 11),
+                                        ("buckets", dynamic, 9)):
+                kernel = module.get(name)
+                micros = (own["candidates"].get(schedule_at(kernel, size))
+                          if kernel else None)
+                s = None if micros is None else micros / own["micros"]
+                line += f"{'-':>{width}}" if s is None else f"{s:>{width - 1}.2f}x"
+                if s is not None:
+                    worst[rule] = max(worst[rule], s)
+            if name in dynamic:
+                line += "  " + schedule_name_at(dynamic[name], size)
             print(line)
     print("\nworst slowdown over the sizes where the schedule is legal:")
     for rule, value in worst.items():
-        if rule == "buckets":
-            print(f"  buckets [1,16) [16,512) [512,16384]: {value:.2f}x")
-        elif rule == "over T":
-            print(f"  the module compiled once over T:    {value:.2f}x")
+        if rule == "one schedule":
+            print(f"  compiled once over T, one schedule: {value:.2f}x")
+        elif rule == "buckets":
+            print(f"  compiled once over T, buckets:      {value:.2f}x")
         else:
-            print(f"  one schedule {rule:<10} {value:.2f}x")
+            print(f"  one schedule {rule:<10}            {value:.2f}x")
+    print("\nbuckets of the module compiled once over T:")
+    for name in sorted(dynamic):
+        for lo, hi, _, schedule in dynamic[name]["buckets"]:
+            print(f"  {name:<22} T in [{lo}, {hi}]: {schedule}")
 
 
 if __name__ == "__main__":
