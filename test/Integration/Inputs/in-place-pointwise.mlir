@@ -1,6 +1,7 @@
 // Elementwise updates returned in place of an argument, from the
 // importer: x.mul_(2); masked_fill_ then add_ (the new value reads the old
-// one); a momentum step updating two arguments (m, then p from the new m).
+// one); a momentum step updating two arguments in one kernel (m, and p
+// from the new m, which the kernel computes once and writes beside p).
 // Each is written into the argument's buffer, read element by element
 // before the element is written (xtile.may_alias).
 // test/Integration/in-place.test runs it.

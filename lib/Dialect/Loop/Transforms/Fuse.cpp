@@ -55,8 +55,11 @@ static auto bodyOps(Block *block) {
                               : block->end());
 }
 
-static std::optional<PointwiseNest> getPointwiseNest(KernelOp kernel) {
-  if (kernel.getOutputs().size() != 1)
+/// With `manyOutputs`, a kernel of elementwise loops storing each of its
+/// outputs at the element (the last store is `store`).
+static std::optional<PointwiseNest>
+getPointwiseNest(KernelOp kernel, bool manyOutputs = false) {
+  if (!manyOutputs && kernel.getOutputs().size() != 1)
     return std::nullopt;
   PointwiseNest nest;
   Block *block = &kernel.getBodyBlock();
@@ -81,16 +84,21 @@ static std::optional<PointwiseNest> getPointwiseNest(KernelOp kernel) {
   }
   nest.body = block;
   int stores = 0;
+  bool elementwise = true;
   kernel.walk([&](StoreOp store) {
     ++stores;
     nest.store = store;
+    elementwise &= store->getBlock() == block && !store.getCondition() &&
+                   store.getIndices().size() == nest.loops.size() &&
+                   llvm::all_of(llvm::zip(store.getIndices(), nest.loops),
+                                [](auto pair) {
+                                  auto [index, loop] = pair;
+                                  return index == loop.getInductionVar() &&
+                                         loop.getLower() == 0;
+                                });
   });
-  if (stores != 1 || nest.store->getBlock() != block ||
-      nest.store.getIndices().size() != nest.loops.size())
+  if ((manyOutputs ? stores < 1 : stores != 1) || !elementwise)
     return std::nullopt;
-  for (auto [index, loop] : llvm::zip(nest.store.getIndices(), nest.loops))
-    if (index != loop.getInductionVar() || loop.getLower() != 0)
-      return std::nullopt;
   return nest;
 }
 
@@ -752,49 +760,84 @@ private:
     auto outType = cast<MemRefType>(pk.getOutputs()[0].getType());
     if (!outType.hasStaticShape())
       return false;
-    RowNestShape rows = findRowNest(ck);
-    if (!rows.body)
-      return false;
-    // The consumer's row loops of more than one iteration, and the
-    // producer's dimensions: the same extents in the same order.
-    SmallVector<unsigned> wide;
-    for (auto [k, loop] : llvm::enumerate(rows.rows)) {
-      if (loop.hasDynamicUpper() || loop.getLower() != 0)
-        return false;
-      if (loop.getUpper() != 1)
-        wide.push_back(k);
-    }
-    SmallVector<int64_t> extents;
-    for (int64_t d : outType.getShape())
-      if (d != 1)
-        extents.push_back(d);
-    if (extents.size() != wide.size())
-      return false;
-    for (auto [e, k] : llvm::zip(extents, wide))
-      if (rows.rows[k].getUpper() != e)
-        return false;
-    // Every load reads the element of its row: dimensions of 1 at 0, the
-    // others at the row loops' indices (and there is one).
     if (ck.getInputs()[pos].use_empty())
       return false;
-    for (Operation *user : ck.getInputs()[pos].getUsers()) {
-      auto indices = cast<LoadOp>(user).getIndices();
-      unsigned next = 0;
-      for (auto [d, index] : llvm::enumerate(indices)) {
-        if (outType.getDimSize(d) == 1) {
-          if (!isAlwaysZero(index))
-            return false;
-          continue;
-        }
-        if (index != rows.rows[wide[next++]].getInductionVar())
-          return false;
+    // The consumer's loops that visit each element of the output once: its
+    // row loops (a row statistic), or all its loops where it is elementwise
+    // (an optimizer's moments, which its update of the parameter reads).
+    auto elementLoops = [&](KernelOp k, bool elementwise) -> RowNestShape {
+      if (!elementwise)
+        return findRowNest(k);
+      std::optional<PointwiseNest> nest =
+          getPointwiseNest(k, /*manyOutputs=*/true);
+      return nest ? RowNestShape{nest->loops, nest->body} : RowNestShape{};
+    };
+    // The loops of more than one iteration, matched with the producer's
+    // dimensions: the same extents in the same order; every load reads the
+    // element of its row: dimensions of 1 at 0, the others at those loops'
+    // indices.
+    auto wideLoops =
+        [&](RowNestShape &rows) -> std::optional<SmallVector<unsigned>> {
+      if (!rows.body)
+        return std::nullopt;
+      SmallVector<unsigned> wide;
+      for (auto [k, loop] : llvm::enumerate(rows.rows)) {
+        if (loop.hasDynamicUpper() || loop.getLower() != 0)
+          return std::nullopt;
+        if (loop.getUpper() != 1)
+          wide.push_back(k);
       }
+      SmallVector<int64_t> extents;
+      for (int64_t d : outType.getShape())
+        if (d != 1)
+          extents.push_back(d);
+      if (extents.size() != wide.size())
+        return std::nullopt;
+      for (auto [e, k] : llvm::zip(extents, wide))
+        if (rows.rows[k].getUpper() != e)
+          return std::nullopt;
+      for (Operation *user : ck.getInputs()[pos].getUsers()) {
+        auto indices = cast<LoadOp>(user).getIndices();
+        unsigned next = 0;
+        for (auto [d, index] : llvm::enumerate(indices)) {
+          if (outType.getDimSize(d) == 1) {
+            if (!isAlwaysZero(index))
+              return std::nullopt;
+            continue;
+          }
+          if (index != rows.rows[wide[next++]].getInductionVar())
+            return std::nullopt;
+        }
+      }
+      return wide;
+    };
+    bool elementwise = false;
+    RowNestShape rows = elementLoops(ck, elementwise);
+    std::optional<SmallVector<unsigned>> matched = wideLoops(rows);
+    // (Elementwise consumers take elementwise producers whose value the
+    // function returns, which is written anyway: a value only kernels
+    // read is cheaper recomputed by each, and a product or a reduction
+    // stays where sibling fusion shares it.)
+    bool folds = pk.walk([](Operation *op) {
+                     return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
+                                                          : WalkResult::advance();
+                   }).wasInterrupted();
+    bool returned = llvm::any_of(producer->getUsers(), [](Operation *u) {
+      return isa<func::ReturnOp>(u);
+    });
+    if (!matched && !folds && returned) {
+      elementwise = true;
+      rows = elementLoops(ck, elementwise);
+      matched = wideLoops(rows);
     }
+    if (!matched)
+      return false;
+    SmallVector<unsigned> wide = *matched;
 
     // Try it on a copy of the consumer: a load and store of the element
     // at the end of its row body, then the producer inlined at its loads.
     auto trial = cast<KernelOp>(ck->clone());
-    RowNestShape trialRows = findRowNest(trial);
+    RowNestShape trialRows = elementLoops(trial, elementwise);
     BlockArgument out = trial.addOutput(outType, {}, producer.getLoc());
     OpBuilder builder(trial.getContext());
     Block *body = trialRows.body;

@@ -107,21 +107,20 @@ func.func @prologue(%x: tensor<64x128xf32>, %w: tensor<128x256xf32>) -> tensor<6
 
 // -----
 
-// A value that leaves the function is still written; its consumer
-// recomputes it rather than reading it back, and the two, reading the same
-// input over the same space, are one kernel with two outputs that computes
-// exp once.
-// CHECK-LABEL: xloop.kernel @outputs_exp(
+// A value that leaves the function is still written: its elementwise
+// consumer computes it and writes it beside its own output (one kernel
+// with two outputs that computes exp once), rather than reading it back.
+// CHECK-LABEL: xloop.kernel @outputs_mul(
 // CHECK-SAME:    %[[X:.*]]: memref<16xf32>) -> (%[[O1:.*]]: memref<16xf32>, %[[O2:.*]]: memref<16xf32>)
 // CHECK-NEXT:    xloop.parallel %[[I:.*]] = 0 to 16 {
 // CHECK-NEXT:      %[[V:.*]] = xloop.load %[[X]][%[[I]]]
 // CHECK-NEXT:      %[[E:.*]] = math.exp %[[V]]
-// CHECK-NEXT:      xloop.store %[[E]], %[[O1]][%[[I]]]
 // CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[E]], %[[V]]
-// CHECK-NEXT:      xloop.store %[[M]], %[[O2]][%[[I]]]
+// CHECK-NEXT:      xloop.store %[[M]], %[[O1]][%[[I]]]
+// CHECK-NEXT:      xloop.store %[[E]], %[[O2]][%[[I]]]
 // CHECK-LABEL: func.func @outputs(
-// CHECK-NEXT:    %[[R:.*]]:2 = xloop.launch @outputs_exp(%arg0)
-// CHECK-NEXT:    return %[[R]]#0, %[[R]]#1
+// CHECK-NEXT:    %[[R:.*]]:2 = xloop.launch @outputs_mul(%arg0)
+// CHECK-NEXT:    return %[[R]]#1, %[[R]]#0
 func.func @outputs(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %e = xtensor.exp %x : tensor<16xf32>
   %m = xtensor.mul %e, %x : tensor<16xf32>
@@ -390,4 +389,33 @@ func.func @stat_unread(%arg0: tensor<f32>) -> (tensor<f32>, tensor<i64>) {
   %23 = xtensor.reshape %22 : tensor<1xf32> -> tensor<f32>
   %24 = xtensor.reshape %21 : tensor<1xi64> -> tensor<i64>
   return %23, %24 : tensor<f32>, tensor<i64>
+}
+
+// -----
+
+// An optimizer step: the moments are returned and read by the parameter's
+// update; the update computes each and writes it beside the parameter,
+// one kernel reading p, g, m and v once and writing each result once.
+// CHECK-LABEL: xloop.kernel @adam_sub(
+// CHECK-SAME:    -> (%{{.*}}: memref<64xf32>, %{{.*}}: memref<64xf32>, %{{.*}}: memref<64xf32>)
+// CHECK-COUNT-3: xloop.store
+// CHECK-NOT:   xloop.kernel
+// CHECK-LABEL: func.func @adam(
+// CHECK-NEXT:    %[[R:.*]]:3 = xloop.launch @adam_sub(
+// CHECK-NEXT:    return %[[R]]#0, %[[R]]#{{[12]}}, %[[R]]#{{[12]}}
+func.func @adam(%p: tensor<64xf32>, %g: tensor<64xf32>, %m: tensor<64xf32>, %v: tensor<64xf32>)
+    -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+  %b1 = arith.constant dense<0.9> : tensor<64xf32>
+  %b2 = arith.constant dense<0.999> : tensor<64xf32>
+  %eps = arith.constant dense<1.0e-8> : tensor<64xf32>
+  %m0 = xtensor.mul %m, %b1 : tensor<64xf32>
+  %mn = xtensor.add %m0, %g : tensor<64xf32>
+  %v0 = xtensor.mul %v, %b2 : tensor<64xf32>
+  %gg = xtensor.mul %g, %g : tensor<64xf32>
+  %vn = xtensor.add %v0, %gg : tensor<64xf32>
+  %s = xtensor.sqrt %vn : tensor<64xf32>
+  %d = xtensor.add %s, %eps : tensor<64xf32>
+  %q = xtensor.div %mn, %d : tensor<64xf32>
+  %pn = xtensor.sub %p, %q : tensor<64xf32>
+  return %pn, %mn, %vn : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
 }
