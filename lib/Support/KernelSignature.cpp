@@ -473,6 +473,9 @@ LogicalResult xtile::verifyLaunchBuckets(Operation *launch,
                                          ArrayAttr buckets, ArrayAttr names,
                                          ValueRange inputs, ValueRange outputs,
                                          SymbolTableCollection &symbols) {
+  if (failed(verifyKernelLaunch(launch, kernelName, names, inputs, outputs,
+                                symbols)))
+    return failure();
   if (!buckets)
     return success();
   if (buckets.empty())

@@ -97,10 +97,10 @@ llvm::LogicalResult verifyKernelLaunch(mlir::Operation *launch,
                                        mlir::ValueRange outputs,
                                        mlir::SymbolTableCollection &symbols);
 
-/// Verifies a launch's `buckets` (when it has them): kernels launched as
-/// `kernel` is (verifyKernelLaunch), each named once, whose declared ranges
-/// differ in one size only, along which the ranges of `kernel` and its
-/// buckets follow each other without gaps or overlaps.
+/// Verifies a launch of `kernel` (verifyKernelLaunch) and its `buckets`
+/// (when it has them): kernels launched as `kernel` is, each named once,
+/// whose declared ranges differ in one size only, along which the ranges
+/// of `kernel` and its buckets follow each other without gaps or overlaps.
 llvm::LogicalResult verifyLaunchBuckets(mlir::Operation *launch,
                                         mlir::FlatSymbolRefAttr kernel,
                                         mlir::ArrayAttr buckets,

@@ -797,9 +797,6 @@ LogicalResult LaunchOp::verify() {
 }
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  if (failed(xtile::verifyKernelLaunch(*this, getKernelAttr(), getSizes(),
-                                       getInputs(), getOutputs(), symbols)))
-    return failure();
   return xtile::verifyLaunchBuckets(*this, getKernelAttr(), getBucketsAttr(),
                                     getSizes(), getInputs(), getOutputs(),
                                     symbols);
