@@ -125,6 +125,9 @@ def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
     the smallest size): the kernel keeps the first and its copies
     (`<name>_b1`, ...) declare the others, and every `xloop.launch` of it
     names them (`buckets`), to be switched on the size at run time.
+    Each bucket is a kernel to compile: where more than `max-buckets` would
+    be needed, the range is split into that many with the lowest worst
+    cost over the best (by dynamic programming over the priced sizes).
     `buckets=false` keeps one schedule per kernel.
   }];
   let options = [
@@ -151,6 +154,9 @@ def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
            /*default=*/"1.1",
            "The most a bucket's schedule may cost over the best at each "
            "priced size">,
+    Option<"maxBuckets", "max-buckets", "int64_t", /*default=*/"5",
+           "The most buckets of one kernel (where more would be needed, the "
+           "split into that many with the lowest worst cost)">,
   ];
   let dependentDialects = ["::xtile::tile::XTileDialect"];
 }

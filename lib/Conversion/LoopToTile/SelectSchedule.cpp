@@ -96,13 +96,14 @@ SmallVector<int64_t> pricedSizes(int64_t min, int64_t max) {
 /// its hint is `chosen`: one bucket with `chosen` where it is within
 /// `tolerance` of the best at every priced size, else the fewest buckets
 /// (greedily from the smallest size) whose schedules each are at the
-/// sizes they hold. Empty where the kernel cannot be priced across its
+/// sizes they hold; where those are more than `maxBuckets`, the split into
+/// `maxBuckets` with the lowest worst cost over the best. Empty where the kernel cannot be priced across its
 /// range (then it keeps one schedule).
 SmallVector<Bucket> planBuckets(xl::KernelOp kernel,
                                 xt::ScheduleAttrInterface chosen,
                                 const CostModel &model, xt::TargetAttr target,
                                 bool fastMath, bool allowTf32,
-                                double tolerance) {
+                                double tolerance, int64_t maxBuckets) {
   ArrayRef<int64_t> range = *kernel.getSizeRanges();
   DenseI64ArrayAttr hints = kernel.getSizeHintsAttr();
   SmallVector<int64_t> sizes = pricedSizes(range[0], range[1]);
@@ -166,35 +167,97 @@ SmallVector<Bucket> planBuckets(xl::KernelOp kernel,
   double chosenWorst = worstOf(chosen, 0, sizes.size() - 1);
   if (chosenWorst <= tolerance)
     return {Bucket{range[0], range[1], chosen, chosenWorst}};
-  SmallVector<Bucket> buckets;
-  for (size_t i = 0; i < sizes.size();) {
-    xt::ScheduleAttrInterface pick;
-    double pickWorst = 0;
-    size_t j = i;
-    for (; j < sizes.size(); ++j) {
-      xt::ScheduleAttrInterface best;
-      double bestWorst = std::numeric_limits<double>::infinity();
-      for (xt::ScheduleAttrInterface s : priced[i].order) {
-        double w = worstOf(s, i, j);
-        if (w <= tolerance && w < bestWorst) {
-          best = s;
-          bestWorst = w;
+  // Greedily from the smallest size, each bucket as long as one schedule
+  // stays within `tol` over it.
+  auto greedy = [&](double tol) {
+    SmallVector<Bucket> buckets;
+    for (size_t i = 0; i < sizes.size();) {
+      xt::ScheduleAttrInterface pick;
+      double pickWorst = 0;
+      size_t j = i;
+      for (; j < sizes.size(); ++j) {
+        xt::ScheduleAttrInterface best;
+        double bestWorst = std::numeric_limits<double>::infinity();
+        for (xt::ScheduleAttrInterface s : priced[i].order) {
+          double w = worstOf(s, i, j);
+          if (w <= tol && w < bestWorst) {
+            best = s;
+            bestWorst = w;
+          }
+        }
+        if (!best)
+          break;
+        pick = best;
+        pickWorst = bestWorst;
+      }
+      // (At size i alone its own best is within any tolerance >= 1.)
+      buckets.push_back(Bucket{sizes[i],
+                               j < sizes.size() ? sizes[j] - 1 : range[1],
+                               pick, pickWorst});
+      i = j;
+    }
+    return buckets;
+  };
+  SmallVector<Bucket> buckets = greedy(tolerance);
+  size_t most = std::max<int64_t>(maxBuckets, 1);
+  if (buckets.size() <= most)
+    return buckets;
+  // More than `maxBuckets` (each is a kernel to compile): the split into
+  // that many whose worst cost over the best is lowest, by dynamic
+  // programming over the priced sizes. span[i][j]: the schedule with the
+  // lowest worst over sizes i..j (the cheapest at size i first on ties).
+  size_t n = sizes.size();
+  double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::vector<std::pair<double, xt::ScheduleAttrInterface>>> span(
+      n, std::vector<std::pair<double, xt::ScheduleAttrInterface>>(n, {inf, {}}));
+  for (size_t i = 0; i < n; ++i) {
+    SmallVector<double> worst;
+    for (xt::ScheduleAttrInterface s : priced[i].order)
+      worst.push_back(priced[i].ratio.lookup(s));
+    for (size_t j = i; j < n; ++j) {
+      for (auto [k, s] : llvm::enumerate(priced[i].order)) {
+        if (j > i) {
+          auto it = priced[j].ratio.find(s);
+          worst[k] = it == priced[j].ratio.end() ? inf
+                                                 : std::max(worst[k], it->second);
+        }
+        if (worst[k] < span[i][j].first)
+          span[i][j] = {worst[k], s};
+      }
+    }
+  }
+  // cost[k][j]: the lowest worst of sizes 0..j in k + 1 buckets; from[k][j]
+  // the first size of the last of them.
+  std::vector<std::vector<double>> cost(most, std::vector<double>(n, inf));
+  std::vector<std::vector<size_t>> from(most, std::vector<size_t>(n, 0));
+  for (size_t j = 0; j < n; ++j)
+    cost[0][j] = span[0][j].first;
+  for (size_t k = 1; k < most; ++k)
+    for (size_t j = k; j < n; ++j)
+      for (size_t i = k; i <= j; ++i) {
+        double c = std::max(cost[k - 1][i - 1], span[i][j].first);
+        if (c < cost[k][j]) {
+          cost[k][j] = c;
+          from[k][j] = i;
         }
       }
-      if (!best)
-        break;
-      pick = best;
-      pickWorst = bestWorst;
-    }
-    // (At size i alone its own best is within any tolerance >= 1.)
-    if (!pick)
+  SmallVector<Bucket> split;
+  size_t end = n - 1;
+  for (size_t k = most; k-- > 0;) {
+    size_t start = k ? from[k][end] : 0;
+    auto [worst, schedule] = span[start][end];
+    if (!schedule)
       return {};
-    buckets.push_back(Bucket{sizes[i], j < sizes.size() ? sizes[j] - 1
-                                                        : range[1],
-                             pick, pickWorst});
-    i = j;
+    split.push_back(Bucket{sizes[start],
+                           end + 1 < n ? sizes[end + 1] - 1 : range[1],
+                           schedule, worst});
+    if (!k)
+      break;
+    end = start - 1;
   }
-  return buckets;
+  std::reverse(split.begin(), split.end());
+  split.front().min = range[0];
+  return split;
 }
 
 /// Gives `kernel` the first bucket and a copy of itself for each other,
@@ -328,7 +391,7 @@ struct XTileSelectSchedulePass
       if (buckets && !preset && reason == "lowest estimated time" &&
           kernel.getNumSizes() == 1)
         plan = planBuckets(kernel, chosen, *model, targetAttr, fastMath,
-                           allowTf32, bucketTolerance);
+                           allowTf32, bucketTolerance, maxBuckets);
       if (plan.size() == 1)
         plan.clear();
       setKernelSchedule(kernel, chosen);

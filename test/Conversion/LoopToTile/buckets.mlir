@@ -7,6 +7,8 @@
 // RUN: xtile-opt %s --lower-to-loop -o %t.loop.mlir
 // RUN: xtile-opt %t.loop.mlir --xtile-select-schedule | FileCheck %s
 // RUN: xtile-opt %t.loop.mlir --xtile-select-schedule="buckets=false" | FileCheck %s --check-prefix=ONE
+// At most max-buckets: the split into that many with the lowest worst cost.
+// RUN: xtile-opt %t.loop.mlir --xtile-select-schedule="max-buckets=2" | FileCheck %s --check-prefix=TWO
 // RUN: xtile-opt %t.loop.mlir --xtile-select-schedule="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: xtile-opt %t.loop.mlir --xtile-select-schedule="remarks=1" --mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // The whole pipeline: each bucket a Tile IR kernel of its own, one launch
@@ -29,6 +31,10 @@
 // CHECK-LABEL: func.func @rms_norm
 // CHECK-NOT:     buckets
 // CHECK:         return
+// TWO-LABEL: xloop.kernel @up_{{[a-z0-9_]+}}[%{{.*}} = 1 to [[#TWO:]]]
+// TWO:       xloop.kernel @up_{{[a-z0-9_]+}}_b1[%{{.*}} = [[#TWO+1]] to 16384]
+// TWO-NOT:   _b2
+// TWO:       buckets [@{{[a-z0-9_]+}}_b1]
 // ONE-NOT: _b1
 // ONE-NOT: buckets
 // REPORT:        "buckets": [
