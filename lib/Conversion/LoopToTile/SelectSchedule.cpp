@@ -121,25 +121,16 @@ SmallVector<Bucket> planBuckets(xl::KernelOp kernel,
                                   [](Diagnostic &) { return success(); });
     for (int64_t size : sizes) {
       kernel.setSizeHints(ArrayRef<int64_t>{size});
-      FailureOr<KernelFacts> facts = computeKernelFacts(kernel, fastMath);
-      if (failed(facts)) {
+      FailureOr<KernelCandidates> candidates =
+          price(kernel, model, target, fastMath, allowTf32);
+      if (failed(candidates)) {
         ok = false;
         break;
       }
-      SmallVector<Candidate> candidates;
-      for (xt::ScheduleAttrInterface s : enumerateSchedules(
-               kernel.getContext(), *facts, target, allowTf32))
-        candidates.push_back({s, model.estimate(*facts, s, target)});
-      if (candidates.empty()) {
-        ok = false;
-        break;
-      }
-      llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
-        return a.estimate.micros < b.estimate.micros;
-      });
       Priced p;
-      double best = std::max(candidates.front().estimate.micros, 1e-9);
-      for (const Candidate &c : candidates) {
+      double best =
+          std::max(candidates->candidates.front().estimate.micros, 1e-9);
+      for (const Candidate &c : candidates->candidates) {
         p.order.push_back(c.schedule);
         p.ratio[c.schedule] = c.estimate.micros / best;
       }
@@ -152,60 +143,9 @@ SmallVector<Bucket> planBuckets(xl::KernelOp kernel,
     kernel.removeSizeHintsAttr();
   if (!ok)
     return {};
-  // The most `s` costs over the best at sizes [i, j], infinite where it
-  // is not a candidate at one of them.
-  auto worstOf = [&](Attribute s, size_t i, size_t j) {
-    double worst = 0;
-    for (size_t k = i; k <= j; ++k) {
-      auto it = priced[k].ratio.find(s);
-      if (it == priced[k].ratio.end())
-        return std::numeric_limits<double>::infinity();
-      worst = std::max(worst, it->second);
-    }
-    return worst;
-  };
-  double chosenWorst = worstOf(chosen, 0, sizes.size() - 1);
-  if (chosenWorst <= tolerance)
-    return {Bucket{range[0], range[1], chosen, chosenWorst}};
-  // Greedily from the smallest size, each bucket as long as one schedule
-  // stays within `tol` over it.
-  auto greedy = [&](double tol) {
-    SmallVector<Bucket> buckets;
-    for (size_t i = 0; i < sizes.size();) {
-      xt::ScheduleAttrInterface pick;
-      double pickWorst = 0;
-      size_t j = i;
-      for (; j < sizes.size(); ++j) {
-        xt::ScheduleAttrInterface best;
-        double bestWorst = std::numeric_limits<double>::infinity();
-        for (xt::ScheduleAttrInterface s : priced[i].order) {
-          double w = worstOf(s, i, j);
-          if (w <= tol && w < bestWorst) {
-            best = s;
-            bestWorst = w;
-          }
-        }
-        if (!best)
-          break;
-        pick = best;
-        pickWorst = bestWorst;
-      }
-      // (At size i alone its own best is within any tolerance >= 1.)
-      buckets.push_back(Bucket{sizes[i],
-                               j < sizes.size() ? sizes[j] - 1 : range[1],
-                               pick, pickWorst});
-      i = j;
-    }
-    return buckets;
-  };
-  SmallVector<Bucket> buckets = greedy(tolerance);
-  size_t most = std::max<int64_t>(maxBuckets, 1);
-  if (buckets.size() <= most)
-    return buckets;
-  // More than `maxBuckets` (each is a kernel to compile): the split into
-  // that many whose worst cost over the best is lowest, by dynamic
-  // programming over the priced sizes. span[i][j]: the schedule with the
-  // lowest worst over sizes i..j (the cheapest at size i first on ties).
+  // span[i][j]: the schedule with the lowest worst cost over the best at
+  // sizes i..j (infinite where it is not a candidate at one of them), the
+  // cheapest at size i first on ties.
   size_t n = sizes.size();
   double inf = std::numeric_limits<double>::infinity();
   std::vector<std::vector<std::pair<double, xt::ScheduleAttrInterface>>> span(
@@ -226,6 +166,31 @@ SmallVector<Bucket> planBuckets(xl::KernelOp kernel,
       }
     }
   }
+  double chosenWorst = 0;
+  for (const Priced &p : priced) {
+    auto it = p.ratio.find(chosen);
+    chosenWorst = std::max(chosenWorst, it == p.ratio.end() ? inf : it->second);
+  }
+  if (chosenWorst <= tolerance)
+    return {Bucket{range[0], range[1], chosen, chosenWorst}};
+  // Greedily from the smallest size, each bucket as long as one schedule
+  // stays within the tolerance over it (at size i alone its own best is).
+  SmallVector<Bucket> buckets;
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && span[i][j].first <= tolerance)
+      ++j;
+    auto [worst, schedule] = span[i][j - 1];
+    buckets.push_back(
+        Bucket{sizes[i], j < n ? sizes[j] - 1 : range[1], schedule, worst});
+    i = j;
+  }
+  size_t most = std::max<int64_t>(maxBuckets, 1);
+  if (buckets.size() <= most)
+    return buckets;
+  // More than `maxBuckets` (each is a kernel to compile): the split into
+  // that many whose worst cost over the best is lowest, by dynamic
+  // programming over the priced sizes.
   // cost[k][j]: the lowest worst of sizes 0..j in k + 1 buckets; from[k][j]
   // the first size of the last of them.
   std::vector<std::vector<double>> cost(most, std::vector<double>(n, inf));
