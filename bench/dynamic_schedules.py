@@ -11,7 +11,8 @@ bucket of T where one schedule costs more than 1.1x the best
     python3 bench/dynamic_schedules.py [--opt build/bin/xtile-opt] [--target sm_90]
 
 One module with `T` dynamic (RMSNorm and softmax rows of a Llama-sized
-model, a LayerNorm, a projection with its GELU, a down projection) is bound
+model, a LayerNorm, a projection with its GELU, and a Llama-3-8B decode
+step's attention over T keys: 32 query heads over 8 K/V heads) is bound
 to each size with --xtensor-specialize-dims and scheduled with
 --lower-to-tile="schedule-report=FILE", whose report prices every legal
 candidate. "slowdown" is the estimate of the fixed schedule over that of
@@ -54,6 +55,23 @@ func.func @up_gelu(%x: tensor<?x4096xbf16, #T>, %w: tensor<4096x4096xbf16>) -> t
   %h = xtensor.linear %x, %w : (tensor<?x4096xbf16, #T>, tensor<4096x4096xbf16>) -> tensor<?x4096xbf16, #T>
   %y = xtensor.gelu tanh %h : tensor<?x4096xbf16, #T>
   return %y : tensor<?x4096xbf16, #T>
+}
+func.func @decode_gqa(%q: tensor<1x32x1x128xbf16>, %k: tensor<1x8x?x128xbf16, #T>, %v: tensor<1x8x?x128xbf16, #T>) -> tensor<1x32x1x128xbf16>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16384>}} {
+  %1 = xtensor.reshape %k : tensor<1x8x?x128xbf16, #T> -> tensor<1x8x1x?x128xbf16, #T>
+  %2 = xtensor.broadcast %1 : tensor<1x8x1x?x128xbf16, #T> -> tensor<1x8x4x?x128xbf16, #T>
+  %3 = xtensor.reshape %2 : tensor<1x8x4x?x128xbf16, #T> -> tensor<1x32x?x128xbf16, #T>
+  %4 = xtensor.reshape %v : tensor<1x8x?x128xbf16, #T> -> tensor<1x8x1x?x128xbf16, #T>
+  %5 = xtensor.broadcast %4 : tensor<1x8x1x?x128xbf16, #T> -> tensor<1x8x4x?x128xbf16, #T>
+  %6 = xtensor.reshape %5 : tensor<1x8x4x?x128xbf16, #T> -> tensor<1x32x?x128xbf16, #T>
+  %7 = xtensor.transpose %3 perm [0, 1, 3, 2] : tensor<1x32x?x128xbf16, #T> -> tensor<1x32x128x?xbf16, #T>
+  %8 = xtensor.matmul %q, %7 : tensor<1x32x1x128xbf16>, tensor<1x32x128x?xbf16, #T> -> tensor<1x32x1x?xbf16, #T>
+  %9 = xtensor.constant dense<0.0883883> : tensor<1x32x1x1xbf16>
+  %10 = xtensor.broadcast %9 : tensor<1x32x1x1xbf16> -> tensor<1x32x1x?xbf16, #T>
+  %11 = xtensor.mul %8, %10 : tensor<1x32x1x?xbf16, #T>
+  %18 = xtensor.softmax %11 dim 3 : tensor<1x32x1x?xbf16, #T>
+  %19 = xtensor.matmul %18, %6 : tensor<1x32x1x?xbf16, #T>, tensor<1x32x?x128xbf16, #T> -> tensor<1x32x1x128xbf16>
+  return %19 : tensor<1x32x1x128xbf16>
 }
 """
 

@@ -372,23 +372,24 @@ void xtile::printSizeNames(OpAsmPrinter &p, Operation *, ArrayAttr sizes) {
   p << ']';
 }
 
-LogicalResult xtile::verifyKernelLaunch(Operation *launch,
-                                        FlatSymbolRefAttr kernelName,
-                                        ArrayAttr names, ValueRange inputs,
-                                        ValueRange outputs,
-                                        SymbolTableCollection &symbols) {
+/// verifyKernelLaunch on the types of the launch's tensors.
+static LogicalResult verifyLaunchTypes(Operation *launch,
+                                       FlatSymbolRefAttr kernelName,
+                                       ArrayAttr names, TypeRange inputs,
+                                       TypeRange outputs,
+                                       SymbolTableCollection &symbols) {
   // Loop IR kernels, and the Tile IR kernels they are lowered to, share
   // one form: buffers as block arguments, inputs first (num_inputs).
   Operation *kernel = symbols.lookupNearestSymbolFrom(launch, kernelName);
   std::optional<std::pair<ArrayRef<BlockArgument>, ArrayRef<BlockArgument>>>
-      buffers = kernel ? getKernelBuffers(kernel) : std::nullopt;
+      buffers = kernel ? xtile::getKernelBuffers(kernel) : std::nullopt;
   if (!buffers)
     return launch->emitOpError()
            << "'" << kernelName.getValue() << "' does not reference a kernel";
   // A tensor matches its buffer in shape (`?` where the buffer has one)
   // and element type, and each `?` is named by the size its buffer's `?`
   // is given.
-  ArrayRef<BlockArgument> kernelSizes = getKernelSizes(kernel);
+  ArrayRef<BlockArgument> kernelSizes = xtile::getKernelSizes(kernel);
   if (names.size() != kernelSizes.size())
     return launch->emitOpError()
            << "passes " << names.size() << " size(s) but kernel @"
@@ -396,7 +397,7 @@ LogicalResult xtile::verifyKernelLaunch(Operation *launch,
   if (!names.empty()) {
     Operation *func = launch->getParentOfType<FunctionOpInterface>();
     for (StringRef name : names.getAsValueRange<StringAttr>())
-      if (!getDeclaredSymbol(func, name))
+      if (!xtile::getDeclaredSymbol(func, name))
         return launch->emitOpError()
                << "passes the size '" << name
                << "', which the enclosing function does not "
@@ -408,8 +409,8 @@ LogicalResult xtile::verifyKernelLaunch(Operation *launch,
     if (t.getShape() != b.getShape() ||
         t.getElementType() != b.getElementType())
       return false;
-    SmallVector<StringAttr> named = getSymbols(tensor);
-    SmallVector<BlockArgument> sizes = getKernelBufferSizes(kernel, buffer);
+    SmallVector<StringAttr> named = xtile::getSymbols(tensor);
+    SmallVector<BlockArgument> sizes = xtile::getKernelBufferSizes(kernel, buffer);
     if (named.size() != sizes.size())
       return false;
     for (auto [symbol, size] : llvm::zip(named, sizes))
@@ -424,12 +425,12 @@ LogicalResult xtile::verifyKernelLaunch(Operation *launch,
            << outputs.size() << " output(s) but kernel @"
            << kernelName.getValue() << " has " << ins.size() << " input(s) and "
            << outs.size() << " output(s)";
-  auto check = [&](StringRef what, ValueRange values,
+  auto check = [&](StringRef what, TypeRange types,
                    ArrayRef<BlockArgument> buffers) -> LogicalResult {
-    for (auto [i, pair] : llvm::enumerate(llvm::zip(values, buffers)))
-      if (!matches(std::get<0>(pair).getType(), std::get<1>(pair)))
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(types, buffers)))
+      if (!matches(std::get<0>(pair), std::get<1>(pair)))
         return launch->emitOpError()
-               << what << " #" << i << " " << std::get<0>(pair).getType()
+               << what << " #" << i << " " << std::get<0>(pair)
                << " does not match kernel buffer "
                << std::get<1>(pair).getType();
     return success();
@@ -437,6 +438,59 @@ LogicalResult xtile::verifyKernelLaunch(Operation *launch,
   if (failed(check("input", inputs, ins)))
     return failure();
   return check("output", outputs, outs);
+}
+
+LogicalResult xtile::verifyKernelLaunch(Operation *launch,
+                                        FlatSymbolRefAttr kernelName,
+                                        ArrayAttr names, ValueRange inputs,
+                                        ValueRange outputs,
+                                        SymbolTableCollection &symbols) {
+  return verifyLaunchTypes(launch, kernelName, names, inputs.getTypes(),
+                           outputs.getTypes(), symbols);
+}
+
+/// A bucket of a launch: launched as the launch's kernel is, or, where it
+/// names the kernel of its partials (`partials_from`, a split over two
+/// kernels), that kernel launched on the inputs and it on the inputs and
+/// the partials.
+static LogicalResult verifyBucket(Operation *launch, FlatSymbolRefAttr bucket,
+                                  ArrayAttr names, ValueRange inputs,
+                                  ValueRange outputs,
+                                  SymbolTableCollection &symbols) {
+  Operation *kernel = symbols.lookupNearestSymbolFrom(launch, bucket);
+  auto first = kernel ? kernel->getAttrOfType<FlatSymbolRefAttr>(
+                            xtile::kPartialsFromAttrName)
+                      : FlatSymbolRefAttr();
+  if (!first)
+    return xtile::verifyKernelLaunch(launch, bucket, names, inputs, outputs, symbols);
+  Operation *partial = symbols.lookupNearestSymbolFrom(launch, first);
+  auto buffers = partial ? xtile::getKernelBuffers(partial) : std::nullopt;
+  if (!buffers)
+    return launch->emitOpError()
+           << "launches @" << bucket.getValue() << ", whose partials come from '"
+           << first.getValue() << "', which is not a kernel";
+  SmallVector<Type> partials;
+  for (BlockArgument out : buffers->second) {
+    auto memref = cast<MemRefType>(out.getType());
+    if (!memref.hasStaticShape())
+      return launch->emitOpError()
+             << "launches @" << bucket.getValue() << ", whose partials from @"
+             << first.getValue() << " are not static buffers: " << memref;
+    partials.push_back(
+        RankedTensorType::get(memref.getShape(), memref.getElementType()));
+  }
+  SmallVector<Type> withPartials(inputs.getTypes());
+  llvm::append_range(withPartials, partials);
+  if (failed(verifyLaunchTypes(launch, first, names, inputs.getTypes(),
+                               partials, symbols)) ||
+      failed(verifyLaunchTypes(launch, bucket, names, withPartials,
+                               outputs.getTypes(), symbols)))
+    return failure();
+  if (xtile::getKernelSizeRanges(partial) != xtile::getKernelSizeRanges(kernel))
+    return launch->emitOpError()
+           << "launches @" << bucket.getValue() << " and its partials' kernel @"
+           << first.getValue() << ", which declare different size ranges";
+  return success();
 }
 
 LogicalResult
@@ -473,11 +527,12 @@ LogicalResult xtile::verifyLaunchBuckets(Operation *launch,
                                          ArrayAttr buckets, ArrayAttr names,
                                          ValueRange inputs, ValueRange outputs,
                                          SymbolTableCollection &symbols) {
-  if (failed(verifyKernelLaunch(launch, kernelName, names, inputs, outputs,
-                                symbols)))
-    return failure();
   if (!buckets)
-    return success();
+    return verifyKernelLaunch(launch, kernelName, names, inputs, outputs,
+                              symbols);
+  if (failed(verifyBucket(launch, kernelName, names, inputs, outputs,
+                          symbols)))
+    return failure();
   if (buckets.empty())
     return launch->emitOpError("has an empty list of buckets");
   SmallVector<FlatSymbolRefAttr> all{kernelName};
@@ -488,8 +543,7 @@ LogicalResult xtile::verifyLaunchBuckets(Operation *launch,
     if (llvm::count(all, bucket) > 1)
       return launch->emitOpError()
              << "names @" << bucket.getValue() << " twice among its kernels";
-    if (failed(verifyKernelLaunch(launch, bucket, names, inputs, outputs,
-                                  symbols)))
+    if (failed(verifyBucket(launch, bucket, names, inputs, outputs, symbols)))
       return failure();
   }
   // They differ in the range of one size, which they split into

@@ -26,6 +26,11 @@
 
 namespace xtile {
 
+/// The attribute of a Tile IR kernel that is one bucket of a launch and the
+/// second of a split's two kernels: the symbol of the first, which makes
+/// the partials it takes after the launch's inputs (TileOps.td).
+inline constexpr llvm::StringLiteral kPartialsFromAttrName = "partials_from";
+
 /// Parses the symbol name, the sizes (where the op has them), the buffers,
 /// the optional attributes and the body; records the number of inputs in
 /// the attribute `numInputsName`.
@@ -98,7 +103,9 @@ llvm::LogicalResult verifyKernelLaunch(mlir::Operation *launch,
                                        mlir::SymbolTableCollection &symbols);
 
 /// Verifies a launch of `kernel` (verifyKernelLaunch) and its `buckets`
-/// (when it has them): kernels launched as `kernel` is, each named once,
+/// (when it has them): kernels launched as `kernel` is (or, where one
+/// names `partials_from`, that kernel on the inputs and it on the inputs
+/// and the partials), each named once,
 /// whose declared ranges differ in one size only, along which the ranges
 /// of `kernel` and its buckets follow each other without gaps or overlaps.
 llvm::LogicalResult verifyLaunchBuckets(mlir::Operation *launch,

@@ -225,9 +225,16 @@ static xt::KernelOp beginProgram(OpBuilder &b, xl::KernelOp kernel,
   if (withOutputs)
     for (BlockArgument arg : kernel.getOutputs())
       scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
-  // (Partial buffers come with attention only, whose sizes are static.)
-  if (withOutputs && partials.empty())
-    addSizes(kernel, tk, block, scalars);
+  // Partial buffers (attention split over its keys) are static; the
+  // first kernel, without the outputs, names the inputs' sizes only.
+  addSizes(kernel, tk, block, scalars);
+  if (!withOutputs)
+    if (DenseI64ArrayAttr dims = tk.getBufferDimsAttr()) {
+      int64_t named = 0;
+      for (BlockArgument arg : args.take_front(inputs))
+        named += cast<MemRefType>(arg.getType()).getNumDynamicDims();
+      tk.setBufferDims(dims.asArrayRef().take_front(named));
+    }
   for (Operation &op : kernel.getBodyBlock())
     if (!op.getNumRegions())
       cloneScalar(b, op, scalars);
@@ -1013,7 +1020,7 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     xt::KernelOp tk = beginProgram(b, kernel, kernel.getSymName(), rowBlocks,
                                    schedule, target, a.scalars);
     a.mapRows(xt::ProgramIdOp::create(b, loc, 0));
-    if (f.dynamic)
+    if (f.dynamicRows)
       setGrid(tk, a.programs);
     FailureOr<scf::ForOp> loop;
     auto [start, end] = a.keyRange();
@@ -1026,11 +1033,11 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     return success();
   }
 
-  if (f.dynamic) {
+  if (f.dynamicRows) {
     InFlightDiagnostic diag =
         kernel.emitOpError()
-        << "is attention over dynamic sizes; its keys are not split over "
-           "ways (ways = 1), got "
+        << "is attention over a dynamic number of queries; its keys are "
+           "not split over ways (ways = 1), got "
         << schedule;
     return markDynamicSizeLimit(diag);
   }
@@ -1091,7 +1098,12 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     k2.erase();
     return failure();
   }
-  splitLaunches(kernel, partialName, partialTypes);
+  // A bucket of a launch stays one entry of it: the host runs the partials'
+  // kernel before it, where the bucket's range holds the size.
+  if (isBucketed(kernel))
+    k2.setPartialsFromAttr(FlatSymbolRefAttr::get(b.getContext(), partialName));
+  else
+    splitLaunches(kernel, partialName, partialTypes);
   kernel.erase();
   return success();
 }

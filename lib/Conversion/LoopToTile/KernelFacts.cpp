@@ -495,10 +495,11 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
     f.n = c->j.getTripCountAtHint();
     f.k = c->online.getTripCountAtHint();
     f.scoreK = c->score ? c->score.getTripCountAtHint() : 0;
-    f.dynamic = c->i.hasDynamicUpper() || c->online.hasDynamicUpper();
+    f.dynamicRows = c->i.hasDynamicUpper();
+    f.dynamicKeys = c->online.hasDynamicUpper();
     // A decode step's grouped heads share their K/V reads (at most 64
     // rows per program).
-    if (f.m < 16 && !f.dynamic) {
+    if (f.m < 16 && !f.dynamicRows) {
       int64_t group = headGroup(nest, *c);
       if (group > 1 && group * f.m <= 64)
         f.group = group;

@@ -48,6 +48,10 @@ inline FailureOr<TypedAttr> foldIdentity(xl::FoldOp fold) {
   return identity;
 }
 
+/// Whether `kernel` is launched by a launch with buckets (as its kernel or
+/// one of its buckets).
+bool isBucketed(xl::KernelOp kernel);
+
 /// Replaces every launch of `kernel` by a launch of `partialName` on the
 /// same inputs, which makes tensors of the buffer types `partials`, then a
 /// launch of `kernel` on the inputs and those tensors (a split's two

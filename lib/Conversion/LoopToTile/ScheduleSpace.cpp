@@ -220,9 +220,13 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
       int64_t blocks = llvm::divideCeil(f.k, bk);
       for (int64_t ways : {1, 2, 4, 8, 16, 32, 64})
         for (int64_t stages : {1, 2}) {
-          if (ways > 1 && (programs >= target.getSms() || 4 * ways > blocks ||
+          // Over a dynamic number of keys, each way's share is computed at
+          // run time: every number of ways is legal at every size, and the
+          // cost model (per bucket of the size) judges how many pay.
+          if (ways > 1 && (programs >= target.getSms() ||
+                           (4 * ways > blocks && !f.dynamicKeys) ||
                            programs * ways > 4 * target.getSms() ||
-                           f.dynamic))
+                           f.dynamicRows))
             continue;
           if (stages > blocks)
             continue;

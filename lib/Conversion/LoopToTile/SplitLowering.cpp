@@ -194,6 +194,19 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
   return success();
 }
 
+bool xtile::detail::isBucketed(xl::KernelOp kernel) {
+  bool bucketed = false;
+  kernel->getParentOfType<ModuleOp>().walk([&](xl::LaunchOp launch) {
+    ArrayAttr buckets = launch.getBucketsAttr();
+    if (!buckets)
+      return WalkResult::advance();
+    auto name = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
+    bucketed = launch.getKernelAttr() == name || llvm::is_contained(buckets, name);
+    return bucketed ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return bucketed;
+}
+
 void xtile::detail::splitLaunches(xl::KernelOp kernel, StringRef partialName,
                                   TypeRange partials) {
   SmallVector<Type> tensors;
@@ -209,13 +222,16 @@ void xtile::detail::splitLaunches(xl::KernelOp kernel, StringRef partialName,
   });
   for (xl::LaunchOp launch : launches) {
     OpBuilder lb(launch);
+    // Both take the launch's sizes (attention over dynamic keys).
     auto first = xl::LaunchOp::create(lb, launch.getLoc(), tensors,
                                       partialName, launch.getInputs());
+    first.setSizesAttr(launch.getSizesAttr());
     SmallVector<Value> operands(launch.getInputs());
     llvm::append_range(operands, first.getResults());
     auto second =
         xl::LaunchOp::create(lb, launch.getLoc(), launch.getResultTypes(),
                              kernel.getSymName(), operands);
+    second.setSizesAttr(launch.getSizesAttr());
     // (The partials come after the inputs: an input's index stays.)
     second.setUpdatesAttr(launch.getUpdatesAttr());
     launch.replaceAllUsesWith(second.getResults());

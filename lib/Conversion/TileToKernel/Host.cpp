@@ -226,9 +226,40 @@ LogicalResult HostLowering::lowerLaunch(xt::LaunchOp launch) {
   for (StringRef name : launch.getSizes().getAsValueRange<StringAttr>())
     launchSizes.push_back(
         sizes[*symbolIndex(StringAttr::get(fn.getContext(), name))]);
+  // A bucket split over two kernels (attention's keys over ways): the
+  // first makes the partials, static buffers the second takes after the
+  // inputs; both run in the bucket's range.
+  SmallVector<std::pair<const LoweredKernel *, SmallVector<Value>>> runs;
   for (const LoweredKernel *lowered : launched) {
+    if (lowered->partialsFrom.empty()) {
+      runs.push_back({lowered, operands});
+      continue;
+    }
+    auto first = kernels.find(lowered->partialsFrom);
+    if (first == kernels.end())
+      return launch.emitOpError("launches '")
+             << lowered->partialsFrom << "', which has no Kernel IR kernel";
+    unsigned numInputs = launch.getNumOperands();
+    SmallVector<Value> partials, second(operands.begin(),
+                                        operands.begin() + numInputs);
+    for (MemRefType memref : lowered->partialTypes) {
+      if (!memref.hasStaticShape())
+        return launch.emitOpError("launches '")
+               << xk::FuncOp(lowered->func).getSymName()
+               << "', whose partials are not static buffers";
+      partials.push_back(xk::AllocOp::create(b, launch.getLoc(), memref,
+                                             ValueRange()));
+    }
+    SmallVector<Value> firstOperands(second);
+    llvm::append_range(firstOperands, partials);
+    llvm::append_range(second, partials);
+    second.append(operands.begin() + numInputs, operands.end());
+    runs.push_back({&first->second, firstOperands});
+    runs.push_back({lowered, second});
+  }
+  for (auto &[lowered, launchOperands] : runs) {
     xk::FuncOp kernel = lowered->func;
-    SmallVector<Value> arguments(operands);
+    SmallVector<Value> arguments(launchOperands);
     // The TMA tensor maps the kernel takes after its buffers, made here of
     // the buffers they describe.
     for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
@@ -237,7 +268,8 @@ LogicalResult HostLowering::lowerLaunch(xt::LaunchOp launch) {
       if (!map)
         continue;
       arguments.push_back(xk::TensorMapOp::create(
-          b, launch.getLoc(), operands[map.getAs<IntegerAttr>("of").getInt()],
+          b, launch.getLoc(),
+          launchOperands[map.getAs<IntegerAttr>("of").getInt()],
           map.getAs<DenseI64ArrayAttr>("box").asArrayRef(),
           map.getAs<IntegerAttr>("swizzle").getInt()));
     }

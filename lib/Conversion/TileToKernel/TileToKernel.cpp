@@ -232,16 +232,29 @@ LogicalResult xtile::lowerTileModule(ModuleOp module,
   bool failedAny = false;
   SmallVector<xt::KernelOp> kernels(module.getOps<xt::KernelOp>());
   llvm::StringMap<LoweredKernel> lowered;
+  // The partials of the buckets split over two kernels: the outputs of the
+  // first, read before the kernels are lowered.
+  llvm::StringMap<SmallVector<MemRefType>> partials;
+  for (xt::KernelOp kernel : kernels)
+    if (std::optional<StringRef> first = kernel.getPartialsFrom())
+      if (auto k = module.lookupSymbol<xt::KernelOp>(*first)) {
+        auto buffers = xtile::getKernelBuffers(k);
+        for (BlockArgument out : buffers->second)
+          partials[kernel.getSymName()].push_back(
+              cast<MemRefType>(out.getType()));
+      }
   for (xt::KernelOp kernel : kernels) {
     FailureOr<xk::FuncOp> func = lowerTileKernel(kernel, overrides);
     if (failed(func)) {
       failedAny = true;
       continue;
     }
-    lowered[kernel.getSymName()] = {*func,
-                                    SmallVector<int64_t, 3>(kernel.getGrid()),
-                                    kernel.getGridMap().value_or(AffineMap()),
-                                    xtile::getKernelSizeRanges(kernel)};
+    LoweredKernel &l = lowered[kernel.getSymName()];
+    l = {*func, SmallVector<int64_t, 3>(kernel.getGrid()),
+         kernel.getGridMap().value_or(AffineMap()),
+         xtile::getKernelSizeRanges(kernel),
+         kernel.getPartialsFrom().value_or("").str()};
+    l.partialTypes = partials.lookup(kernel.getSymName());
   }
   if (failedAny)
     return failure();

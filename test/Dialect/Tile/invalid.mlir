@@ -1236,3 +1236,40 @@ func.func @gap(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.di
   %y = xtile.launch @k[T](%x) buckets [@k_b1] : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
   return %y : tensor<?xf32, #xtensor.dims<T>>
 }
+
+// -----
+
+// A bucket split over two kernels names the kernel of its partials.
+
+xtile.kernel @k[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T])
+    attributes {grid = array<i64: 8>, grid_map = affine_map<()[s0] -> (s0)>, num_warps = 1 : i64, schedule = #xtile.row_schedule<serial, warps = 1, vector = 1>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
+}
+xtile.kernel @k_b1[%T = 9 to 16](%x: memref<?xf32> [%T], %p: memref<4xf32>) -> (%y: memref<?xf32> [%T])
+    attributes {grid = array<i64: 16>, grid_map = affine_map<()[s0] -> (s0)>, num_warps = 1 : i64, partials_from = @missing, schedule = #xtile.row_schedule<serial, warps = 1, vector = 1>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
+}
+func.func @no_partials(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16>}} {
+  // expected-error @+1 {{'xtile.launch' op launches @k_b1, whose partials come from 'missing', which is not a kernel}}
+  %y = xtile.launch @k[T](%x) buckets [@k_b1] : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+  return %y : tensor<?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+// The kernel of the partials runs in its bucket's range.
+
+xtile.kernel @k[%T = 1 to 8](%x: memref<?xf32> [%T]) -> (%y: memref<?xf32> [%T])
+    attributes {grid = array<i64: 8>, grid_map = affine_map<()[s0] -> (s0)>, num_warps = 1 : i64, schedule = #xtile.row_schedule<serial, warps = 1, vector = 1>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
+}
+xtile.kernel @k_b1_partial[%T = 1 to 16](%x: memref<?xf32> [%T]) -> (%p: memref<4xf32>)
+    attributes {grid = array<i64: 4>, num_warps = 1 : i64, schedule = #xtile.row_schedule<serial, warps = 1, vector = 1>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
+}
+xtile.kernel @k_b1[%T = 9 to 16](%x: memref<?xf32> [%T], %p: memref<4xf32>) -> (%y: memref<?xf32> [%T])
+    attributes {grid = array<i64: 16>, grid_map = affine_map<()[s0] -> (s0)>, num_warps = 1 : i64, partials_from = @k_b1_partial, schedule = #xtile.row_schedule<serial, warps = 1, vector = 1>, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
+}
+func.func @partials_elsewhere(%x: tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 16>}} {
+  // expected-error @+1 {{'xtile.launch' op launches @k_b1 and its partials' kernel @k_b1_partial, which declare different size ranges}}
+  %y = xtile.launch @k[T](%x) buckets [@k_b1] : (tensor<?xf32, #xtensor.dims<T>>) -> tensor<?xf32, #xtensor.dims<T>>
+  return %y : tensor<?xf32, #xtensor.dims<T>>
+}

@@ -1,7 +1,8 @@
 // Work of a dynamic length inside a row: a softmax over T keys, a row sum
 // over T, a contraction over T (p @ v), and attention over T keys (with a
 // dynamic number Q of queries in p @ v). test/Integration/dynamic-columns.test
-// runs it at several sizes from one compile.
+// runs it at several sizes from one compile. Then causal grouped-query
+// attention over T queries and keys, and a decode step over T keys.
 #T = #xtensor.dims<T>
 func.func @softmax_keys(%x: tensor<8x?xf32, #T>) -> tensor<8x?xf32, #T>
     attributes {xtensor.symbols = {T = array<i64: 1, 4096>}} {
@@ -64,4 +65,25 @@ func.func @causal_gqa_bf16(%arg0: tensor<1x8x?x64xbf16, #xtensor.dims<T>>, %arg1
   %26 = xtensor.broadcast %25 : tensor<1x8x1x64xbf16> -> tensor<1x8x?x64xbf16, #xtensor.dims<T>>
   %27 = xtensor.select %24, %26, %19 : tensor<1x8x?x64xbf16, #xtensor.dims<T>>
   return %27 : tensor<1x8x?x64xbf16, #xtensor.dims<T>>
+}
+
+// A decode step of grouped-query attention (8 query heads over 2 K/V
+// heads) over T keys: one program per K/V group, the keys split over ways
+// (flash-decoding) in the buckets of T where the cost model calls for it.
+func.func @decode_gqa(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x?x64xbf16, #T>, %v: tensor<1x2x?x64xbf16, #T>) -> tensor<1x8x1x64xbf16>
+    attributes {xtensor.symbols = {T = array<i64: 1, 4096>}} {
+  %1 = xtensor.reshape %k : tensor<1x2x?x64xbf16, #T> -> tensor<1x2x1x?x64xbf16, #T>
+  %2 = xtensor.broadcast %1 : tensor<1x2x1x?x64xbf16, #T> -> tensor<1x2x4x?x64xbf16, #T>
+  %3 = xtensor.reshape %2 : tensor<1x2x4x?x64xbf16, #T> -> tensor<1x8x?x64xbf16, #T>
+  %4 = xtensor.reshape %v : tensor<1x2x?x64xbf16, #T> -> tensor<1x2x1x?x64xbf16, #T>
+  %5 = xtensor.broadcast %4 : tensor<1x2x1x?x64xbf16, #T> -> tensor<1x2x4x?x64xbf16, #T>
+  %6 = xtensor.reshape %5 : tensor<1x2x4x?x64xbf16, #T> -> tensor<1x8x?x64xbf16, #T>
+  %7 = xtensor.transpose %3 perm [0, 1, 3, 2] : tensor<1x8x?x64xbf16, #T> -> tensor<1x8x64x?xbf16, #T>
+  %8 = xtensor.matmul %q, %7 : tensor<1x8x1x64xbf16>, tensor<1x8x64x?xbf16, #T> -> tensor<1x8x1x?xbf16, #T>
+  %9 = xtensor.constant dense<0.125> : tensor<1x8x1x1xbf16>
+  %10 = xtensor.broadcast %9 : tensor<1x8x1x1xbf16> -> tensor<1x8x1x?xbf16, #T>
+  %11 = xtensor.mul %8, %10 : tensor<1x8x1x?xbf16, #T>
+  %12 = xtensor.softmax %11 dim 3 : tensor<1x8x1x?xbf16, #T>
+  %13 = xtensor.matmul %12, %6 : tensor<1x8x1x?xbf16, #T>, tensor<1x8x?x64xbf16, #T> -> tensor<1x8x1x64xbf16>
+  return %13 : tensor<1x8x1x64xbf16>
 }

@@ -28,9 +28,12 @@ struct RowNest {
   int64_t folds = 0;
   bool contraction = false;
   bool attention = false;
-  /// Attention over dynamic query rows or keys (m and k are the sizes'
-  /// hints): one way, no packed heads.
-  bool dynamic = false; // a weighted online fold (see Contraction)
+  /// Attention over dynamic query rows (m is the size's hint): one way,
+  /// no packed heads. Dynamic keys (k the hint) take either.
+  bool dynamicRows = false;
+  /// Attention over a dynamic number of keys: the schedules are the same
+  /// at every size of its range (buckets choose among them by cost).
+  bool dynamicKeys = false; // a weighted online fold (see Contraction)
   bool uniform = true; // all column loops have the same length
 };
 
@@ -89,9 +92,12 @@ struct DotFacts {
   /// Attention: m queries, n the head dimension of the values, k keys;
   /// `scoreK` the head dimension of the scores' contraction (0: none).
   bool attention = false;
-  /// Attention over dynamic query rows or keys (m and k are the sizes'
-  /// hints): one way, no packed heads.
-  bool dynamic = false;
+  /// Attention over dynamic query rows (m is the size's hint): one way,
+  /// no packed heads. Dynamic keys (k the hint) take either.
+  bool dynamicRows = false;
+  /// Attention over a dynamic number of keys: the schedules are the same
+  /// at every size of its range (buckets choose among them by cost).
+  bool dynamicKeys = false;
   int64_t scoreK = 0;
   /// Attention: the range of key - row its masks leave visible.
   std::optional<int64_t> windowLower, windowUpper;

@@ -68,6 +68,12 @@ struct LoweredKernel {
   mlir::AffineMap gridMap;
   /// The ranges of its sizes, (min, max) each, in order.
   llvm::SmallVector<std::pair<int64_t, int64_t>> sizeRanges;
+  /// A bucket split over two kernels: the first, which makes the partials
+  /// this one takes after the launch's inputs (`partials_from`); empty
+  /// otherwise.
+  std::string partialsFrom;
+  /// The buffers of those partials (the first kernel's outputs).
+  llvm::SmallVector<mlir::MemRefType> partialTypes;
 };
 
 /// Lowers a function of launches (the host side after Tile IR) to an

@@ -45,6 +45,21 @@ def XTile_KernelOp : XTile_Op<"kernel", [
       ...
     }
     ```
+
+    A kernel that is one bucket of a launch (`xtile.launch ... buckets`)
+    and whose work is split over two kernels (attention's keys over ways,
+    flash-decoding) is the second of them, which takes the launch's inputs,
+    then the first's outputs (its partials: static buffers), then the
+    launch's outputs; `partials_from` names the first, which takes the
+    launch's inputs and sizes. The host runs both where the bucket's range
+    holds the size, the first before the second.
+
+    ```mlir
+    xtile.kernel @attn_b2[%S = 2048 to 32768](%k: memref<8x?x128xbf16> [%S], ..., %m: memref<64x16xf32>, %l: memref<64x16xf32>, %acc: memref<64x16x128xf32>) -> (%o: memref<...>)
+        attributes {partials_from = @attn_b2_partial, ...} {
+      ...
+    }
+    ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$num_inputs,
                    DenseI64ArrayAttr:$grid, I64Attr:$num_warps,
@@ -54,7 +69,8 @@ def XTile_KernelOp : XTile_Op<"kernel", [
                    OptionalAttr<DenseI64ArrayAttr>:$size_ranges,
                    OptionalAttr<DenseI64ArrayAttr>:$size_hints,
                    OptionalAttr<DenseI64ArrayAttr>:$buffer_dims,
-                   OptionalAttr<AffineMapAttr>:$grid_map);
+                   OptionalAttr<AffineMapAttr>:$grid_map,
+                   OptionalAttr<FlatSymbolRefAttr>:$partials_from);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -63,7 +79,8 @@ def XTile_KernelOp : XTile_Op<"kernel", [
       "int64_t":$numWarps, "::xtile::tile::TargetAttr":$target,
       "::xtile::tile::ScheduleAttrInterface":$schedule), [{
     build($_builder, $_state, name, numInputs, grid, numWarps, target,
-          schedule, /*num_sizes=*/0, nullptr, nullptr, nullptr, nullptr);
+          schedule, /*num_sizes=*/0, nullptr, nullptr, nullptr, nullptr,
+          nullptr);
   }]>];
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
