@@ -11,6 +11,10 @@ rotary tables, mask), so the 32-layer step's count follows without
 building 16 GB of weights. A CUDA graph (Generator's default on GPUs)
 replays them all with one launch of the graph.
 
+Then the Generator's decode step, which attends over the first L cache
+positions (L a dynamic size): its launches at a few L and the keys and
+values it reads per layer against the whole cache.
+
 It also prints each step's device-memory traffic (xtile-opt
 --xloop-report): the cache's new keys and values are written into the
 cache in place (--xloop-write-in-place), and, for comparison, what the
@@ -32,7 +36,7 @@ import torch
 warnings.filterwarnings("ignore")
 
 
-def decode_step_module(layers, cache_len, vocab):
+def decode_step_module(layers, cache_len, vocab, prefix=False):
     import transformers as hf
     import xtile
     from xtile.generation import CacheStep
@@ -42,12 +46,20 @@ def decode_step_module(layers, cache_len, vocab):
         max_position_embeddings=8192, rope_theta=500000.0)
     with torch.device("cpu"):
         model = hf.LlamaForCausalLM(config).to(torch.bfloat16).eval()
-    step = CacheStep(model, cache_len)
+    step = CacheStep(model, cache_len, prefix=prefix)
     ids = torch.zeros(1, 1, dtype=torch.int64)
     positions = torch.tensor([cache_len // 2])
     cache = step.new_cache(1, torch.bfloat16, "cpu")
     with torch.no_grad():
-        text = xtile.import_module(step, (ids, positions, *cache))
+        if prefix:
+            # The Generator's decode step: over the first L positions.
+            span = torch.empty(cache_len // 2 + 1)
+            length = torch.export.Dim("L", min=1, max=cache_len)
+            text = xtile.import_module(
+                step, (ids, positions, span, *cache),
+                dynamic_shapes=(None, None, ({0: length},) + (None,) * len(cache)))
+        else:
+            text = xtile.import_module(step, (ids, positions, *cache))
     del model, step, cache
     return text
 
@@ -87,6 +99,17 @@ def launches(kernel_ir):
     return names
 
 
+def launches_at(kernel_ir, length):
+    """The launches that run at L = length: those without a `when`, and
+    the buckets' whose range holds it (the program's one size is L)."""
+    found = []
+    for m in re.finditer(r"xkernel\.launch @(\w+)\([^)]*\)(?: sizes\([^)]*\))?"
+                         r"(?: when \[(\d+), (\d+)\])?", kernel_ir):
+        if m[2] is None or int(m[2]) <= length <= int(m[3]):
+            found.append(m[1])
+    return found
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--layers", default="1,2")
@@ -113,6 +136,22 @@ def main():
               f"{cache / mib:.1f} MiB cache copied back after the step "
               f"(+{2 * cache / mib:.1f} MiB): {(old_moved + 2 * cache) / moved:.2f}x "
               f"the in-place step's traffic")
+    # The Generator's decode step attends over the first L positions of the
+    # cache (L: the valid ones rounded up to a power of two, at least 64),
+    # compiled once over L: its attention reads L keys and values per
+    # layer, with its keys split over ways per bucket of L.
+    text = decode_step_module(1, args.cache, args.vocab, prefix=True)
+    kernel_ir = lowered(text, "--lower-to-kernel=target=sm_90")
+    head = text[:text.index(") -> (")]
+    kv = re.search(r"tensor<1x(\d+)x\d+x(\d+)xbf16> \{xtensor\.in_place", head)
+    per_key = 2 * int(kv[1]) * int(kv[2]) * 2   # keys and values, bf16
+    print(f"decode step over the first L of {args.cache} cache positions (1 layer):")
+    for length in (64, 512, args.cache):
+        names = launches_at(kernel_ir, length)
+        split = [n for n in names if n.endswith("_partial")]
+        print(f"  L={length:<6} {len(names)} launches ({len(split)} attention split over "
+              f"ways); keys and values read {per_key * length / 2**20:.2f} MiB per layer "
+              f"(whole cache: {per_key * args.cache / 2**20:.2f} MiB)")
     if len(counts) >= 2:
         (a, ca), (b, cb) = sorted(counts.items())[:2]
         per_layer = (cb - ca) / (b - a)

@@ -178,9 +178,10 @@ class Compiled:
                              "size has been run yet")
         return program
 
-    def launches(self):
-        """Kernel launches in one call (Program.launches)."""
-        return self._compiled_program().launches()
+    def launches(self, sizes=None):
+        """Kernel launches in one call (Program.launches): all the
+        program's, or those that run at `sizes` ({symbol: value})."""
+        return self._compiled_program().launches(sizes)
 
     def traffic(self):
         """(bytes moved, ideal bytes) of one call (Program.traffic)."""

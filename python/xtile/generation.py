@@ -12,7 +12,10 @@ the cache updates are its in-place assignments to its inputs. Its shapes
 depend only on the batch, the number of new tokens and max_cache_len, so
 the prefill (the prompt's length) and the decode step (one token) are
 each compiled once and reused for every step and every call. The
-prefill is imported once for every prompt length (a dynamic size).
+prefill is imported once for every prompt length (a dynamic size). The
+decode step attends to a prefix of the cache, its length a dynamic size
+(`span`: the valid positions rounded up to a power of two, at least 64),
+so that a step reads the keys and values it needs, not the whole cache.
 
 With kv_cache_dtype=torch.float8_e4m3fn the cache holds e4m3 keys and
 values with one f32 scale per token and head (its amax over the head
@@ -33,9 +36,14 @@ class CacheStep(torch.nn.Module):
     step writes the new keys and values into them in place, as HF's
     StaticCache does, and returns the logits of the last position."""
 
-    def __init__(self, model, max_cache_len, kv_cache_dtype=None):
+    def __init__(self, model, max_cache_len, kv_cache_dtype=None, prefix=False):
+        """prefix: the step takes a third input, `span`, whose length L is
+        the number of cache positions it attends to (the first L: the
+        valid ones and masked ones after them); it reads no key or value
+        past them. Otherwise it attends to all max_cache_len positions."""
         super().__init__()
         self.model, self.max_cache_len = model, max_cache_len
+        self.prefix = prefix
         if kv_cache_dtype not in (None, torch.float8_e4m3fn):
             raise UnsupportedError(
                 f"a KV cache of {kv_cache_dtype} is not supported (the model's dtype, "
@@ -111,7 +119,22 @@ class CacheStep(torch.nn.Module):
             return tuple(out)
         return update
 
+    @staticmethod
+    def _prefix_of(layer, update, span):
+        """`update` returning the first span.shape[0] positions of the
+        cache, and the mask over as many."""
+        def prefix_update(key_states, value_states, *args, **kwargs):
+            length = span.shape[0]
+            kept = torch.arange(length, device=key_states.device)
+            return tuple(t.index_select(2, kept)
+                         for t in update(key_states, value_states, *args, **kwargs))
+        layer.update = prefix_update
+        layer.get_mask_sizes = lambda *args, **kwargs: (span.shape[0], 0)
+
     def forward(self, input_ids, cache_position, *cache):
+        span = None
+        if self.prefix:
+            span, cache = cache[0], cache[1:]
         static = self._new_cache()
         per = self.tensors_per_layer
         for i, layer in enumerate(static.layers):
@@ -126,6 +149,8 @@ class CacheStep(torch.nn.Module):
             if self.kv_cache_dtype is not None:
                 layer.update = self._fp8_update(layer, keys, values,
                                                 cache[per * i + 2], cache[per * i + 3])
+            if span is not None:
+                self._prefix_of(layer, layer.update, span)
         out = self.model(input_ids=input_ids, cache_position=cache_position,
                          past_key_values=static, use_cache=True, logits_to_keep=1)
         return out.logits
@@ -148,19 +173,24 @@ class Generator:
         scales (CacheStep); by default the model's dtype."""
         self.model = model.eval()
         self.step = CacheStep(self.model, max_cache_len, kv_cache_dtype)
+        self.decode_step = CacheStep(self.model, max_cache_len, kv_cache_dtype,
+                                     prefix=True)
         self.max_cache_len = max_cache_len
         self.options = dict(backend=backend, target=target, allow_tf32=allow_tf32)
         self.dtype = next(model.parameters()).dtype
         self.prefills, self.decodes = {}, {}
         self.static_prefills = set()   # batch sizes whose prompt length is static
+        self.full_decodes = set()      # batch sizes whose decode reads the whole cache
+        self.spans = {}                # span tensors by (length, device)
         self.cuda_graphs = cuda_graphs
         # Per batch size: the decode step's graph and the cache it was
         # captured on, which every later generate() of that batch reuses.
         self.graphs, self.caches = {}, {}
 
-    def _compiled(self, table, key, ids, positions, cache, dynamic_shapes=None):
+    def _compiled(self, table, key, ids, positions, cache, dynamic_shapes=None,
+                  step=None):
         if key not in table:
-            table[key] = Compiled(self.step, (ids, positions, *cache),
+            table[key] = Compiled(step or self.step, (ids, positions, *cache),
                                   dynamic_shapes=dynamic_shapes, **self.options)
         return table[key]
 
@@ -201,24 +231,63 @@ class Generator:
             t.zero_()
         return cache
 
-    def _decode(self, batch, ids, positions, cache):
-        """The decode step of this batch size: compiled once, and with CUDA
-        graphs captured once, on this cache (kept for later calls)."""
-        fn = self._compiled(self.decodes, batch, ids, positions, cache)
-        if not self._graphs(fn):
-            return fn
-        graph = self.graphs.get(batch)
-        if graph is None or self.caches.get(batch) is not cache:
-            graph = fn.graphed(ids, positions, *cache,
-                               static=range(2, 2 + len(cache)))
-            self.graphs[batch], self.caches[batch] = graph, cache
-        return graph
+    def span(self, position):
+        """The cache positions a decode step at `position` attends to: the
+        valid ones (position + 1) rounded up to a power of two, at least
+        64 and at most max_cache_len. A step reads under twice the keys
+        and values it needs, and CUDA graphs are captured for a few
+        lengths only."""
+        need = max(position + 1, 64)
+        return min(1 << (need - 1).bit_length(), self.max_cache_len)
 
-    def decode_launches(self, batch=1):
-        """Kernel launches of one decode step of `batch` sequences (its
-        program's; a CUDA graph replays them with one launch of the
-        graph), after a generate() of that batch size."""
-        return self.decodes[batch].launches()
+    def _span_tensor(self, length, device):
+        key = (length, str(device))
+        if key not in self.spans:
+            self.spans[key] = torch.empty(length, device=device)
+        return self.spans[key]
+
+    def _decode(self, batch, ids, positions, cache):
+        """The decode step of this batch size and the inputs it takes:
+        compiled once over the span of the cache it attends to (or, where
+        the model cannot be imported so, over the whole cache), and with
+        CUDA graphs captured once per span length on this cache (kept for
+        later calls)."""
+        inputs = cache
+        if batch not in self.full_decodes:
+            span = self._span_tensor(self.span(int(positions[-1])), cache[0].device)
+            length = torch.export.Dim("L", min=1, max=self.max_cache_len)
+            try:
+                fn = self._compiled(self.decodes, batch, ids, positions, (span, *cache),
+                                    (None, None, ({0: length},) + (None,) * len(cache)),
+                                    step=self.decode_step)
+                inputs = (span, *cache)
+            except DynamicSizeError:
+                self.full_decodes.add(batch)
+        if batch in self.full_decodes:
+            fn = self._compiled(self.decodes, batch, ids, positions, cache)
+        if not self._graphs(fn):
+            return fn, inputs
+        key = (batch, inputs[0].shape[0] if inputs is not cache else None)
+        graph = self.graphs.get(key)
+        if graph is None or self.caches.get(batch) is not cache:
+            if self.caches.get(batch) is not cache:
+                self.graphs = {k: g for k, g in self.graphs.items() if k[0] != batch}
+            graph = fn.graphed(ids, positions, *inputs,
+                               static=range(2, 2 + len(inputs)))
+            self.graphs[key], self.caches[batch] = graph, cache
+        return graph, inputs
+
+    def decode_launches(self, batch=1, position=None):
+        """Kernel launches of one decode step of `batch` sequences at
+        `position` (by default the cache's last; a CUDA graph replays them
+        with one launch of the graph), after a generate() of that batch
+        size."""
+        fn = self.decodes[batch]
+        if batch in self.full_decodes:
+            return fn.launches()
+        if position is None:
+            position = self.max_cache_len - 1
+        return fn.launches({"L": self.span(position)})
 
     @property
     def num_compiles(self):
@@ -254,10 +323,11 @@ class Generator:
             if n == 0:
                 fn = self._prefill(ids, positions)
                 cache = self._cache(batch, fn)
+                inputs = cache
             else:
                 positions = torch.tensor([prompt + n - 1])
-                fn = self._decode(batch, ids, positions, cache)
-            logits = fn(ids, positions, *cache)
+                fn, inputs = self._decode(batch, ids, positions, cache)
+            logits = fn(ids, positions, *inputs)
             token = logits[:, -1].float().argmax(-1).cpu()
             token = torch.where(done, torch.full_like(token, pad_token_id), token)
             out.append(token[:, None])

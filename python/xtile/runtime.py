@@ -631,12 +631,25 @@ class Program:
         self.fn = _LibraryProgram(lib, name, cuda=self.backend == "cuda")
         self.lib = self.fn.lib
 
-    def launches(self):
+    def launches(self, sizes=None):
         """The number of kernel launches one call makes (counted in the
-        program's Kernel IR, lowered again on the first ask)."""
+        program's Kernel IR, lowered again on the first ask): all of them,
+        or where the program has buckets of a dynamic size (launches that
+        run where the size is in their range), those that run at `sizes`
+        ({name: value})."""
         if self._launches is None:
-            self._launches = self._lower(self.mlir, self.options).count("xkernel.launch ")
-        return self._launches
+            kernel_ir = self._lower(self.mlir, self.options)
+            plan = json.loads(self._translate(kernel_ir, "--mlir-to-launch-plan",
+                                              "the launch plan"))
+            program = next(p for p in plan["programs"] if p["name"] == self.name)
+            self._launches = ([s["name"] for s in program.get("sizes", [])],
+                              [s for s in program["steps"] if "launch" in s])
+        names, steps = self._launches
+        if sizes is None:
+            return len(steps)
+        values = [sizes[n] for n in names]
+        return sum(all(lo <= values[i] <= hi for i, (lo, hi) in
+                       zip(s.get("sizes", []), s.get("when", []))) for s in steps)
 
     def traffic(self):
         """(bytes the kernels move, the ideal: each input read once and each

@@ -173,13 +173,16 @@ gen = Generator(llama, max_cache_len=24, backend="emu")
 first = gen.generate(prompt, max_new_tokens=2)   # compiles the decode step
 decode = gen.decodes[1]
 use_driver(emulated_driver(decode, work / "libcuda-decode.so"))
-decode.programs[()] = decode.program = runtime.Program(
-    decode.mlir, decode.name, backend="cuda", target=decode.target)
+# The decode step is compiled once over the span of the cache it attends
+# to (a dynamic size): its program, on the driver.
+assert decode.dynamic is not None, decode.dynamic_error
+decode.dynamic = runtime.Program(decode.mlir, decode.name, backend="cuda",
+                                 target=decode.target)
 gen.cuda_graphs = True
 got = gen.generate(prompt, max_new_tokens=6)
 again = gen.generate(prompt, max_new_tokens=6)   # the same graph and cache
 print(f"generation with a decode graph: {'equal to' if torch.equal(got, expected) and torch.equal(again, expected) else 'DIFFERENT FROM'} "
-      f"generate(); {len(gen.graphs)} graph of {gen.graphs[1].graph.nodes} nodes for "
+      f"generate(); {len(gen.graphs)} graph of {gen.graphs[1, 24].graph.nodes} nodes for "
       f"{gen.decode_launches()} launches per decode step")
 
 # Errors name what is wrong.

@@ -53,6 +53,20 @@ def main():
     llama = tiny("llama")
     prompt = torch.randint(0, 128, (1, 8))
     gen = generate("llama", llama, prompt, 64, max_cache_len=80)
+    # The decode step is compiled once over the span of the cache it
+    # attends to (L, a dynamic size): its attention's online fold runs to
+    # L, reading the first L keys and values, not the whole cache.
+    import re
+    import subprocess
+    decode = gen.decodes[1]
+    loop_ir = subprocess.run(["xtile-opt", "--lower-to-loop"], input=decode.mlir,
+                             capture_output=True, text=True, check=True).stdout
+    symbols = re.search(r"xtensor.symbols = \{([^}]*)\}", decode.mlir)
+    folds = re.findall(r"xloop.online_fold %\w+ = 0 to (\S+)", loop_ir)
+    print(f"llama decode step: over {symbols[1] if symbols else 'no dynamic size'}; "
+          f"span {gen.span(8)} at position 8, {gen.span(71)} at position 71; "
+          f"attention's online folds to {sorted(set(folds))}; "
+          f"{gen.decode_launches(1, 8)} and {gen.decode_launches(1, 71)} launches")
     # Another prompt of the same length: nothing compiles again.
     again = gen.generate(torch.randint(0, 128, (1, 8)), max_new_tokens=4)
     print(f"llama again: {again.shape[1] - 8} new tokens, {gen.num_compiles} compiles")
