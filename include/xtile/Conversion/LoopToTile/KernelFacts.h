@@ -27,13 +27,7 @@ struct RowNest {
   int64_t columns = 0;
   int64_t folds = 0;
   bool contraction = false;
-  bool attention = false;
-  /// Attention over dynamic query rows (m is the size's hint): one way,
-  /// no packed heads. Dynamic keys (k the hint) take either.
-  bool dynamicRows = false;
-  /// Attention over a dynamic number of keys: the schedules are the same
-  /// at every size of its range (buckets choose among them by cost).
-  bool dynamicKeys = false; // a weighted online fold (see Contraction)
+  bool attention = false; // a weighted online fold (see Contraction)
   bool uniform = true; // all column loops have the same length
 };
 
