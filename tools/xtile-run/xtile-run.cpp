@@ -379,8 +379,10 @@ LogicalResult buildForCpu(ArrayRef<std::string> inputs, StringRef so,
   args.append(extra.begin(), extra.end());
   args.append(inputs.begin(), inputs.end());
   args.append({"-o", so.str()});
+  // Line tables for the sanitizers' reports (-g1): no variable locations,
+  // whose tracking gives up on large kernels and compiles them twice.
   if (sanitize)
-    args.append({"-g", "-fno-omit-frame-pointer",
+    args.append({"-g1", "-fno-omit-frame-pointer",
                  "-fsanitize=address,undefined",
                  "-fno-sanitize-recover=undefined"});
   if (const char *env = std::getenv("XTILE_EMULATION_CXXFLAGS")) {
