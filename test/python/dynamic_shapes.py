@@ -228,6 +228,18 @@ def small_models():
           {"cache": None, "k": {1: T}, "pos": {0: T}}, sizes=(1, 7, 128))
 
 
+def quadratic_kernels(name, fast):
+    """Prints the launches of `fast` and its kernels whose traffic grows
+    with S * S (by xtile-opt's --xloop-report)."""
+    kernels = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-loop",
+                              "--xloop-report", "-o", "/dev/null"], input=fast.mlir,
+                             capture_output=True, text=True).stdout
+    quadratic = [line.split()[1] for line in kernels.splitlines()
+                 if line.startswith("kernel") and "S*S" in line]
+    print(f"{name}: {fast.launches()} launches, kernels with S*S bytes: "
+          f"{quadratic or 'none'}")
+
+
 def llama():
     import transformers as T
     from transformers.models.llama.modeling_llama import (LlamaDecoderLayer,
@@ -247,7 +259,7 @@ def llama():
             self.rope, self.layer = LlamaRotaryEmbedding(cfg), LlamaDecoderLayer(cfg, 0)
 
         def forward(self, h):
-            pos = torch.arange(h.shape[1]).unsqueeze(0)
+            pos = torch.arange(h.shape[1]).unsqueeze(0).expand(h.shape[0], -1)
             out = self.layer(h, position_embeddings=self.rope(h, pos), attention_mask=None,
                              position_ids=pos)
             return out[0] if isinstance(out, tuple) else out
@@ -256,13 +268,16 @@ def llama():
                  sizes=(1, 7, 128, 1000), tol=dict(rtol=1.3e-5, atol=1e-4))
     # Attention over S queries and S keys is one flash-attention kernel:
     # no S x S scores in memory, the layer's traffic linear in S.
-    kernels = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-loop",
-                              "--xloop-report", "-o", "/dev/null"], input=fast.mlir,
-                             capture_output=True, text=True).stdout
-    quadratic = [line.split()[1] for line in kernels.splitlines()
-                 if line.startswith("kernel") and "S*S" in line]
-    print(f"llama layer: {fast.launches()} launches, kernels with S*S bytes: "
-          f"{quadratic or 'none'}")
+    quadratic_kernels("llama layer", fast)
+    # A batch of sequences of a dynamic length (the linear layers' rows
+    # are 2 * S, each a matmul batched over the sequences), and a dynamic
+    # batch of them: one compile each.
+    for name, make, dims in [
+            ("llama layer, batch 2", lambda t: (torch.randn(2, t, 64),), {1: S}),
+            ("llama layer, batch B", lambda t: (torch.randn(1 + t % 5, t, 64),),
+             {0: Dim("B", min=1, max=16), 1: S})]:
+        quadratic_kernels(name, check(name, Layer(), make, {"h": dims},
+                                      sizes=(1, 7, 129), tol=dict(rtol=1.3e-5, atol=1e-4)))
 
     class Model(nn.Module):
         def __init__(self):

@@ -656,9 +656,11 @@ public:
     // K and V reach the head only through `head floordiv c` (KernelFacts):
     // the group's first head reads them for all.
     scalars.map(head.getInductionVar(), headBase);
-    mapBatchRows(b, loc, nest,
-                 arith::DivUIOp::create(b, loc, rowBlock, constant(groups)),
-                 scalars, /*inner=*/3);
+    programs = mapBatchRows(b, loc, nest,
+                            arith::DivUIOp::create(b, loc, rowBlock,
+                                                   constant(groups)),
+                            scalars, /*inner=*/3) *
+               groups;
   }
 
   /// The program's rows laid along dimension 0 of `shape` in `ctx`: the
@@ -1020,7 +1022,7 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     xt::KernelOp tk = beginProgram(b, kernel, kernel.getSymName(), rowBlocks,
                                    schedule, target, a.scalars);
     a.mapRows(xt::ProgramIdOp::create(b, loc, 0));
-    if (f.dynamicRows)
+    if (f.dynamicRows || f.dynamicBatch)
       setGrid(tk, a.programs);
     FailureOr<scf::ForOp> loop;
     auto [start, end] = a.keyRange();
@@ -1033,11 +1035,12 @@ LogicalResult xtile::detail::lowerAttentionKernel(xl::KernelOp kernel,
     return success();
   }
 
-  if (f.dynamicRows) {
+  if (f.dynamicRows || f.dynamicBatch) {
     InFlightDiagnostic diag =
         kernel.emitOpError()
-        << "is attention over a dynamic number of queries; its keys are "
-           "not split over ways (ways = 1), got "
+        << "is attention over a dynamic number of "
+        << (f.dynamicRows ? "queries" : "batch rows")
+        << "; its keys are not split over ways (ways = 1), got "
         << schedule;
     return markDynamicSizeLimit(diag);
   }

@@ -497,6 +497,8 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
     f.scoreK = c->score ? c->score.getTripCountAtHint() : 0;
     f.dynamicRows = c->i.hasDynamicUpper();
     f.dynamicKeys = c->online.hasDynamicUpper();
+    for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
+      f.dynamicBatch |= row.hasDynamicUpper();
     // A decode step's grouped heads share their K/V reads (at most 64
     // rows per program).
     if (f.m < 16 && !f.dynamicRows) {

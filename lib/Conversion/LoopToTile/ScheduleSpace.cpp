@@ -226,7 +226,7 @@ dotCandidates(MLIRContext *ctx, const DotFacts &f, xt::TargetAttr target,
           if (ways > 1 && (programs >= target.getSms() ||
                            (4 * ways > blocks && !f.dynamicKeys) ||
                            programs * ways > 4 * target.getSms() ||
-                           f.dynamicRows))
+                           f.dynamicRows || f.dynamicBatch))
             continue;
           if (stages > blocks)
             continue;

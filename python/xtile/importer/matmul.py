@@ -6,6 +6,7 @@ import torch
 
 from .errors import UnsupportedError
 from .registry import lowering
+from .sizes import broadcast_shapes, is_int
 
 
 @lowering("linear")
@@ -16,9 +17,15 @@ def linear(imp, val, input, weight, bias=None):
         if bias is not None:
             bias = imp.reshape(bias, (1,))
     k = x.shape[-1]
+    n = weight.shape[0]
+    lead = [d for d in x.shape[:-1] if not is_int(d, 1)]
+    if len(lead) > 1 and not all(isinstance(d, int) for d in lead):
+        # Rows of a dynamic size among other sizes ([B, T, in]): their
+        # product is no one size, so the layer takes them as they are
+        # (Tensor IR batches the product over all but the last).
+        return imp.linear(x, weight, bias, tuple(val.shape))
     rows = math.prod(x.shape[:-1])
     x2 = imp.reshape(x, (rows, k))
-    n = weight.shape[0]
     return imp.reshape(imp.linear(x2, weight, bias, (rows, n)), val.shape)
 
 
@@ -246,7 +253,7 @@ def scaled_dot_product_attention(imp, val, query, key, value, attn_mask=None,
         # q_heads / kv_heads query heads (head h uses kv head
         # h // group), as PyTorch's repeat_interleave of k and v.
         k, v = (_repeat_heads(imp, t, q.shape[-3]) for t in (k, v))
-    batch = tuple(torch.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2]))
+    batch = tuple(broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2]))
     q = imp.broadcast(q, batch + q.shape[-2:])
     k = imp.broadcast(k, batch + k.shape[-2:])
     v = imp.broadcast(v, batch + v.shape[-2:])

@@ -92,6 +92,9 @@ struct DotFacts {
   /// Attention over a dynamic number of keys: the schedules are the same
   /// at every size of its range (buckets choose among them by cost).
   bool dynamicKeys = false;
+  /// Attention over a dynamic number of batch rows (sequences, or heads):
+  /// the grid is computed from the sizes; one way.
+  bool dynamicBatch = false;
   int64_t scoreK = 0;
   /// Attention: the range of key - row its masks leave visible.
   std::optional<int64_t> windowLower, windowUpper;

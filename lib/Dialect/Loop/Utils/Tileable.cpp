@@ -217,19 +217,18 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
                                  "not lowered to Tile IR yet"};
     }
   }
-  // Attention over dynamic sizes: the query rows and the keys may run
-  // over sizes (a prefill over the prompt length); the batch rows, the
-  // head dimension and the scores' contraction not.
+  // Attention over dynamic sizes: the batch rows, the query rows and the
+  // keys may run over sizes (a prefill over the prompt length, a batch of
+  // a dynamic number of sequences); the head dimension and the scores'
+  // contraction not.
   if (attention && kernel.getNumSizes()) {
-    bool other = false;
-    for (auto [index, row] : llvm::enumerate(nest.rows))
-      other |= row.hasDynamicUpper() && index + 2 != nest.rows.size();
+    bool other = !nest.rows.empty() && nest.rows.back().hasDynamicUpper();
     attention->walk([&](FoldOp fold) { other |= fold.hasDynamicUpper(); });
     if (other)
       return TileProblem{attention,
-                         "is attention whose batch rows, head dimension or "
-                         "scores' contraction run over dynamic sizes, which "
-                         "is not lowered to Tile IR yet",
+                         "is attention whose head dimension or scores' "
+                         "contraction run over dynamic sizes, which is not "
+                         "lowered to Tile IR yet",
                          /*dynamicSizes=*/true};
   }
   // Each operand of a contraction depends on one of the two output indices

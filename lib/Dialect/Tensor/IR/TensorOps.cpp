@@ -749,19 +749,13 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
     return error("operand 'input' " + typeStr(*input) +
                  " must have at least one dimension (the features)");
   SmallVector<Dim> inputDims = getDims(*input);
-  // The leading sizes are flattened into the rows of one matmul: a dynamic
-  // one must be the only size above 1 (a reshape keeps it whole).
-  if (input->getNumDynamicDims() > 0) {
-    int64_t others = 1;
-    for (const Dim &d : ArrayRef<Dim>(inputDims).drop_back())
-      others *= d.isDynamic() ? 1 : d.size;
-    if (input->getNumDynamicDims() > 1 || inputDims.back().isDynamic() ||
-        others != 1)
-      return error("operand 'input' " + typeStr(*input) +
-                   " is not supported: with dynamic sizes, the features must "
-                   "be static and one dynamic size the only leading size "
-                   "above 1");
-  }
+  // The leading sizes are the rows (flattened into one matmul's rows, or
+  // with a dynamic size among several, a matmul batched over all but the
+  // last); the features must be static.
+  if (inputDims.back().isDynamic())
+    return error("operand 'input' " + typeStr(*input) +
+                 " is not supported: the features (its last dimension) "
+                 "must be static");
   if (!weight->hasStaticShape())
     return error("operand 'weight' " + typeStr(*weight) +
                  " must have static sizes");

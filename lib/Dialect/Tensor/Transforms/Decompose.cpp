@@ -204,20 +204,36 @@ static Value decompose(Emitter &e, LinearOp op) {
   auto xType = cast<RankedTensorType>(x.getType());
   auto resultType = cast<RankedTensorType>(op.getType());
   // matmul is batched with equal batch dimensions: flatten the leading
-  // dimensions of x into rows and restore them afterwards.
-  // With a dynamic size among them, the flattened rows are that size (the
-  // op's verifier requires the other leading sizes to be 1).
+  // dimensions of x into rows and restore them afterwards. With a dynamic
+  // size among several leading sizes above 1 (a batch of sequences of a
+  // dynamic length, [B, T, in]), their product is no one size: the matmul
+  // is batched over all of them but the last (the rows), the weight
+  // broadcast over the batch (each program reads it where it is, not a
+  // copy per batch element).
   SmallVector<Dim> dims = getDims(xType);
-  Dim in = dims.back(), rows = Dim::fixed(1);
-  for (const Dim &d : ArrayRef<Dim>(dims).drop_back()) {
-    if (d.isDynamic())
-      rows = d;
-    else if (!rows.isDynamic())
-      rows.size *= d.size;
+  Dim in = dims.back();
+  SmallVector<Dim> lead;
+  for (const Dim &d : ArrayRef<Dim>(dims).drop_back())
+    if (d.isDynamic() || d.size != 1)
+      lead.push_back(d);
+  if (lead.size() < 2 || llvm::none_of(lead, [](const Dim &d) {
+        return d.isDynamic();
+      })) {
+    Dim rows = Dim::fixed(1);
+    for (const Dim &d : lead)
+      rows = d.isDynamic() ? d : Dim::fixed(rows.size * d.size);
+    lead = {rows};
   }
+  Type xElement = xType.getElementType();
   // [out, in] -> [in, out]: PyTorch's layout made explicit.
   Value wt = e.create<TransposeOp>(op.getWeight(), ArrayRef<int64_t>{1, 0});
-  Value flat = e.reshape(x, getTensorType({rows, in}, xType.getElementType()));
+  Dim out = Dim::fixed(resultType.getShape().back());
+  SmallVector<Dim> weightDims(ArrayRef<Dim>(lead).drop_back());
+  weightDims.append({in, out});
+  wt = e.broadcast(wt, getTensorType(weightDims, xElement));
+  SmallVector<Dim> flatDims(lead);
+  flatDims.push_back(in);
+  Value flat = e.reshape(x, getTensorType(flatDims, xElement));
   Value bias = op.getBias();
   Type element = resultType.getElementType();
   // A 16-bit bias is added to the f32 accumulator and the sum rounded once,
@@ -226,8 +242,9 @@ static Value decompose(Emitter &e, LinearOp op) {
   Type acc = bias && isNarrowFloat(element)
                  ? Float32Type::get(element.getContext())
                  : element;
-  auto product = getTensorType(
-      {rows, Dim::fixed(resultType.getShape().back())}, acc);
+  SmallVector<Dim> productDims(lead);
+  productDims.push_back(out);
+  auto product = getTensorType(productDims, acc);
   auto wideResult = resultType.clone(acc);
   Value y = e.reshape(e.create<MatmulOp>(product, flat, wt), wideResult);
   if (bias)
