@@ -11,8 +11,8 @@ from its tensors' sizes, and each size that is one symbol becomes a
 torch.export Dim: the graph is imported once with dynamic sizes (see
 xtile.compile's dynamic_shapes), and Dynamo does not recompile for a new
 size. Where the graph cannot be imported with dynamic sizes (a size that
-is an expression of symbols, such as batch * tokens in a linear layer),
-the graph is exported and compiled once per distinct set of input shapes
+is an expression of symbols, such as tokens + 1 or a view of batch *
+tokens rows), the graph is exported and compiled once per distinct set of input shapes
 instead, still without recompiling in Dynamo."""
 import torch
 

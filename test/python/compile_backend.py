@@ -32,9 +32,10 @@ print("torch.compile backend=xtile: ok")
 
 # torch.compile(dynamic=True): Dynamo hands xtile one graph with symbolic
 # sizes and does not recompile for new sizes. A graph whose sizes are each
-# one symbol is imported once with dynamic sizes; one that needs a product
-# of symbols (the Block's linear layers flatten batch * tokens) is
-# compiled once per input shape instead.
+# one symbol is imported once with dynamic sizes, the Block's linear
+# layers on [batch, tokens, d] included (a matmul batched over the batch);
+# one that needs an expression of symbols is compiled once per input
+# shape instead.
 class Counted:
     """Counts Dynamo's calls of the backend and xtile's imports."""
 

@@ -91,7 +91,17 @@ def main():
         first = llama.generate(batch, max_new_tokens=6, do_sample=False,
                                attention_mask=torch.ones_like(batch))
     eos = int(first[0, 5 + 2])  # the first sequence's third token ends it
-    generate("llama batch 2 with eos", llama, batch, 12, max_cache_len=20, eos=eos)
+    pair = generate("llama batch 2 with eos", llama, batch, 12, max_cache_len=20, eos=eos)
+    # The batch's prefill is compiled over a dynamic length too: another
+    # prompt length compiles nothing new.
+    other = torch.randint(0, 128, (2, 9))
+    with torch.no_grad():
+        expected = llama.generate(other, max_new_tokens=3, do_sample=False,
+                                  attention_mask=torch.ones_like(other))
+    got = pair.generate(other, max_new_tokens=3)
+    print(f"llama batch 2, prompt of 9: "
+          f"{'equal to' if torch.equal(got, expected) else 'DIFFERENT FROM'} generate(); "
+          f"{pair.num_compiles} compiles")
     generate("qwen2", tiny("qwen2"), torch.randint(0, 128, (1, 6)), 16, max_cache_len=24)
     try:
         Generator(llama, max_cache_len=16, backend="emu").generate(prompt, 9)

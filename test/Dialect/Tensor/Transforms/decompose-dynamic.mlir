@@ -60,3 +60,28 @@ func.func @linear(%x: tensor<1x?x64xf32, #T>, %w: tensor<32x64xf32>) -> tensor<1
   %y = xtensor.linear %x, %w : (tensor<1x?x64xf32, #T>, tensor<32x64xf32>) -> tensor<1x?x32xf32, #T>
   return %y : tensor<1x?x32xf32, #T>
 }
+
+// A batch of rows of a dynamic length ([2, T, 64], [B, T, 64]): their
+// product is no one size, so the matmul is batched over the leading sizes
+// but the last, the weight broadcast over the batch; unit sizes dropped.
+// CHECK-LABEL: func.func @linear_batch(
+// CHECK: %[[WT:.*]] = xtensor.transpose %{{.*}} perm [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
+// CHECK: %[[WB:.*]] = xtensor.broadcast %[[WT]] : tensor<64x32xf32> -> tensor<2x64x32xf32>
+// CHECK: %[[X:.*]] = xtensor.reshape %{{.*}} : tensor<2x1x?x64xf32, #xtensor.dims<T>> -> tensor<2x?x64xf32, #xtensor.dims<T>>
+// CHECK: xtensor.matmul %[[X]], %[[WB]] : tensor<2x?x64xf32, #xtensor.dims<T>>, tensor<2x64x32xf32> -> tensor<2x?x32xf32, #xtensor.dims<T>>
+// CHECK: xtensor.reshape %{{.*}} : tensor<2x?x32xf32, #xtensor.dims<T>> -> tensor<2x1x?x32xf32, #xtensor.dims<T>>
+func.func @linear_batch(%x: tensor<2x1x?x64xf32, #T>, %w: tensor<32x64xf32>) -> tensor<2x1x?x32xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 4096>}} {
+  %y = xtensor.linear %x, %w : (tensor<2x1x?x64xf32, #T>, tensor<32x64xf32>) -> tensor<2x1x?x32xf32, #T>
+  return %y : tensor<2x1x?x32xf32, #T>
+}
+
+// CHECK-LABEL: func.func @linear_dynamic_batch(
+// CHECK: %[[WB:.*]] = xtensor.broadcast %{{.*}} : tensor<64x32xf32> -> tensor<?x64x32xf32, #xtensor.dims<B>>
+// CHECK: xtensor.matmul %{{.*}}, %[[WB]] : tensor<?x?x64xf32, #xtensor.dims<B, T>>, tensor<?x64x32xf32, #xtensor.dims<B>> -> tensor<?x?x32xf32, #xtensor.dims<B, T>>
+// CHECK-NOT: xtensor.reshape
+func.func @linear_dynamic_batch(%x: tensor<?x?x64xf32, #xtensor.dims<B, T>>, %w: tensor<32x64xf32>) -> tensor<?x?x32xf32, #xtensor.dims<B, T>>
+    attributes {xtensor.symbols = {B = array<i64: 1, 16>, T = array<i64: 1, 4096>}} {
+  %y = xtensor.linear %x, %w : (tensor<?x?x64xf32, #xtensor.dims<B, T>>, tensor<32x64xf32>) -> tensor<?x?x32xf32, #xtensor.dims<B, T>>
+  return %y : tensor<?x?x32xf32, #xtensor.dims<B, T>>
+}
