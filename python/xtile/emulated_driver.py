@@ -43,22 +43,19 @@ def build(kernel_ir, path, kind="ptx"):
                          f"{', '.join(KINDS)}")
     path = pathlib.Path(path)
     rt = runtime._runtime_dir()
-    cxx = os.environ.get("CXX", "c++")
-    common = [cxx, "-std=c++17", "-O1", "-ffp-contract=off", "-fPIC", "-shared", "-w", "-Wno-psabi",
-              "-pthread", "-include", str(rt / "xtile_emulation.h"),
-              "-DXTILE_EMULATION_DRIVER"]
     if kind == "ptx":
         obj = path.with_suffix(".o")
         _run([runtime._tool("xtile-translate"), "--mlir-to-host-ptx",
               "--host-ptx-object", "-o", str(obj)], input=kernel_ir.encode())
-        _run(common + ["-DXTILE_EMULATION_PTX", str(rt / "xtile_ptx_host.cpp"),
-                       str(obj), "-o", str(path)])
+        _run(runtime.emulation_command(
+            [rt / "xtile_ptx_host.cpp", obj], path,
+            defines=("XTILE_EMULATION_DRIVER", "XTILE_EMULATION_PTX"), language=None))
     else:
         src = path.with_suffix(".cu")
         cuda = _run([runtime._tool("xtile-translate"), "--mlir-to-cuda"],
                     input=kernel_ir, text=True)
         src.write_text(cuda.stdout)
-        _run(common + ["-x", "c++", str(src), "-o", str(path)])
+        _run(runtime.emulation_command(src, path, defines=("XTILE_EMULATION_DRIVER",)))
     return path
 
 

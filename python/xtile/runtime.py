@@ -525,15 +525,61 @@ def nvcc_command(cu, out, arch="native"):
             "-Xcompiler", "-fPIC", "-o", str(out), str(cu)]
 
 
-def emulation_command(cu, out, defines=()):
+def _cache_dir():
+    """The kernel cache: $XTILE_CACHE_DIR, else <tmp>/xtile-cache."""
+    return pathlib.Path(os.environ.get("XTILE_CACHE_DIR") or
+                        pathlib.Path(tempfile.gettempdir()) / "xtile-cache")
+
+
+def _emulation_header(cxx, flags):
+    """The emulation header to include under `flags`, as xtile-run's
+    emulationHeader finds it: a copy in the kernel cache beside its
+    precompiled form for the compiler and these flags (which the compiler
+    reads instead of parsing the header again), built once; the header
+    itself where the precompile fails. XTILE_EMULATION_PCH=0 turns it off."""
+    header = _runtime_dir() / "xtile_emulation.h"
+    compiler = shutil.which(cxx)
+    if os.environ.get("XTILE_EMULATION_PCH") == "0" or compiler is None:
+        return header
+    text = header.read_bytes()
+    key = hashlib.sha256(b"\0".join([
+        compiler.encode(), str(os.stat(compiler).st_mtime_ns).encode(),
+        *[f.encode() for f in flags], text])).hexdigest()[:16]
+    cache = _cache_dir() / f"pch-py-{key}"
+    copy, pch = cache / "xtile_emulation.h", cache / "xtile_emulation.h.gch"
+    if copy.exists() and pch.exists():
+        return copy
+    # Written under names of this process's, then renamed: a concurrent
+    # build never reads half a file.
+    part = f".{os.getpid()}.part"
+    cache.mkdir(parents=True, exist_ok=True)
+    copy.with_name(copy.name + part).write_bytes(text)
+    os.replace(copy.with_name(copy.name + part), copy)
+    built = subprocess.run([compiler, *flags, "-x", "c++-header", str(copy), "-o",
+                            str(pch) + part], capture_output=True)
+    if built.returncode:
+        pathlib.Path(str(pch) + part).unlink(missing_ok=True)
+        return header
+    os.replace(str(pch) + part, pch)
+    return copy
+
+
+def emulation_command(sources, out, defines=(), language="c++"):
     """The host compiler's command ($CXX, default c++) that builds emitted
     CUDA C for the CPU emulation (runtime/xtile_emulation.h) into a shared
-    library; `defines` adds macros (XTILE_EMULATION_DRIVER: the library is
-    also an emulated CUDA driver whose GPU runs the module's kernels)."""
-    return ([os.environ.get("CXX", "c++"), "-std=c++17", "-O1", "-ffp-contract=off",
-             "-fPIC", "-shared", "-w", "-Wno-psabi", "-pthread", "-x", "c++", "-include",
-             str(_runtime_dir() / "xtile_emulation.h")] +
-            [f"-D{d}" for d in defines] + [str(cu), "-o", str(out)])
+    library: `sources` (a path, or several; compiled as `language`, or by
+    their suffixes where it is None); `defines` adds macros
+    (XTILE_EMULATION_DRIVER: the library is also an emulated CUDA driver
+    whose GPU runs the module's kernels)."""
+    cxx = os.environ.get("CXX", "c++")
+    # No contraction: a multiply and an add fuse only where the kernel
+    # says fmaf, as on the GPU.
+    flags = (["-std=c++17", "-O1", "-ffp-contract=off", "-fPIC", "-w", "-Wno-psabi",
+              "-pthread"] + [f"-D{d}" for d in defines])
+    sources = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
+    return ([cxx, "-shared", *flags, "-include", str(_emulation_header(cxx, flags))] +
+            (["-x", language] if language else []) +
+            [str(s) for s in sources] + ["-o", str(out)])
 
 
 class _LibraryProgram:
@@ -615,8 +661,7 @@ class Program:
         key = hashlib.sha256("\0".join([
             mlir, self.backend, self.loader, options, _compiler_key(self.backend),
             spec.read_text() if spec else ""]).encode()).hexdigest()[:16]
-        cache = pathlib.Path(cache or os.environ.get("XTILE_CACHE_DIR") or
-                             pathlib.Path(tempfile.gettempdir()) / "xtile-cache")
+        cache = pathlib.Path(cache) if cache else _cache_dir()
         cache.mkdir(parents=True, exist_ok=True)
         if self.loader == "driver":
             _check_target(target)

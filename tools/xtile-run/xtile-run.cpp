@@ -49,6 +49,8 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cerrno>
 #include <chrono>
@@ -361,6 +363,64 @@ LogicalResult writeFile(StringRef path, StringRef bytes) {
   return success();
 }
 
+/// The emulation header to include under `flags` (the host compiler's
+/// options but its inputs and output): a copy in the kernel cache
+/// ($XTILE_CACHE_DIR, else <tmp>/xtile-cache) beside its precompiled form
+/// for these flags, which the compiler then reads instead of parsing the
+/// header again (GCC and Clang find `<header>.gch` next to an -include'd
+/// header). The copy is keyed by the compiler, the flags and the header's
+/// text, and built once (0.4 s of each emulation compile is the header).
+/// Without a cache or where the precompile fails, the header itself.
+/// XTILE_EMULATION_PCH=0 turns this off.
+std::string emulationHeader(StringRef compiler, ArrayRef<std::string> flags) {
+  std::string header = findRuntimeDir() + "/xtile_emulation.h";
+  if (const char *env = std::getenv("XTILE_EMULATION_PCH"))
+    if (StringRef(env) == "0")
+      return header;
+  auto text = llvm::MemoryBuffer::getFile(header);
+  llvm::sys::fs::file_status compilerStatus;
+  if (!text || llvm::sys::fs::status(compiler, compilerStatus))
+    return header;
+  std::string key = (compiler + "\0" +
+                     Twine(compilerStatus.getLastModificationTime()
+                               .time_since_epoch()
+                               .count()) +
+                     "\0" + llvm::join(flags, "\0") + "\0" +
+                     (*text)->getBuffer())
+                        .str();
+  SmallString<256> dir;
+  if (const char *env = std::getenv("XTILE_CACHE_DIR"))
+    dir = env;
+  else
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
+  if (!std::getenv("XTILE_CACHE_DIR"))
+    llvm::sys::path::append(dir, "xtile-cache");
+  llvm::sys::path::append(dir, "pch-" + llvm::utohexstr(llvm::xxh3_64bits(key)));
+  SmallString<256> copy(dir), pch(dir);
+  llvm::sys::path::append(copy, "xtile_emulation.h");
+  llvm::sys::path::append(pch, "xtile_emulation.h.gch");
+  if (llvm::sys::fs::exists(pch) && llvm::sys::fs::exists(copy))
+    return std::string(copy);
+  // Each file is written under a name of this process's, then renamed:
+  // concurrent runs (lit's workers) never read half a file.
+  std::string suffix = "." + std::to_string(::getpid()) + ".part";
+  if (llvm::sys::fs::create_directories(dir) ||
+      failed(writeFile(copy.str().str() + suffix, (*text)->getBuffer())) ||
+      llvm::sys::fs::rename(copy + suffix, copy))
+    return header;
+  SmallVector<std::string> args = {compiler.str()};
+  args.append(flags.begin(), flags.end());
+  args.append({"-x", "c++-header", std::string(copy), "-o",
+               pch.str().str() + suffix});
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  if (llvm::sys::ExecuteAndWait(compiler, argRefs) != 0 ||
+      llvm::sys::fs::rename(pch + suffix, pch)) {
+    llvm::sys::fs::remove(pch + suffix);
+    return header;
+  }
+  return std::string(copy);
+}
+
 /// Builds a shared library `so` of `inputs` with the host compiler, the
 /// emulation header included first (and `extra` flags); `what` names the
 /// step for its error.
@@ -369,28 +429,34 @@ LogicalResult buildForCpu(ArrayRef<std::string> inputs, StringRef so,
   FailureOr<std::string> program = hostCompiler();
   if (failed(program))
     return failure();
-  std::string header = findRuntimeDir() + "/xtile_emulation.h";
   // No contraction: a multiply and an add fuse only where the kernel says
   // fmaf, as on the GPU (nvcc -fmad=false; NVPTX's mul.rn and add.rn).
-  SmallVector<std::string> args = {*program, "-std=c++17", "-O1",
-                                   "-ffp-contract=off", "-fPIC", "-shared",
-                                   "-w", "-Wno-psabi", "-pthread", "-include",
-                                   header};
-  args.append(extra.begin(), extra.end());
-  args.append(inputs.begin(), inputs.end());
-  args.append({"-o", so.str()});
+  SmallVector<std::string> flags = {"-std=c++17", "-O1", "-ffp-contract=off",
+                                    "-fPIC", "-w", "-Wno-psabi", "-pthread"};
   // Line tables for the sanitizers' reports (-g1): no variable locations,
   // whose tracking gives up on large kernels and compiles them twice.
   if (sanitize)
-    args.append({"-g1", "-fno-omit-frame-pointer",
-                 "-fsanitize=address,undefined",
-                 "-fno-sanitize-recover=undefined"});
+    flags.append({"-g1", "-fno-omit-frame-pointer",
+                  "-fsanitize=address,undefined",
+                  "-fno-sanitize-recover=undefined"});
   if (const char *env = std::getenv("XTILE_EMULATION_CXXFLAGS")) {
     SmallVector<StringRef> parts;
     StringRef(env).split(parts, ' ', -1, false);
     for (StringRef p : parts)
-      args.insert(args.begin() + 1, p.str());
+      flags.push_back(p.str());
   }
+  // The macros (-D) among `extra` decide what the header declares.
+  for (const std::string &e : extra)
+    if (StringRef(e).starts_with("-D"))
+      flags.push_back(e);
+  SmallVector<std::string> args = {*program, "-shared"};
+  args.append(flags.begin(), flags.end());
+  args.append({"-include", emulationHeader(*program, flags)});
+  for (const std::string &e : extra)
+    if (!StringRef(e).starts_with("-D"))
+      args.push_back(e);
+  args.append(inputs.begin(), inputs.end());
+  args.append({"-o", so.str()});
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(*program, argRefs, std::nullopt, {}, 0, 0,
