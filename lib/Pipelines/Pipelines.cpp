@@ -26,6 +26,7 @@ static void addLoopStages(OpPassManager &pm,
   xtile::loop::XLoopFuseOptions fuse;
   fuse.flopsPerByte = options.flopsPerByte;
   fuse.onlineSoftmax = options.onlineSoftmax;
+  fuse.horizontal = options.horizontal;
   pm.addPass(xtile::loop::createXLoopFuse(fuse));
   pm.addPass(xtile::loop::createXLoopComputeF32());
   if (options.writeInPlace)

@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 
 import torch
 
@@ -549,9 +550,9 @@ def _emulation_header(cxx, flags):
     copy, pch = cache / "xtile_emulation.h", cache / "xtile_emulation.h.gch"
     if copy.exists() and pch.exists():
         return copy
-    # Written under names of this process's, then renamed: a concurrent
-    # build never reads half a file.
-    part = f".{os.getpid()}.part"
+    # Written under names of this build's own (threads of one process build
+    # at once), then renamed: a concurrent build never reads half a file.
+    part = f".{os.getpid()}.{threading.get_ident()}.part"
     cache.mkdir(parents=True, exist_ok=True)
     copy.with_name(copy.name + part).write_bytes(text)
     os.replace(copy.with_name(copy.name + part), copy)

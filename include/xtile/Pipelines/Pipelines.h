@@ -31,6 +31,11 @@ struct LoopStageOptions : public mlir::PassPipelineOptions<Derived> {
                      "online folds, softmax fused into the weighted sum "
                      "that consumes it (--xloop-fuse)"),
       llvm::cl::init(true)};
+  mlir::detail::PassOptions::Option<bool> horizontal{
+      *this, "horizontal",
+      llvm::cl::desc("Elementwise kernels over the same iteration space "
+                     "that share no input merged into one (--xloop-fuse)"),
+      llvm::cl::init(true)};
   mlir::detail::PassOptions::Option<bool> writeInPlace{
       *this, "write-in-place",
       llvm::cl::desc("Results returned in place of an argument written into "

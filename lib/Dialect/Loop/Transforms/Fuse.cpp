@@ -965,10 +965,18 @@ static void mergeAdjacentLoops(Block *block) {
   }
 }
 
+/// The most buffers a kernel merged horizontally takes (its parameters
+/// stay far below CUDA's 4 KiB).
+static constexpr unsigned kMaxHorizontalBuffers = 128;
+
 /// Sibling fusion: two launches that read a common input over the same
 /// iteration space become one kernel with both outputs, so the shared input
-/// is read once.
-static void fuseSiblings(ModuleOp module, func::FuncOp func) {
+/// is read once. Horizontal fusion: two elementwise launches over the same
+/// iteration space that share nothing (an optimizer step's per-parameter
+/// updates, each parameter's step count) become one kernel too, for one
+/// launch instead of two at the same traffic.
+static void fuseSiblings(ModuleOp module, func::FuncOp func,
+                         bool horizontal) {
   SymbolTable symbols(module);
   DenseMap<StringAttr, unsigned> counts = countLaunches(module);
   auto launchedOnce = [&](KernelOp kernel) {
@@ -987,12 +995,30 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
     for (Value v : launch.getInputs())
       if (readers[v].empty() || readers[v].back() != k)
         readers[v].push_back(k);
+  // Elementwise: stores at the loops' indices and no fold (a reduction
+  // keeps the schedule its own shape calls for).
+  auto elementwise = [&](LaunchOp launch) {
+    auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
+    if (!kernel || !getPointwiseNest(kernel, /*manyOutputs=*/true))
+      return false;
+    return !kernel
+                .walk([](Operation *op) {
+                  return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+                })
+                .wasInterrupted();
+  };
   auto candidatesAfter = [&](LaunchOp launch, size_t after) {
     SmallVector<size_t> out;
     for (Value v : launch.getInputs())
       for (size_t k : readers.lookup(v))
         if (k > after)
           out.push_back(k);
+    // Elementwise: every later launch (those of the same iteration space
+    // that are elementwise are taken below).
+    if (horizontal && elementwise(launch))
+      for (size_t k = after + 1; k < launches.size(); ++k)
+        out.push_back(k);
     llvm::sort(out);
     out.erase(llvm::unique(out), out.end());
     return out;
@@ -1008,8 +1034,10 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
         continue;
       KernelOp ka = symbols.lookup<KernelOp>(a.getKernel());
       KernelOp kb = symbols.lookup<KernelOp>(b.getKernel());
+      // (A launch that updates an input in place keeps its own kernel: the
+      // merged launch would not say which results are whose.)
       if (!ka || !kb || ka == kb || !launchedOnce(ka) || !launchedOnce(kb) ||
-          a->getBlock() != b->getBlock())
+          a->getBlock() != b->getBlock() || a.getUpdates() || b.getUpdates())
         continue;
       // The same iteration space: the same output shape, its dynamic
       // sizes the same sizes of the function.
@@ -1022,12 +1050,26 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
         return llvm::is_contained(a.getInputs(), v);
       });
       // The merged launch replaces `a`: `b`'s inputs must exist there
-      // (which also rules out `b` depending on `a`).
+      // (which also rules out `b` depending on `a`); a constant defined
+      // between them moves up.
+      auto movableConstant = [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
+               isMemoryEffectFree(def) && def->getBlock() == a->getBlock();
+      };
       bool available = llvm::all_of(b.getInputs(), [&](Value v) {
-        return dominance.properlyDominates(v, a);
+        return dominance.properlyDominates(v, a) || movableConstant(v);
       });
-      if (!shares || !available)
+      if (!available)
         continue;
+      if (!shares) {
+        auto buffers = [](LaunchOp l) {
+          return l.getInputs().size() + l.getNumResults();
+        };
+        if (!horizontal || buffers(a) + buffers(b) > kMaxHorizontalBuffers ||
+            !elementwise(a) || !elementwise(b))
+          continue;
+      }
 
       // One kernel: the sizes of both (by the names their launches pass);
       // a's buffers, then b's inputs not already there; a's outputs then
@@ -1077,6 +1119,9 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func) {
         continue;
       }
 
+      for (Value v : b.getInputs())
+        if (!dominance.properlyDominates(v, a))
+          v.getDefiningOp()->moveBefore(a);
       builder.setInsertionPoint(a);
       SmallVector<Type> results(a.getResultTypes());
       llvm::append_range(results, b.getResultTypes());
@@ -1117,7 +1162,7 @@ struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
     for (KernelOp kernel : module.getOps<KernelOp>())
       clean(kernel);
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      fuseSiblings(module, func);
+      fuseSiblings(module, func, horizontal);
     for (KernelOp kernel : module.getOps<KernelOp>())
       clean(kernel);
     // Constants whose only users were inlined are dead now.

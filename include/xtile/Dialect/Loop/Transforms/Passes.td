@@ -37,8 +37,13 @@ def XLoopFuse : Pass<"xloop-fuse", "::mlir::ModuleOp"> {
     are hoisted), a matmul takes its elementwise epilogue and a cheap
     prologue on its operands, and a matmul or reduction feeding several
     consumers, or an elementwise chain that a contraction would recompute
-    for every output column, is materialized. docs/LoopIR.md has the
-    details.
+    for every output column, is materialized.
+
+    Then launches over the same iteration space that read a common input
+    become one kernel (sibling fusion: the input is read once), and so do
+    elementwise launches over the same iteration space that share nothing
+    (horizontal fusion: one launch instead of several, at the same
+    traffic). docs/LoopIR.md has the details.
   }];
   let options = [
     Option<"flopsPerByte", "flops-per-byte", "double", /*default=*/"4.0",
@@ -48,6 +53,10 @@ def XLoopFuse : Pass<"xloop-fuse", "::mlir::ModuleOp"> {
            "Rewrite sums of exponentials shifted by their maximum as online "
            "folds, and fuse softmax into the weighted sum that consumes it "
            "(attention) (--xloop-online-fold)">,
+    Option<"horizontal", "horizontal", "bool", /*default=*/"true",
+           "Merge elementwise kernels over the same iteration space that "
+           "share no input (an optimizer step's per-parameter updates) into "
+           "one kernel">,
   ];
   let dependentDialects = ["::xtile::loop::XLoopDialect"];
 }
