@@ -38,10 +38,11 @@ class AdamWStep(torch.nn.Module):
         return p.sum()
 
 
-def report(text, in_place):
+def report(text, option):
+    """(launches, bytes moved, ideal bytes) of `text` lowered to Loop IR
+    with `option` (`write-in-place=true`), by --xloop-report."""
     done = subprocess.run(
-        ["xtile-opt", f"--lower-to-loop=write-in-place={str(in_place).lower()}",
-         "--xloop-report", "-o", "/dev/null"],
+        ["xtile-opt", f"--lower-to-loop={option}", "--xloop-report", "-o", "/dev/null"],
         input=text, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit("lowering failed:\n" + done.stderr[-4000:])
@@ -60,8 +61,8 @@ def main():
     text = xtile.import_module(AdamWStep(), tuple(tensors))
     tied = len(re.findall(r"xtensor\.in_place", text))
     mib, tensor = 2.0 ** 20, n * n * 4
-    launches, moved, ideal = report(text, True)
-    _, moved_off, _ = report(text, False)
+    launches, moved, ideal = report(text, "write-in-place=true")
+    _, moved_off, _ = report(text, "write-in-place=false")
     copies = 2 * tied * tensor
     print(f"AdamW step, {n} x {n} f32: {tied} tensors updated in place, {launches} launches")
     print(f"  written in place: {moved / mib:.0f} MiB moved, ideal {ideal / mib:.0f} MiB "

@@ -19,22 +19,10 @@ as written and no kernel writes: there the bytes moved are below it.
         bench/optimizer_step.py [--layers 4] [--hidden 512]
 """
 import argparse
-import re
-import subprocess
 
 import torch
 
-
-def report(mlir, horizontal):
-    done = subprocess.run(
-        ["xtile-opt", f"--lower-to-loop=horizontal={str(horizontal).lower()}",
-         "--xloop-report", "-o", "/dev/null"],
-        input=mlir, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit("lowering failed:\n" + done.stderr[-4000:])
-    found = re.search(r"func @\S+: (\d+) launch(?:es)?, (\d+) B moved, ideal (\d+) B",
-                      done.stdout)
-    return int(found[1]), int(found[2]), int(found[3])
+from optimizer_in_place import report
 
 
 def main():
@@ -74,8 +62,8 @@ def main():
         step = torch.compile(opt.step, backend=recording)
         for _ in range(2):  # the first step creates the state
             step()
-        on = [report(m, True) for m in graphs]
-        off = [report(m, False) for m in graphs]
+        on = [report(m, "horizontal=true") for m in graphs]
+        off = [report(m, "horizontal=false") for m in graphs]
         moved, ideal = sum(r[1] for r in on), sum(r[2] for r in on)
         print(f"  {name}: {len(graphs)} graph(s); {sum(r[0] for r in on)} launches with "
               f"horizontal fusion, {sum(r[0] for r in off)} without; "

@@ -996,29 +996,48 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
       if (readers[v].empty() || readers[v].back() != k)
         readers[v].push_back(k);
   // Elementwise: stores at the loops' indices and no fold (a reduction
-  // keeps the schedule its own shape calls for).
+  // keeps the schedule its own shape calls for). Known per kernel (an
+  // erased kernel's entry goes with it).
+  DenseMap<Operation *, bool> elementwiseKernels;
   auto elementwise = [&](LaunchOp launch) {
     auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
-    if (!kernel || !getPointwiseNest(kernel, /*manyOutputs=*/true))
+    if (!kernel)
       return false;
-    return !kernel
-                .walk([](Operation *op) {
-                  return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
-                                                       : WalkResult::advance();
-                })
-                .wasInterrupted();
+    auto [known, inserted] = elementwiseKernels.try_emplace(kernel, false);
+    if (inserted)
+      known->second =
+          getPointwiseNest(kernel, /*manyOutputs=*/true) &&
+          !kernel
+               .walk([](Operation *op) {
+                 return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+               })
+               .wasInterrupted();
+    return known->second;
   };
+  // Per iteration space (the first result's shape and dynamic sizes), the
+  // launches over it, in program order.
+  auto space = [](LaunchOp launch) -> Type {
+    auto type = cast<RankedTensorType>(launch.getResult(0).getType());
+    return type.clone(IntegerType::get(type.getContext(), 1));
+  };
+  DenseMap<Type, SmallVector<size_t>> spaces;
+  if (horizontal)
+    for (auto [k, launch] : llvm::enumerate(launches))
+      if (launch->getNumResults())
+        spaces[space(launch)].push_back(k);
   auto candidatesAfter = [&](LaunchOp launch, size_t after) {
     SmallVector<size_t> out;
     for (Value v : launch.getInputs())
       for (size_t k : readers.lookup(v))
         if (k > after)
           out.push_back(k);
-    // Elementwise: every later launch (those of the same iteration space
+    // Elementwise: the later launches of the same iteration space (those
     // that are elementwise are taken below).
     if (horizontal && elementwise(launch))
-      for (size_t k = after + 1; k < launches.size(); ++k)
-        out.push_back(k);
+      for (size_t k : spaces.lookup(space(launch)))
+        if (k > after)
+          out.push_back(k);
     llvm::sort(out);
     out.erase(llvm::unique(out), out.end());
     return out;
@@ -1137,6 +1156,8 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
       a.erase();
       b.erase();
       counts.erase(kb.getSymNameAttr());
+      elementwiseKernels.erase(ka);
+      elementwiseKernels.erase(kb);
       symbols.erase(ka);
       symbols.erase(kb);
       symbols.insert(merged);
