@@ -52,12 +52,28 @@ def _check_experts(module):
                 "'batched_mm') selects one xtile compiles")
 
 
+def _distinct(example_inputs):
+    """`example_inputs` with a tensor that appears again replaced by a
+    copy: torch.export traces one tensor passed as two arguments as one
+    input, read for both, and the compiled function would read one
+    argument where it is given two different tensors."""
+    leaves, spec = torch.utils._pytree.tree_flatten(tuple(example_inputs))
+    seen = set()
+    for i, leaf in enumerate(leaves):
+        if isinstance(leaf, torch.Tensor):
+            if id(leaf) in seen:
+                leaves[i] = leaf.clone()
+            seen.add(id(leaf))
+    return torch.utils._pytree.tree_unflatten(leaves, spec)
+
+
 def _export(module, example_inputs, dynamic_shapes=None):
     """torch.export (with torch.export's `dynamic_shapes`), then PyTorch's
     decompositions to the Core ATen opset except for the composites xtile
     keeps whole (see importer.KEPT)."""
     if not isinstance(example_inputs, (tuple, list)):
         example_inputs = (example_inputs,)
+    example_inputs = _distinct(example_inputs)
     _check_experts(module)
     was_training = getattr(module, "training", False)
     if isinstance(module, torch.nn.Module):

@@ -30,6 +30,18 @@ print("CONSTANTS:", "\nCONSTANTS: ".join(
     if "func.func" in l or "xtensor.constant" in l))
 
 
+# The same tensor given as two example inputs: the function reads each of
+# its arguments (torch.export alone would trace one input read for both).
+class Sub(nn.Module):
+    def forward(self, a, b):
+        return a - b
+
+
+t = torch.randn(4)
+print("ALIASED:", next(l.strip() for l in xtile.import_module(Sub(), (t, t)).splitlines()
+                       if "xtensor.sub" in l).split(" loc(")[0])
+
+
 # The locations survive the pipeline: each kernel points at its line.
 with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
     f.write(text)
