@@ -389,12 +389,12 @@ std::string emulationHeader(StringRef compiler, ArrayRef<std::string> flags) {
                      (*text)->getBuffer())
                         .str();
   SmallString<256> dir;
-  if (const char *env = std::getenv("XTILE_CACHE_DIR"))
+  if (const char *env = std::getenv("XTILE_CACHE_DIR")) {
     dir = env;
-  else
+  } else {
     llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
-  if (!std::getenv("XTILE_CACHE_DIR"))
     llvm::sys::path::append(dir, "xtile-cache");
+  }
   llvm::sys::path::append(dir, "pch-" + llvm::utohexstr(llvm::xxh3_64bits(key)));
   SmallString<256> copy(dir), pch(dir);
   llvm::sys::path::append(copy, "xtile_emulation.h");

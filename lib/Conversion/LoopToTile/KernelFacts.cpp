@@ -497,8 +497,6 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
     f.scoreK = c->score ? c->score.getTripCountAtHint() : 0;
     f.dynamicRows = c->i.hasDynamicUpper();
     f.dynamicKeys = c->online.hasDynamicUpper();
-    for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
-      f.dynamicBatch |= row.hasDynamicUpper();
     // A decode step's grouped heads share their K/V reads (at most 64
     // rows per program).
     if (f.m < 16 && !f.dynamicRows) {
@@ -520,8 +518,10 @@ FailureOr<KernelFacts> xtile::computeKernelFacts(xl::KernelOp kernel,
     KeyWindow window = keyWindow(*c);
     f.windowLower = window.lower;
     f.windowUpper = window.upper;
-    for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
+    for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2)) {
       f.batch *= row.getTripCountAtHint();
+      f.dynamicBatch |= row.hasDynamicUpper();
+    }
     // Scores and weighted sums: two contractions, in f32.
     f.folds = 2;
     f.inBytes = 4;
