@@ -189,12 +189,17 @@ def small_models():
     class TokenMean(nn.Module):
         def forward(self, x):
             return x.mean(0)
+
+    class Diff(nn.Module):
+        def forward(self, x):
+            return torch.diff(x, dim=0)
     # (x[1:] is empty at T = 1, which torch.export would guard against.)
     long = Dim("T", min=3, max=512)
     for name, model, dim in [("flatten", Flatten(), T), ("split", Split(), T),
                              ("concat", Concat(), T),
                              ("shift", Shift(), long),
-                             ("token mean", TokenMean(), T), ("size as value", Scale(), T)]:
+                             ("token mean", TokenMean(), T), ("size as value", Scale(), T),
+                             ("diff", Diff(), long)]:
         rejects(name, lambda: xtile.import_module(model, (torch.randn(5, 8),),
                                                   dynamic_shapes={"x": {0: dim}}))
 
@@ -214,6 +219,23 @@ def small_models():
             return x[-2:] * 2 + x[-1] + x[-3:-1:1]
     check("tail", Tail(), lambda t: (torch.randn(t, 8),),
           {"x": {0: Dim("T", min=3, max=512)}}, sizes=(3, 7, 128))
+
+    class Packed(nn.Module):
+        """Sequences packed along T (Hugging Face's packed-sequence
+        detection): the positions' differences with one element prepended,
+        their running count, and a gather at indices that may be negative
+        (counted from the end of T)."""
+
+        def forward(self, pos, x):
+            starts = torch.diff(pos, prepend=pos[:, :1] - 1, dim=-1) != 1
+            seq = starts.cumsum(-1)
+            same = seq[:, :, None] == seq[:, None, :]
+            back = pos[0] - 1
+            return same.float() @ x + x[back]
+    check("packed positions", Packed(),
+          lambda t: (torch.cat([torch.arange(t - t // 2), torch.arange(t // 2)]).reshape(1, t),
+                     torch.randn(t, 8)),
+          {"pos": {1: T}, "x": {0: T}}, sizes=(1, 7, 128))
 
     class CacheUpdate(nn.Module):
         """A KV cache written at T positions from `start`: index_copy_ with
@@ -286,10 +308,13 @@ def llama():
 
         def forward(self, ids):
             return self.model(input_ids=ids, use_cache=False).last_hidden_state
-    # The whole model builds its causal mask from the positions shifted by
-    # one (cat of [p[0] - 1] and p): a tensor of S + 1 positions.
-    rejects("llama model", lambda: xtile.import_module(
-        Model(), (torch.randint(0, 128, (1, 7)),), dynamic_shapes={"ids": {1: S}}))
+    # The whole model: its mask code detects packed sequences from the
+    # positions (their differences with one prepended, a running count)
+    # and builds an S x S mask of keys before the query in its sequence,
+    # computed once and read by each layer's flash-attention kernel.
+    quadratic_kernels("llama model", check(
+        "llama model", Model(), lambda t: (torch.randint(0, 128, (1, t)),), {"ids": {1: S}},
+        sizes=(1, 7, 130), tol=dict(rtol=1.3e-5, atol=1e-4)))
 
 
 def main():

@@ -269,6 +269,15 @@ CASES = [
      (torch.tensor([[1.0, 3.0, 3.0, -1.0, 5.0, 5.0] * 12, [-200.0, 0.0, 0.0, 2.0, -1.0, 2.0] * 12]),)),
     ("logcumsumexp with -inf, bf16", lambda x: torch.logcumsumexp(x, -1),
      (torch.tensor([-float("inf"), -float("inf"), -3.0, 100.0, 0.5], dtype=bf16),)),
+    ("diff: prepend and append, twice, along dim 0; of int64 positions with a "
+     "prepended element; of bools (xor)",
+     lambda x, p, m: torch.cat([
+         torch.diff(x, n=2, dim=0, prepend=x[:1] * 3, append=x[-2:]),
+         torch.diff(x, dim=1).repeat(1, 2)[:, :8],
+         torch.diff(p, prepend=p[:, :1] - 1).float()[:, :8].repeat(3, 1)[:5],
+         torch.diff(m, dim=-1, append=m[:, :1]).float()[:, :8].repeat(3, 1)[:5]]),
+     (randn(4, 8), torch.tensor([[0, 1, 2, 0, 1, 5, 6, 7, 0]]),
+      torch.tensor([[True, False, False, True, True, False, True, True]]))),
     ("embedding_bag sum/mean/max, per-sample weights, padding_idx",
      lambda w, i, o, p: torch.cat([F.embedding_bag(i, w, o, mode=m) for m in ("sum", "mean", "max")]
                                   + [F.embedding_bag(i, w, o, per_sample_weights=p, mode="sum"),

@@ -2,9 +2,10 @@
 //
 // Finds, from the score an online fold yields, the range of key - row
 // outside which every score is -inf: a causal mask bounds it above, a
-// sliding window below. Masks are selects of -inf on index comparisons,
-// or their additive form (x + (visible ? 0 : -inf)), anywhere in a chain
-// of such masks and casts.
+// sliding window below. Masks are selects of -inf on index comparisons
+// (or on conjunctions of them with other conditions), or their additive
+// form (x + (visible ? 0 : -inf)), anywhere in a chain of such masks and
+// casts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,6 +103,13 @@ KeyWindow intersect(KeyWindow a, const KeyWindow &b) {
 /// Where `cond` (or its negation) holds, as a half-line of t = key - row:
 /// t <= x or t >= x; unbounded when `cond` is not such a comparison.
 KeyWindow halfLine(Value cond, Value key, Value row, bool negated) {
+  // Both of a conjunction hold (a causal mask and a packed sequence's);
+  // neither of a disjunction.
+  Operation *def = cond.getDefiningOp();
+  if ((isa_and_nonnull<arith::AndIOp>(def) && !negated) ||
+      (isa_and_nonnull<arith::OrIOp>(def) && negated))
+    return intersect(halfLine(def->getOperand(0), key, row, negated),
+                     halfLine(def->getOperand(1), key, row, negated));
   auto cmp = cond.getDefiningOp<arith::CmpIOp>();
   if (!cmp)
     return {};

@@ -14,18 +14,25 @@ from .matmul import matmul
 from .reductions import COMBINE, identity
 from .registry import lowering
 from .scans import scan
-from .sizes import Shape, broadcast_shapes
+from .sizes import Shape, Sym, broadcast_shapes, is_int
 
 
 def linear_index(imp, coords, sizes, shape):
     """The row-major linear index (int64, of `shape`) of coordinates
-    `coords` into a tensor of `sizes`."""
+    `coords` into a tensor of `sizes` (a dimension of size 1 adds
+    nothing; a dynamic size's stride is a value, Importer.size_value)."""
     shape = tuple(shape)
     flat, stride = None, 1
     for c, n in reversed(list(zip(coords, sizes))):
-        term = c if stride == 1 else imp.binary("mul", c, stride, shape, torch.int64)
+        if is_int(n, 1):
+            continue
+        term = c if is_int(stride, 1) else imp.binary("mul", c, stride, shape, torch.int64)
         flat = term if flat is None else imp.binary("add", flat, term, shape, torch.int64)
-        stride *= n
+        if isinstance(n, Sym) or isinstance(stride, Value):
+            size = imp.size_value(n) if isinstance(n, Sym) else n
+            stride = imp.binary("mul", stride, size, (), torch.int64)
+        else:
+            stride *= n
     return flat if flat is not None else imp.const(0, shape, torch.int64)
 
 
@@ -41,7 +48,8 @@ def wrapped(imp, index, size, shape):
     from the end as PyTorch does."""
     i = imp.cast(index, torch.int64)
     neg = imp.compare("lt", i.shape, i, 0)
-    up = imp.binary("add", i, size, i.shape, torch.int64)
+    up = imp.binary("add", i, imp.size_value(size) if isinstance(size, Sym) else size,
+                    i.shape, torch.int64)
     i = imp.where(neg, up, i, i.shape, torch.int64)
     return imp.broadcast(i, shape)
 
@@ -77,6 +85,12 @@ def _index_coords(imp, x, indices):
 
 @lowering("index")
 def index(imp, val, input, indices):
+    given = [(m, t) for m, t in enumerate(indices) if t is not None]
+    if len(given) == 1 and given[0][1].dtype != torch.bool and given[0][1].shape:
+        # One index tensor: a gather along its dimension (no flattening,
+        # which a dynamic size would make an expression).
+        m, t = given[0]
+        return imp.gather(input, wrapped(imp, t, input.shape[m], t.shape), m)
     coords, out = _index_coords(imp, input, indices)
     return take(imp, input, coords, out)
 

@@ -127,6 +127,15 @@ class IRBuilder:
         return self.emit(f"xtensor.iota dim {dim} : {tensor_type(shape, dtype)}",
                          tuple(shape), dtype)
 
+    def size_value(self, size):
+        """A size as a 0-d int64 tensor: a dynamic one is the largest of
+        its indices plus one (a reduction of an iota), as Tensor IR has no
+        size as a value."""
+        if not isinstance(size, Sym):
+            return self.const(size, (), torch.int64)
+        last = self.reduce("max", self.iota((size,), 0), [0])
+        return self.binary("add", last, 1, (), torch.int64)
+
     # -- types and shapes -------------------------------------------------
     def cast(self, v, dtype):
         if v.dtype == dtype:

@@ -14,10 +14,12 @@ import torch
 # Composites xtile keeps whole rather than let PyTorch decompose them: each
 # is one xtensor composite whose decomposition (in f32 for 16-bit types)
 # fuses into one kernel, and a softmax or a norm written out in Core ATen
-# would have to be recognized again to be scheduled as one.
+# would have to be recognized again to be scheduled as one. diff is kept
+# so that along a dynamic size it is not the concatenation Core ATen makes
+# of it (a size T + 1; scans.py).
 KEPT = ["linear.default", "layer_norm.default", "rms_norm.default",
         "softmax.int", "log_softmax.int", "gelu.default", "silu.default",
-        "scaled_dot_product_attention.default", "addmm.default"]
+        "scaled_dot_product_attention.default", "addmm.default", "diff.default"]
 
 
 def decomposition_table():

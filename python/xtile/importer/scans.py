@@ -1,7 +1,6 @@
 """Scans: cumsum, cumprod, cummax, cummin, logcumsumexp, as blocked
-masked reductions (docs/Frontend.md says why). xtile has no sorting
-kernel: sort and the like have no lowering (errors.py says so); topk and
-kthvalue with small k are in selection.py."""
+masked reductions (docs/Frontend.md says why), and diff, their inverse.
+Sorting and selection are in selection.py."""
 import math
 
 import torch
@@ -9,6 +8,7 @@ import torch
 from .libm import widened
 from .reductions import COMBINE, identity
 from .registry import lowering
+from .sizes import Sym
 
 
 # Elements per block of a blocked scan.
@@ -31,9 +31,11 @@ def scan(imp, kind, x, d):
     """The inclusive scan (kind "sum", "prod", "max", "min") of x along d, blocked:
     masked scans within blocks of 32, the scan of the blocks' totals
     (recursively), combined. About 33 n work for n elements instead of
-    n^2, in one kernel per level."""
+    n^2, in one kernel per level. Along a dynamic size, whose blocks would
+    be a size of their own (T / 32), the masked scan: one kernel, n^2 / 2
+    work over n elements read once."""
     n, b = x.shape[d], SCAN_BLOCK
-    if n <= 2 * b:
+    if isinstance(n, Sym) or n <= 2 * b:
         return _masked_scan(imp, kind, x, d)
     blocks = -(-n // b)
     low, high = [0] * len(x.shape), [0] * len(x.shape)
@@ -126,3 +128,44 @@ def logcumsumexp(imp, val, input, dim):
         # An infinite running maximum is the result (-inf: nothing yet).
         return imp.where(imp.compare("eq", s, imp.unary("abs", m, s, c), math.inf), m, r, s, c)
     return widened(imp, val, lcse, input)
+
+
+@lowering("diff")
+def diff(imp, val, input, n=1, dim=-1, prepend=None, append=None):
+    """out[i] = x[i + 1] - x[i] along dim, n times, over prepend, input
+    and append concatenated (logical xor for bool). Along a dynamic size,
+    where the concatenation would be a size of its own (T + 1), the
+    first-order difference with one element prepended (Hugging Face's
+    packed-sequence positions) is x[i] - x[i - 1], x[-1] the prepended
+    element: a gather of the input shifted by one, no concatenation."""
+    d = dim % len(input.shape)
+    sub = "xor" if val.dtype == torch.bool else "sub"
+    if (isinstance(input.shape[d], Sym) and n == 1 and append is None
+            and prepend is not None and prepend.shape[d] == 1):
+        shape = input.shape
+        before = imp.binary("sub", imp.iota((shape[d],), 0), 1, (shape[d],), torch.int64)
+        before = imp.binary("max", before, 0, before.shape, torch.int64)
+        shifted = imp.gather(input, before, d)
+        first = imp.compare("eq", shape, imp.iota(shape, d), 0)
+        previous = imp.where(first, imp.broadcast(prepend, shape), shifted, shape,
+                             input.dtype)
+        return imp.binary(sub, input, previous, shape, val.dtype)
+    parts = [t for t in (prepend, input, append) if t is not None]
+    x = input
+    if len(parts) > 1:
+        size = sum(t.shape[d] for t in parts)
+        x = imp.concat(parts, d, input.shape[:d] + (size,) + input.shape[d + 1:],
+                       input.dtype)
+    for _ in range(n):
+        m = x.shape[d] - 1
+        if m <= 0:
+            break
+        shape = x.shape[:d] + (m,) + x.shape[d + 1:]
+        starts = [0] * len(shape)
+        later = imp.slice(x, starts[:d] + [1] + starts[d + 1:],
+                          list(x.shape), shape)
+        earlier = imp.slice(x, starts, list(shape), shape)
+        x = imp.binary(sub, later, earlier, shape, val.dtype)
+    if x.shape != tuple(val.shape):  # n at least the length: empty
+        return imp.const(0, val.shape, val.dtype)
+    return x

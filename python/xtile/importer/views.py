@@ -88,13 +88,10 @@ def slice_(imp, val, input, dim=0, start=None, end=None, step=1):
 
 def from_end(imp, size, offset, at):
     """The positions size + offset + at (`at` an int64 vector) along a
-    dynamic size: the size is the largest of its indices plus one (a
-    reduction of an iota), as Tensor IR has no size as a value."""
-    iota = imp.iota((size,), 0)
-    last = imp.reduce("max", iota, [0])
+    dynamic size (Importer.size_value)."""
     n = at.shape[0]
-    first = imp.binary("add", imp.broadcast(imp.reshape(last, (1,)), (n,)),
-                       offset + 1, (n,), torch.int64)
+    first = imp.binary("add", imp.broadcast(imp.reshape(imp.size_value(size), (1,)), (n,)),
+                       offset, (n,), torch.int64)
     return imp.binary("add", at, first, (n,), torch.int64)
 
 

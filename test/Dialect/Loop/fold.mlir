@@ -89,3 +89,42 @@ xloop.kernel @kept(%x: memref<8xf32>) -> (%z: memref<4xf32>) {
   xloop.store %c, %z[%c2] : memref<4xf32>
   xloop.store %d, %z[%c3] : memref<4xf32>
 }
+
+// -----
+
+// The maximum of a fold's own index is its last index, the minimum its
+// first, each combined with the initial value: the size of a dynamic
+// dimension as a value (the importer's largest index of an iota, plus
+// one) is arithmetic on the size, not a loop over it.
+// CHECK-LABEL: xloop.kernel @index_extremes
+// CHECK-SAME:    [%[[T:.*]] = 1 to 64]
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : i64
+// CHECK-NOT:     xloop.fold
+// CHECK:         %[[LAST:.*]] = arith.subi %[[T]], %[[C1]] : index
+// CHECK:         %[[CAST:.*]] = arith.index_cast %[[LAST]] : index to i64
+// CHECK:         xloop.store %[[CAST]], %{{.*}}[] : memref<i64>
+// CHECK:         xloop.store %[[C3]], %{{.*}}[] : memref<i32>
+// CHECK:         %[[MAX:.*]] = arith.maxsi %{{.*}}, %[[C5]] : i64
+// CHECK:         xloop.store %[[MAX]], %{{.*}}[] : memref<i64>
+xloop.kernel @index_extremes[%t = 1 to 64](%x: memref<i64>) -> (%a: memref<i64>, %b: memref<i32>, %c: memref<i64>) {
+  %min64 = arith.constant -9223372036854775808 : i64
+  %max32 = arith.constant 2147483647 : i32
+  %last = xloop.fold %i = 0 to %t combine max init(%min64) : i64 {
+    %v = arith.index_cast %i : index to i64
+    xloop.yield %v : i64
+  }
+  xloop.store %last, %a[] : memref<i64>
+  %first = xloop.fold %i = 3 to 9 combine min init(%max32) : i32 {
+    %v = arith.index_castui %i : index to i32
+    xloop.yield %v : i32
+  }
+  xloop.store %first, %b[] : memref<i32>
+  %init = xloop.load %x[] : memref<i64>
+  %five = xloop.fold %i = 0 to 6 combine max init(%init) : i64 {
+    %v = arith.index_cast %i : index to i64
+    xloop.yield %v : i64
+  }
+  xloop.store %five, %c[] : memref<i64>
+}

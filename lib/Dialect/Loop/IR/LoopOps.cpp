@@ -2,7 +2,9 @@
 
 #include "xtile/Dialect/Loop/IR/LoopOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -406,6 +408,52 @@ OpFoldResult FoldOp::fold(FoldAdaptor) {
        !(init.getValue().isZero() && init.getValue().isNegative())))
     return getInit();
   return {};
+}
+
+namespace {
+/// max over i in [lower, upper) of cast(i) is cast(upper - 1); min is
+/// cast(lower); each combined with the fold's initial value.
+struct FoldOfInductionVar : OpRewritePattern<FoldOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(FoldOp fold,
+                                PatternRewriter &rewriter) const override {
+    CombineKind kind = fold.getCombine();
+    if ((kind != CombineKind::max && kind != CombineKind::min) ||
+        !isa<IntegerType>(fold.getType()))
+      return failure();
+    Operation *cast = fold.getYieldedValue().getDefiningOp();
+    if (!isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(cast) ||
+        cast->getOperand(0) != fold.getInductionVar())
+      return failure();
+    // (A dynamic upper bound is at least 1, a static one above lower:
+    // the folder takes empty folds.)
+    if (!fold.hasDynamicUpper() && fold.getStaticUpper() <= fold.getLower())
+      return failure();
+    Location loc = fold.getLoc();
+    Value index;
+    if (kind == CombineKind::min)
+      index = arith::ConstantIndexOp::create(rewriter, loc, fold.getLower());
+    else if (fold.hasDynamicUpper())
+      index = arith::SubIOp::create(
+          rewriter, loc, fold.getDynamicUpper(),
+          arith::ConstantIndexOp::create(rewriter, loc, 1));
+    else
+      index = arith::ConstantIndexOp::create(rewriter, loc,
+                                             fold.getStaticUpper() - 1);
+    Value value =
+        arith::IndexCastOp::create(rewriter, loc, fold.getType(), index);
+    if (kind == CombineKind::max)
+      rewriter.replaceOpWithNewOp<arith::MaxSIOp>(fold, fold.getInit(), value);
+    else
+      rewriter.replaceOpWithNewOp<arith::MinSIOp>(fold, fold.getInit(), value);
+    return success();
+  }
+};
+} // namespace
+
+void FoldOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                         MLIRContext *context) {
+  patterns.add<FoldOfInductionVar>(context);
 }
 
 LogicalResult FoldOp::verify() {

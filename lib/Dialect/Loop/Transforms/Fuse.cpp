@@ -102,6 +102,21 @@ getPointwiseNest(KernelOp kernel, bool manyOutputs = false) {
   return nest;
 }
 
+/// The loops of `kernel` nested inside a fold or an online fold.
+static unsigned countLoopsInFolds(KernelOp kernel) {
+  unsigned count = 0;
+  kernel.walk([&](Operation *op) {
+    if (!isa<ParallelOp, FoldOp, OnlineFoldOp>(op))
+      return;
+    for (Operation *p = op->getParentOp(); p != kernel; p = p->getParentOp())
+      if (isa<FoldOp, OnlineFoldOp>(p)) {
+        ++count;
+        return;
+      }
+  });
+  return count;
+}
+
 /// The iterations of a loop: a dynamic one's at its size's hint, the size
 /// fusion is priced at.
 static int64_t tripCount(Operation *op) {
@@ -271,6 +286,7 @@ private:
       if (isa<arith::ArithDialect, affine::AffineDialect, math::MathDialect>(
               op.getDialect()))
         op.getCanonicalizationPatterns(patterns, ctx);
+    FoldOp::getCanonicalizationPatterns(patterns, ctx);
     return patterns;
   }
 
@@ -501,6 +517,7 @@ private:
         return absorbed.contains(u);
       });
     };
+    DenseSet<Operation *> kept;
     bool formed = false;
     // Until no producer is left to take (a bounded number of copies: a
     // producer read on several paths, as a mask's iota, is taken again
@@ -512,9 +529,9 @@ private:
         auto producer = input.getDefiningOp<LaunchOp>();
         KernelOp pk = producer && !producer.getUpdates() ? kernelOf(producer)
                                                          : KernelOp();
-        if (!pk || pk == ck || producer->getNumResults() != 1 ||
-            !launchedOnce(pk) || hasContraction(pk) ||
-            !getPointwiseNest(pk) ||
+        if (!pk || pk == ck || kept.contains(producer) ||
+            producer->getNumResults() != 1 || !launchedOnce(pk) ||
+            hasContraction(pk) || !getPointwiseNest(pk) ||
             !llvm::all_of(trial.getInputs()[k].getUsers(),
                           [](Operation *u) { return isa<LoadOp>(u); }))
           continue;
@@ -531,11 +548,27 @@ private:
         break;
       KernelOp pk = kernelOf(next);
       std::optional<PointwiseNest> nest = getPointwiseNest(pk);
+      // A producer whose computation would loop inside a fold of the
+      // consumer (a cumulative sum's blocks behind the positions a mask
+      // compares) stays a kernel of its own, read by the fused one.
+      unsigned nestedBefore = countLoopsInFolds(trial);
+      auto backup = cast<KernelOp>(trial->clone());
+      SmallVector<Value> backupInputs(inputs);
+      SmallVector<StringAttr> backupNames(names);
       inputs = inlineInto(trial, inputs, names, pos, next, pk, *nest);
+      clean(trial);
+      if (countLoopsInFolds(trial) > nestedBefore) {
+        trial->erase();
+        trial = backup;
+        inputs = std::move(backupInputs);
+        names = std::move(backupNames);
+        kept.insert(next);
+        continue;
+      }
+      backup->erase();
       if (!llvm::is_contained(taken, next))
         taken.push_back(next);
       absorbed.insert(next);
-      clean(trial);
       // Formed: a weighted online fold, and no maximum left over.
       bool weighted = false, maxLeft = false;
       trial.walk([&](OnlineFoldOp op) {
@@ -673,6 +706,28 @@ private:
     return newInputs;
   }
 
+  /// Whether `producer` computes integers or booleans (no math functions,
+  /// at most 8 operations per element) into at least 8 times the bytes it
+  /// reads: a broadcast of a few vectors into a grid.
+  bool isCheapExpansion(LaunchOp producer, KernelOp pk) {
+    auto type = cast<RankedTensorType>(producer->getResult(0).getType());
+    if (!type.getElementType().isIntOrIndex())
+      return false;
+    double read = 0;
+    for (Value input : producer.getInputs())
+      read += bytesAtHints(input);
+    double written = bytesAtHints(producer->getResult(0));
+    if (written < 8 * read)
+      return false;
+    bool math = pk.walk([](Operation *op) {
+                    return isa<math::MathDialect>(op->getDialect())
+                               ? WalkResult::interrupt()
+                               : WalkResult::advance();
+                  }).wasInterrupted();
+    double elements = written / xtile::getElementBytes(type.getElementType());
+    return !math && cleanedWork(pk) <= 8 * elements;
+  }
+
   /// Fuses `producer` into `consumer` when the cost model says it pays:
   /// the work it adds (recomputation) must not exceed what the device
   /// memory traffic it removes is worth, `flopsPerByte` per byte.
@@ -728,7 +783,13 @@ private:
     }
     double addedWork = estimateWork(trial) - estimateWork(ck) -
                        (producerDies ? cleanedWork(pk) : 0.0);
-    if (addedWork > flopsPerByte * savedBytes) {
+    // A mask or an index grid computed from a few vectors is recomputed
+    // by each consumer rather than read (every layer's attention reads the
+    // model's S x S mask: computed there, with no S x S traffic, and its
+    // causal part bounds the keys each query block visits), whatever the
+    // consumer repeats it over (the heads).
+    bool recomputed = isCheapExpansion(producer, pk);
+    if (!recomputed && addedWork > flopsPerByte * savedBytes) {
       trial->erase();
       return false;
     }

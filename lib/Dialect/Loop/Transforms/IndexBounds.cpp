@@ -16,11 +16,17 @@
 // and an expression whose range lies in [0, c) is its own remainder and
 // has quotient 0.
 //
+// A loop index is never negative: comparisons of one (cast to an integer)
+// with 0 are constants, so an index PyTorch would count from the end when
+// negative (x[i] with i from an iota) is the index itself.
+//
 //===----------------------------------------------------------------------===//
 
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 
@@ -185,10 +191,63 @@ std::optional<IndexRange> boundsOf(Value v) {
   return IndexRange{lower, upper - 1};
 }
 
+/// Whether `v` is a loop index starting at 0 or above, or such an index
+/// cast to an integer.
+bool isLoopIndex(Value v) {
+  while (isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp,
+                         arith::ExtSIOp, arith::ExtUIOp>(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getArgNumber() != 0)
+    return false;
+  Operation *loop = arg.getOwner()->getParentOp();
+  return isa_and_nonnull<ParallelOp, FoldOp, OnlineFoldOp>(loop) &&
+         loop->getAttrOfType<IntegerAttr>("lower").getInt() >= 0;
+}
+
+/// The value of `cmp` where one side is a loop index and the other 0: an
+/// index is never below 0.
+std::optional<bool> comparedWithZero(arith::CmpIOp cmp) {
+  using P = arith::CmpIPredicate;
+  P pred = cmp.getPredicate();
+  Value index = cmp.getLhs();
+  if (!matchPattern(cmp.getRhs(), m_Zero())) {
+    // 0 op x is x op' 0, op' the swapped predicate.
+    if (!matchPattern(cmp.getLhs(), m_Zero()))
+      return std::nullopt;
+    index = cmp.getRhs();
+    switch (pred) {
+    case P::slt: pred = P::sgt; break;
+    case P::sle: pred = P::sge; break;
+    case P::sgt: pred = P::slt; break;
+    case P::sge: pred = P::sle; break;
+    default: return std::nullopt;
+    }
+  }
+  if (!isLoopIndex(index))
+    return std::nullopt;
+  if (pred == P::slt)
+    return false;
+  if (pred == P::sge)
+    return true;
+  return std::nullopt;
+}
+
 } // namespace
 
 bool xtile::loop::simplifyIndexArithmetic(Operation *root) {
   bool changed = false;
+  root->walk([&](arith::CmpIOp cmp) {
+    std::optional<bool> known = comparedWithZero(cmp);
+    if (!known)
+      return;
+    OpBuilder b(cmp);
+    Value c = arith::ConstantOp::create(
+        b, cmp.getLoc(), b.getIntegerAttr(cmp.getType(), *known ? 1 : 0));
+    cmp.replaceAllUsesWith(c);
+    cmp.erase();
+    changed = true;
+  });
   root->walk([&](affine::AffineApplyOp apply) {
     AffineMap map = apply.getAffineMap();
     if (map.getNumSymbols() || map.getNumResults() != 1)

@@ -419,3 +419,61 @@ func.func @adam(%p: tensor<64xf32>, %g: tensor<64xf32>, %m: tensor<64xf32>, %v: 
   %pn = xtensor.sub %p, %q : tensor<64xf32>
   return %pn, %mn, %vn : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+// An index PyTorch counts from the end when negative (i < 0 ? i + n : i),
+// taken from an iota: a loop index is never negative, so the kernel reads
+// x at the index itself.
+// CHECK-LABEL: xloop.kernel @wrapped_
+// CHECK:         xloop.parallel %[[I:.*]] = 0 to 8 {
+// CHECK-NOT:       arith.cmpi
+// CHECK-NOT:       arith.select
+// CHECK:           xloop.load %{{.*}}[%[[I]]] : memref<8xf32>
+// CHECK:           math.exp
+func.func @wrapped(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %i = xtensor.iota dim 0 : tensor<8xi64>
+  %zero = xtensor.constant dense<0> : tensor<8xi64>
+  %n = xtensor.constant dense<8> : tensor<8xi64>
+  %negative = xtensor.cmp lt, %i, %zero : tensor<8xi64>
+  %up = xtensor.add %i, %n : tensor<8xi64>
+  %j = xtensor.select %negative, %up, %i : tensor<8xi64>
+  %g = xtensor.gather %x[%j] axis 0 : tensor<8xf32>, tensor<8xi64> -> tensor<8xf32>
+  %e = xtensor.exp %g : tensor<8xf32>
+  return %e : tensor<8xf32>
+}
+
+// -----
+
+// A mask computed from two vectors (same sequence, key at or before the
+// query), read by two consumers over 8 and 4 heads: each recomputes it
+// from the vectors rather than read 256 x 256 bytes (whatever it repeats
+// it over), and no mask kernel is left.
+// CHECK-LABEL: xloop.kernel @shared_mask_reduce(
+// CHECK-SAME:    %{{.*}}: memref<256xi64>, %{{.*}}: memref<256xi64>
+// CHECK:         arith.cmpi eq
+// CHECK:         arith.cmpi sle
+// CHECK-LABEL: xloop.kernel @shared_mask_reduce_6(
+// CHECK-SAME:    %{{.*}}: memref<256xi64>, %{{.*}}: memref<256xi64>
+// CHECK-NOT:   xloop.kernel
+// CHECK-LABEL: func.func @shared_mask(
+// CHECK-COUNT-2: xloop.launch
+// CHECK-NOT:     xloop.launch
+func.func @shared_mask(%p: tensor<256xi64>, %q: tensor<256xi64>, %a: tensor<8x256x256xf32>, %b: tensor<4x256x256xf32>) -> (tensor<8x256xf32>, tensor<4x256xf32>) {
+  %pr = xtensor.reshape %p : tensor<256xi64> -> tensor<256x1xi64>
+  %pb = xtensor.broadcast %pr : tensor<256x1xi64> -> tensor<256x256xi64>
+  %qr = xtensor.reshape %q : tensor<256xi64> -> tensor<1x256xi64>
+  %qb = xtensor.broadcast %qr : tensor<1x256xi64> -> tensor<256x256xi64>
+  %same = xtensor.cmp eq, %pb, %qb : tensor<256x256xi64>
+  %before = xtensor.cmp le, %qb, %pb : tensor<256x256xi64>
+  %m = xtensor.and %same, %before : tensor<256x256xi1>
+  %m8 = xtensor.broadcast %m : tensor<256x256xi1> -> tensor<8x256x256xi1>
+  %z8 = xtensor.constant dense<0.0> : tensor<8x256x256xf32>
+  %s8 = xtensor.select %m8, %a, %z8 : tensor<8x256x256xf32>
+  %r8 = xtensor.reduce sum %s8 dims [2] : tensor<8x256x256xf32> -> tensor<8x256xf32>
+  %m4 = xtensor.broadcast %m : tensor<256x256xi1> -> tensor<4x256x256xi1>
+  %z4 = xtensor.constant dense<0.0> : tensor<4x256x256xf32>
+  %s4 = xtensor.select %m4, %b, %z4 : tensor<4x256x256xf32>
+  %r4 = xtensor.reduce max %s4 dims [2] : tensor<4x256x256xf32> -> tensor<4x256xf32>
+  return %r8, %r4 : tensor<8x256xf32>, tensor<4x256xf32>
+}

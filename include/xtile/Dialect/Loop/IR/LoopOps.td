@@ -257,6 +257,10 @@ def XLoop_FoldOp : XLoop_Op<"fold", [
   // that leaves the result unchanged (the combine's identity; for max, min,
   // and, or the initial value itself), is its initial value.
   let hasFolder = 1;
+  // The maximum (minimum) of its own induction variable, cast to an
+  // integer, is the last (first) index, combined with the initial value:
+  // the size of a dynamic dimension as a value (an iota's largest index).
+  let hasCanonicalizer = 1;
   let skipDefaultBuilders = 1;
   let builders = [OpBuilder<(ins "int64_t":$lower, "::mlir::OpFoldResult":$upper,
                                  "CombineKind":$combine, "::mlir::Value":$init)>,
