@@ -301,17 +301,21 @@ def llama():
         quadratic_kernels(name, check(name, Layer(), make, {"h": dims},
                                       sizes=(1, 7, 129), tol=dict(rtol=1.3e-5, atol=1e-4)))
 
+    two = T.LlamaConfig(**{**cfg.to_dict(), "num_hidden_layers": 2})
+    two._attn_implementation = "sdpa"
+
     class Model(nn.Module):
         def __init__(self):
             super().__init__()
-            self.model = T.LlamaModel(cfg).eval()
+            self.model = T.LlamaModel(two).eval()
 
         def forward(self, ids):
             return self.model(input_ids=ids, use_cache=False).last_hidden_state
-    # The whole model: its mask code detects packed sequences from the
-    # positions (their differences with one prepended, a running count)
-    # and builds an S x S mask of keys before the query in its sequence,
-    # computed once and read by each layer's flash-attention kernel.
+    # The whole model (two layers): its mask code detects packed sequences
+    # from the positions (their differences with one prepended, a running
+    # count) and builds an S x S mask of keys at or before the query in its
+    # sequence, which each layer's flash-attention kernel recomputes from
+    # the positions (no S x S bytes).
     quadratic_kernels("llama model", check(
         "llama model", Model(), lambda t: (torch.randint(0, 128, (1, t)),), {"ids": {1: S}},
         sizes=(1, 7, 130), tol=dict(rtol=1.3e-5, atol=1e-4)))
