@@ -11,8 +11,14 @@ values read once, the output written once: no T x T scores), and the
 whole layer's bytes against the static compile of the same T
 (--xtensor-specialize-dims, then the same pipeline).
 
+With --model, the whole Hugging Face LlamaModel (two layers at the same
+widths) called with token ids, its mask built by Hugging Face's own code
+(packed-sequence detection over the positions): it also says whether
+each attention kernel skips the key blocks its causal mask hides (its key
+loop bounded by the query block, in Tile IR).
+
     PATH=$PWD/build/bin:$PATH PYTHONPATH=python build/venv/bin/python \
-        bench/dynamic_prefill.py [--sizes 512,2048,8192]
+        bench/dynamic_prefill.py [--sizes 512,2048,8192] [--model]
 """
 import argparse
 import re
@@ -27,15 +33,34 @@ warnings.filterwarnings("ignore")
 HIDDEN, HEADS, KV_HEADS, HEAD_DIM, MLP = 4096, 32, 8, 128, 14336
 
 
-def layer_module():
+def config(layers):
     import transformers as hf
-    from transformers.models.llama.modeling_llama import (LlamaDecoderLayer,
-                                                          LlamaRotaryEmbedding)
     cfg = hf.LlamaConfig(hidden_size=HIDDEN, intermediate_size=MLP,
-                         num_hidden_layers=1, num_attention_heads=HEADS,
+                         num_hidden_layers=layers, num_attention_heads=HEADS,
                          num_key_value_heads=KV_HEADS, vocab_size=128,
                          max_position_embeddings=8192, rope_theta=500000.0)
     cfg._attn_implementation = "sdpa"
+    return cfg
+
+
+def model_module():
+    """The whole model over token ids, two layers."""
+    import transformers as hf
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = hf.LlamaModel(config(2))
+
+        def forward(self, ids):
+            return self.model(input_ids=ids, use_cache=False).last_hidden_state
+    return Model().to(torch.bfloat16).eval()
+
+
+def layer_module():
+    from transformers.models.llama.modeling_llama import (LlamaDecoderLayer,
+                                                          LlamaRotaryEmbedding)
+    cfg = config(1)
 
     class Layer(nn.Module):
         def __init__(self):
@@ -73,14 +98,20 @@ def at(expr, t):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="512,2048,8192")
+    p.add_argument("--model", action="store_true",
+                   help="the whole two-layer LlamaModel from token ids")
     args = p.parse_args()
     import xtile
     from torch.export import Dim
-    model = layer_module()
     S = Dim("S", min=1, max=8192)
     with torch.no_grad():
-        text = xtile.import_module(model, (torch.randn(1, 16, HIDDEN, dtype=torch.bfloat16),),
-                                   dynamic_shapes={"h": {1: S}})
+        if args.model:
+            text = xtile.import_module(model_module(), (torch.randint(0, 128, (1, 16)),),
+                                       dynamic_shapes={"ids": {1: S}})
+        else:
+            text = xtile.import_module(layer_module(),
+                                       (torch.randn(1, 16, HIDDEN, dtype=torch.bfloat16),),
+                                       dynamic_shapes={"h": {1: S}})
     kernels, moved, ideal = report(text)
     # The attention kernels: those with a weighted online fold (softmax
     # fused into the weighted sum over the keys).
@@ -91,6 +122,18 @@ def main():
         if re.search(r"xloop\.online_fold .* weights", chunk):
             attention_kernels.add(re.split(r"[[(]", chunk, 1)[0])
     print(f"attention kernels: {sorted(attention_kernels) or 'none'}")
+    # Causal block skipping: the key loop of each attention kernel ends at
+    # a bound computed from the query block (arith.minsi), not at S.
+    tile_ir = subprocess.run(["xtile-opt", "--lower-to-tile"], input=text,
+                             capture_output=True, text=True).stdout
+    for chunk in tile_ir.split("xtile.kernel @")[1:]:
+        name = re.split(r"[[(]", chunk, 1)[0]
+        loop = re.search(r"scf\.for %\S+ = %\S+ to (%\S+) step .* iter_args", chunk)
+        if name in attention_kernels and loop:
+            bound = re.search(rf"{re.escape(loop[1])} = (\S+)", chunk)
+            skips = bool(bound) and bound[1] == "arith.minsi"
+            print(f"  {name}: key blocks past the causal bound "
+                  f"{'skipped' if skips else 'visited (masked)'}")
     print(f"dynamic S: {len(kernels)} kernels, {moved} B moved, ideal {ideal} B")
     quadratic = [k for k, r, w in kernels if "S*S" in r + w or "S^2" in r + w]
     print(f"kernels with S*S bytes: {quadratic or 'none'}")

@@ -193,13 +193,17 @@ def small_models():
     class Diff(nn.Module):
         def forward(self, x):
             return torch.diff(x, dim=0)
+
+    class SizeResult(nn.Module):
+        def forward(self, x):
+            return x * 2, x.shape[0]
     # (x[1:] is empty at T = 1, which torch.export would guard against.)
     long = Dim("T", min=3, max=512)
     for name, model, dim in [("flatten", Flatten(), T), ("split", Split(), T),
                              ("concat", Concat(), T),
                              ("shift", Shift(), long),
                              ("token mean", TokenMean(), T), ("size as value", Scale(), T),
-                             ("diff", Diff(), long)]:
+                             ("diff", Diff(), long), ("size as result", SizeResult(), T)]:
         rejects(name, lambda: xtile.import_module(model, (torch.randn(5, 8),),
                                                   dynamic_shapes={"x": {0: dim}}))
 

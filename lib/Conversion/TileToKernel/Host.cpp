@@ -54,6 +54,9 @@ private:
   }
   LogicalResult lowerOp(Operation &op);
   LogicalResult lowerLaunch(xt::LaunchOp launch);
+  /// An error at `op`, or where it is used when it has no location.
+  static InFlightDiagnostic emitLocatedOpError(Operation &op,
+                                               const Twine &message);
   /// Whether `out`, a result of `launch` that updates `operand`, may be
   /// written into the operand's own buffer: nothing after the launch uses
   /// the operand, and an argument's buffer is updated only by the result
@@ -161,15 +164,33 @@ LogicalResult HostLowering::lowerOp(Operation &op) {
         b, constant.getLoc(), *m, sizesOf(constant.getType()));
     return success();
   }
-  if (isa<arith::ConstantOp>(op))
-    return op.emitOpError(
-        "a constant tensor that is not a splat, as a kernel's input or a "
-        "result, is not supported (pass it as an argument: xtile.compile "
-        "does unless params_as_constants=True)");
+  if (isa<arith::ConstantOp>(op) && isa<RankedTensorType>(op.getResult(0).getType()))
+    return emitLocatedOpError(
+        op, "a constant tensor that is not a splat, as a kernel's input or a "
+            "result, is not supported (pass it as an argument: xtile.compile "
+            "does unless params_as_constants=True)");
   if (auto launch = dyn_cast<xt::LaunchOp>(op))
     return lowerLaunch(launch);
-  return op.emitOpError("is not supported on the host side of Kernel "
-                        "IR (only kernel launches are)");
+  return emitLocatedOpError(op, "is not supported on the host side of Kernel "
+                                "IR (only kernel launches are)");
+}
+
+InFlightDiagnostic HostLowering::emitLocatedOpError(Operation &op,
+                                                    const Twine &message) {
+  // A constant the canonicalizer hoisted has no location of its own: the
+  // error is reported where it is used, else at the function.
+  Location loc = op.getLoc();
+  if (isa<UnknownLoc>(loc)) {
+    for (Operation *user : op.getUsers())
+      if (!isa<UnknownLoc>(user->getLoc())) {
+        loc = user->getLoc();
+        break;
+      }
+  }
+  if (isa<UnknownLoc>(loc))
+    if (auto fn = op.getParentOfType<FunctionOpInterface>())
+      loc = fn.getLoc();
+  return mlir::emitError(loc) << "'" << op.getName() << "' op " << message;
 }
 
 LogicalResult HostLowering::lowerLaunch(xt::LaunchOp launch) {

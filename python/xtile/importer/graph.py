@@ -121,6 +121,15 @@ class Importer(IRBuilder):
                                            "torch.view_as_real of it)")
                     error.node = complex_out[0].name
                     raise error
+                # A size (a part of a partitioned graph that a later part
+                # reads a size from): programs return tensors.
+                sizes = [o for o, v in zip(outs, self.outputs) if not isinstance(v, Value)]
+                if sizes:
+                    error = UnsupportedError(f"a size ({sizes[0].name}) as a result of the "
+                                             "graph is not supported by xtile (its programs "
+                                             "return tensors)")
+                    error.node = sizes[0].name
+                    raise error
         # What each result is: the module's own, or the new value of an
         # input or buffer it assigns in place (functionalized), which the
         # caller writes back.

@@ -34,3 +34,15 @@ xtile.kernel @table(%x: memref<4xf32>) -> (%y: memref<4xf32>)
   xtile.store %t, %y[%i] : memref<4xf32>[tensor<4xindex>], tensor<4xf32>
 }
 
+
+// -----
+
+// A scalar on the host side (a constant the canonicalizer hoisted out of a
+// linalg body that was not converted, with no location of its own): the
+// error names it where it is used.
+func.func @hoisted(%x: tensor<4xf32>) -> tensor<1xf32> {
+  %c = arith.constant 4.0 : f32 loc(unknown)
+  // expected-error @+1 {{'arith.constant' op is not supported on the host side of Kernel IR (only kernel launches are)}}
+  %t = tensor.from_elements %c : tensor<1xf32>
+  return %t : tensor<1xf32>
+}

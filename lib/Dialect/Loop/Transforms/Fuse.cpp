@@ -329,6 +329,10 @@ public:
       grown.clear();
       if (retry.empty())
         break;
+      // (The launches as they are now: a consumer that took a producer's
+      // output as its own is a new launch.)
+      launches.clear();
+      func.walk([&](LaunchOp launch) { launches.push_back(launch); });
       for (LaunchOp consumer : llvm::reverse(launches))
         if (retry.contains(consumer))
           process(consumer);
@@ -886,6 +890,10 @@ private:
     bool returned = llvm::any_of(producer->getUsers(), [](Operation *u) {
       return isa<func::ReturnOp>(u);
     });
+    // (What neither folds nor is returned, only kernels read: each
+    // computes it.)
+    if (!folds && !returned)
+      return false;
     if (!matched && !folds && returned) {
       elementwise = true;
       rows = elementLoops(ck, elementwise);
@@ -968,10 +976,27 @@ private:
     consumer.replaceAllUsesWith(launch.getResults().drop_back(1));
     producer->getResult(0).replaceAllUsesWith(launch.getResults().back());
     erased.insert(consumer);
+    replaced(consumer, launch);
     consumer.erase();
     consumer = launch;
     eraseIfUnused(producer);
     return true;
+  }
+
+  /// Carries what the revisits know of launch `old` over to `now`, which
+  /// replaces it: a consumer that rejected a producer is revisited as the
+  /// launch that replaced it, and one that grew is tried again by the
+  /// consumers that rejected it.
+  void replaced(Operation *old, Operation *now) {
+    for (auto &[producer, consumers] : waiting)
+      llvm::replace(consumers, old, now);
+    if (auto it = waiting.find(old); it != waiting.end()) {
+      SmallVector<Operation *> consumers = std::move(it->second);
+      waiting.erase(it);
+      waiting[now].append(consumers);
+    }
+    if (grown.erase(old))
+      grown.insert(now);
   }
 
   ModuleOp module;
