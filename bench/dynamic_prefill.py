@@ -149,7 +149,8 @@ def main():
             r, w = at(reads, t), at(writes, t)
             rows.append((name, r, w))
         attention = [x for x in rows if x[0] in attention_kernels]
-        line = (f"T = {t}: layer {at(moved, t) / 2**20:8.1f} MiB (dynamic), "
+        line = (f"T = {t}: {'model' if args.model else 'layer'} "
+                f"{at(moved, t) / 2**20:8.1f} MiB (dynamic), "
                 f"{int(static_moved) / 2**20:8.1f} MiB (static compile), "
                 f"{at(moved, t) / int(static_moved):.3f}x")
         for name, r, w in attention:
