@@ -1,7 +1,6 @@
 // RUN: xtile-opt %s --lower-to-loop | FileCheck %s
 // RUN: xtile-opt %s --lower-to-loop --xloop-report -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: xtile-opt %s --lower-to-tile | FileCheck %s --check-prefix=TILE
-// RUN: xtile-run %s --compare-with=emu-ptx | FileCheck %s --check-prefix=EMU
 
 // Attention under a packed-sequence mask (Hugging Face's, when the
 // positions are given without a mask): keys at or before the query and in
@@ -11,9 +10,8 @@
 // the last step of the blocked cumulative sum are one online fold; the
 // cumulative sum's blocks, whose loops would nest inside it, stay kernels
 // of their own. Before, taking them made a kernel Tile IR rejects, and
-// attention was scores, softmax and p @ v through device memory. Run
-// under the emulation against the float64 reference, the PTX path
-// bit-identical to the CUDA C path.
+// attention was scores, softmax and p @ v through device memory.
+// (test/Integration/packed-attention.test runs it.)
 // CHECK-COUNT-3: xloop.kernel @packed_reduce
 // CHECK-NOT:   xloop.kernel
 // CHECK:       xloop.kernel @packed_select
@@ -35,8 +33,6 @@
 // TILE:         %[[END:.*]] = arith.minsi %[[ABOVE]], %c96 : index
 // TILE:         scf.for %{{.*}} = %c0 to %[[END]] step %c32
 // REPORT: func @packed: 5 launches, {{[0-9]+}} B moved, ideal {{[0-9]+}} B (1.0{{[0-9]}}x)
-// EMU: @packed output #0 emu against emu-ptx: bit-identical
-// EMU: @packed output #0 tensor<1x2x96x16xf32>: normwise relative error {{.*}}: ok
 func.func @packed(%arg0: tensor<1x2x96x16xf32>, %arg1: tensor<1x2x96x16xf32>, %arg2: tensor<1x2x96x16xf32>, %x: tensor<1x96xf32>) -> (tensor<1x2x96x16xf32>) {
   %c = xtensor.constant dense<0.8> : tensor<1x96xf32>
   %starts = xtensor.cmp gt, %x, %c : tensor<1x96xf32>
