@@ -477,3 +477,34 @@ func.func @shared_mask(%p: tensor<256xi64>, %q: tensor<256xi64>, %a: tensor<8x25
   %r4 = xtensor.reduce max %s4 dims [2] : tensor<4x256x256xf32> -> tensor<4x256xf32>
   return %r8, %r4 : tensor<8x256xf32>, tensor<4x256xf32>
 }
+
+// -----
+
+// The size of a dynamic dimension as a value (an iota's largest index plus
+// one), read by two consumers: the fold of its own index is arithmetic on
+// the size, and each consumer computes it; neither writes it beside its
+// own output for the other (what is written beside is a fold's result or
+// a returned value). Before, the first consumer also wrote it, the second
+// read it back, and a kernel computed the maximum.
+// CHECK-LABEL: xloop.kernel @size_twice_add_0
+// CHECK-SAME:    [%[[T:[a-z0-9]+]] = 1 to 1024](%{{.*}}: memref<1x?xi64> [%[[T]]]) -> (%{{.*}}: memref<1x?xi64> [%[[T]]])
+// CHECK:         %[[LAST:.*]] = arith.subi %[[T]], %{{.*}} : index
+// CHECK:         arith.index_cast %[[LAST]] : index to i64
+// CHECK-NOT:     xloop.fold
+// CHECK-LABEL: func.func @size_twice(
+// CHECK-NEXT:    xloop.launch @size_twice_add_0[T](%arg0) : (tensor<1x?xi64, #xtensor.dims<T>>) -> tensor<1x?xi64, #xtensor.dims<T>>
+// CHECK-NEXT:    xloop.launch @size_twice_add_2[T](%arg1) : (tensor<1x1x?xi64, #xtensor.dims<T>>) -> tensor<1x1x?xi64, #xtensor.dims<T>>
+// CHECK-NEXT:    return
+#T = #xtensor.dims<T>
+func.func @size_twice(%x: tensor<1x?xi64, #T>, %y: tensor<1x1x?xi64, #T>) -> (tensor<1x?xi64, #T>, tensor<1x1x?xi64, #T>)
+    attributes {xtensor.symbols = {T = array<i64: 1, 1024>}} {
+  %i = xtensor.iota dim 0 : tensor<?xi64, #T>
+  %m = xtensor.reduce max %i dims [0] : tensor<?xi64, #T> -> tensor<i64>
+  %one = xtensor.constant dense<1> : tensor<i64>
+  %n = xtensor.add %m, %one : tensor<i64>
+  %b2 = xtensor.broadcast %n : tensor<i64> -> tensor<1x?xi64, #T>
+  %a = xtensor.add %x, %b2 : tensor<1x?xi64, #T>
+  %b3 = xtensor.broadcast %n : tensor<i64> -> tensor<1x1x?xi64, #T>
+  %c = xtensor.add %y, %b3 : tensor<1x1x?xi64, #T>
+  return %a, %c : tensor<1x?xi64, #T>, tensor<1x1x?xi64, #T>
+}
