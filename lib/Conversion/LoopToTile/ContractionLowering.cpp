@@ -134,6 +134,92 @@ static Value indexTile(OpBuilder &b, Location loc, Value base, int64_t size,
                                  shaped);
 }
 
+/// Whether the right operand of some product reads its batch's matrix at
+/// an index computed from memory (a grouped GEMM: each block of rows
+/// multiplies its expert's weights, which other blocks share).
+static bool gathersRightOperand(const Contraction &c, const RowNest &nest) {
+  DenseSet<Value> batchIvs;
+  for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
+    batchIvs.insert(row.getInductionVar());
+  // Whether `v` is computed from a load whose indices use a batch index.
+  std::function<bool(Value, bool)> loaded = [&](Value v, bool underLoad) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (auto load = dyn_cast<xl::LoadOp>(def)) {
+      if (underLoad) {
+        DenseSet<Value> ivs;
+        for (Value index : load.getIndices())
+          xl::collectInductionVars(index, ivs);
+        if (llvm::any_of(ivs, [&](Value iv) { return batchIvs.contains(iv); }))
+          return true;
+      }
+      return llvm::any_of(load.getIndices(),
+                          [&](Value index) { return loaded(index, true); });
+    }
+    return llvm::any_of(def->getOperands(),
+                        [&](Value o) { return loaded(o, underLoad); });
+  };
+  return !batchIvs.empty() &&
+         llvm::any_of(c.products, [&](const Contraction::Product &p) {
+           return loaded(p.b, false);
+         });
+}
+
+/// The batches a group of the grouped program order holds (0: the plain
+/// order, tile column fastest): where the right operand's matrix is
+/// chosen per batch from memory, as many as keep the group's left operand
+/// rows within a quarter of L2, at least 1 and at most the batches.
+static int64_t batchGroup(const RowNest &nest, const Contraction &c,
+                          const DotFacts &f, xt::TargetAttr target) {
+  if (f.batch <= 1 || !gathersRightOperand(c, nest) ||
+      llvm::any_of(ArrayRef(nest.rows).drop_back(2),
+                   [](xl::ParallelOp row) { return row.hasDynamicUpper(); }))
+    return 0;
+  int64_t rowBytes = std::max<int64_t>(1, f.m * f.k * f.inBytes);
+  return std::clamp<int64_t>(target.getL2() / 4 / rowBytes, 1, f.batch);
+}
+
+/// The condition, shared by a whole output tile (it depends on neither
+/// output index), under which the epilogue reads the contraction's sums,
+/// and whether they are read where it holds (else where it fails): every
+/// use of every product's sum reaches, through elementwise ops of one
+/// result, a side of a select on that condition. None otherwise.
+static std::optional<std::pair<Value, bool>> tileGuard(const Contraction &c) {
+  std::optional<std::pair<Value, bool>> guard;
+  auto uniform = [&](Value cond) {
+    DenseSet<Value> ivs;
+    xl::collectInductionVars(cond, ivs);
+    return !ivs.contains(c.i.getInductionVar()) &&
+           !ivs.contains(c.j.getInductionVar());
+  };
+  for (const Contraction::Product &p : c.products) {
+    SmallVector<Value> work{(p.blocks ? p.blocks : p.fold).getResult()};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
+        auto select = dyn_cast<arith::SelectOp>(user);
+        if (select && use.getOperandNumber() != 0 &&
+            uniform(select.getCondition())) {
+          std::pair<Value, bool> g{select.getCondition(),
+                                   use.getOperandNumber() == 1};
+          if (guard && *guard != g)
+            return std::nullopt;
+          guard = g;
+          continue;
+        }
+        if (user->getNumResults() != 1 || user->getNumRegions() ||
+            !isPure(user) ||
+            !isa<arith::ArithDialect, math::MathDialect>(user->getDialect()))
+          return std::nullopt;
+        work.push_back(user->getResult(0));
+      }
+    }
+  }
+  return guard;
+}
+
 /// `tile < bound`, elementwise; the bound `dynamicBound` (an index) where
 /// it is given, else `bound`.
 static Value below(OpBuilder &b, Location loc, Value tile, int64_t bound,
@@ -449,10 +535,31 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
     nBlocks = blocks(nSize, bn);
   }
   Value pid = xt::ProgramIdOp::create(b, loc, 0);
-  Value pn = arith::RemUIOp::create(b, loc, pid, nBlocks);
-  Value rest = arith::DivUIOp::create(b, loc, pid, nBlocks);
-  Value pm = arith::RemUIOp::create(b, loc, rest, mBlocks);
-  rest = arith::DivUIOp::create(b, loc, rest, mBlocks);
+  Value pn, pm, rest;
+  if (int64_t group = batchGroup(nest, c, f, target)) {
+    // Batches in groups of `group`, the batch fastest, then the tile row,
+    // then the tile column: a wave's programs share each column panel of
+    // the matrices the group's batches choose, and the group's rows,
+    // through L2 (Triton's grouped ordering, over batches).
+    Value perGroup = constant(group * mb * nb);
+    Value g = arith::DivUIOp::create(b, loc, pid, perGroup);
+    Value q = arith::RemUIOp::create(b, loc, pid, perGroup);
+    Value first = arith::MulIOp::create(b, loc, g, constant(group));
+    // (The last group holds what is left.)
+    Value size = arith::MinUIOp::create(
+        b, loc, constant(group),
+        arith::SubIOp::create(b, loc, constant(f.batch), first));
+    rest = arith::AddIOp::create(b, loc, first,
+                                 arith::RemUIOp::create(b, loc, q, size));
+    Value tile = arith::DivUIOp::create(b, loc, q, size);
+    pm = arith::RemUIOp::create(b, loc, tile, mBlocks);
+    pn = arith::DivUIOp::create(b, loc, tile, mBlocks);
+  } else {
+    pn = arith::RemUIOp::create(b, loc, pid, nBlocks);
+    rest = arith::DivUIOp::create(b, loc, pid, nBlocks);
+    pm = arith::RemUIOp::create(b, loc, rest, mBlocks);
+    rest = arith::DivUIOp::create(b, loc, rest, mBlocks);
+  }
   AffineExpr batch = mapBatchRows(b, loc, nest, rest, scalars);
   setGrid(tk, batch * mExpr.ceilDiv(bm) * nExpr.ceilDiv(bn));
   Value mBase = arith::MulIOp::create(b, loc, pm, constant(bm));
@@ -488,9 +595,20 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   if (f.m % bm || f.n % bn || mSize || nSize)
     cMask = arith::AndIOp::create(b, loc, below(b, loc, ci, f.m, mSize),
                                   below(b, loc, cj, f.n, nSize));
-  auto loop = scf::ForOp::create(b, loc, constant(0),
-                                 kSize ? kSize : constant(f.k),
-                                 constant(bkSize), inits);
+  Value kEnd = kSize ? kSize : constant(f.k);
+  // A K loop whose sums the epilogue reads only where a condition the
+  // whole tile shares picks them runs only there (a grouped GEMM's block
+  // that holds no group's rows skips its loads and products).
+  if (std::optional<std::pair<Value, bool>> guard = tileGuard(c)) {
+    TileContext gctx(b, loc, scalars, accShape, Value());
+    FailureOr<Value> cond = gctx.get(guard->first);
+    if (succeeded(cond) && !gctx.isTile(*cond))
+      kEnd = guard->second
+                 ? arith::SelectOp::create(b, loc, *cond, kEnd, constant(0))
+                 : arith::SelectOp::create(b, loc, *cond, constant(0), kEnd);
+  }
+  auto loop = scf::ForOp::create(b, loc, constant(0), kEnd, constant(bkSize),
+                                 inits);
   setNumStages(loop, schedule.getStages());
   {
     OpBuilder::InsertionGuard guard(b);

@@ -160,16 +160,34 @@ def block_scaled_matmul(imp, a, b, scale_a=None, scale_b=None):
     return imp.reduce("sum", imp.binary("mul", parts, scale, cube, f32), [0])
 
 
+def _group_block_rows(rows, groups):
+    """The rows of a grouped GEMM's blocks: a power of two from 16 to 64
+    near the mean group size, so that padding each group to whole blocks
+    adds few rows (256 experts of 16 tokens each take blocks of 16; 8
+    experts of 1024, blocks of 64)."""
+    mean = max(1, rows // groups)
+    return min(64, max(16, 1 << (mean - 1).bit_length()))
+
+
 @lowering("_grouped_mm", "grouped_mm_fallback")
 def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
                weight=None):
     """Rows grouped by expert (an MoE layer's pairs sorted by expert id),
     each times its group's matrix: aten._grouped_mm's 2-D x 3-D form and
     transformers' grouped_mm_fallback. Group e holds rows [offs[e-1],
-    offs[e]); a row's group is the number of offsets at or below it, and
-    its matrix is gathered into the product's loads (one matrix-vector
-    product per row, as the batched_mm experts compute). Rows past the
-    last offset are zeros."""
+    offs[e]); rows past the last offset are zeros.
+
+    As the fused MoE kernels of serving systems run it: each group's rows
+    are padded to whole blocks of B rows, every block holds one group's
+    rows, and the blocks are one batched matmul, [blocks, B, k] x
+    [blocks, k, n], whose left operand gathers the block's rows and whose
+    right one is the block's group's matrix (both gathers fuse into the
+    product's loads: tensor cores, each group's matrix read once per block
+    of its rows). The number of blocks is bounded statically (rows / B
+    plus one partial block per group that has rows); blocks past the last
+    group's are zeros, which lets the product skip their K loop (Tile IR:
+    a loop whose sums only a uniform select reads runs where it picks
+    them). Each row then takes its row of the blocks' result."""
     w = weight if weight is not None else mat2
     if offs is None or len(input.shape) != 2 or len(w.shape) != 3 or bias is not None:
         raise UnsupportedError(f"operator {imp.what} is supported for 2-D inputs, 3-D "
@@ -177,22 +195,64 @@ def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
     if any(not isinstance(n, int) for n in input.shape + w.shape):
         raise UnsupportedError(f"operator {imp.what} over dynamic sizes is not supported")
     (rows, k), (groups, _, n) = input.shape, w.shape
+    i64 = torch.int64
+    B = _group_block_rows(rows, groups)
+    # The groups' ends, starts and sizes (empty where offsets decrease).
+    ends = imp.binary("min", imp.cast(offs, i64), rows, (groups,), i64)
+    square = (groups, groups)
+    before = imp.compare("lt", square, imp.iota(square, 1), imp.iota(square, 0))
+    starts = imp.reduce("max", imp.where(before, imp.broadcast(
+        imp.reshape(ends, (1, groups)), square), 0, square, i64), [1])
+    sizes = imp.binary("max", imp.binary("sub", ends, starts, (groups,), i64), 0,
+                       (groups,), i64)
+    # Blocks per group, and where each group's blocks end (an inclusive
+    # running sum over the groups).
+    nblocks = imp.binary("div", imp.binary("add", sizes, B - 1, (groups,), i64), B,
+                         (groups,), i64)
+    upto = imp.compare("le", square, imp.iota(square, 1), imp.iota(square, 0))
+    bends = imp.reduce("sum", imp.where(upto, imp.broadcast(
+        imp.reshape(nblocks, (1, groups)), square), 0, square, i64), [1])
+    bstarts = imp.binary("sub", bends, nblocks, (groups,), i64)
+    total = (rows + min(groups, rows) * (B - 1)) // B
+    # Each block's group: the number of groups whose blocks end at or
+    # before it; past the last, the block holds no rows.
+    per = (total, groups)
+    gblock = imp.reduce("sum", imp.where(
+        imp.compare("le", per, imp.broadcast(imp.reshape(bends, (1, groups)), per),
+                    imp.iota(per, 0)), 1, 0, per, i64), [1])
+    used = imp.compare("lt", (total,), gblock, groups)
+    gblock = imp.binary("min", gblock, groups - 1, (total,), i64)
+    # A block's rows: its group's rows from (block - first block) * B on;
+    # the padding past the group's size reads row 0 (its products are
+    # never read).
+    grid = (total, B)
+    at = lambda v: imp.broadcast(imp.reshape(imp.gather(v, gblock, 0), (total, 1)), grid)
+    within = imp.binary("add", imp.binary("mul", imp.binary(
+        "sub", imp.iota(grid, 0), at(bstarts), grid, i64), B, grid, i64),
+        imp.iota(grid, 1), grid, i64)
+    src = imp.where(imp.compare("lt", grid, within, at(sizes)),
+                    imp.binary("add", at(starts), within, grid, i64), 0, grid, i64)
+    lhs = imp.gather(imp.cast(input, w.dtype), src, 0)            # [blocks, B, k]
+    rhs = imp.gather(w, gblock, 0)                                # [blocks, k, n]
+    out = (total, B, n)
+    prod = imp.matmul(lhs, rhs, out, val.dtype)
+    prod = imp.where(imp.broadcast(imp.reshape(used, (total, 1, 1)), out), prod, 0.0,
+                     out, val.dtype)
+    # Row r of group g is row (r - start) of the group's blocks.
     pairs = (rows, groups)
-    at = imp.iota(pairs, 0)
-    ends = imp.broadcast(imp.reshape(imp.cast(offs, torch.int64), (1, groups)), pairs)
-    group = imp.reduce("sum", imp.where(imp.compare("le", pairs, ends, at), 1, 0, pairs,
-                                        torch.int64), [1])
+    group = imp.reduce("sum", imp.where(
+        imp.compare("le", pairs, imp.broadcast(imp.reshape(ends, (1, groups)), pairs),
+                    imp.iota(pairs, 0)), 1, 0, pairs, i64), [1])
     inside = imp.compare("lt", (rows,), group, groups)
-    group = imp.binary("min", group, groups - 1, (rows,), torch.int64)
-    from .indexing import take  # indexing imports this module
-    cube = (rows, k, n)
-    coords = [imp.broadcast(imp.reshape(group, (rows, 1, 1)), cube),
-              imp.iota(cube, 1), imp.iota(cube, 2)]
-    matrices = take(imp, w, coords, cube)
-    x = imp.reshape(imp.cast(input, w.dtype), (rows, 1, k))
-    out = imp.reshape(imp.matmul(x, matrices, (rows, 1, n), val.dtype), (rows, n))
+    group = imp.binary("min", group, groups - 1, (rows,), i64)
+    r = imp.iota((rows,), 0)
+    pos = imp.binary("add", imp.binary("mul", imp.gather(bstarts, group, 0), B, (rows,), i64),
+                     imp.binary("sub", r, imp.gather(starts, group, 0), (rows,), i64),
+                     (rows,), i64)
+    pos = imp.where(inside, pos, 0, (rows,), i64)
+    rows_out = imp.gather(imp.reshape(prod, (total * B, n)), pos, 0)
     keep = imp.broadcast(imp.reshape(inside, (rows, 1)), (rows, n))
-    return imp.where(keep, out, 0.0, (rows, n), val.dtype)
+    return imp.where(keep, rows_out, 0.0, (rows, n), val.dtype)
 
 
 @lowering("addmm")

@@ -65,6 +65,15 @@ struct XLoopComputeF32Pass
         work.push_back(op);
     });
     for (Operation *op : work) {
+      // A choice between values none of which this pass computed (loads,
+      // constants: a masked load) is exact in 16 bits and stays there, so
+      // a masked 16-bit operand of a product reaches it narrow (tensor
+      // cores take it).
+      if (isa<arith::SelectOp>(op) &&
+          llvm::none_of(op->getOperands(), [&](Value v) {
+            return ours.contains(v.getDefiningOp());
+          }))
+        continue;
       b.setInsertionPoint(op);
       SmallVector<Value> operands;
       for (Value v : op->getOperands())

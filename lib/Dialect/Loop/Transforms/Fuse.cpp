@@ -182,6 +182,34 @@ static bool isAlwaysZero(Value index) {
 /// key block's values once for.
 static constexpr int64_t kQueryTile = 64;
 
+/// The rows and columns of the tiles the cost rule assumes a
+/// contraction's schedule computes its operands for (its smallest tiles on
+/// large outputs).
+static constexpr int64_t kContractionTile = 64;
+
+/// The folds of a kernel's row body that the contraction lowering takes
+/// (operand tiles, tensor cores), and the kernel's output loops (the
+/// innermost two row loops of more than one iteration), innermost first.
+struct TiledContractions {
+  DenseSet<Operation *> folds;
+  SmallVector<Operation *, 2> outputLoops;
+};
+static TiledContractions findTiledContractions(KernelOp kernel) {
+  TiledContractions found;
+  RowNestShape nest = findRowNest(kernel);
+  if (!nest.body)
+    return found;
+  SmallVector<Value> rowIvs = rowInductionVars(nest.rows);
+  for (Operation &op : *nest.body)
+    if (auto fold = dyn_cast<FoldOp>(op); fold && isAnyContraction(fold, rowIvs))
+      found.folds.insert(fold);
+  for (ParallelOp row : llvm::reverse(nest.rows))
+    if (found.outputLoops.size() < 2 &&
+        llvm::is_contained(rowIvs, row.getInductionVar()))
+      found.outputLoops.push_back(row);
+  return found;
+}
+
 /// Estimated dynamic work of a kernel: every arithmetic op and load,
 /// weighted (math functions are several flops), times the trip counts of
 /// the loops around it. In an online fold's body, the Tile IR lowering
@@ -192,12 +220,37 @@ static constexpr int64_t kQueryTile = 64;
 /// V), and what does not depend on the keys once for the key loop (the
 /// query tile, held).
 static double estimateWork(Operation *kernel) {
+  // The addresses of a contraction's operand tiles are computed once per
+  // tile of the output: index arithmetic in a contraction that does not
+  // depend on the column loop counts once per kContractionTile columns,
+  // what does not depend on the row loop once per kContractionTile rows (a
+  // gathered row's index is computed once per column tile, not once per
+  // output element). (Float work on an operand, a prologue, is charged per
+  // element: it would keep the operand from being copied to shared memory
+  // as it is loaded.)
+  TiledContractions dots;
+  if (auto k = dyn_cast<KernelOp>(kernel))
+    dots = findTiledContractions(k);
+  const DenseSet<Operation *> &contractions = dots.folds;
+  const SmallVector<Operation *, 2> &outputLoops = dots.outputLoops;
   double work = 0;
   kernel->walk([&](Operation *op) {
     if (isa<arith::ConstantOp, affine::AffineApplyOp, YieldOp, ParallelOp,
             FoldOp, OnlineFoldOp, KernelOp>(op))
       return;
     double weight = isa<math::MathDialect>(op->getDialect()) ? 4 : 1;
+    bool inContraction = false;
+    for (Operation *p = op->getParentOp(); p && !inContraction;
+         p = p->getParentOp())
+      inContraction = contractions.contains(p);
+    inContraction &= op->getNumResults() > 0 &&
+                     llvm::all_of(op->getResultTypes(), [](Type t) {
+                       return isa<IntegerType, IndexType>(t);
+                     });
+    DenseSet<Value> operandIvs;
+    if (inContraction)
+      for (Value v : op->getOperands())
+        collectInductionVars(v, operandIvs);
     // The parallel loops tiled around an online fold, innermost first.
     auto online = op->getParentOfType<OnlineFoldOp>();
     SmallVector<Operation *, 2> tiled;
@@ -214,6 +267,9 @@ static double estimateWork(Operation *kernel) {
          p = p->getParentOp()) {
       if (auto loop = dyn_cast<ParallelOp>(p)) {
         int64_t trips = tripCount(loop);
+        if (inContraction && llvm::is_contained(outputLoops, p) &&
+            !operandIvs.contains(loop.getInductionVar()))
+          trips = llvm::divideCeil(trips, kContractionTile);
         if (llvm::is_contained(tiled, p) &&
             !ivs.contains(loop.getInductionVar()))
           trips = p == tiled.front() ? 1 : llvm::divideCeil(trips, kQueryTile);
@@ -230,9 +286,6 @@ static double estimateWork(Operation *kernel) {
   return work;
 }
 
-/// Hoists loop-invariant code (inner loops first, so a fold moves as far
-/// out as its dependences allow), then folds constants and merges common
-/// subexpressions.
 /// How many launches name each kernel, counted once: walking the module
 /// for symbol uses at every fusion decision would make fusion quadratic.
 static DenseMap<StringAttr, unsigned> countLaunches(ModuleOp module) {
@@ -430,6 +483,80 @@ private:
       }
     });
     return ahead;
+  }
+
+  /// Whether `producer` chooses, by a condition that is the same for a
+  /// whole output tile (one per batch: a grouped GEMM's block that holds no
+  /// group's rows), between a tiled contraction's result, which it alone
+  /// reads, and something else. Its consumers wait until it has taken the
+  /// contraction in: the choice is then the contraction's epilogue, and the
+  /// contraction's K loop runs only where the choice reads it (Tile IR).
+  bool guardsContractionAhead(LaunchOp producer, const PointwiseNest &nest) {
+    SmallVector<Value, 2> tileIvs;
+    for (ParallelOp loop : llvm::reverse(nest.loops))
+      if (tileIvs.size() < 2 &&
+          (loop.hasDynamicUpper() || loop.getUpper() - loop.getLower() > 1))
+        tileIvs.push_back(loop.getInductionVar());
+    KernelOp pk = kernelOf(producer);
+    for (auto [pos, input] : llvm::enumerate(producer.getInputs())) {
+      auto source = input.getDefiningOp<LaunchOp>();
+      KernelOp sk = source ? kernelOf(source) : KernelOp();
+      if (!sk || !input.hasOneUse() ||
+          findTiledContractions(sk).folds.empty())
+        continue;
+      Value arg = pk.getInputs()[pos];
+      for (Operation &op : *nest.body) {
+        auto select = dyn_cast<arith::SelectOp>(op);
+        if (!select)
+          continue;
+        DenseSet<Value> ivs;
+        collectThroughBroadcasts(select.getCondition(), producer, pk, ivs);
+        if (llvm::any_of(tileIvs, [&](Value iv) { return ivs.contains(iv); }))
+          continue;
+        for (Value side : {select.getTrueValue(), select.getFalseValue()}) {
+          Operation *def = side.getDefiningOp();
+          while (def && !isa<LoadOp>(def) && def->getNumOperands() == 1)
+            def = def->getOperand(0).getDefiningOp();
+          if (auto load = dyn_cast_or_null<LoadOp>(def);
+              load && load.getBuffer() == arg)
+            return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /// The induction variables `v` (in the kernel `k` that `launch`
+  /// launches) depends on, where a load of an input that a broadcast
+  /// produces (a kernel storing one element of its own input, not yet
+  /// taken in) depends only on the indices at the dimensions the broadcast
+  /// reads.
+  void collectThroughBroadcasts(Value v, LaunchOp launch, KernelOp k,
+                                DenseSet<Value> &ivs) {
+    auto load = v.getDefiningOp<LoadOp>();
+    auto arg = load ? dyn_cast<BlockArgument>(load.getBuffer()) : nullptr;
+    auto source = arg && arg.getOwner()->getParentOp() == k
+                      ? launch.getInputs()[arg.getArgNumber()]
+                            .getDefiningOp<LaunchOp>()
+                      : LaunchOp();
+    KernelOp bk = source ? kernelOf(source) : KernelOp();
+    std::optional<PointwiseNest> nest =
+        bk ? getPointwiseNest(bk) : std::nullopt;
+    auto read = nest ? nest->store.getValue().getDefiningOp<LoadOp>()
+                     : LoadOp();
+    if (!read || read->getBlock() != nest->body ||
+        nest->loops.size() != load.getIndices().size()) {
+      if (Operation *def = v.getDefiningOp()) {
+        for (Value operand : def->getOperands())
+          collectThroughBroadcasts(operand, launch, k, ivs);
+        return;
+      }
+      collectInductionVars(v, ivs);
+      return;
+    }
+    for (auto [d, loop] : llvm::enumerate(nest->loops))
+      if (llvm::is_contained(read.getIndices(), loop.getInductionVar()))
+        collectInductionVars(load.getIndices()[d], ivs);
   }
 
   /// Whether `v` is the result of a contraction batched over `batch` (its
@@ -743,7 +870,7 @@ private:
     if (!pk || pk == ck || !launchedOnce(pk) || sumsBlocksAhead(producer, pk))
       return false;
     std::optional<PointwiseNest> nest = getPointwiseNest(pk);
-    if (!nest)
+    if (!nest || guardsContractionAhead(producer, *nest))
       return false;
     for (Operation *user : ck.getInputs()[pos].getUsers())
       if (!isa<LoadOp>(user))
@@ -762,7 +889,18 @@ private:
         inlineInto(trial, inputs, names, pos, producer, pk, *nest);
     clean(trial);
     // Never build a kernel the Tile IR lowering must reject when the
-    // consumer alone has a Tile IR form.
+    // consumer alone has a Tile IR form, nor turn a tiled contraction into
+    // one dot product per output element (a gather of a matmul's rows
+    // reads them from the matmul instead) other than attention's scores.
+    auto online = [](KernelOp k) {
+      return k.walk([](OnlineFoldOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
+    };
+    if (!findTiledContractions(pk).folds.empty() &&
+        findTiledContractions(trial).folds.empty() && !online(trial)) {
+      trial->erase();
+      return false;
+    }
     if (findTileProblem(trial) && !findTileProblem(ck)) {
       trial->erase();
       return false;
