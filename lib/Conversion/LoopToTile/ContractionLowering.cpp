@@ -537,6 +537,10 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   Value pid = xt::ProgramIdOp::create(b, loc, 0);
   Value pn, pm, rest;
   if (int64_t group = batchGroup(nest, c, f, target)) {
+    b.getContext()
+        ->getOrLoadDialect<xt::XTileDialect>()
+        ->getBatchGroupAttrHelper()
+        .setAttr(tk, b.getI64IntegerAttr(group));
     // Batches in groups of `group`, the batch fastest, then the tile row,
     // then the tile column: a wave's programs share each column panel of
     // the matrices the group's batches choose, and the group's rows,

@@ -274,9 +274,12 @@ def histc(imp, val, input, bins=100, min=0, max=0):
     pos = x
     for op, by in (("sub", min), ("mul", bins), ("div", max - min)):
         pos = imp.binary(op, pos, by, (n,), dt)
-    # Truncation is the floor for the elements counted (x >= min).
-    pos = imp.binary("min", imp.cast(imp.unary("floor", pos, (n,), dt), torch.int64),
-                     bins - 1, (n,), torch.int64)
+    # Truncation is the floor for the elements counted (x >= min); an
+    # integer input (expert ids, as transformers counts them on a GPU) is
+    # divided in integers, truncated already.
+    if dt.is_floating_point:
+        pos = imp.unary("floor", pos, (n,), dt)
+    pos = imp.binary("min", imp.cast(pos, torch.int64), bins - 1, (n,), torch.int64)
     counted = imp.binary("and", imp.compare("ge", (n,), x, min),
                          imp.compare("le", (n,), x, max), (n,), torch.bool)
     pairs = (bins, n)

@@ -1097,6 +1097,12 @@ func.func @num_stages_zero() {
 
 // -----
 
+// expected-error @+1 {{'xtile.kernel' op 'xtile.batch_group' must be a positive integer, got 0 : i64}}
+xtile.kernel @batch_group_zero(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, xtile.batch_group = 0 : i64} {
+}
+
+// -----
+
 // expected-error @+1 {{unknown xtile attribute 'xtile.stages'}}
 func.func @unknown_attribute() attributes {xtile.stages = 2 : i64} {
   return

@@ -387,9 +387,10 @@ LogicalResult XTileDialect::verifyOperationAttribute(Operation *op,
                                << attr.getValue();
     return success();
   }
-  if (attr.getName() == getNumStagesAttrHelper().getName()) {
-    auto stages = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!stages || !stages.getValue().isStrictlyPositive())
+  if (attr.getName() == getNumStagesAttrHelper().getName() ||
+      attr.getName() == getBatchGroupAttrHelper().getName()) {
+    auto count = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!count || !count.getValue().isStrictlyPositive())
       return op->emitOpError() << "'" << attr.getName().getValue()
                                << "' must be a positive integer, got "
                                << attr.getValue();

@@ -84,3 +84,28 @@ xloop.kernel @fold_of_loads(%x: memref<4x8xf16>) -> (%y: memref<4xf16>) {
     xloop.store %m, %y[%i] : memref<4xf16>
   }
 }
+
+// A choice between loaded values and constants (a masked operand) is exact
+// in 16 bits and stays there; the product that reads it widens it. A
+// choice that reads a value computed here is made in f32.
+// CHECK-LABEL: xloop.kernel @masked_operand(
+// CHECK:         %[[A:.*]] = xloop.load %{{.*}} : memref<4x8xbf16>
+// CHECK:         %[[M:.*]] = arith.select %{{.*}}, %[[A]], %{{.*}} : bf16
+// CHECK:         %[[MW:.*]] = arith.extf %[[M]] : bf16 to f32
+// CHECK:         arith.mulf %[[MW]], %{{.*}} : f32
+// CHECK:         %[[S:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK:         arith.truncf %[[S]] : f32 to bf16
+xloop.kernel @masked_operand(%x: memref<4x8xbf16>, %w: memref<4x8xbf16>, %c: memref<4xi1>) -> (%y: memref<4x8xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  xloop.parallel %i = 0 to 4 {
+    %keep = xloop.load %c[%i] : memref<4xi1>
+    xloop.parallel %j = 0 to 8 {
+      %a = xloop.load %x[%i, %j] : memref<4x8xbf16>
+      %m = arith.select %keep, %a, %zero : bf16
+      %b = xloop.load %w[%i, %j] : memref<4x8xbf16>
+      %p = arith.mulf %m, %b : bf16
+      %s = arith.select %keep, %p, %b : bf16
+      xloop.store %s, %y[%i, %j] : memref<4x8xbf16>
+    }
+  }
+}

@@ -53,10 +53,14 @@ def XTile_Dialect : Dialect {
   // of a Tile IR kernel: how many iterations ahead its loads are issued,
   // which --xtile-plan-pipelines turns into `xtile.pipeline` on the loop
   // and `xtile.async_copy` on the loads it copies ahead.
+  // `xtile.batch_group` on a contraction's `xtile.kernel`: its programs
+  // run in groups of that many batches, the batch fastest (a grouped
+  // GEMM's blocks, which share their experts' matrices through L2).
   let discardableAttrs = (ins "::mlir::Attribute":$schedule,
                               "::mlir::IntegerAttr":$num_stages,
                               "::mlir::Attribute":$pipeline,
-                              "::mlir::Attribute":$async_copy);
+                              "::mlir::Attribute":$async_copy,
+                              "::mlir::IntegerAttr":$batch_group);
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect"];
