@@ -180,6 +180,45 @@ static int64_t batchGroup(const RowNest &nest, const Contraction &c,
   return std::clamp<int64_t>(target.getL2() / 4 / rowBytes, 1, f.batch);
 }
 
+/// Computes, at the builder's point, the values the products' operands
+/// are computed from that depend on no output index and no K index (nor,
+/// block-scaled, on the block's), mapping them in `scalars`; constants
+/// stay where they are used.
+static void hoistProgramScalars(OpBuilder &b, Location loc,
+                                const Contraction &c, IRMapping &scalars) {
+  DenseSet<Value> varying{c.i.getInductionVar(), c.j.getInductionVar()};
+  for (const Contraction::Product &p : c.products) {
+    varying.insert(p.fold.getInductionVar());
+    if (p.blocks)
+      varying.insert(p.blocks.getInductionVar());
+  }
+  auto invariant = [&](Value v) {
+    DenseSet<Value> ivs;
+    xl::collectInductionVars(v, ivs);
+    return llvm::none_of(ivs, [&](Value iv) { return varying.contains(iv); });
+  };
+  TileContext pre(b, loc, scalars, {1}, Value());
+  DenseSet<Value> seen;
+  SmallVector<Value> work;
+  for (const Contraction::Product &p : c.products)
+    work.append({p.a, p.b});
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || !seen.insert(v).second || scalars.contains(v) ||
+        matchPattern(v, m_Constant()))
+      continue;
+    if (!invariant(v) || def->getNumRegions() ||
+        (!isPure(def) && !isa<xl::LoadOp>(def))) {
+      llvm::append_range(work, def->getOperands());
+      continue;
+    }
+    FailureOr<Value> scalar = pre.get(v);
+    if (succeeded(scalar) && !pre.isTile(*scalar))
+      scalars.map(v, *scalar);
+  }
+}
+
 /// The condition, shared by a whole output tile (it depends on neither
 /// output index), under which the epilogue reads the contraction's sums,
 /// and whether they are read where it holds (else where it fails): every
@@ -568,6 +607,13 @@ LogicalResult xtile::detail::lowerContractionKernel(xl::KernelOp kernel,
   setGrid(tk, batch * mExpr.ceilDiv(bm) * nExpr.ceilDiv(bn));
   Value mBase = arith::MulIOp::create(b, loc, pm, constant(bm));
   Value nBase = arith::MulIOp::create(b, loc, pn, constant(bn));
+
+  // What the operands are computed from that is the same for the whole
+  // program (a grouped GEMM's block: its group, the group's first row,
+  // read from memory) is computed once, before the K loop; the operand
+  // tiles' indices are then index arithmetic on the loop's step, which
+  // the pipelining can compute ahead (asynchronous copies).
+  hoistProgramScalars(b, loc, c, scalars);
 
   // The K loop: operand tiles, one dot per contraction.
   SmallVector<Value> inits;

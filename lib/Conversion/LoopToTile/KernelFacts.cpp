@@ -295,6 +295,28 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
     return xtile::isFp8(a) && p.b.getType() == a &&
            loadedAlong(p.a, p.fold.getInductionVar());
   });
+  // Whether an index of a load `v` is computed from is itself computed
+  // from a load whose indices vary with the output rows.
+  std::function<bool(Value, bool)> rowLoaded = [&](Value v, bool index) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (auto load = dyn_cast<xl::LoadOp>(def)) {
+      if (index) {
+        DenseSet<Value> ivs;
+        for (Value i : load.getIndices())
+          xl::collectInductionVars(i, ivs);
+        if (ivs.contains(c.i.getInductionVar()))
+          return true;
+      }
+      return llvm::any_of(load.getIndices(),
+                          [&](Value i) { return rowLoaded(i, true); });
+    }
+    return llvm::any_of(def->getOperands(),
+                        [&](Value o) { return rowLoaded(o, index); });
+  };
+  f.lhsRowsGathered = llvm::any_of(
+      c.products, [&](const auto &p) { return rowLoaded(p.a, false); });
   for (BlockArgument out : kernel.getOutputs())
     f.otherBytes += kernel.getNumBytesAtHints(out);
   return f;
@@ -563,6 +585,7 @@ xt::ScheduleShape KernelFacts::shape() const {
   s.elementBytes = dot.inBytes;
   s.contractions = dot.folds;
   s.accumulatorSets = dot.scaleBlock ? 2 : 1;
+  s.lhsThroughRegisters = dot.lhsRowsGathered;
   return s;
 }
 

@@ -79,6 +79,11 @@ struct DotFacts {
   bool fp8Operands = false;
   bool rhsKMajor = false; // every b(k, j) contiguous along k in memory
   bool rhsNMajor = false; // every b(k, j) contiguous along j in memory
+  /// Some a(i, k) is read at a row that a load per row gives (a grouped
+  /// GEMM's rows, gathered by sorted pair ids): its tiles pass through
+  /// registers (their addresses cannot be computed ahead for
+  /// asynchronous copies).
+  bool lhsRowsGathered = false;
   int64_t otherBytes = 0; // output and epilogue buffers
   /// A block-scaled contraction: K in blocks of `scaleBlock`, each block's
   /// sum scaled (block_k divides it; 0: none).

@@ -336,6 +336,9 @@ ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
       needs.registersPerThread +=
           4 * (getWarpTileM() / 16) + 2 * (getWarpTileN() / 8);
   }
+  if (shape.lhsThroughRegisters)
+    needs.registersPerThread += llvm::divideCeil(
+        getBlockM() * getBlockK() * shape.contractions, needs.threads);
   needs.sharedMemory = getStages() * shape.contractions *
                        (getBlockM() * getBlockK() + getBlockK() * getBlockN()) *
                        shape.elementBytes;

@@ -31,6 +31,10 @@ struct ScheduleShape {
   /// Contractions: accumulator tiles per dot (2 where each block of K is
   /// summed apart and scaled into the total).
   int64_t accumulatorSets = 1;
+  /// Contractions: the left operand's tiles are loaded through registers
+  /// (rows gathered by a load per row), each thread holding its share of
+  /// a K step's tile.
+  bool lhsThroughRegisters = false;
 };
 
 /// What a schedule needs of the target to run a kernel.
