@@ -82,6 +82,17 @@ def routed(got, want):
                                                            atol=1e-6)
 
 
+def sort_experts(scores, k, descending=False):
+    """An MoE layer's pairs sorted by expert (transformers' grouped_mm
+    experts): topk's indices flattened, sorted (stable), and the inverse
+    permutation scattered, `inv[perm] = arange(n)`."""
+    experts = torch.topk(scores, k, dim=-1).indices.reshape(-1)
+    order, perm = torch.sort(experts, descending=descending, stable=True)
+    inv = torch.empty_like(perm)
+    inv[perm] = torch.arange(perm.numel())
+    return order, perm, inv
+
+
 def cases():
     """(name, function, inputs, check(args, got, want))."""
     torch.manual_seed(0)
@@ -157,6 +168,13 @@ def cases():
         ("histc f32", lambda x: torch.histc(x, 13, -1.5, 2.0), exact, (r(4, 250),)),
         ("router 8 experts", router, lambda a, g, w: routed(g, w), (r(13, 64), r(64, 8))),
         ("router 64 experts", router, lambda a, g, w: routed(g, w), (r(9, 32), r(32, 64))),
+        # Sorted by counting (topk's indices lie in [0, experts)): any
+        # number of pairs, the inverse scattered as a gather.
+        ("sort expert ids 8 of 2", lambda x: sort_experts(x, 2), exact, (r(37, 8),)),
+        ("sort expert ids 256 of 8", lambda x: sort_experts(x, 8), exact, (r(300, 256),)),
+        ("sort expert ids descending", lambda x: sort_experts(x, 3, True), exact,
+         (r(5, 16),)),
+        ("sort expert ids 9000 pairs", lambda x: sort_experts(x, 2), exact, (r(4500, 8),)),
     ]
 
 

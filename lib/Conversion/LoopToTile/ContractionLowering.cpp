@@ -181,38 +181,14 @@ static int64_t batchGroup(const RowNest &nest, const Contraction &c,
 }
 
 /// Computes, at the builder's point, the values the products' operands
-/// are computed from that depend on no output index and no K index (nor,
-/// block-scaled, on the block's), mapping them in `scalars`; constants
-/// stay where they are used.
+/// are computed from that are the same for the whole program
+/// (programScalars), mapping them in `scalars`.
 static void hoistProgramScalars(OpBuilder &b, Location loc,
                                 const Contraction &c, IRMapping &scalars) {
-  DenseSet<Value> varying{c.i.getInductionVar(), c.j.getInductionVar()};
-  for (const Contraction::Product &p : c.products) {
-    varying.insert(p.fold.getInductionVar());
-    if (p.blocks)
-      varying.insert(p.blocks.getInductionVar());
-  }
-  auto invariant = [&](Value v) {
-    DenseSet<Value> ivs;
-    xl::collectInductionVars(v, ivs);
-    return llvm::none_of(ivs, [&](Value iv) { return varying.contains(iv); });
-  };
   TileContext pre(b, loc, scalars, {1}, Value());
-  DenseSet<Value> seen;
-  SmallVector<Value> work;
-  for (const Contraction::Product &p : c.products)
-    work.append({p.a, p.b});
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    Operation *def = v.getDefiningOp();
-    if (!def || !seen.insert(v).second || scalars.contains(v) ||
-        matchPattern(v, m_Constant()))
+  for (Value v : programScalars(c)) {
+    if (scalars.contains(v))
       continue;
-    if (!invariant(v) || def->getNumRegions() ||
-        (!isPure(def) && !isa<xl::LoadOp>(def))) {
-      llvm::append_range(work, def->getOperands());
-      continue;
-    }
     FailureOr<Value> scalar = pre.get(v);
     if (succeeded(scalar) && !pre.isTile(*scalar))
       scalars.map(v, *scalar);

@@ -239,6 +239,38 @@ static int64_t headGroup(const RowNest &nest, const Contraction &c) {
   return heads % group == 0 ? group : 1;
 }
 
+SmallVector<Value> xtile::programScalars(const Contraction &c) {
+  DenseSet<Value> varying{c.i.getInductionVar(), c.j.getInductionVar()};
+  for (const Contraction::Product &p : c.products) {
+    varying.insert(p.fold.getInductionVar());
+    if (p.blocks)
+      varying.insert(p.blocks.getInductionVar());
+  }
+  auto invariant = [&](Value v) {
+    DenseSet<Value> ivs;
+    xl::collectInductionVars(v, ivs);
+    return llvm::none_of(ivs, [&](Value iv) { return varying.contains(iv); });
+  };
+  SmallVector<Value> found;
+  DenseSet<Value> seen;
+  SmallVector<Value> work;
+  for (const Contraction::Product &p : c.products)
+    work.append({p.a, p.b});
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || !seen.insert(v).second || matchPattern(v, m_Constant()))
+      continue;
+    if (!invariant(v) || def->getNumRegions() ||
+        (!isPure(def) && !isa<xl::LoadOp>(def))) {
+      llvm::append_range(work, def->getOperands());
+      continue;
+    }
+    found.push_back(v);
+  }
+  return found;
+}
+
 static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
                          const Contraction &c) {
   DotFacts f;
@@ -317,6 +349,7 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
   };
   f.lhsRowsGathered = llvm::any_of(
       c.products, [&](const auto &p) { return rowLoaded(p.a, false); });
+  f.programScalars = programScalars(c).size();
   for (BlockArgument out : kernel.getOutputs())
     f.otherBytes += kernel.getNumBytesAtHints(out);
   return f;
@@ -586,6 +619,7 @@ xt::ScheduleShape KernelFacts::shape() const {
   s.contractions = dot.folds;
   s.accumulatorSets = dot.scaleBlock ? 2 : 1;
   s.lhsThroughRegisters = dot.lhsRowsGathered;
+  s.programScalars = dot.programScalars;
   return s;
 }
 

@@ -139,6 +139,12 @@ static void mmaSyncCandidates(MLIRContext *ctx, const DotFacts &f, bool tf32,
               if (f.fp8Operands && (bm * bn * sets > 64 * 32 * warps ||
                                     bk * (wm + wn) > 128 * 64))
                 continue;
+              // 128 accumulators a thread beside a 128-deep K step's
+              // fragments spill under ptxas where the step's indices are
+              // computed from per-program values (a grouped GEMM's down
+              // projection at 64 x 256 x 128).
+              if (f.programScalars && bm * bn >= 128 * 32 * warps && bk >= 128)
+                continue;
               out.push_back(xt::DotScheduleAttr::get(
                   ctx, bm, bn, bk, stages, warps,
                   xt::DotInstruction::mma_sync, warpsM, tf32, 1,

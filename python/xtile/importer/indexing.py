@@ -318,6 +318,10 @@ def _put_slices(imp, val, x, p, index, values, shape):
     the work is O(L * T + numel(x)) rather than _scatter's
     O(numel(x) * numel(shape))."""
     L, T = x.shape[p], index.shape[0]
+    if index.inverse is not None and L == T:
+        # A permutation (a sort's indices): slice j takes the value whose
+        # index is j, the one at the inverse's j.
+        return imp.gather(imp.operand(values, shape, val.dtype), index.inverse, p)
     wide = (L, T)
     target = imp.reshape(wrapped(imp, index, L, (T,)), (1, T))
     last = _last_write(

@@ -71,10 +71,16 @@ def reduced_shape(x, dims, keepdim):
 
 
 class Value:
-    """An SSA value of the function being built."""
+    """An SSA value of the function being built. What the importer knows
+    of an integer value's elements, carried through reshapes, broadcasts,
+    transposes and widening casts: `bound`, every element is in [0,
+    bound) (topk's indices); `inverse`, for a permutation of [0, n) (a
+    sort's indices), the Value of its inverse."""
 
     def __init__(self, name, shape, dtype):
         self.name, self.shape, self.dtype = name, tuple(dim(d) for d in shape), dtype
+        self.bound = None
+        self.inverse = None
 
     @property
     def type(self):
@@ -140,8 +146,12 @@ class IRBuilder:
     def cast(self, v, dtype):
         if v.dtype == dtype:
             return v
-        return self.emit(f"xtensor.cast {v.name} : {v.type} -> "
-                         f"{tensor_type(v.shape, dtype)}", v.shape, dtype)
+        out = self.emit(f"xtensor.cast {v.name} : {v.type} -> "
+                        f"{tensor_type(v.shape, dtype)}", v.shape, dtype)
+        if (v.bound is not None and not dtype.is_floating_point and dtype != torch.bool
+                and v.bound <= torch.iinfo(dtype).max + 1):
+            out.bound = v.bound
+        return out
 
     def broadcast(self, v, shape):
         shape = tuple(shape)
@@ -149,23 +159,34 @@ class IRBuilder:
             return v
         if len(v.shape) > len(shape):
             raise UnsupportedError(f"cannot broadcast {v.shape} to {shape}")
-        return self.emit(f"xtensor.broadcast {v.name} : {v.type} -> "
-                         f"{tensor_type(shape, v.dtype)}", shape, v.dtype)
+        return self._bounded(v, self.emit(f"xtensor.broadcast {v.name} : {v.type} -> "
+                                          f"{tensor_type(shape, v.dtype)}", shape, v.dtype))
+
+    @staticmethod
+    def _bounded(source, out):
+        """`out`, holding `source`'s elements, with its bound."""
+        out.bound = source.bound
+        return out
 
     def reshape(self, v, shape):
         shape = tuple(dim(d) for d in shape)
         if v.shape == shape:
             return v
-        return self.emit(f"xtensor.reshape {v.name} : {v.type} -> "
-                         f"{tensor_type(shape, v.dtype)}", shape, v.dtype)
+        out = self._bounded(v, self.emit(f"xtensor.reshape {v.name} : {v.type} -> "
+                                         f"{tensor_type(shape, v.dtype)}", shape, v.dtype))
+        # A permutation reshaped to one dimension is the same permutation.
+        if v.inverse is not None and len(shape) == 1:
+            out.inverse = v.inverse
+        return out
 
     def transpose(self, v, perm):
         perm = list(perm)
         if perm == list(range(len(perm))):
             return v
         shape = [v.shape[p] for p in perm]
-        return self.emit(f"xtensor.transpose {v.name} perm {perm} : {v.type} -> "
-                         f"{tensor_type(shape, v.dtype)}", shape, v.dtype)
+        return self._bounded(v, self.emit(f"xtensor.transpose {v.name} perm {perm} : "
+                                          f"{v.type} -> {tensor_type(shape, v.dtype)}",
+                                          shape, v.dtype))
 
     # -- elementwise ------------------------------------------------------
     def operand(self, x, shape, dtype):

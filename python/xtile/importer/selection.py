@@ -17,6 +17,15 @@ ascending index.
   rank r is found by a second one: O(n^2) work in two row kernels, for
   rows up to MAX_SORT elements. A longer row needs a sorting network or a
   radix sort, which xtile does not have: an UnsupportedError says so.
+- Counting, for a sort of one row of integers known to lie in [0, R)
+  with R <= MAX_COUNTING_RANGE (topk's indices: an MoE layer sorting its
+  (token, expert) pairs by expert): the running count of each value (a
+  scan of the row's one-hot [n, R]), each value's first position (the
+  counts' running sum), and for each position the element that goes
+  there, found by a binary search of its value's running count: O(n R +
+  n log n) work, any n. The sort's indices carry their inverse (each
+  element's position), so scattering by them (`inv[perm] = arange(n)`)
+  is a gather.
 
 The values are then read back at the selected indices (a gather that
 fuses with their consumer). mode has no lowering."""
@@ -32,6 +41,8 @@ from .registry import lowering
 MAX_ROUNDS = 16
 # The longest row ranked (n^2 comparisons per row).
 MAX_SORT = 8192
+# The widest range of integers sorted by counting (an [n, R] running count).
+MAX_COUNTING_RANGE = 1024
 
 
 def _precedes(imp, a, ia, b, ib, shape, largest):
@@ -203,10 +214,65 @@ def topk(imp, val, input, k, dim=-1, largest=True, sorted=True):
 
 def _result(imp, val, x, index, back):
     """(values, indices) of x at `index` along the last dimension, put
-    back in the input's order of dimensions."""
+    back in the input's order of dimensions. The indices lie in [0, n)."""
     d = len(x.shape) - 1
+    index.bound = x.shape[d]
     return [imp.reshape(imp.transpose(_take(imp, x, d, index), back), val[0].shape),
             imp.reshape(imp.transpose(index, back), val[1].shape)]
+
+
+def _counting_sort(imp, x, descending):
+    """(order, position) of the 1-d integer x whose elements lie in [0,
+    x.bound): the stable sort's indices and each element's place in it,
+    by counting (module docstring)."""
+    n, r = x.shape[0], x.bound
+    i32 = torch.int32
+    key = imp.cast(x, torch.int64)
+    if descending:
+        # Larger values first: sort r - 1 - x ascending (ties keep their
+        # order either way).
+        key = imp.binary("sub", r - 1, key, (n,), torch.int64)
+    pairs = (n, r)
+    onehot = imp.where(imp.compare("eq", pairs, imp.broadcast(imp.reshape(key, (n, 1)), pairs),
+                                   imp.iota(pairs, 1)), 1, 0, pairs, i32)
+    from .scans import scan  # scans imports the indexing module
+    running = scan(imp, "sum", onehot, 0)                # [n, r] counts up to i
+    counts = imp.reshape(imp.slice(running, [n - 1, 0], [n, r], (1, r)), (r,))
+    square = (r, r)
+    below = imp.compare("lt", square, imp.iota(square, 1), imp.iota(square, 0))
+    starts = imp.reduce("sum", imp.where(below, imp.broadcast(
+        imp.reshape(counts, (1, r)), square), 0, square, i32), [1])   # [r]
+    ends = imp.binary("add", starts, counts, (r,), i32)
+    # Each element's place: its value's start plus the equal values before it.
+    flat = imp.reshape(running, (n * r,))
+    at = imp.binary("add", imp.binary("mul", imp.iota((n,), 0), r, (n,), torch.int64),
+                    key, (n,), torch.int64)
+    position = imp.binary("add", imp.cast(imp.gather(starts, key, 0), torch.int64),
+                          imp.binary("sub", imp.cast(imp.gather(flat, at, 0), torch.int64), 1,
+                                     (n,), torch.int64), (n,), torch.int64)
+    # Each place's value (the values whose group ends at or before it) and
+    # its rank among that value's elements.
+    places = (n, r)
+    value = imp.reduce("sum", imp.where(imp.compare(
+        "le", places, imp.broadcast(imp.reshape(ends, (1, r)), places), imp.iota(places, 0)),
+        1, 0, places, torch.int64), [1])
+    value = imp.binary("min", value, r - 1, (n,), torch.int64)
+    want = imp.binary("add", imp.binary("sub", imp.iota((n,), 0),
+                                        imp.cast(imp.gather(starts, value, 0), torch.int64),
+                                        (n,), torch.int64), 1, (n,), torch.int64)
+    # The first element whose running count of that value reaches the
+    # rank: a binary search over [0, n).
+    lo, hi = imp.const(0, (n,), torch.int64), imp.const(n - 1, (n,), torch.int64)
+    for _ in range(max(1, (n - 1).bit_length())):
+        mid = imp.binary("div", imp.binary("add", lo, hi, (n,), torch.int64), 2, (n,),
+                         torch.int64)
+        seen = imp.cast(imp.gather(flat, imp.binary("add", imp.binary(
+            "mul", mid, r, (n,), torch.int64), value, (n,), torch.int64), 0), torch.int64)
+        enough = imp.compare("ge", (n,), seen, want)
+        hi = imp.where(enough, mid, hi, (n,), torch.int64)
+        lo = imp.where(enough, lo, imp.binary("add", mid, 1, (n,), torch.int64), (n,),
+                       torch.int64)
+    return lo, position
 
 
 def _take(imp, x, d, index):
@@ -237,6 +303,11 @@ def kthvalue(imp, val, input, k, dim=-1, keepdim=False):
 def sort(imp, val, input, dim=-1, descending=False, stable=None):
     # Ties by ascending index: a stable sort, which is also what an
     # unstable one may give.
+    if (len(input.shape) == 1 and input.bound is not None and
+            input.bound <= MAX_COUNTING_RANGE and isinstance(input.shape[0], int)):
+        order, position = _counting_sort(imp, input, descending)
+        order.inverse = position
+        return _result(imp, val, input, order, [0])
     x, back = _row(imp, input, dim)
     d = len(x.shape) - 1
     index = _at_ranks(imp, _ranks(imp, x, descending), imp.iota(x.shape, d))

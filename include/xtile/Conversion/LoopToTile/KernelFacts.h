@@ -84,6 +84,9 @@ struct DotFacts {
   /// registers (their addresses cannot be computed ahead for
   /// asynchronous copies).
   bool lhsRowsGathered = false;
+  /// The values computed once per program and kept through the K loop
+  /// (programScalars).
+  int64_t programScalars = 0;
   int64_t otherBytes = 0; // output and epilogue buffers
   /// A block-scaled contraction: K in blocks of `scaleBlock`, each block's
   /// sum scaled (block_k divides it; 0: none).
@@ -144,6 +147,13 @@ struct Contraction {
   mutable loop::FoldOp score;
   Product scoreProduct;
 };
+
+/// The values a contraction's operands are computed from that depend on
+/// no output index and no K index (nor, block-scaled, the block's) and
+/// are not constants, outermost first where one is computed from another:
+/// the same for a whole program (a grouped GEMM's group and first row,
+/// read from memory), computed once before its K loop.
+llvm::SmallVector<mlir::Value> programScalars(const Contraction &c);
 
 /// The keys an attention row can see: every score whose key - row lies
 /// outside [lower, upper] is -inf (a causal mask bounds it above, a sliding

@@ -336,6 +336,8 @@ ScheduleNeeds DotScheduleAttr::getNeeds(const ScheduleShape &shape) const {
       needs.registersPerThread +=
           4 * (getWarpTileM() / 16) + 2 * (getWarpTileN() / 8);
   }
+  // (64-bit indices: two registers each.)
+  needs.registersPerThread += 2 * shape.programScalars;
   if (shape.lhsThroughRegisters)
     needs.registersPerThread += llvm::divideCeil(
         getBlockM() * getBlockK() * shape.contractions, needs.threads);

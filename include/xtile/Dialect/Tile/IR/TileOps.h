@@ -35,6 +35,9 @@ struct ScheduleShape {
   /// (rows gathered by a load per row), each thread holding its share of
   /// a K step's tile.
   bool lhsThroughRegisters = false;
+  /// Contractions: index values computed once per program and kept through
+  /// the K loop (a grouped GEMM's block's group and rows).
+  int64_t programScalars = 0;
 };
 
 /// What a schedule needs of the target to run a kernel.
