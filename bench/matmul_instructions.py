@@ -378,7 +378,6 @@ def triton_kernel():
 
 
 def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
-    from triton.backends.compiler import GPUTarget
     bm = triton_tile(m, dtype)[0]
     # Strides: x [M, K] row-major; W [K, N] or, transposed, [N, K].
     ptr = {"bf16": "*bf16", "f32": "*fp32", "fp8": "*fp8e4nv",
@@ -405,21 +404,31 @@ def triton_case(name, m, n, k, transposed, arch, tools, tmp, dtype="bf16"):
     else:
         sig["sbn"] = "constexpr"
         constexprs["sbn"] = 1
+    divisible = [p for p in ("a", "b", "c", "sa", "sb", "M", "N", "K", "sam",
+                             "sbk", "sbn", "scm", "ssam", "ssbk")
+                 if sig[p] != "constexpr"]
+    return compile_triton(triton_kernel(), sig, constexprs, divisible, arch, 4,
+                          pathlib.Path(tmp, f"triton_{name}_{arch}_{dtype}.cubin"),
+                          tools)
+
+
+def compile_triton(fn, sig, constexprs, divisible, arch, stages, cubin, tools):
+    """The main loop of Triton kernel `fn` compiled for `arch` with 4 warps
+    and `stages` stages (measure's dict, with the kernel's shared memory),
+    or why not; the parameters in `divisible` are declared multiples of
+    16."""
+    from triton.backends.compiler import GPUTarget
     names = list(sig)
-    attrs = {(names.index(p),): [["tt.divisibility", 16]]
-             for p in ("a", "b", "c", "sa", "sb", "M", "N", "K", "sam", "sbk",
-                       "sbn", "scm", "ssam", "ssbk")
-             if p in sig and sig[p] != "constexpr"}
+    attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in divisible}
     cc = int(arch.removeprefix("sm_").rstrip("a"))
     try:
         kern = triton.compile(
-            triton.compiler.ASTSource(fn=triton_kernel(), signature=sig,
+            triton.compiler.ASTSource(fn=fn, signature=sig,
                                       constexprs=constexprs, attrs=attrs),
             target=GPUTarget("cuda", cc, 32),
-            options={"num_warps": 4, "num_stages": 4})
+            options={"num_warps": 4, "num_stages": stages})
     except Exception as e:  # noqa: BLE001 - reported, not fatal
         return f"triton.compile failed: {first_line(str(e))}"
-    cubin = pathlib.Path(tmp, f"triton_{name}_{arch}_{dtype}.cubin")
     cubin.write_bytes(kern.asm["cubin"])
     r = measure(cubin, tools["cuobjdump"], kern.metadata.name)
     if isinstance(r, dict):

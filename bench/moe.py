@@ -61,7 +61,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "python"))
 from instructions import first_line, run, tool, triton  # noqa: E402
-from matmul_instructions import measure  # noqa: E402
+from matmul_instructions import compile_triton, measure  # noqa: E402
 
 MODELS = {
     "mixtral": dict(hidden=4096, inter=14336, experts=8, topk=2),
@@ -174,7 +174,6 @@ def triton_moe():
 
 
 def triton_case(block_m, topk, arch, tools, tmp):
-    from triton.backends.compiler import GPUTarget
     sig = {"a": "*bf16", "b": "*bf16", "c": "*bf16", "pair_ids": "*i32",
            "block_expert": "*i32", "blocks_used": "*i32", "pairs": "i32",
            "N": "i32", "K": "i32", "sam": "i32", "sbe": "i64", "sbn": "i32",
@@ -183,22 +182,10 @@ def triton_case(block_m, topk, arch, tools, tmp):
            "GROUP_M": "constexpr"}
     constexprs = {"TOPK": topk, "BLOCK_M": block_m, "BLOCK_N": 128,
                   "BLOCK_K": 64, "GROUP_M": 8}
-    names = list(sig)
-    attrs = {(names.index(p),): [["tt.divisibility", 16]]
-             for p in ("a", "b", "c", "pair_ids", "block_expert", "N", "K",
-                       "sam", "sbe", "sbn", "scm")}
-    cc = int(arch.removeprefix("sm_").rstrip("a"))
-    try:
-        kern = triton.compile(
-            triton.compiler.ASTSource(fn=triton_moe(), signature=sig,
-                                      constexprs=constexprs, attrs=attrs),
-            target=GPUTarget("cuda", cc, 32),
-            options={"num_warps": 4, "num_stages": 3})
-    except Exception as e:  # noqa: BLE001 - reported, not fatal
-        return f"triton.compile failed: {first_line(str(e))}"
-    cubin = pathlib.Path(tmp, f"triton_moe_{block_m}.cubin")
-    cubin.write_bytes(kern.asm["cubin"])
-    return measure(cubin, tools["cuobjdump"], kern.metadata.name)
+    divisible = ["a", "b", "c", "pair_ids", "block_expert", "N", "K", "sam",
+                 "sbe", "sbn", "scm"]
+    return compile_triton(triton_moe(), sig, constexprs, divisible, arch, 3,
+                          pathlib.Path(tmp, f"triton_moe_{block_m}.cubin"), tools)
 
 
 def case(name, tokens, args, tools, tmp):

@@ -141,28 +141,9 @@ static bool gathersRightOperand(const Contraction &c, const RowNest &nest) {
   DenseSet<Value> batchIvs;
   for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back(2))
     batchIvs.insert(row.getInductionVar());
-  // Whether `v` is computed from a load whose indices use a batch index.
-  std::function<bool(Value, bool)> loaded = [&](Value v, bool underLoad) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return false;
-    if (auto load = dyn_cast<xl::LoadOp>(def)) {
-      if (underLoad) {
-        DenseSet<Value> ivs;
-        for (Value index : load.getIndices())
-          xl::collectInductionVars(index, ivs);
-        if (llvm::any_of(ivs, [&](Value iv) { return batchIvs.contains(iv); }))
-          return true;
-      }
-      return llvm::any_of(load.getIndices(),
-                          [&](Value index) { return loaded(index, true); });
-    }
-    return llvm::any_of(def->getOperands(),
-                        [&](Value o) { return loaded(o, underLoad); });
-  };
   return !batchIvs.empty() &&
          llvm::any_of(c.products, [&](const Contraction::Product &p) {
-           return loaded(p.b, false);
+           return indexedThroughLoad(p.b, batchIvs);
          });
 }
 
@@ -208,10 +189,13 @@ static std::optional<std::pair<Value, bool>> tileGuard(const Contraction &c) {
     return !ivs.contains(c.i.getInductionVar()) &&
            !ivs.contains(c.j.getInductionVar());
   };
+  DenseSet<Value> seen;
   for (const Contraction::Product &p : c.products) {
     SmallVector<Value> work{(p.blocks ? p.blocks : p.fold).getResult()};
     while (!work.empty()) {
       Value v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
       for (OpOperand &use : v.getUses()) {
         Operation *user = use.getOwner();
         auto select = dyn_cast<arith::SelectOp>(user);

@@ -239,6 +239,33 @@ static int64_t headGroup(const RowNest &nest, const Contraction &c) {
   return heads % group == 0 ? group : 1;
 }
 
+bool xtile::indexedThroughLoad(Value v, const DenseSet<Value> &ivs) {
+  // (Value, whether it is an index of a load: 1 or 0), each visited once.
+  SmallVector<std::pair<Value, int>> work{{v, 0}};
+  DenseSet<std::pair<Value, int>> seen;
+  while (!work.empty()) {
+    auto [value, index] = work.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (!def || !seen.insert({value, index}).second)
+      continue;
+    auto load = dyn_cast<xl::LoadOp>(def);
+    if (load && index) {
+      DenseSet<Value> used;
+      for (Value i : load.getIndices())
+        xl::collectInductionVars(i, used);
+      if (llvm::any_of(used, [&](Value iv) { return ivs.contains(iv); }))
+        return true;
+    }
+    if (load)
+      for (Value i : load.getIndices())
+        work.push_back({i, 1});
+    else
+      for (Value o : def->getOperands())
+        work.push_back({o, index});
+  }
+  return false;
+}
+
 SmallVector<Value> xtile::programScalars(const Contraction &c) {
   DenseSet<Value> varying{c.i.getInductionVar(), c.j.getInductionVar()};
   for (const Contraction::Product &p : c.products) {
@@ -327,28 +354,9 @@ static DotFacts dotFacts(xl::KernelOp kernel, const RowNest &nest,
     return xtile::isFp8(a) && p.b.getType() == a &&
            loadedAlong(p.a, p.fold.getInductionVar());
   });
-  // Whether an index of a load `v` is computed from is itself computed
-  // from a load whose indices vary with the output rows.
-  std::function<bool(Value, bool)> rowLoaded = [&](Value v, bool index) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return false;
-    if (auto load = dyn_cast<xl::LoadOp>(def)) {
-      if (index) {
-        DenseSet<Value> ivs;
-        for (Value i : load.getIndices())
-          xl::collectInductionVars(i, ivs);
-        if (ivs.contains(c.i.getInductionVar()))
-          return true;
-      }
-      return llvm::any_of(load.getIndices(),
-                          [&](Value i) { return rowLoaded(i, true); });
-    }
-    return llvm::any_of(def->getOperands(),
-                        [&](Value o) { return rowLoaded(o, index); });
-  };
+  DenseSet<Value> rows{c.i.getInductionVar()};
   f.lhsRowsGathered = llvm::any_of(
-      c.products, [&](const auto &p) { return rowLoaded(p.a, false); });
+      c.products, [&](const auto &p) { return indexedThroughLoad(p.a, rows); });
   f.programScalars = programScalars(c).size();
   for (BlockArgument out : kernel.getOutputs())
     f.otherBytes += kernel.getNumBytesAtHints(out);

@@ -214,12 +214,17 @@ def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
         imp.reshape(nblocks, (1, groups)), square), 0, square, i64), [1])
     bstarts = imp.binary("sub", bends, nblocks, (groups,), i64)
     total = (rows + min(groups, rows) * (B - 1)) // B
-    # Each block's group: the number of groups whose blocks end at or
-    # before it; past the last, the block holds no rows.
-    per = (total, groups)
-    gblock = imp.reduce("sum", imp.where(
-        imp.compare("le", per, imp.broadcast(imp.reshape(bends, (1, groups)), per),
-                    imp.iota(per, 0)), 1, 0, per, i64), [1])
+
+    def at_or_before(ends_, count):
+        """For each of `count` positions, how many of the groups' `ends_`
+        are at or before it: the group it falls in."""
+        per = (count, groups)
+        return imp.reduce("sum", imp.where(
+            imp.compare("le", per, imp.broadcast(imp.reshape(ends_, (1, groups)), per),
+                        imp.iota(per, 0)), 1, 0, per, i64), [1])
+    # Each block's group; past the last group's blocks, the block holds no
+    # rows.
+    gblock = at_or_before(bends, total)
     used = imp.compare("lt", (total,), gblock, groups)
     gblock = imp.binary("min", gblock, groups - 1, (total,), i64)
     # A block's rows: its group's rows from (block - first block) * B on;
@@ -239,10 +244,7 @@ def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
     prod = imp.where(imp.broadcast(imp.reshape(used, (total, 1, 1)), out), prod, 0.0,
                      out, val.dtype)
     # Row r of group g is row (r - start) of the group's blocks.
-    pairs = (rows, groups)
-    group = imp.reduce("sum", imp.where(
-        imp.compare("le", pairs, imp.broadcast(imp.reshape(ends, (1, groups)), pairs),
-                    imp.iota(pairs, 0)), 1, 0, pairs, i64), [1])
+    group = at_or_before(ends, rows)
     inside = imp.compare("lt", (rows,), group, groups)
     group = imp.binary("min", group, groups - 1, (rows,), i64)
     r = imp.iota((rows,), 0)

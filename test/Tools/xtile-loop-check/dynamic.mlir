@@ -11,7 +11,7 @@
 //
 // CHECK-NOT: MISMATCH
 // CHECK: func @ops at T=1: {{[0-9]+}} unfused launches, {{[0-9]+}} fused ({{[0-9]+}} when specialized), {{.*}} (same)
-// CHECK: func @attention at T=1: 13 unfused launches, 3 fused (3 when specialized), {{.*}} (same)
+// CHECK: func @attention at T=1: 13 unfused launches, 2 fused (1 when specialized), {{.*}} (same)
 // CHECK: func @ops at T=7: {{.*}} (same)
 // CHECK: func @attention at T=7: {{.*}} (same)
 // CHECK: func @ops at T=130: {{.*}} (same)

@@ -148,6 +148,11 @@ struct Contraction {
   Product scoreProduct;
 };
 
+/// Whether `v` is computed from a load at an index that is itself read
+/// from memory at indices using one of `ivs` (per batch: a grouped GEMM's
+/// expert; per row: its rows gathered by sorted pair ids).
+bool indexedThroughLoad(mlir::Value v, const llvm::DenseSet<mlir::Value> &ivs);
+
 /// The values a contraction's operands are computed from that depend on
 /// no output index and no K index (nor, block-scaled, the block's) and
 /// are not constants, outermost first where one is computed from another:

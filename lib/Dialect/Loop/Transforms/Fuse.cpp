@@ -533,30 +533,38 @@ private:
   /// reads.
   void collectThroughBroadcasts(Value v, LaunchOp launch, KernelOp k,
                                 DenseSet<Value> &ivs) {
-    auto load = v.getDefiningOp<LoadOp>();
-    auto arg = load ? dyn_cast<BlockArgument>(load.getBuffer()) : nullptr;
-    auto source = arg && arg.getOwner()->getParentOp() == k
-                      ? launch.getInputs()[arg.getArgNumber()]
-                            .getDefiningOp<LaunchOp>()
-                      : LaunchOp();
-    KernelOp bk = source ? kernelOf(source) : KernelOp();
-    std::optional<PointwiseNest> nest =
-        bk ? getPointwiseNest(bk) : std::nullopt;
-    auto read = nest ? nest->store.getValue().getDefiningOp<LoadOp>()
-                     : LoadOp();
-    if (!read || read->getBlock() != nest->body ||
-        nest->loops.size() != load.getIndices().size()) {
-      if (Operation *def = v.getDefiningOp()) {
-        for (Value operand : def->getOperands())
-          collectThroughBroadcasts(operand, launch, k, ivs);
-        return;
+    SmallVector<Value> work{v};
+    DenseSet<Value> seen;
+    while (!work.empty()) {
+      Value value = work.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      Operation *def = value.getDefiningOp();
+      if (!def) {
+        collectInductionVars(value, ivs);
+        continue;
       }
-      collectInductionVars(v, ivs);
-      return;
+      auto load = dyn_cast<LoadOp>(def);
+      auto arg = load ? dyn_cast<BlockArgument>(load.getBuffer()) : nullptr;
+      auto source = arg && arg.getOwner()->getParentOp() == k
+                        ? launch.getInputs()[arg.getArgNumber()]
+                              .getDefiningOp<LaunchOp>()
+                        : LaunchOp();
+      KernelOp bk = source ? kernelOf(source) : KernelOp();
+      std::optional<PointwiseNest> nest =
+          bk ? getPointwiseNest(bk) : std::nullopt;
+      auto read = nest ? nest->store.getValue().getDefiningOp<LoadOp>()
+                       : LoadOp();
+      if (!read || read->getBlock() != nest->body ||
+          nest->loops.size() != load.getIndices().size()) {
+        llvm::append_range(work, def->getOperands());
+        continue;
+      }
+      // A broadcast's element: the indices at the dimensions it reads.
+      for (auto [d, loop] : llvm::enumerate(nest->loops))
+        if (llvm::is_contained(read.getIndices(), loop.getInductionVar()))
+          work.push_back(load.getIndices()[d]);
     }
-    for (auto [d, loop] : llvm::enumerate(nest->loops))
-      if (llvm::is_contained(read.getIndices(), loop.getInductionVar()))
-        collectInductionVars(load.getIndices()[d], ivs);
   }
 
   /// Whether `v` is the result of a contraction batched over `batch` (its
