@@ -155,8 +155,9 @@ bool indexedThroughLoad(mlir::Value v, const llvm::DenseSet<mlir::Value> &ivs);
 
 /// The values a contraction's operands are computed from that depend on
 /// no output index and no K index (nor, block-scaled, the block's) and
-/// are not constants, outermost first where one is computed from another:
-/// the same for a whole program (a grouped GEMM's group and first row,
+/// are not constants, each the first such value on its path from an
+/// operand (what it is computed from is not listed again): the same for
+/// a whole program (a grouped GEMM's group and first row,
 /// read from memory), computed once before its K loop.
 llvm::SmallVector<mlir::Value> programScalars(const Contraction &c);
 
