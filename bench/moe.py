@@ -285,6 +285,7 @@ def main():
             print(f"skipped: no {t} (CUDA toolkit or Triton's bundled copy) found")
             return 0
     tmp = args.keep or tempfile.mkdtemp(prefix="xtile-moe-")
+    pathlib.Path(tmp).mkdir(parents=True, exist_ok=True)
     for name in args.models.split(","):
         spec = MODELS[name]
         print(f"{name}: hidden {spec['hidden']}, expert intermediate "

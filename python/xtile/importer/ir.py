@@ -75,16 +75,38 @@ class Value:
     of an integer value's elements, carried through reshapes, broadcasts,
     transposes and widening casts: `bound`, every element is in [0,
     bound) (topk's indices); `inverse`, for a permutation of [0, n) (a
-    sort's indices), the Value of its inverse."""
+    sort's indices), the Value of its inverse; `blocked`, a Blocked form
+    of its rows."""
 
     def __init__(self, name, shape, dtype):
         self.name, self.shape, self.dtype = name, tuple(dim(d) for d in shape), dtype
         self.bound = None
         self.inverse = None
+        self.blocked = None
 
     @property
     def type(self):
         return tensor_type(self.shape, self.dtype)
+
+
+class Blocked:
+    """A [rows, n] value also held in the block layout of a grouped GEMM
+    (docs/Frontend.md, "Mixture-of-experts models"): `blocks`, [blocks, B,
+    n], holds each row at its group's slot, and slots without a row hold
+    values nothing reads. `key` names the grouping (its offsets and
+    sizes): a grouped GEMM over the same grouping takes `blocks` as its
+    left operand where it would gather the rows into them. Elementwise
+    ops of blocked values (and Python numbers) are blocked too, so an
+    activation between two grouped GEMMs (SwiGLU) runs in the block
+    layout, and each block layout that nothing reads is dead code.
+    `columns(start, end)`, where set, makes the blocks of the columns
+    [start, end) as a grouped GEMM over its matrices' columns: the gate
+    and up halves of a concatenated projection become two contractions
+    that share their left operand, fused with the gate's epilogue as a
+    dense MLP's are."""
+
+    def __init__(self, key, blocks, columns=None):
+        self.key, self.blocks, self.columns = key, blocks, columns
 
 
 class IRBuilder:
@@ -151,6 +173,7 @@ class IRBuilder:
         if (v.bound is not None and not dtype.is_floating_point and dtype != torch.bool
                 and v.bound <= torch.iinfo(dtype).max + 1):
             out.bound = v.bound
+        out.blocked = self._blocked(v.shape, [v], lambda x, shape: self.cast(x, dtype))
         return out
 
     def broadcast(self, v, shape):
@@ -202,14 +225,34 @@ class IRBuilder:
                 "xtile does not support (only as a size)")
         raise UnsupportedError(f"operand {x!r} is not supported")
 
+    def _blocked(self, shape, operands, make):
+        """The Blocked form of an elementwise result of `shape` whose
+        operands (Values and Python numbers) are `operands`: `make(blocked
+        operands, blocked shape)`, where every Value among them has one
+        at that shape, of one grouping; else None."""
+        values = [x for x in operands if isinstance(x, Value)]
+        if not values or any(x.blocked is None or x.shape != tuple(shape) for x in values):
+            return None
+        key = values[0].blocked.key
+        if any(x.blocked.key != key for x in values):
+            return None
+        shape = values[0].blocked.blocks.shape[:2] + tuple(shape[1:])
+        return Blocked(key, make(*[x.blocked.blocks if isinstance(x, Value) else x
+                                   for x in operands], shape))
+
     def unary(self, op, x, shape, dtype):
-        x = self.operand(x, shape, dtype)
-        return self.emit(f"xtensor.{op} {x.name} : {x.type}", shape, dtype)
+        out = self.emit(f"xtensor.{op} {self.operand(x, shape, dtype).name} : "
+                        f"{tensor_type(shape, dtype)}", shape, dtype)
+        out.blocked = self._blocked(shape, [x], lambda y, s: self.unary(op, y, s, dtype))
+        return out
 
     def binary(self, op, a, b, shape, dtype):
-        a = self.operand(a, shape, dtype)
-        b = self.operand(b, shape, dtype)
-        return self.emit(f"xtensor.{op} {a.name}, {b.name} : {a.type}", shape, dtype)
+        x = self.operand(a, shape, dtype)
+        y = self.operand(b, shape, dtype)
+        out = self.emit(f"xtensor.{op} {x.name}, {y.name} : {x.type}", shape, dtype)
+        out.blocked = self._blocked(shape, [a, b],
+                                    lambda p, q, s: self.binary(op, p, q, s, dtype))
+        return out
 
     def compare(self, pred, shape, input, other):
         # Compared in PyTorch's promoted type (an int tensor against 0.5
@@ -238,9 +281,22 @@ class IRBuilder:
         """x[starts:ends:strides], of `shape`; a dynamic end keeps its
         dimension whole."""
         strides = [1] * len(x.shape) if strides is None else strides
-        return self.emit(f"xtensor.slice {x.name} starts {starts} limits {limits(ends)} "
-                         f"strides {strides} : {x.type} -> "
-                         f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+        out = self.emit(f"xtensor.slice {x.name} starts {starts} limits {limits(ends)} "
+                        f"strides {strides} : {x.type} -> "
+                        f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
+        b = x.blocked
+        if b is not None and len(x.shape) == 2 and tuple(shape)[0] == x.shape[0]:
+            # Columns of a blocked value: the same columns of its blocks,
+            # a grouped GEMM of its matrices' columns where it is one.
+            start, n, step = starts[1], shape[1], strides[1]
+            if step == 1 and b.columns is not None:
+                blocks = b.columns(start, start + n)
+            else:
+                t, rows = b.blocks.shape[:2]
+                blocks = self.slice(b.blocks, [0, 0, start], [t, rows, start + (n - 1) * step + 1],
+                                    (t, rows, n), [1, 1, step])
+            out.blocked = Blocked(b.key, blocks)
+        return out
 
     def gather(self, x, index, axis):
         """x's slices along `axis` at each element of `index`."""
@@ -288,7 +344,9 @@ class IRBuilder:
 
     def activation(self, op, x, shape, dtype):
         """gelu (`op` "gelu erf" or "gelu tanh") or silu of x."""
-        return self.emit(f"xtensor.{op} {x.name} : {x.type}", shape, dtype)
+        out = self.emit(f"xtensor.{op} {x.name} : {x.type}", shape, dtype)
+        out.blocked = self._blocked(shape, [x], lambda y, s: self.activation(op, y, s, dtype))
+        return out
 
     def norm(self, op, x, operands, eps, shape, dtype, rank=1):
         """xtensor.layer_norm / rms_norm (`op`) of x over its `rank`

@@ -5,6 +5,7 @@ import math
 import torch
 
 from .errors import UnsupportedError
+from .ir import Blocked
 from .registry import lowering
 from .sizes import broadcast_shapes, is_int
 
@@ -237,12 +238,26 @@ def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
         imp.iota(grid, 1), grid, i64)
     src = imp.where(imp.compare("lt", grid, within, at(sizes)),
                     imp.binary("add", at(starts), within, grid, i64), 0, grid, i64)
-    lhs = imp.gather(imp.cast(input, w.dtype), src, 0)            # [blocks, B, k]
-    rhs = imp.gather(w, gblock, 0)                                # [blocks, k, n]
-    out = (total, B, n)
-    prod = imp.matmul(lhs, rhs, out, val.dtype)
-    prod = imp.where(imp.broadcast(imp.reshape(used, (total, 1, 1)), out), prod, 0.0,
-                     out, val.dtype)
+    # The left operand: the rows gathered into the blocks, or, where the
+    # rows are already held in the blocks of this grouping (the previous
+    # grouped GEMM's result, through elementwise ops), those blocks.
+    key = ("grouped_mm", offs.name, rows, groups)
+    held = imp.cast(input, w.dtype).blocked
+    if held is not None and held.key == key:
+        lhs = held.blocks                                         # [blocks, B, k]
+    else:
+        lhs = imp.gather(imp.cast(input, w.dtype), src, 0)
+
+    def product(start, end):
+        """The blocks' products with their group's matrix's columns
+        [start, end); blocks without rows are zeros."""
+        mat = w if (start, end) == (0, n) else imp.slice(
+            w, [0, 0, start], [groups, k, end], (groups, k, end - start))
+        out = (total, B, end - start)
+        prod = imp.matmul(lhs, imp.gather(mat, gblock, 0), out, val.dtype)
+        return imp.where(imp.broadcast(imp.reshape(used, (total, 1, 1)), out), prod, 0.0,
+                         out, val.dtype)
+    prod = product(0, n)
     # Row r of group g is row (r - start) of the group's blocks.
     group = at_or_before(ends, rows)
     inside = imp.compare("lt", (rows,), group, groups)
@@ -254,7 +269,9 @@ def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
     pos = imp.where(inside, pos, 0, (rows,), i64)
     rows_out = imp.gather(imp.reshape(prod, (total * B, n)), pos, 0)
     keep = imp.broadcast(imp.reshape(inside, (rows, 1)), (rows, n))
-    return imp.where(keep, rows_out, 0.0, (rows, n), val.dtype)
+    result = imp.where(keep, rows_out, 0.0, (rows, n), val.dtype)
+    result.blocked = Blocked(key, prod, product)
+    return result
 
 
 @lowering("addmm")

@@ -1201,6 +1201,11 @@ static void mergeAdjacentLoops(Block *block) {
 /// stay far below CUDA's 4 KiB).
 static constexpr unsigned kMaxHorizontalBuffers = 128;
 
+/// The most work (estimateWork) of a kernel that horizontal fusion merges
+/// whatever its folds: a few thousand operations over the whole grid take
+/// less time than its launch.
+static constexpr double kTinyKernelWork = 16384;
+
 /// Sibling fusion: two launches that read a common input over the same
 /// iteration space become one kernel with both outputs, so the shared input
 /// is read once. Horizontal fusion: two elementwise launches over the same
@@ -1247,6 +1252,31 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
                .wasInterrupted();
     return known->second;
   };
+  // Tiny: a kernel of static sizes with little work and no contraction or
+  // online fold (a routing step over a few experts or token-expert pairs):
+  // its launch is all it costs, so its fold's schedule does not matter.
+  DenseMap<Operation *, bool> tinyKernels;
+  auto tiny = [&](LaunchOp launch) {
+    auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
+    if (!kernel)
+      return false;
+    auto [known, inserted] = tinyKernels.try_emplace(kernel, false);
+    if (inserted)
+      known->second =
+          llvm::all_of(launch->getResultTypes(),
+                       [](Type t) {
+                         return cast<RankedTensorType>(t).hasStaticShape();
+                       }) &&
+          findTiledContractions(kernel).folds.empty() &&
+          !kernel
+               ->walk([](OnlineFoldOp) { return WalkResult::interrupt(); })
+               .wasInterrupted() &&
+          estimateWork(kernel) <= kTinyKernelWork;
+    return known->second;
+  };
+  auto mergeable = [&](LaunchOp a, LaunchOp b) {
+    return (elementwise(a) && elementwise(b)) || (tiny(a) && tiny(b));
+  };
   // Per iteration space (the first result's shape and dynamic sizes), the
   // launches over it, in program order.
   auto space = [](LaunchOp launch) -> Type {
@@ -1266,7 +1296,7 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
           out.push_back(k);
     // Elementwise: the later launches of the same iteration space (those
     // that are elementwise are taken below).
-    if (horizontal && elementwise(launch))
+    if (horizontal && (elementwise(launch) || tiny(launch)))
       for (size_t k : spaces.lookup(space(launch)))
         if (k > after)
           out.push_back(k);
@@ -1311,14 +1341,20 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
       bool available = llvm::all_of(b.getInputs(), [&](Value v) {
         return dominance.properlyDominates(v, a) || movableConstant(v);
       });
-      if (!available)
+      // Else the merged launch may replace `b` instead, where nothing
+      // reads `a`'s results before `b`.
+      bool late = !available && llvm::all_of(a->getUsers(), [&](Operation *user) {
+        Operation *at = a->getBlock()->findAncestorOpInBlock(*user);
+        return at && b->isBeforeInBlock(at);
+      });
+      if (!available && !late)
         continue;
       if (!shares) {
         auto buffers = [](LaunchOp l) {
           return l.getInputs().size() + l.getNumResults();
         };
         if (!horizontal || buffers(a) + buffers(b) > kMaxHorizontalBuffers ||
-            !elementwise(a) || !elementwise(b))
+            !mergeable(a, b))
           continue;
       }
 
@@ -1370,10 +1406,11 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
         continue;
       }
 
-      for (Value v : b.getInputs())
-        if (!dominance.properlyDominates(v, a))
-          v.getDefiningOp()->moveBefore(a);
-      builder.setInsertionPoint(a);
+      if (!late)
+        for (Value v : b.getInputs())
+          if (!dominance.properlyDominates(v, a))
+            v.getDefiningOp()->moveBefore(a);
+      builder.setInsertionPoint(late ? b : a);
       SmallVector<Type> results(a.getResultTypes());
       llvm::append_range(results, b.getResultTypes());
       auto launch = LaunchOp::create(builder, a.getLoc(), results,
@@ -1390,6 +1427,8 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
       counts.erase(kb.getSymNameAttr());
       elementwiseKernels.erase(ka);
       elementwiseKernels.erase(kb);
+      tinyKernels.erase(ka);
+      tinyKernels.erase(kb);
       symbols.erase(ka);
       symbols.erase(kb);
       symbols.insert(merged);

@@ -68,10 +68,61 @@ func.func @steps(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>) -> (tensor<f
 // CHECK-NEXT:    xloop.launch
 // CHECK-NEXT:    xloop.launch
 // CHECK-NEXT:    return
-func.func @sums(%a: tensor<64x32xf32>, %b: tensor<64x32xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
-  %x = xtensor.reduce sum %a dims [1] : tensor<64x32xf32> -> tensor<64xf32>
-  %y = xtensor.reduce sum %b dims [1] : tensor<64x32xf32> -> tensor<64xf32>
-  return %x, %y : tensor<64xf32>, tensor<64xf32>
+func.func @sums(%a: tensor<256x128xf32>, %b: tensor<256x128xf32>) -> (tensor<256xf32>, tensor<256xf32>) {
+  %x = xtensor.reduce sum %a dims [1] : tensor<256x128xf32> -> tensor<256xf32>
+  %y = xtensor.reduce sum %b dims [1] : tensor<256x128xf32> -> tensor<256xf32>
+  return %x, %y : tensor<256xf32>, tensor<256xf32>
+}
+
+// -----
+
+// Unless both are tiny (static sizes, at most 16384 operations, no
+// contraction): a launch is all such a kernel costs (an MoE layer's
+// routing over a few experts), so they merge whatever their folds.
+// CHECK-LABEL: xloop.kernel @tiny_
+// CHECK:         xloop.fold
+// CHECK:         xloop.fold
+// CHECK-NOT:   xloop.kernel
+// CHECK-LABEL: func.func @tiny(
+// CHECK-NEXT:    %[[L:.*]]:2 = xloop.launch
+// CHECK-NEXT:    return %[[L]]#0, %[[L]]#1
+func.func @tiny(%a: tensor<8x8xf32>, %b: tensor<8x8xi64>) -> (tensor<8xf32>, tensor<8xi64>) {
+  %x = xtensor.reduce sum %a dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  %y = xtensor.reduce max %b dims [1] : tensor<8x8xi64> -> tensor<8xi64>
+  return %x, %y : tensor<8xf32>, tensor<8xi64>
+}
+
+// -----
+
+// Where the second's inputs are computed after the first, the merged
+// launch takes the second's place: nothing reads the first's result
+// before it.
+// CHECK-LABEL: func.func @late(
+// CHECK-NEXT:    %[[M:.*]] = xloop.launch @late_matmul
+// CHECK-NEXT:    %[[L:.*]]:2 = xloop.launch @late_reduce({{.*}}, %[[M]])
+// CHECK-NEXT:    return %[[L]]#0, %[[L]]#1
+func.func @late(%a: tensor<8x8xf32>, %p: tensor<8x4xf32>, %q: tensor<4x8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %x = xtensor.reduce sum %a dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  %m = xtensor.matmul %p, %q : tensor<8x4xf32>, tensor<4x8xf32> -> tensor<8x8xf32>
+  %e = xtensor.exp %m : tensor<8x8xf32>
+  %y = xtensor.reduce max %e dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  return %x, %y : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A tiny kernel read before the other is launched keeps its place.
+// CHECK-LABEL: func.func @read_between(
+// CHECK-COUNT-3: xloop.launch
+// CHECK-NEXT:    return
+func.func @read_between(%a: tensor<8x8xf32>, %p: tensor<8x4xf32>, %q: tensor<4x8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %x = xtensor.reduce sum %a dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  %xb = xtensor.broadcast %x : tensor<8xf32> -> tensor<4x8xf32>
+  %q2 = xtensor.mul %q, %xb : tensor<4x8xf32>
+  %m = xtensor.matmul %p, %q2 : tensor<8x4xf32>, tensor<4x8xf32> -> tensor<8x8xf32>
+  %e = xtensor.exp %m : tensor<8x8xf32>
+  %y = xtensor.reduce max %e dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  return %x, %y : tensor<8xf32>, tensor<8xf32>
 }
 
 // -----
