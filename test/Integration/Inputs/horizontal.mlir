@@ -115,3 +115,28 @@ func.func @steps(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>) -> (tensor<f
   %z = xtensor.add %c, %one : tensor<f32>
   return %x, %y, %z : tensor<f32>, tensor<f32>, tensor<f32>
 }
+
+// Tiny kernels (a launch is all they cost): two row sums that share
+// nothing, merged whatever their folds; a merged launch in the second's
+// place (its input is a matmul after the first); column sums recomputed
+// by their only consumer.
+func.func @tiny(%a: tensor<8x8xf32>, %b: tensor<8x8xi64>) -> (tensor<8xf32>, tensor<8xi64>) {
+  %x = xtensor.reduce sum %a dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  %y = xtensor.reduce max %b dims [1] : tensor<8x8xi64> -> tensor<8xi64>
+  return %x, %y : tensor<8xf32>, tensor<8xi64>
+}
+
+func.func @late(%a: tensor<8x8xf32>, %p: tensor<8x4xf32>, %q: tensor<4x8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %x = xtensor.reduce sum %a dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  %m = xtensor.matmul %p, %q : tensor<8x4xf32>, tensor<4x8xf32> -> tensor<8x8xf32>
+  %e = xtensor.exp %m : tensor<8x8xf32>
+  %y = xtensor.reduce max %e dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  return %x, %y : tensor<8xf32>, tensor<8xf32>
+}
+
+func.func @column_share(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s = xtensor.reduce sum %a dims [0] : tensor<8x8xf32> -> tensor<8xf32>
+  %b = xtensor.broadcast %s : tensor<8xf32> -> tensor<8x8xf32>
+  %d = xtensor.div %a, %b : tensor<8x8xf32>
+  return %d : tensor<8x8xf32>
+}

@@ -286,6 +286,22 @@ static double estimateWork(Operation *kernel) {
   return work;
 }
 
+/// The most work (estimateWork) of a tiny kernel: a few thousand
+/// operations over the whole grid take less time than a launch.
+static constexpr double kTinyKernelWork = 16384;
+
+/// A kernel whose launch is all it costs: static sizes, no contraction or
+/// online fold, and at most kTinyKernelWork of work (a routing step over
+/// a few experts or token-expert pairs). Fusion saves launches of such
+/// kernels whatever it recomputes, and merges them whatever their folds.
+static bool isTiny(KernelOp kernel) {
+  return kernel.getNumSizes() == 0 &&
+         findTiledContractions(kernel).folds.empty() &&
+         !kernel->walk([](OnlineFoldOp) { return WalkResult::interrupt(); })
+              .wasInterrupted() &&
+         estimateWork(kernel) <= kTinyKernelWork;
+}
+
 /// How many launches name each kernel, counted once: walking the module
 /// for symbol uses at every fusion decision would make fusion quadratic.
 static DenseMap<StringAttr, unsigned> countLaunches(ModuleOp module) {
@@ -939,7 +955,10 @@ private:
     // causal part bounds the keys each query block visits), whatever the
     // consumer repeats it over (the heads).
     bool recomputed = isCheapExpansion(producer, pk);
-    if (!recomputed && addedWork > flopsPerByte * savedBytes) {
+    // A tiny producer whose launch goes, fused into a consumer that stays
+    // tiny: the launch saved outweighs what is recomputed.
+    bool launchSaved = producerDies && isTiny(pk) && isTiny(trial);
+    if (!recomputed && !launchSaved && addedWork > flopsPerByte * savedBytes) {
       trial->erase();
       return false;
     }
@@ -1201,11 +1220,6 @@ static void mergeAdjacentLoops(Block *block) {
 /// stay far below CUDA's 4 KiB).
 static constexpr unsigned kMaxHorizontalBuffers = 128;
 
-/// The most work (estimateWork) of a kernel that horizontal fusion merges
-/// whatever its folds: a few thousand operations over the whole grid take
-/// less time than its launch.
-static constexpr double kTinyKernelWork = 16384;
-
 /// Sibling fusion: two launches that read a common input over the same
 /// iteration space become one kernel with both outputs, so the shared input
 /// is read once. Horizontal fusion: two elementwise launches over the same
@@ -1262,16 +1276,7 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
       return false;
     auto [known, inserted] = tinyKernels.try_emplace(kernel, false);
     if (inserted)
-      known->second =
-          llvm::all_of(launch->getResultTypes(),
-                       [](Type t) {
-                         return cast<RankedTensorType>(t).hasStaticShape();
-                       }) &&
-          findTiledContractions(kernel).folds.empty() &&
-          !kernel
-               ->walk([](OnlineFoldOp) { return WalkResult::interrupt(); })
-               .wasInterrupted() &&
-          estimateWork(kernel) <= kTinyKernelWork;
+      known->second = isTiny(kernel);
     return known->second;
   };
   auto mergeable = [&](LaunchOp a, LaunchOp b) {
