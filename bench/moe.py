@@ -35,6 +35,8 @@ Columns:
   one of its expert's blocks. A row kernel (a GEMV: one program per output
   column, each pair's row of its expert) reads each pair's expert matrix
   on its own;
+- written: the bytes all kernels write (xtile-opt --xloop-report): the
+  intermediates between them and the layer's output;
 - regs, spills: the most registers and the spill bytes over all kernels
   (ptxas -v);
 - instr/kFLOP: the main loop's SASS instructions per 1000 FLOPs of a
@@ -210,6 +212,7 @@ def case(name, tokens, args, tools, tmp):
     if rc:
         return f"lower-to-loop failed: {first_line(err)}"
     launches = re.search(r"(\d+) launches", report + err)
+    written = sum(int(w) for w in re.findall(r"writes (\d+) B", report + err))
     rc, tile_ir, err = run([args.opt, f"--lower-to-tile={target}", str(src)])
     if rc:
         return f"lower-to-tile failed: {first_line(err)}"
@@ -264,7 +267,8 @@ def case(name, tokens, args, tools, tmp):
               else str(theirs))
     return (f"{launches.group(1) if launches else '?':>3} kernels, B={block:<3} "
             f"{' + '.join(kinds):<44} weights {read / 2**30:6.2f} GiB vs "
-            f"ideal {ideal / 2**30:6.2f} ({read / ideal:4.2f}x), regs {regs}, "
+            f"ideal {ideal / 2**30:6.2f} ({read / ideal:4.2f}x), written "
+            f"{written / 2**20:.1f} MiB, regs {regs}, "
             f"spills {spills} B, instr/kFLOP {ours} (Triton {theirs}); "
             f"import {imported:.1f} s, compile {compiled:.1f} s")
 

@@ -270,7 +270,13 @@ def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
     rows_out = imp.gather(imp.reshape(prod, (total * B, n)), pos, 0)
     keep = imp.broadcast(imp.reshape(inside, (rows, 1)), (rows, n))
     result = imp.where(keep, rows_out, 0.0, (rows, n), val.dtype)
-    result.blocked = Blocked(key, prod, product)
+    # Held in the blocks too, for an activation and a grouped GEMM after
+    # it (Blocked), where the rows fill a block at least: below that (a
+    # decoding step's few pairs) the products of the rows alone are a
+    # matrix-vector product per row, and the blocks' padding would be
+    # computed as rows.
+    if rows >= B:
+        result.blocked = Blocked(key, prod, product)
     return result
 
 
