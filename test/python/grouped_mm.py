@@ -54,13 +54,19 @@ def schedule(module, x, offs):
     return f"{inst.group(1) if inst else 'fma'}, batch_group {group}"
 
 
-def case(name, rows, k, n, ends, dtype=torch.bfloat16, fallback=False):
-    module = Grouped(len(ends), k, n, dtype, fallback)
+def run(module, rows, k, ends, dtype):
+    """`module` compiled and called on `rows` random rows of `k` and the
+    offsets `ends`: (rows, offsets, the compiled module, its result)."""
     torch.manual_seed(rows)
     x = torch.randn(rows, k, dtype=dtype)
     offs = torch.tensor(ends, dtype=torch.int32)
     compiled = xtile.compile(module, (x, offs))
-    got = compiled(x, offs)
+    return x, offs, compiled, compiled(x, offs)
+
+
+def case(name, rows, k, n, ends, dtype=torch.bfloat16, fallback=False):
+    module = Grouped(len(ends), k, n, dtype, fallback)
+    x, offs, compiled, got = run(module, rows, k, ends, dtype)
     ref = reference(x, module.w.detach(), ends)
     err = (got.double() - ref).abs().max().item()
     # The result rounds once from an f32 sum (bf16: half an ulp of the
@@ -102,11 +108,7 @@ def swiglu_case(name, rows, k, inter, ends, dtype=torch.bfloat16, fallback=False
     block take the rows' own products (the blocks' padding is not
     computed as rows)."""
     module = ExpertMLPs(len(ends), k, inter, dtype, fallback)
-    torch.manual_seed(rows)
-    x = torch.randn(rows, k, dtype=dtype)
-    offs = torch.tensor(ends, dtype=torch.int32)
-    compiled = xtile.compile(module, (x, offs))
-    got = compiled(x, offs)
+    x, offs, compiled, got = run(module, rows, k, ends, dtype)
     wg, wu = module.gate_up.detach().double().chunk(2, dim=-1)
     h = torch.zeros(rows, inter, dtype=torch.float64)
     start = 0

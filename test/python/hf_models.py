@@ -34,18 +34,23 @@ MOE = ("mixtral", "qwen2_moe", "qwen3_moe", "olmoe", "deepseek_v3", "gpt_oss", "
 
 
 def attention_kernels(text):
-    """In the module's Loop IR: the fused attention kernels (weighted online
-    folds) and the softmax maxima left unfused (kernels with a float max
-    fold and an exp; an MoE router's topk has max folds, and no exp)."""
+    """In the module's Loop IR: the launches of fused attention kernels
+    (weighted online folds; layers alike launch one kernel) and the
+    softmax maxima left unfused (kernels with a float max
+    fold over more than 8 elements and an exp; an MoE router's topk has
+    max folds and no exp, and its softmax over the top k or 8 experts
+    folds at most 8)."""
     import subprocess
     from xtile import runtime
     loop = subprocess.run([runtime._tool("xtile-opt"), "--lower-to-loop"],
                           input=text, capture_output=True, text=True,
                           check=True).stdout
     kernels = loop.split("xloop.kernel @")[1:]
-    float_max = re.compile(r"combine max init\([^)]*\) : (f16|bf16|f32|f64) ")
-    return (loop.count("weights 1"),
-            sum(bool(float_max.search(k)) and "math.exp" in k for k in kernels))
+    float_max = re.compile(r"= 0 to (\d+) combine max init\([^)]*\) : (f16|bf16|f32|f64) ")
+    attention = [k.split("(")[0] for k in kernels if "weights 1" in k]
+    return (sum(loop.count(f"xloop.launch @{name}(") for name in attention),
+            sum(any(int(m.group(1)) > 8 for m in float_max.finditer(k)) and
+                "math.exp" in k for k in kernels))
 
 
 def families():

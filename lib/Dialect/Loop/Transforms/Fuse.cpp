@@ -1246,38 +1246,35 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
     for (Value v : launch.getInputs())
       if (readers[v].empty() || readers[v].back() != k)
         readers[v].push_back(k);
-  // Elementwise: stores at the loops' indices and no fold (a reduction
-  // keeps the schedule its own shape calls for). Known per kernel (an
-  // erased kernel's entry goes with it).
-  DenseMap<Operation *, bool> elementwiseKernels;
-  auto elementwise = [&](LaunchOp launch) {
+  // Facts per kernel, each computed once (an erased kernel's entry goes
+  // with it): elementwise (stores at the loops' indices and no fold: a
+  // reduction keeps the schedule its own shape calls for), and tiny (its
+  // launch is all it costs, so its folds' schedule does not matter).
+  DenseMap<Operation *, bool> elementwiseKernels, tinyKernels;
+  auto known = [&](DenseMap<Operation *, bool> &facts, LaunchOp launch,
+                   function_ref<bool(KernelOp)> fact) {
     auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
     if (!kernel)
       return false;
-    auto [known, inserted] = elementwiseKernels.try_emplace(kernel, false);
+    auto [it, inserted] = facts.try_emplace(kernel, false);
     if (inserted)
-      known->second =
-          getPointwiseNest(kernel, /*manyOutputs=*/true) &&
-          !kernel
-               .walk([](Operation *op) {
-                 return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
-                                                      : WalkResult::advance();
-               })
-               .wasInterrupted();
-    return known->second;
+      it->second = fact(kernel);
+    return it->second;
   };
-  // Tiny: a kernel of static sizes with little work and no contraction or
-  // online fold (a routing step over a few experts or token-expert pairs):
-  // its launch is all it costs, so its fold's schedule does not matter.
-  DenseMap<Operation *, bool> tinyKernels;
+  auto elementwise = [&](LaunchOp launch) {
+    return known(elementwiseKernels, launch, [](KernelOp kernel) {
+      return getPointwiseNest(kernel, /*manyOutputs=*/true) &&
+             !kernel
+                  .walk([](Operation *op) {
+                    return isa<FoldOp, OnlineFoldOp>(op)
+                               ? WalkResult::interrupt()
+                               : WalkResult::advance();
+                  })
+                  .wasInterrupted();
+    });
+  };
   auto tiny = [&](LaunchOp launch) {
-    auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
-    if (!kernel)
-      return false;
-    auto [known, inserted] = tinyKernels.try_emplace(kernel, false);
-    if (inserted)
-      known->second = isTiny(kernel);
-    return known->second;
+    return known(tinyKernels, launch, isTiny);
   };
   auto mergeable = [&](LaunchOp a, LaunchOp b) {
     return (elementwise(a) && elementwise(b)) || (tiny(a) && tiny(b));
