@@ -86,6 +86,18 @@ CASES = [
     ("linear with a 1-D weight", lambda x, w: F.linear(x, w), (randn(5, 7), randn(7))),
     ("linear with a 1-D weight and 0-dim bias", lambda x, w, b: F.linear(x, w, b),
      (randn(2, 5, 7), randn(7), randn())),
+    # fmax / fmin take the element that is not NaN; copysign takes -0.0's
+    # sign, and makes integers float.
+    ("fmax and fmin ignore NaN", lambda a, b: (torch.fmax(a, b), torch.fmin(a, b)),
+     (torch.tensor([float("nan"), 1.0, float("nan"), -2.0, 3.0]),
+      torch.tensor([2.0, float("nan"), float("nan"), 4.0, -1.0]))),
+    ("fmax of integers", lambda a, b: torch.fmax(a, b),
+     (torch.tensor([1, -5, 7]), torch.tensor([3, -6, 7]))),
+    ("copysign by -0.0", lambda a, b: torch.copysign(a, b),
+     (torch.tensor([1.0, -2.0, 3.0, 0.0, 5.0]), torch.tensor([-0.0, 0.0, -1.0, -2.0, 7.0]))),
+    ("copysign of integers is float", lambda a, b: torch.copysign(a, b) * 0.5,
+     (torch.tensor([1, -2, 3]), torch.tensor([-4, 5, 0]))),
+    ("copysign by a number", lambda a: torch.copysign(a, -1.0), (randn(4, 3),)),
 ]
 
 

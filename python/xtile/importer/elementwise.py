@@ -87,6 +87,24 @@ def minimum(imp, val, input, other):
     return imp.binary("min", input, other, val.shape, val.dtype)
 
 
+def _ignoring_nan(kind):
+    """fmax / fmin: the maximum (minimum) of two elements, or the one that
+    is not NaN where the other is (NaN where both are)."""
+    def lower(imp, val, input, other):
+        shape, dtype = val.shape, val.dtype
+        a = imp.operand(input, shape, dtype)
+        b = imp.operand(other, shape, dtype)
+        m = imp.binary(kind, a, b, shape, dtype)
+        if not dtype.is_floating_point:
+            return m
+        return imp.where(imp.compare("ne", shape, a, a), b, imp.where(
+            imp.compare("ne", shape, b, b), a, m, shape, dtype), shape, dtype)
+    return lower
+
+
+register_each(_ignoring_nan, {"fmax": "max", "fmin": "min"})
+
+
 @lowering("relu")
 def relu(imp, val, input):
     return imp.binary("max", input, 0, val.shape, val.dtype)

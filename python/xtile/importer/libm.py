@@ -71,6 +71,16 @@ def signbit(imp, val, input):
         "lt", val.shape, inv, 0), val.shape, torch.bool), val.shape, torch.bool)
 
 
+@lowering("copysign")
+def copysign(imp, val, input, other):
+    # |input| with other's sign, -0.0's included (signbit; a NaN's sign
+    # bit is not observable without a bit cast: positive).
+    shape, dtype = val.shape, val.dtype
+    mag = imp.unary("abs", imp.operand(input, shape, dtype), shape, dtype)
+    sign = signbit(imp, val, imp.operand(other, shape, dtype))
+    return imp.where(sign, imp.unary("neg", mag, shape, dtype), mag, shape, dtype)
+
+
 @lowering("log10")
 def log10(imp, val, input):
     return imp.binary("mul", imp.unary("log", input, val.shape, val.dtype),
