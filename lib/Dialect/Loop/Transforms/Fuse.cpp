@@ -1344,11 +1344,24 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
         return dominance.properlyDominates(v, a) || movableConstant(v);
       });
       // Else the merged launch may replace `b` instead, where nothing
-      // reads `a`'s results before `b`.
-      bool late = !available && llvm::all_of(a->getUsers(), [&](Operation *user) {
-        Operation *at = a->getBlock()->findAncestorOpInBlock(*user);
-        return at && b->isBeforeInBlock(at);
-      });
+      // reads `a`'s results before `b` and nothing between them writes a
+      // buffer in place (which `a` would then read updated).
+      auto updatesBetween = [&] {
+        for (Operation *op = a->getNextNode(); op && op != b.getOperation();
+             op = op->getNextNode())
+          if (auto l = dyn_cast<LaunchOp>(op); l && l.getUpdates())
+            return true;
+        return false;
+      };
+      bool late =
+          !available &&
+          llvm::all_of(a->getUsers(),
+                       [&](Operation *user) {
+                         Operation *at =
+                             a->getBlock()->findAncestorOpInBlock(*user);
+                         return at && b->isBeforeInBlock(at);
+                       }) &&
+          !updatesBetween();
       if (!available && !late)
         continue;
       if (!shares) {

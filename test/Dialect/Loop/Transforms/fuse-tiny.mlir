@@ -1,4 +1,5 @@
 // RUN: xtile-opt %s --split-input-file --convert-xtensor-to-xloop --xloop-fuse | FileCheck %s
+// RUN: xtile-opt %s --split-input-file --convert-xtensor-to-xloop --xloop-write-in-place --xloop-fuse | FileCheck %s --check-prefix=INPLACE
 
 // A tiny kernel (static sizes, at most 16384 operations, no contraction)
 // costs its launch: fused into its only consumer when that stays tiny,
@@ -55,4 +56,25 @@ func.func @offsets(%counts: tensor<8xi64>) -> tensor<8xi64> {
   %m2 = xtensor.select %le, %eb, %zero : tensor<8x8xi64>
   %sums = xtensor.reduce sum %m2 dims [1] : tensor<8x8xi64> -> tensor<8xi64>
   return %sums : tensor<8xi64>
+}
+
+// -----
+
+// Merged in the later launch's place only where no launch between them
+// writes a buffer in place: fused after --xloop-write-in-place, the row
+// sums that read %c stay before the launch that updates %c.
+// INPLACE-LABEL: func.func @late_past_update(
+// INPLACE:         xloop.launch @late_past_update_{{[a-z_0-9]+}}(%arg1, %arg0)
+// INPLACE-NEXT:    xloop.launch @{{[a-z_0-9]+}}(%arg1) {updates = array<i64: 0>}
+// INPLACE-COUNT-2: xloop.launch
+// INPLACE-NEXT:    return
+func.func @late_past_update(%a: tensor<8x8xf32>, %c: tensor<8xf32> {xtensor.in_place = 1 : i64}, %p: tensor<8x4xf32>, %q: tensor<4x8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %s = xtensor.reduce sum %a dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  %x = xtensor.add %s, %c : tensor<8xf32>
+  %one = xtensor.constant dense<1.0> : tensor<8xf32>
+  %c2 = xtensor.add %c, %one : tensor<8xf32>
+  %m = xtensor.matmul %p, %q : tensor<8x4xf32>, tensor<4x8xf32> -> tensor<8x8xf32>
+  %e = xtensor.exp %m : tensor<8x8xf32>
+  %y = xtensor.reduce max %e dims [1] : tensor<8x8xf32> -> tensor<8xf32>
+  return %x, %c2, %y : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
