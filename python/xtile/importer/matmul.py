@@ -242,11 +242,12 @@ def grouped_mm(imp, val, input, mat2=None, offs=None, bias=None, out_dtype=None,
     # rows are already held in the blocks of this grouping (the previous
     # grouped GEMM's result, through elementwise ops), those blocks.
     key = ("grouped_mm", offs.name, rows, groups)
-    held = imp.cast(input, w.dtype).blocked
+    rows_in = imp.cast(input, w.dtype)
+    held = rows_in.blocked
     if held is not None and held.key == key:
         lhs = held.blocks                                         # [blocks, B, k]
     else:
-        lhs = imp.gather(imp.cast(input, w.dtype), src, 0)
+        lhs = imp.gather(rows_in, src, 0)
 
     def product(start, end):
         """The blocks' products with their group's matrix's columns
