@@ -26,13 +26,22 @@ namespace xl = xtile::loop;
 namespace xt = xtile::tile;
 
 bool xtile::dependsOn(Value v, const DenseSet<Value> &values) {
-  if (values.contains(v))
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def || def->getNumRegions())
-    return false;
-  return llvm::any_of(def->getOperands(),
-                      [&](Value o) { return dependsOn(o, values); });
+  // Each value once: a graph that shares values (a binary search's bounds,
+  // read by each next step twice) has exponentially many paths.
+  SmallVector<Value> work{v};
+  DenseSet<Value> seen{v};
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (values.contains(x))
+      return true;
+    Operation *def = x.getDefiningOp();
+    if (!def || def->getNumRegions())
+      continue;
+    for (Value o : def->getOperands())
+      if (seen.insert(o).second)
+        work.push_back(o);
+  }
+  return false;
 }
 
 FailureOr<RowNest> xtile::analyzeRowNest(xl::KernelOp kernel) {

@@ -26,9 +26,8 @@ def why_unsupported(name):
         return ("it draws random numbers, which xtile's kernels do not (export the "
                 "model in eval mode, or pass the random tensor as an input)")
     if name in _SORTING:
-        return ("it counts equal values, which needs a sorting kernel xtile does not "
-                "have (sort, topk, kthvalue and the medians are lowered by ranking "
-                "rows of up to 8,192 elements)")
+        return ("it counts equal values (runs of equal values in a sorted row), which "
+                "xtile does not lower")
     if name.startswith("_fft"):
         return "FFTs (complex tensors) are not supported"
     if name == "_local_scalar_dense":

@@ -342,6 +342,14 @@ def scatter(imp, val, input, dim, index, src=None, value=None, reduce=None,
         return imp.operand(input, val.shape, val.dtype)
     d = dim % len(x.shape)
     index = imp.reshape(index, shape)
+    if (src is not None and reduce is None and index.inverse is not None and
+            tuple(shape) == tuple(x.shape) == tuple(index.inverse.shape) and
+            d == len(shape) - 1):
+        # Each row permuted (a sort's indices along the last dimension):
+        # position j takes src's element at the inverse's j.
+        src = imp.cast(src, val.dtype)
+        return take(imp, src, [index.inverse if m == d else imp.iota(shape, m)
+                               for m in range(len(shape))], shape)
     coords = [wrapped(imp, index, x.shape[m], shape) if m == d else imp.iota(shape, m)
               for m in range(len(x.shape))]
     if src is not None:

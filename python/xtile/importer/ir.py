@@ -309,9 +309,13 @@ class IRBuilder:
         if not any(low) and not any(high):
             return x
         shape = tuple(n + a + b for n, a, b in zip(x.shape, low, high))
+        # (An i1 attribute is written without its type: `true`, `false`.)
+        fill = _literal(value, x.dtype)
+        if x.dtype != torch.bool:
+            fill += f" : {element_type(x.dtype)}"
         return self.emit(f"xtensor.pad {x.name} low {list(low)} high {list(high)} "
-                         f"value {_literal(value, x.dtype)} : {element_type(x.dtype)} : "
-                         f"{x.type} -> {tensor_type(shape, x.dtype)}", shape, x.dtype)
+                         f"value {fill} : {x.type} -> {tensor_type(shape, x.dtype)}",
+                         shape, x.dtype)
 
     def concat(self, xs, dim, shape, dtype):
         names = ", ".join(x.name for x in xs)

@@ -39,8 +39,11 @@ from .registry import lowering
 
 # The most rounds a selection is written as; beyond it, ranks.
 MAX_ROUNDS = 16
-# The longest row ranked (n^2 comparisons per row).
-MAX_SORT = 8192
+# The longest row ranked whole (n^2 comparisons per row); longer rows are
+# merged.
+MAX_RANKED = 256
+# Elements per run ranked before merging.
+MERGE_BLOCK = 32
 # The widest range of integers sorted by counting (an [n, R] running count).
 MAX_COUNTING_RANGE = 1024
 
@@ -132,8 +135,12 @@ def _select(imp, x, d, rounds, largest):
     """The indices of the first `rounds` elements of x along d (the last)
     in the order, as int64 of x's shape with d of size `rounds`."""
     if rounds > MAX_ROUNDS:
-        return _at_ranks(imp, _ranks(imp, x, largest),
-                         imp.iota(x.shape[:d] + (rounds,), d))
+        if x.shape[d] <= MAX_RANKED:
+            return _at_ranks(imp, _ranks(imp, x, largest),
+                             imp.iota(x.shape[:d] + (rounds,), d))
+        order = _sorted(imp, x, largest)
+        return imp.slice(order, [0] * (d + 1), list(x.shape[:d]) + [rounds],
+                         x.shape[:d] + (rounds,))
     order = _Order(imp, x, d, largest)
     values, indices = [], []
     left = imp.const(True, x.shape, torch.bool)
@@ -152,11 +159,6 @@ def _ranks(imp, x, largest):
     """Each element's rank in its row (the last dimension): the number of
     elements that precede it, int64."""
     *lead, n = x.shape
-    if n > MAX_SORT:
-        raise UnsupportedError(
-            f"operator {imp.what} sorts rows of {n} elements; xtile sorts by "
-            f"ranking (n^2 comparisons) rows of up to {MAX_SORT}, and has no "
-            "sorting network for longer ones")
     if x.dtype == torch.bool:
         x = imp.cast(x, torch.int32)
     lead = tuple(lead)
@@ -168,6 +170,166 @@ def _ranks(imp, x, largest):
     before = _precedes(imp, xj, j, xi, i, pairs, largest)
     ones = imp.where(before, 1, 0, pairs, torch.int64)
     return imp.reduce("sum", ones, [len(pairs) - 1])
+
+
+def _worst(dtype, largest):
+    """A value no element comes after when ties go to the earlier element:
+    the padding of a row sorted by merging."""
+    if dtype.is_floating_point:
+        return -math.inf if largest else math.nan
+    info = torch.iinfo(dtype)
+    return info.min if largest else info.max
+
+
+def _better(imp, a, b, shape, largest):
+    """Whether value a comes strictly before value b (NaN above every
+    number, NaNs equal)."""
+    bool_ = torch.bool
+    better = imp.compare("gt" if largest else "lt", shape, a, b)
+    if a.dtype.is_floating_point:
+        anan = imp.compare("ne", shape, a, a)
+        bnan = imp.compare("ne", shape, b, b)
+        hi, lo = (anan, bnan) if largest else (bnan, anan)
+        better = imp.binary("or", better, imp.binary(
+            "and", hi, imp.unary("not", lo, shape, bool_), shape, bool_), shape, bool_)
+    return better
+
+
+def _sorted(imp, x, largest):
+    """The indices of the stable sort of each row of x (the last
+    dimension; static sizes), int64 of x's shape: ranks for rows of up to
+    MAX_RANKED elements, merging for longer ones."""
+    if x.shape[-1] <= MAX_RANKED:
+        return _at_ranks(imp, _ranks(imp, x, largest), imp.iota(x.shape, len(x.shape) - 1))
+    return _merge_sort(imp, x, largest)
+
+
+def _merge_sort(imp, x, largest):
+    """The stable sort's indices of each row of x (module docstring,
+    "Merging"). The row is padded to MERGE_BLOCK * 2^m elements with the
+    worst value (_worst), which the ties' rule keeps behind every element
+    of the row: padding lies after the row, so it is always in the later
+    of two runs merged."""
+    *lead, n = x.shape
+    lead = tuple(lead)
+    if x.dtype == torch.bool:
+        x = imp.cast(x, torch.int32)
+    rows, b, i64 = math.prod(lead), MERGE_BLOCK, torch.int64
+    blocks = 1 << (-(-n // b) - 1).bit_length()
+    width = b * blocks
+    v = imp.pad(imp.reshape(x, (rows, n)), [0, 0], [0, width - n], _worst(x.dtype, largest))
+    # Runs of one block, ranked.
+    cube = (rows, blocks, b)
+    local = _at_ranks(imp, _ranks(imp, imp.reshape(v, cube), largest), imp.iota(cube, 2))
+    idx = imp.reshape(imp.binary("add", local, imp.binary("mul", imp.iota(cube, 1), b, cube,
+                                                             i64), cube, i64), (rows, width))
+    flat = imp.reshape(v, (rows * width,))
+    # Positions in a row are int32 between the passes (half the traffic).
+    if width < 2 ** 31:
+        idx = imp.cast(idx, torch.int32)
+    run = b
+    while run < width:
+        idx = _merge(imp, flat, idx, run, largest)
+        run *= 2
+    idx = imp.cast(idx, i64)
+    return imp.reshape(imp.slice(idx, [0, 0], [rows, n], (rows, n)), lead + (n,))
+
+
+def _merge(imp, flat, idx, run, largest):
+    """One merging pass over rows made of sorted runs of `run` elements
+    (`idx`, [rows, width]: each run's elements' positions in their row of
+    `flat`, the rows' values one after another): each pair of runs (A, B)
+    merged, every output position finding how many of A's elements come
+    before it by a binary search (the merge path), A's element first on
+    ties. The values are read through the positions, so a pass is one
+    kernel with one result."""
+    rows, width = idx.shape
+    shape, i64, bool_ = idx.shape, torch.int64, torch.bool
+    pairs = (rows, width // (2 * run), 2 * run)
+    p = imp.reshape(imp.iota(pairs, 2), shape)
+    a0 = imp.reshape(imp.binary("add", imp.binary("mul", imp.iota(pairs, 0), width, pairs, i64),
+                                imp.binary("mul", imp.iota(pairs, 1), 2 * run, pairs, i64),
+                                pairs, i64), shape)
+    b0 = imp.binary("add", a0, run, shape, i64)
+    row = imp.binary("mul", imp.iota(shape, 0), width, shape, i64)
+    flat_idx = imp.reshape(idx, (rows * width,))
+
+    def add(a, c):
+        return imp.binary("add", a, c, shape, i64)
+
+    def clamp(a):
+        return imp.binary("min", imp.binary("max", a, 0, shape, i64), run - 1, shape, i64)
+
+    def both(a, c):
+        return imp.binary("and", a, c, shape, bool_)
+
+    def not_(a):
+        return imp.unary("not", a, shape, bool_)
+
+    def value(at):
+        return imp.gather(flat, add(row, imp.cast(imp.gather(flat_idx, at, 0), i64)), 0)
+
+    # i, the number of A's elements among the first p outputs, lies in
+    # [max(0, p - run), min(p, run)]: the first i where A[i] does not come
+    # before B[p - i - 1].
+    lo = imp.binary("max", add(p, -run), 0, shape, i64)
+    hi = imp.binary("min", p, run, shape, i64)
+    for _ in range(run.bit_length()):
+        active = imp.compare("lt", shape, lo, hi)
+        mid = imp.binary("div", add(lo, hi), 2, shape, i64)
+        a = value(add(a0, clamp(mid)))
+        bv = value(add(b0, clamp(imp.binary("sub", add(p, -1), mid, shape, i64))))
+        more = both(active, not_(_better(imp, bv, a, shape, largest)))
+        lo = imp.where(more, add(mid, 1), lo, shape, i64)
+        hi = imp.where(both(active, not_(more)), mid, hi, shape, i64)
+    j = imp.binary("sub", p, lo, shape, i64)
+    at_a, at_b = add(a0, clamp(lo)), add(b0, clamp(j))
+    take_a = both(imp.compare("lt", shape, lo, run), imp.binary(
+        "or", imp.compare("ge", shape, j, run),
+        not_(_better(imp, value(at_b), value(at_a), shape, largest)), shape, bool_))
+    return imp.gather(flat_idx, imp.where(take_a, at_a, at_b, shape, i64), 0)
+
+
+def _same(imp, a, b, shape):
+    """Whether values a and b are equal in the order (NaNs equal)."""
+    same = imp.compare("eq", shape, a, b)
+    if a.dtype.is_floating_point:
+        bool_ = torch.bool
+        both = imp.binary("and", imp.compare("ne", shape, a, a), imp.compare("ne", shape, b, b),
+                          shape, bool_)
+        same = imp.binary("or", same, both, shape, bool_)
+    return same
+
+
+def _places(imp, x, order, largest):
+    """Each element's place in the stable sort of its row (the last
+    dimension of x) whose indices are `order`: the number of elements
+    that precede it, by a binary search of (its value, its index) along
+    the sorted row. One kernel of log2(n) + 1 steps per element."""
+    *lead, n = x.shape
+    if x.dtype == torch.bool:
+        x = imp.cast(x, torch.int32)
+    rows, i64, bool_ = math.prod(lead), torch.int64, torch.bool
+    shape = (rows, n)
+    flat = imp.reshape(x, (rows * n,))
+    flat_order = imp.reshape(order, (rows * n,))
+    row = imp.binary("mul", imp.iota(shape, 0), n, shape, i64)
+    q, mine = imp.iota(shape, 1), imp.reshape(x, shape)
+    lo, hi = imp.const(0, shape, i64), imp.const(n, shape, i64)
+    for _ in range(n.bit_length()):
+        active = imp.compare("lt", shape, lo, hi)
+        mid = imp.binary("div", imp.binary("add", lo, hi, shape, i64), 2, shape, i64)
+        at = imp.binary("add", row, imp.binary("min", mid, n - 1, shape, i64), shape, i64)
+        j = imp.gather(flat_order, at, 0)
+        v = imp.gather(flat, imp.binary("add", row, j, shape, i64), 0)
+        before = imp.binary("or", _better(imp, v, mine, shape, largest), imp.binary(
+            "and", _same(imp, v, mine, shape), imp.compare("lt", shape, j, q), shape, bool_),
+            shape, bool_)
+        more = imp.binary("and", active, before, shape, bool_)
+        lo = imp.where(more, imp.binary("add", mid, 1, shape, i64), lo, shape, i64)
+        hi = imp.where(imp.binary("and", active, imp.unary("not", more, shape, bool_), shape,
+                                  bool_), mid, hi, shape, i64)
+    return imp.reshape(lo, x.shape)
 
 
 def _at_ranks(imp, rank, r=None, hit=None):
@@ -293,9 +455,12 @@ def kthvalue(imp, val, input, k, dim=-1, keepdim=False):
         index = _select(imp, x, d, k, largest=False)
         index = imp.slice(index, [0] * d + [k - 1], list(index.shape[:d]) + [k],
                           index.shape[:d] + (1,), [1] * (d + 1))
-    else:
+    elif x.shape[d] <= MAX_RANKED:
         index = _at_ranks(imp, _ranks(imp, x, False),
                           imp.const(k - 1, x.shape[:d] + (1,), torch.int64))
+    else:
+        index = imp.slice(_sorted(imp, x, False), [0] * d + [k - 1],
+                          list(x.shape[:d]) + [k], x.shape[:d] + (1,))
     return _result(imp, val, x, index, back)
 
 
@@ -309,9 +474,13 @@ def sort(imp, val, input, dim=-1, descending=False, stable=None):
         order.inverse = position
         return _result(imp, val, input, order, [0])
     x, back = _row(imp, input, dim)
-    d = len(x.shape) - 1
-    index = _at_ranks(imp, _ranks(imp, x, descending), imp.iota(x.shape, d))
-    return _result(imp, val, x, index, back)
+    order = _sorted(imp, x, descending)
+    if back == list(range(len(back))):
+        # Along the last dimension, the indices carry their inverse: a
+        # scatter by them along the row is a gather (the top-p filter).
+        # Dead code where nothing scatters.
+        order.inverse = _places(imp, x, order, descending)
+    return _result(imp, val, x, order, back)
 
 
 def _median(imp, val, input, dim, ignore_nan):
@@ -328,6 +497,16 @@ def _median(imp, val, input, dim, ignore_nan):
         nan = imp.where(imp.compare("ne", x.shape, x, x), 1, 0, x.shape, torch.int64)
         numbers = imp.binary("sub", numbers, imp.reduce("sum", nan, [d], keepdim=True),
                              key, torch.int64)
+    if n > MAX_RANKED:
+        # The sorted row's element at (numbers - 1) // 2 (at `numbers`,
+        # the first NaN, for median when the row has one).
+        i64 = torch.int64
+        pos = imp.binary("max", imp.binary("div", imp.binary("sub", numbers, 1, key, i64), 2,
+                                           key, i64), 0, key, i64)
+        if not ignore_nan and x.dtype.is_floating_point:
+            pos = imp.where(imp.compare("lt", key, numbers, n), numbers, pos, key, i64)
+        index = _take(imp, _sorted(imp, x, False), d, pos)
+        return _result(imp, val, x, index, back)
     rank = _ranks(imp, x, False)
 
     def hit(ranks, pairs):

@@ -290,6 +290,21 @@ static double estimateWork(Operation *kernel) {
 /// operations over the whole grid take less time than a launch.
 static constexpr double kTinyKernelWork = 16384;
 
+/// The most operations a fused kernel may hold. Recomputing a producer
+/// at gathered positions clones it once per load: a consumer that needs
+/// few elements of a chain of merge passes (topk's first k of a long row)
+/// would take in pass after pass for little work, each a copy per load
+/// of the one before, until the kernel holds hundreds of thousands of
+/// operations that the CUDA C compiler takes minutes over. The largest
+/// kernels fusion otherwise builds hold well under a thousand.
+static constexpr int64_t kMaxKernelOps = 4096;
+
+static int64_t countOps(Operation *root) {
+  int64_t n = 0;
+  root->walk([&](Operation *) { ++n; });
+  return n;
+}
+
 /// A kernel whose launch is all it costs: static sizes, no contraction or
 /// online fold, and at most kTinyKernelWork of work (a routing step over
 /// a few experts or token-expert pairs). Fusion saves launches of such
@@ -379,6 +394,18 @@ public:
     // producer is still in pointwise form when it is pulled: it is only
     // cleaned up once it is processed as a consumer, after all its
     // consumers.
+    //
+    // First, each elementwise consumer (no fold) whose elementwise
+    // producers gather and share values among themselves (a merge pass of
+    // a sort: a binary search whose bounds the next step and the final
+    // choice both read) takes in the producers it alone reads, each at its
+    // own loop indices: no element is computed twice, and the graph
+    // becomes one kernel before the next pass recomputes a part of it
+    // through its gathers.
+    for (LaunchOp consumer : llvm::reverse(launches))
+      takeElementwise(consumer);
+    launches.clear();
+    func.walk([&](LaunchOp launch) { launches.push_back(launch); });
     for (LaunchOp consumer : llvm::reverse(launches))
       process(consumer);
     // A producer with several users is judged while it still reads its own
@@ -451,6 +478,137 @@ private:
     }
     for (auto &[producer, users] : rejected)
       waiting[producer].push_back(consumer);
+  }
+
+  /// Pulls into the elementwise `consumer` (no fold) the elementwise
+  /// producers whose only user it is and which it reads only at its own
+  /// loop indices (the first phase of run()).
+  void takeElementwise(LaunchOp consumer) {
+    if (erased.contains(consumer) || consumer.getUpdates())
+      return;
+    KernelOp ck = kernelOf(consumer);
+    if (!ck || !launchedOnce(ck) || !foldFree(ck) ||
+        !sharesInCone(consumer))
+      return;
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      std::optional<PointwiseNest> nest = getPointwiseNest(ck);
+      if (!nest)
+        return;
+      for (unsigned pos = 0; pos < consumer.getInputs().size(); ++pos) {
+        auto producer = consumer.getInputs()[pos].getDefiningOp<LaunchOp>();
+        if (!producer || producer.getUpdates() ||
+            producer->getNumResults() != 1 ||
+            llvm::any_of(producer->getUsers(),
+                         [&](Operation *u) { return u != consumer; }) ||
+            !readsAtLoopIndices(ck, pos, *nest))
+          continue;
+        KernelOp pk = kernelOf(producer);
+        if (!pk || !foldFree(pk))
+          continue;
+        if (tryInline(producer, consumer, ck, pos)) {
+          changed = true;
+          grown.insert(consumer);
+          break;
+        }
+      }
+    }
+  }
+
+  /// Whether the producers that the first phase could bring into
+  /// `consumer` (transitively: elementwise, read at the loop indices)
+  /// gather (load at positions computed from loaded values) and share
+  /// values: one of them has several users, all of them such producers or
+  /// the consumer. Only there does the first phase act (a binary search
+  /// along sorted runs). A chain without sharing is left to the cost rule
+  /// step by step, which counts each intermediate's bytes (a
+  /// dequantization chain taken into attention's key operand), and so is
+  /// a graph without gathers (topk's rounds, whose masks row reductions
+  /// take in).
+  bool sharesInCone(LaunchOp consumer) {
+    SmallPtrSet<Operation *, 16> cone{consumer};
+    SmallVector<LaunchOp> work{consumer};
+    bool gathers = false;
+    while (!work.empty()) {
+      LaunchOp launch = work.pop_back_val();
+      KernelOp kernel = kernelOf(launch);
+      if (!kernel || !foldFree(kernel))
+        continue;
+      std::optional<PointwiseNest> nest = getPointwiseNest(kernel);
+      if (!nest)
+        continue;
+      gathers |= kernel
+                     .walk([](LoadOp load) {
+                       return llvm::any_of(load.getIndices(), computedFromLoad)
+                                  ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+      for (unsigned pos = 0; pos < launch.getInputs().size(); ++pos) {
+        auto producer = launch.getInputs()[pos].getDefiningOp<LaunchOp>();
+        if (!producer || producer.getUpdates() ||
+            producer->getNumResults() != 1 ||
+            !readsAtLoopIndices(kernel, pos, *nest))
+          continue;
+        if (cone.insert(producer).second)
+          work.push_back(producer);
+      }
+    }
+    return gathers && llvm::any_of(cone, [&](Operation *member) {
+      if (member == consumer.getOperation())
+        return false;
+      SmallPtrSet<Operation *, 4> users(member->user_begin(),
+                                        member->user_end());
+      return users.size() > 1 &&
+             llvm::all_of(users, [&](Operation *u) { return cone.contains(u); });
+    });
+  }
+
+  /// Whether `v` is computed from a value loaded in its kernel.
+  static bool computedFromLoad(Value v) {
+    SmallVector<Value> work{v};
+    DenseSet<Value> seen{v};
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val().getDefiningOp();
+      if (!def)
+        continue;
+      if (isa<LoadOp>(def))
+        return true;
+      for (Value o : def->getOperands())
+        if (seen.insert(o).second)
+          work.push_back(o);
+    }
+    return false;
+  }
+
+  /// Whether `kernel` has no fold (nor online fold).
+  static bool foldFree(KernelOp kernel) {
+    return !kernel
+                .walk([](Operation *op) {
+                  return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+                })
+                .wasInterrupted();
+  }
+
+  /// Whether every read of input `pos` of `ck` (pointwise, `nest`) is a
+  /// load at the nest's loop indices of a buffer of the output's shape.
+  static bool readsAtLoopIndices(KernelOp ck, unsigned pos,
+                                 PointwiseNest &nest) {
+    Value input = ck.getInputs()[pos];
+    if (cast<ShapedType>(input.getType()).getShape() !=
+        cast<ShapedType>(nest.store.getBuffer().getType()).getShape())
+      return false;
+    return llvm::all_of(input.getUsers(), [&](Operation *user) {
+      auto load = dyn_cast<LoadOp>(user);
+      return load && load.getIndices().size() == nest.loops.size() &&
+             llvm::all_of(llvm::zip(load.getIndices(), nest.loops),
+                          [](auto pair) {
+                            auto [index, loop] = pair;
+                            return index == loop.getInductionVar();
+                          });
+    });
   }
 
   KernelOp kernelOf(LaunchOp launch) {
@@ -926,6 +1084,10 @@ private:
       return false;
     }
     if (findTileProblem(trial) && !findTileProblem(ck)) {
+      trial->erase();
+      return false;
+    }
+    if (countOps(trial) > kMaxKernelOps) {
       trial->erase();
       return false;
     }
