@@ -1,7 +1,7 @@
 """Selection and sorting: topk, kthvalue, sort (argsort, msort), median
 and nanmedian (docs/Frontend.md, "Selection and sorting").
 
-Tensor IR has no sort. Two forms, both in the order PyTorch ranks by: the
+Tensor IR has no sort. Four forms, both in the order PyTorch ranks by: the
 larger value first (topk's default; the smaller with largest=False, for
 kthvalue and ascending sorts), NaN above every number, equal values by
 ascending index.
@@ -12,11 +12,18 @@ ascending index.
   that stay in registers, so the k rounds fuse into one row kernel that
   reads the row once: O(k n) work, as MoE routers take 1 to 8 of 8 to 256
   experts.
-- Ranks (sort, medians, larger k): each element's rank is the number of
-  elements that precede it (a reduction over pairs), and the element of
-  rank r is found by a second one: O(n^2) work in two row kernels, for
-  rows up to MAX_SORT elements. A longer row needs a sorting network or a
-  radix sort, which xtile does not have: an UnsupportedError says so.
+- Ranks (sort, medians, larger k over rows of up to MAX_RANKED
+  elements): each element's rank is the number of elements that precede
+  it (a reduction over pairs), and the element of rank r is found by a
+  second one: O(n^2) work in two row kernels.
+- Merging (longer rows): the row padded to MERGE_BLOCK * 2^m elements
+  with a value every element comes before, its blocks ranked, then m
+  passes that each merge pairs of sorted runs, every output position
+  finding how many of the first run's elements precede it by a binary
+  search along both runs (the merge path): O(n log^2 n) work, one kernel
+  per pass. The sort's indices along the last dimension carry their
+  inverse (each element's place, by a binary search of the element in
+  the sorted row), so a scatter by them is a gather.
 - Counting, for a sort of one row of integers known to lie in [0, R)
   with R <= MAX_COUNTING_RANGE (topk's indices: an MoE layer sorting its
   (token, expert) pairs by expert): the running count of each value (a
@@ -55,17 +62,7 @@ def _precedes(imp, a, ia, b, ib, shape, largest):
     equal values by ascending index."""
     bool_ = torch.bool
     a, b = imp.broadcast(a, shape), imp.broadcast(b, shape)
-    better = imp.compare("gt" if largest else "lt", shape, a, b)
-    same = imp.compare("eq", shape, a, b)
-    if a.dtype.is_floating_point:
-        anan = imp.compare("ne", shape, a, a)
-        bnan = imp.compare("ne", shape, b, b)
-        # NaN ranks above every number: first when the largest go first.
-        hi, lo = (anan, bnan) if largest else (bnan, anan)
-        better = imp.binary("or", better, imp.binary(
-            "and", hi, imp.unary("not", lo, shape, bool_), shape, bool_), shape, bool_)
-        same = imp.binary("or", same, imp.binary("and", anan, bnan, shape, bool_),
-                          shape, bool_)
+    better, same = _better(imp, a, b, shape, largest), _same(imp, a, b, shape)
     earlier = imp.compare("lt", shape, imp.broadcast(ia, shape), imp.broadcast(ib, shape))
     return imp.binary("or", better, imp.binary("and", same, earlier, shape, bool_),
                       shape, bool_)
@@ -189,6 +186,7 @@ def _better(imp, a, b, shape, largest):
     if a.dtype.is_floating_point:
         anan = imp.compare("ne", shape, a, a)
         bnan = imp.compare("ne", shape, b, b)
+        # NaN ranks above every number: first when the largest go first.
         hi, lo = (anan, bnan) if largest else (bnan, anan)
         better = imp.binary("or", better, imp.binary(
             "and", hi, imp.unary("not", lo, shape, bool_), shape, bool_), shape, bool_)
