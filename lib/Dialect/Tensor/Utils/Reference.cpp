@@ -167,9 +167,13 @@ FailureOr<RefTensor> Interpreter::eval(Operation *op) {
           .Case<FloorOp>([&](auto) { return unary([](double x) { return std::floor(x); }); })
           .Case<CeilOp>([&](auto) { return unary([](double x) { return std::ceil(x); }); })
           .Case<NotOp>([&](auto) -> LogicalResult {
+            // Logical for i1 (its elements are 0 and 1: the complement of
+            // either is nonzero), bitwise for wider integers.
             const RefTensor &x = get(op->getOperand(0));
+            bool logical = element.isInteger(1);
             for (int64_t i = 0; i < n; ++i)
-              out.integer[i] = wrapToType(element, ~x.integer[i]);
+              out.integer[i] = logical ? x.integer[i] == 0
+                                       : wrapToType(element, ~x.integer[i]);
             return success();
           })
           .Case<CastOp>([&](auto) -> LogicalResult {
