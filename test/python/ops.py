@@ -195,9 +195,31 @@ CASES = [
      (randn(64, dtype=bf16) * 3,)),
     ("atan, atan2, asinh f64", lambda x, y: torch.stack([torch.atan(x), torch.atan2(x, y), torch.asinh(x)]),
      (randn(257, dtype=torch.float64) * 4, randn(257, dtype=torch.float64))),
+    # The error function's complement and inverse, at their edges.
+    ("erfc (both tails, zeros, infinities, NaN), erfinv on [-1, 1] and beyond",
+     lambda x, y: torch.cat([torch.special.erfc(x * 3), torch.special.erfinv(y)]),
+     (EDGES, torch.cat([UNIT, torch.tensor([1 - 2.0**-24, -(1 - 2.0**-24), 0.99663, float("nan")])]))),
+    ("erfc, erfinv bf16 and f16",
+     lambda x, h: torch.cat([torch.special.erfc(x).float(), torch.special.erfinv(h.clamp(-1, 1)).float()]),
+     (randn(64, dtype=bf16) * 3, randn(64, dtype=torch.float16))),
     ("hypot, signbit", lambda x, y: torch.hypot(x, y) + torch.signbit(x).float(),
      (torch.tensor([3.0, -0.0, 0.0, 1e30, -1e-30, float("inf"), float("nan")]),
       torch.tensor([4.0, 0.0, -2.0, 1e30, 1e-30, float("nan"), 1.0]))),
+    # 8- and 16-bit integers inside the graph (computed in 32 bits, each
+    # value wrapped back into its type where it can leave it).
+    ("uint8, int8, int16: wrapping, comparisons, division, shifts, casts",
+     lambda x, f: torch.stack([
+         ((x.to(torch.uint8) * 3 + 7) // 5).int(), (x.to(torch.uint8) > 200).int(),
+         (x.to(torch.uint8) >> 7).int(), (x.to(torch.uint8) << 3).int(),
+         (~x.to(torch.uint8)).int(), torch.maximum(x.to(torch.uint8), x.flip(0).to(torch.uint8)).int(),
+         (x.to(torch.int8) * 5).int(), (-x.to(torch.int8)).int(), (x.to(torch.int8) >> 7).int(),
+         (x.to(torch.int8) // 3).int(), f.to(torch.uint8).int(), (x.to(torch.int16) * 1000).int(),
+         x.to(torch.uint8).to(torch.int8).int(), x.to(torch.int8).to(torch.uint8).float().int()]),
+     (torch.randint(-300, 300, (64,), dtype=torch.int32), torch.rand(64) * 255.9)),
+    ("uint8 and int8 reductions, eye", lambda x: torch.cat([
+        x.to(torch.uint8).sum(1), x.to(torch.uint8).amax(1).long(), x.to(torch.int8).amin(1).long(),
+        x.to(torch.int8).sum(1), torch.eye(4, 50, dtype=torch.long).sum(1) + x.to(torch.uint8).argmax(1)]),
+     (torch.randint(-300, 300, (4, 50), dtype=torch.int32),)),
     ("bit shifts", lambda x: torch.stack([x << 3, x >> 2, x >> 63, torch.bitwise_left_shift(x, 63)]),
      (torch.tensor([5, -5, -1, 0, 1 << 40, -(1 << 40), 7]),)),
     # Scans: blocked (two and three levels), products.

@@ -65,7 +65,7 @@ class Block(nn.Module):
             h = torch.lgamma(h + 2.0)              # no lowering
         h = torch.relu(self.mid(h))
         if not self.identity:
-            h = torch.special.erfinv(torch.tanh(h) * 0.5)   # no lowering
+            h = torch.digamma(torch.tanh(h) + 2.0)   # no lowering
         return x + self.down(h)
 
 

@@ -174,6 +174,8 @@ def cases():
         ("sort int64 (merging)", *srt(), (tied(3, 513, torch.int64),)),
         ("sort bool (merging)", *srt(), (tied(2, 600) > 0,)),
         ("sort bf16 1-d (merging)", *srt(), (r(2000).bfloat16(),)),
+        ("sort f16 descending ties nan (merging)", *srt(descending=True),
+         (torch.cat([tied(2, 700), special(5, 8)[:2]], 1).half(),)),
         ("argsort stable ties (merging)", lambda x: torch.argsort(x, stable=True), exact,
          (tied(2, 4096),)),
         ("sort 4 x 10000 (merging)", *srt(descending=True), (r(4, 10000),)),

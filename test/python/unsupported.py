@@ -27,8 +27,18 @@ class Masked(nn.Module):
         return x[x > 0] * 2  # boolean-mask indexing
 
 
+class Erfinv64(nn.Module):
+    def forward(self, x):
+        return torch.special.erfinv(x.double())  # built for f32 and below
+
+
+class Bytes(nn.Module):
+    def forward(self, x):
+        return (x * 255).to(torch.uint8)  # a uint8 result
+
+
 model, x = Mode(), torch.randn(4, 8)
-for data_dependent in (NonZero(), Masked()):
+for data_dependent in (NonZero(), Masked(), Erfinv64(), Bytes()):
     try:
         xtile.import_module(data_dependent, (x,))
     except xtile.UnsupportedError as e:

@@ -286,6 +286,7 @@ FailureOr<Value> payloadOp(Operation *op, ArrayRef<Value> operands,
       .Case<math::RsqrtOp>([&](auto) { return unary(xt::RsqrtOp()); })
       .Case<math::TanhOp>([&](auto) { return unary(xt::TanhOp()); })
       .Case<math::ErfOp>([&](auto) { return unary(xt::ErfOp()); })
+      .Case<math::ErfcOp>([&](auto) { return unary(xt::ErfcOp()); })
       .Case<math::SinOp>([&](auto) { return unary(xt::SinOp()); })
       .Case<math::CosOp>([&](auto) { return unary(xt::CosOp()); })
       .Case<math::FloorOp>([&](auto) { return unary(xt::FloorOp()); })

@@ -167,6 +167,7 @@ static Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value x) {
       .Case([&](xt::CosOp) { return math::CosOp::create(b, loc, x); })
       .Case([&](xt::TanhOp) { return math::TanhOp::create(b, loc, x); })
       .Case([&](xt::ErfOp) { return math::ErfOp::create(b, loc, x); })
+      .Case([&](xt::ErfcOp) { return math::ErfcOp::create(b, loc, x); })
       .Case([&](xt::FloorOp) { return math::FloorOp::create(b, loc, x); })
       .Case([&](xt::CeilOp) { return math::CeilOp::create(b, loc, x); })
       .Case([&](xt::ReciprocalOp) {
@@ -966,7 +967,8 @@ void xtile::populateTensorToLoopPatterns(RewritePatternSet &patterns,
   DenseSet<TypeID> lowered;
   addUnary<xt::NegOp, xt::AbsOp, xt::ExpOp, xt::Exp2Op, xt::LogOp, xt::Log2Op,
            xt::SqrtOp, xt::RsqrtOp, xt::SinOp, xt::CosOp, xt::TanhOp, xt::ErfOp,
-           xt::FloorOp, xt::CeilOp, xt::ReciprocalOp, xt::SigmoidOp, xt::NotOp>(
+           xt::ErfcOp, xt::FloorOp, xt::CeilOp, xt::ReciprocalOp, xt::SigmoidOp,
+           xt::NotOp>(
       patterns, symbols, lowered);
   addBinary<xt::AddOp, xt::SubOp, xt::MulOp, xt::DivOp, xt::RemOp, xt::PowOp,
             xt::MaxOp, xt::MinOp, xt::AndOp, xt::OrOp, xt::XorOp, xt::CmpOp>(

@@ -157,7 +157,7 @@ def _shift(imp, val, input, other, left):
     if left:  # a product by 2^other (in two's complement) wraps as the shift
         factor = (1 << other) - (1 << bits if other == bits - 1 else 0)
         return imp.binary("mul", input, factor, val.shape, val.dtype)
-    if other == bits - 1:  # the sign
+    if other == bits - 1 and val.dtype.is_signed:  # the sign
         return imp.where(imp.compare("lt", val.shape, input, 0), -1, 0, val.shape, val.dtype)
     # Arithmetic right shift: division rounded down.
     return div(imp, val, input, 1 << other, rounding_mode="floor")
@@ -189,8 +189,8 @@ def comparison(pred):
 
 # The ATen operators of one name with Tensor IR, and the comparisons.
 register_each(unary, ["neg", "abs", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
-                      "reciprocal", "sin", "cos", "tanh", "erf", "sigmoid", "floor",
-                      "ceil"])
+                      "reciprocal", "sin", "cos", "tanh", "erf", "erfc", "sigmoid",
+                      "floor", "ceil"])
 register_each(comparison, ["eq", "ne", "lt", "le", "gt", "ge"])
 
 

@@ -12,10 +12,18 @@ from .sizes import Sym, dim, limits
 _DTYPES = {
     torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
     torch.float64: "f64", torch.int64: "i64", torch.int32: "i32",
-    torch.bool: "i1", torch.int8: "i8", torch.int16: "i16",
+    torch.bool: "i1",
+    # Narrow integers (NARROW) are computed in i32, each value the one of
+    # its type: what can leave the type's range wraps back into it.
+    torch.uint8: "i32", torch.int8: "i32", torch.int16: "i32",
     # fp8: storage types (cast, moved, selected; widened to compute).
     torch.float8_e4m3fn: "f8E4M3FN", torch.float8_e5m2: "f8E5M2",
 }
+
+
+# Each narrow integer type's smallest value and its number of values.
+NARROW = {torch.uint8: (0, 1 << 8), torch.int8: (-(1 << 7), 1 << 8),
+          torch.int16: (-(1 << 15), 1 << 16)}
 
 
 def element_type(dtype):
@@ -61,6 +69,9 @@ def _literal(value, dtype):
         return float_literal(value, dtype)
     if dtype == torch.bool:
         return "true" if value else "false"
+    if dtype in NARROW:
+        lo, count = NARROW[dtype]
+        return str((int(value) - lo) % count + lo)
     return str(int(value))
 
 
@@ -145,6 +156,8 @@ class IRBuilder:
         return self.const(value, like.shape, like.dtype)
 
     def constant_tensor(self, t):
+        if t.dtype in NARROW:   # computed in i32 (the value is kept)
+            return self.cast(self.constant_tensor(t.to(torch.int32)), t.dtype)
         t = t.contiguous()
         data = t.view(torch.uint8) if t.dtype != torch.bool else t.to(torch.uint8)
         hexdata = bytes(data.cpu().numpy().tobytes()).hex().upper()
@@ -152,8 +165,28 @@ class IRBuilder:
                          f"{tensor_type(t.shape, t.dtype)}", t.shape, t.dtype)
 
     def iota(self, shape, dim, dtype=torch.int64):
-        return self.emit(f"xtensor.iota dim {dim} : {tensor_type(shape, dtype)}",
-                         tuple(shape), dtype)
+        return self._wrap(self.emit(f"xtensor.iota dim {dim} : {tensor_type(shape, dtype)}",
+                                    tuple(shape), dtype))
+
+    def _wrap(self, v):
+        """A value of a narrow integer type (NARROW), computed in i32 where
+        it may have left the type's range, brought back into it modulo
+        the number of its values."""
+        if v.dtype not in NARROW:
+            return v
+        lo, count = NARROW[v.dtype]
+        i32 = torch.int32
+        shifted = self.binary("sub", self._retype(v, i32), lo, v.shape, i32) if lo else \
+            self._retype(v, i32)
+        kept = self.binary("and", shifted, count - 1, v.shape, i32)
+        if lo:
+            kept = self.binary("add", kept, lo, v.shape, i32)
+        return self._retype(kept, v.dtype)
+
+    @staticmethod
+    def _retype(v, dtype):
+        """v's i32 elements as `dtype` (both computed in i32)."""
+        return Value(v.name, v.shape, dtype)
 
     def size_value(self, size):
         """A size as a 0-d int64 tensor: a dynamic one is the largest of
@@ -168,6 +201,18 @@ class IRBuilder:
     def cast(self, v, dtype):
         if v.dtype == dtype:
             return v
+        if dtype in NARROW:
+            if v.dtype == torch.bool or (
+                    v.dtype in NARROW and NARROW[v.dtype][0] >= NARROW[dtype][0]
+                    and sum(NARROW[v.dtype]) <= sum(NARROW[dtype])):
+                # Every value fits (a bool, a uint8 into int16, ...).
+                return self._retype(self.cast(v, torch.int32), dtype)
+            # Floats truncated toward zero, then wrapped (not saturated).
+            return self._wrap(self._retype(self.cast(v, torch.int32), dtype))
+        if v.dtype in NARROW:
+            v = self._retype(v, torch.int32)
+            if v.dtype == dtype:
+                return v
         out = self.emit(f"xtensor.cast {v.name} : {v.type} -> "
                         f"{tensor_type(v.shape, dtype)}", v.shape, dtype)
         if (v.bound is not None and not dtype.is_floating_point and dtype != torch.bool
@@ -241,12 +286,19 @@ class IRBuilder:
                                    for x in operands], shape))
 
     def unary(self, op, x, shape, dtype):
+        if dtype in NARROW:
+            return self._wrap(self._retype(self.unary(op, self._retype(
+                self.operand(x, shape, dtype), torch.int32), shape, torch.int32), dtype))
         out = self.emit(f"xtensor.{op} {self.operand(x, shape, dtype).name} : "
                         f"{tensor_type(shape, dtype)}", shape, dtype)
         out.blocked = self._blocked(shape, [x], lambda y, s: self.unary(op, y, s, dtype))
         return out
 
     def binary(self, op, a, b, shape, dtype):
+        if dtype in NARROW:
+            x, y = (self._retype(self.operand(v, shape, dtype), torch.int32) for v in (a, b))
+            out = self._retype(self.binary(op, x, y, shape, torch.int32), dtype)
+            return out if op in ("and", "or", "xor", "max", "min", "rem") else self._wrap(out)
         x = self.operand(a, shape, dtype)
         y = self.operand(b, shape, dtype)
         out = self.emit(f"xtensor.{op} {x.name}, {y.name} : {x.type}", shape, dtype)
@@ -333,7 +385,8 @@ class IRBuilder:
     def reduce(self, kind, x, dims, keepdim=False):
         """The reduction `kind` (sum, prod, max, min, any, all) of x over
         `dims`."""
-        return self._reduction(f"reduce {kind}", x, dims, keepdim)
+        out = self._reduction(f"reduce {kind}", x, dims, keepdim)
+        return self._wrap(out) if kind in ("sum", "prod") else out
 
     def mean(self, x, dims, keepdim=False):
         return self._reduction("mean", x, dims, keepdim)

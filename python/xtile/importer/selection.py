@@ -270,16 +270,13 @@ def _merge(imp, flat, idx, run, largest):
     # i, the number of A's elements among the first p outputs, lies in
     # [max(0, p - run), min(p, run)]: the first i where A[i] does not come
     # before B[p - i - 1].
-    lo = imp.binary("max", add(p, -run), 0, shape, i64)
-    hi = imp.binary("min", p, run, shape, i64)
-    for _ in range(run.bit_length()):
-        active = imp.compare("lt", shape, lo, hi)
-        mid = imp.binary("div", add(lo, hi), 2, shape, i64)
+    def a_first(mid):
         a = value(add(a0, clamp(mid)))
         bv = value(add(b0, clamp(imp.binary("sub", add(p, -1), mid, shape, i64))))
-        more = both(active, not_(_better(imp, bv, a, shape, largest)))
-        lo = imp.where(more, add(mid, 1), lo, shape, i64)
-        hi = imp.where(both(active, not_(more)), mid, hi, shape, i64)
+        return not_(_better(imp, bv, a, shape, largest))
+
+    lo = _bisect(imp, imp.binary("max", add(p, -run), 0, shape, i64),
+                 imp.binary("min", p, run, shape, i64), run.bit_length(), a_first)
     j = imp.binary("sub", p, lo, shape, i64)
     at_a, at_b = add(a0, clamp(lo)), add(b0, clamp(j))
     take_a = both(imp.compare("lt", shape, lo, run), imp.binary(
@@ -299,6 +296,22 @@ def _same(imp, a, b, shape):
     return same
 
 
+def _bisect(imp, lo, hi, steps, above):
+    """A binary search per element over [lo, hi) (int64 tensors of one
+    shape), `steps` halvings: lo moves past mid where above(mid) (the
+    answer lies above mid), hi down to mid elsewhere; an empty range
+    stays. Returns lo."""
+    shape, i64, bool_ = lo.shape, torch.int64, torch.bool
+    for _ in range(steps):
+        active = imp.compare("lt", shape, lo, hi)
+        mid = imp.binary("div", imp.binary("add", lo, hi, shape, i64), 2, shape, i64)
+        up = imp.binary("and", active, above(mid), shape, bool_)
+        down = imp.binary("and", active, imp.unary("not", up, shape, bool_), shape, bool_)
+        lo = imp.where(up, imp.binary("add", mid, 1, shape, i64), lo, shape, i64)
+        hi = imp.where(down, mid, hi, shape, i64)
+    return lo
+
+
 def _places(imp, x, order, largest):
     """Each element's place in the stable sort of its row (the last
     dimension of x) whose indices are `order`: the number of elements
@@ -313,20 +326,16 @@ def _places(imp, x, order, largest):
     flat_order = imp.reshape(order, (rows * n,))
     row = imp.binary("mul", imp.iota(shape, 0), n, shape, i64)
     q, mine = imp.iota(shape, 1), imp.reshape(x, shape)
-    lo, hi = imp.const(0, shape, i64), imp.const(n, shape, i64)
-    for _ in range(n.bit_length()):
-        active = imp.compare("lt", shape, lo, hi)
-        mid = imp.binary("div", imp.binary("add", lo, hi, shape, i64), 2, shape, i64)
+    def before(mid):
         at = imp.binary("add", row, imp.binary("min", mid, n - 1, shape, i64), shape, i64)
         j = imp.gather(flat_order, at, 0)
         v = imp.gather(flat, imp.binary("add", row, j, shape, i64), 0)
-        before = imp.binary("or", _better(imp, v, mine, shape, largest), imp.binary(
+        return imp.binary("or", _better(imp, v, mine, shape, largest), imp.binary(
             "and", _same(imp, v, mine, shape), imp.compare("lt", shape, j, q), shape, bool_),
             shape, bool_)
-        more = imp.binary("and", active, before, shape, bool_)
-        lo = imp.where(more, imp.binary("add", mid, 1, shape, i64), lo, shape, i64)
-        hi = imp.where(imp.binary("and", active, imp.unary("not", more, shape, bool_), shape,
-                                  bool_), mid, hi, shape, i64)
+
+    lo = _bisect(imp, imp.const(0, shape, i64), imp.const(n, shape, i64), n.bit_length(),
+                 before)
     return imp.reshape(lo, x.shape)
 
 
@@ -422,16 +431,13 @@ def _counting_sort(imp, x, descending):
                                         (n,), torch.int64), 1, (n,), torch.int64)
     # The first element whose running count of that value reaches the
     # rank: a binary search over [0, n).
-    lo, hi = imp.const(0, (n,), torch.int64), imp.const(n - 1, (n,), torch.int64)
-    for _ in range(max(1, (n - 1).bit_length())):
-        mid = imp.binary("div", imp.binary("add", lo, hi, (n,), torch.int64), 2, (n,),
-                         torch.int64)
+    def short(mid):
         seen = imp.cast(imp.gather(flat, imp.binary("add", imp.binary(
             "mul", mid, r, (n,), torch.int64), value, (n,), torch.int64), 0), torch.int64)
-        enough = imp.compare("ge", (n,), seen, want)
-        hi = imp.where(enough, mid, hi, (n,), torch.int64)
-        lo = imp.where(enough, lo, imp.binary("add", mid, 1, (n,), torch.int64), (n,),
-                       torch.int64)
+        return imp.compare("lt", (n,), seen, want)
+
+    lo = _bisect(imp, imp.const(0, (n,), torch.int64), imp.const(n - 1, (n,), torch.int64),
+                 max(1, (n - 1).bit_length()), short)
     return lo, position
 
 

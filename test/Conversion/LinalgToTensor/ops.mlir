@@ -9,7 +9,8 @@
 // CHECK:         %[[BB:.*]] = xtensor.broadcast %[[B]] : tensor<1x32xf32> -> tensor<16x32xf32>
 // CHECK:         %[[S:.*]] = xtensor.add %[[M]], %[[BB]] : tensor<16x32xf32>
 // CHECK:         %[[T:.*]] = xtensor.tanh %[[S]] : tensor<16x32xf32>
-// CHECK:         return %[[T]]
+// CHECK:         %[[C:.*]] = xtensor.erfc %[[T]] : tensor<16x32xf32>
+// CHECK:         return %[[C]]
 func.func @linear(%x: tensor<16x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x32xf32>
@@ -19,7 +20,8 @@ func.func @linear(%x: tensor<16x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf3
   ^bb0(%a: f32, %c: f32, %o: f32):
     %s = arith.addf %a, %c : f32
     %t = math.tanh %s : f32
-    linalg.yield %t : f32
+    %u = math.erfc %t : f32
+    linalg.yield %u : f32
   } -> tensor<16x32xf32>
   return %r : tensor<16x32xf32>
 }

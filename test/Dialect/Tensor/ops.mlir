@@ -42,12 +42,13 @@ func.func @unary_numeric(%x: tensor<2x3xf32>, %i: tensor<4xi32>, %l: tensor<2xi6
 // CHECK-NEXT:    %[[R11:.*]] = xtensor.sigmoid %[[D]] : tensor<2xf64>
 // CHECK-NEXT:    %[[R12:.*]] = xtensor.floor %[[X]] : tensor<2x3xf32>
 // CHECK-NEXT:    %[[R13:.*]] = xtensor.ceil %[[H]] : tensor<4xf16>
-// CHECK-NEXT:    return %[[R0]], %[[R1]], %[[R2]], %[[R3]], %[[R4]], %[[R5]], %[[R6]], %[[R7]], %[[R8]], %[[R9]], %[[R10]], %[[R11]], %[[R12]], %[[R13]] :
+// CHECK-NEXT:    %[[R14:.*]] = xtensor.erfc %[[X]] : tensor<2x3xf32>
+// CHECK-NEXT:    return %[[R0]], %[[R1]], %[[R2]], %[[R3]], %[[R4]], %[[R5]], %[[R6]], %[[R7]], %[[R8]], %[[R9]], %[[R10]], %[[R11]], %[[R12]], %[[R13]], %[[R14]] :
 func.func @unary_float(%x: tensor<2x3xf32>, %h: tensor<4xf16>, %b: tensor<4xbf16>, %d: tensor<2xf64>)
     -> (tensor<2x3xf32>, tensor<4xf16>, tensor<4xbf16>, tensor<2xf64>,
         tensor<2x3xf32>, tensor<4xf16>, tensor<4xbf16>, tensor<2xf64>,
         tensor<2x3xf32>, tensor<4xf16>, tensor<4xbf16>, tensor<2xf64>,
-        tensor<2x3xf32>, tensor<4xf16>) {
+        tensor<2x3xf32>, tensor<4xf16>, tensor<2x3xf32>) {
   %0 = xtensor.exp %x : tensor<2x3xf32>
   %1 = xtensor.exp2 %h : tensor<4xf16>
   %2 = xtensor.log %b : tensor<4xbf16>
@@ -62,11 +63,12 @@ func.func @unary_float(%x: tensor<2x3xf32>, %h: tensor<4xf16>, %b: tensor<4xbf16
   %11 = xtensor.sigmoid %d : tensor<2xf64>
   %12 = xtensor.floor %x : tensor<2x3xf32>
   %13 = xtensor.ceil %h : tensor<4xf16>
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13
+  %14 = xtensor.erfc %x : tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14
       : tensor<2x3xf32>, tensor<4xf16>, tensor<4xbf16>, tensor<2xf64>,
         tensor<2x3xf32>, tensor<4xf16>, tensor<4xbf16>, tensor<2xf64>,
         tensor<2x3xf32>, tensor<4xf16>, tensor<4xbf16>, tensor<2xf64>,
-        tensor<2x3xf32>, tensor<4xf16>
+        tensor<2x3xf32>, tensor<4xf16>, tensor<2x3xf32>
 }
 
 // `not` is logical on i1 and bitwise on integers.

@@ -35,6 +35,7 @@ FUNCTIONS = {
     "tanh": ("tanh", np.tanh, 1),
     "sigmoid": ("sigmoid", lambda x: 1.0 / (1.0 + np.exp(-x)), 1),
     "erf": ("erf", lambda x: torch.special.erf(torch.from_numpy(x)).numpy(), 1),
+    "erfc": ("erfc", lambda x: torch.special.erfc(torch.from_numpy(x)).numpy(), 1),
     "rsqrt": ("rsqrt", lambda x: 1.0 / np.sqrt(x), 1),
     "sqrt": ("sqrt", np.sqrt, 1),
     "reciprocal": ("reciprocal", lambda x: 1.0 / x, 1),
@@ -55,7 +56,7 @@ HALF_BOUND = 0.5 + 2.0**-9
 BOUNDS = {
     "exp": 4.5, "exp2": 4.5, "log": 1.0,
     "log2": 1.0, "tanh": 2.0, "sigmoid": 6.5,
-    "erf": 2.0, "rsqrt": 1.0, "sqrt": 0.5,
+    "erf": 2.0, "erfc": 7.0, "rsqrt": 1.0, "sqrt": 0.5,
     "reciprocal": 0.5, "div": 0.5, "div_by_row": 0.5,
     # f32 GELU computes 1 + erf(x / sqrt 2) as eager's f32 kernel does,
     # which keeps an absolute error near 2^-25 where the sum cancels.
@@ -65,7 +66,7 @@ BOUNDS = {
 # elsewhere is reported, not bounded).
 FAST_BOUNDS = {
     "exp": None, "exp2": 4.5, "log": None, "log2": None, "tanh": None,
-    "sigmoid": None, "erf": None, "rsqrt": 3.0, "sqrt": 2.5,
+    "sigmoid": None, "erf": None, "erfc": None, "rsqrt": 3.0, "sqrt": 2.5,
     "reciprocal": 1.5, "div": 3.5, "div_by_row": 3.5, "gelu_erf": None,
 }
 

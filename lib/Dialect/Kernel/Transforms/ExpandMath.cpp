@@ -330,6 +330,50 @@ Value expandErfc(MathBuilder &m, Value y, bool negated) {
   return m.select(below, m.sub(m.f(2.0), r), r);
 }
 
+/// erfc to f32's accuracy. Below |x| = 0.5, 1 - x - x Q(x^2) with erf's
+/// polynomial Q, in one FMA after 1 - x. Above, for a = |x| (clamped to
+/// 10.5, where the result is 0), erfc(a) = e^{-a^2} h(t) / (1 + 2a),
+/// t = (a - 2) / (a + 2), h of degree 10 fitted to erfc(a) e^{a^2} (1 + 2a)
+/// on [0, 10.1], which lies in [1, 1.13] (2^-26.7 relative; a polynomial
+/// for erfc(a) e^{a^2} alone, which falls to 0.056, loses bits to
+/// cancellation among its terms in f32). e^{-a^2} is e^{-s} (1 - d) with
+/// s = a^2 rounded and d = fma(a, a, -s) its error, multiplied in last so
+/// that a subnormal result is rounded once; erfc(-a) = 2 - erfc(a).
+/// Fast-math takes the cheaper construction above.
+constexpr double kErfcSmall = 0.5;
+constexpr double kErfcShift = 2.0;
+constexpr double kErfcScaledPoly[] = {
+    1.27697839,     -0.0927638964,   -0.166031363,   0.164053159,
+    -0.0542051345,  -0.00804459285,  0.00863842359,  0.00127335169,
+    -0.0012533867,  -0.000364588233, 2.65100918e-05};
+
+Value expandErfcOp(MathBuilder &m, Value x, Precision p) {
+  if (p == Precision::fast)
+    return expandErfc(m, x, /*negated=*/false);
+  Value q2 = m.poly(m.mul(x, x), kErfPoly);
+  Value oneMinusX = m.sub(m.f(1.0), x);
+  Value small = m.fma(m.neg(x), q2, oneMinusX);
+  Value a = m.minimum(m.abs(x), 10.5);
+  Value shifted = m.sub(a, m.f(kErfcShift));
+  Value t = m.mul(shifted, m.approx(ApproxKind::rcp,
+                                    m.add(a, m.f(kErfcShift)), /*ftz=*/true));
+  Value h = m.poly(t, kErfcScaledPoly);
+  // h / (1 + 2a) with a Newton-corrected reciprocal.
+  Value den = m.fma(a, m.f(2.0), m.f(1.0));
+  Value q = m.approx(ApproxKind::rcp, den, /*ftz=*/true);
+  q = m.fma(q, m.fma(m.neg(den), q, m.f(1.0)), q);
+  Value g = m.mul(h, q);
+  Value s = m.mul(a, a);
+  Value d = m.fma(a, a, m.neg(s));
+  Value e = expandExp(m, m.neg(s), Precision::exact);
+  Value r = m.mul(e, m.fma(m.neg(g), d, g));
+  Value below = m.cmp(arith::CmpFPredicate::OLT, x, m.f(0.0));
+  Value large = m.select(below, m.sub(m.f(2.0), r), r);
+  // NaN: the large form (NaN throughout).
+  return m.select(m.cmp(arith::CmpFPredicate::OLT, m.abs(x), m.f(kErfcSmall)),
+                  small, large);
+}
+
 /// rsqrt: `rsqrt` and one Newton step, y += y/2 (1 - x y^2); 0, infinity,
 /// negative numbers and NaN keep the instruction's result.
 Value expandRsqrt(MathBuilder &m, Value x, Precision p) {
@@ -553,15 +597,15 @@ bool builtHere(StringRef name) {
       {math::ExpOp::getOperationName(), math::Exp2Op::getOperationName(),
        math::LogOp::getOperationName(), math::Log2Op::getOperationName(),
        math::TanhOp::getOperationName(), math::ErfOp::getOperationName(),
-       math::SinOp::getOperationName(), math::CosOp::getOperationName(),
-       math::RsqrtOp::getOperationName(), math::SqrtOp::getOperationName(),
-       math::FmaOp::getOperationName(), math::AbsFOp::getOperationName(),
-       math::CopySignOp::getOperationName()},
+       math::ErfcOp::getOperationName(), math::SinOp::getOperationName(),
+       math::CosOp::getOperationName(), math::RsqrtOp::getOperationName(),
+       math::SqrtOp::getOperationName(), math::FmaOp::getOperationName(),
+       math::AbsFOp::getOperationName(), math::CopySignOp::getOperationName()},
       name);
 }
 
 /// Functions without a construction of their own (atan, atan2, asin, acos,
-/// cbrt, expm1, log1p, erfc, sinh, cosh, tan, the inverse
+/// cbrt, expm1, log1p, sinh, cosh, tan, the inverse
 /// hyperbolic ones, pow, log10) as arithmetic and the functions built here:
 /// upstream's polynomial approximations (f16 and bf16 through f32) and
 /// expansions. Here, rather than in one translator, so that the CUDA C and
@@ -642,6 +686,7 @@ void xtile::kernel::expandMath(Operation *root, bool fastMath) {
   add(math::Log2Op(), expandLog2);
   add(math::TanhOp(), expandTanh);
   add(math::ErfOp(), expandErf);
+  add(math::ErfcOp(), expandErfcOp);
   add(math::SinOp(), expandSin);
   add(math::CosOp(), expandCos);
   add(math::RsqrtOp(), expandRsqrt);

@@ -272,6 +272,7 @@ private:
         .Case([&](math::CosOp) { return set(std::cos(arg(0))); })
         .Case([&](math::TanhOp) { return set(std::tanh(arg(0))); })
         .Case([&](math::ErfOp) { return set(std::erf(arg(0))); })
+        .Case([&](math::ErfcOp) { return set(std::erfc(arg(0))); })
         .Case([&](math::FloorOp) { return set(std::floor(arg(0))); })
         .Case([&](math::CeilOp) { return set(std::ceil(arg(0))); })
         .Case<math::AbsFOp, math::AbsIOp>(

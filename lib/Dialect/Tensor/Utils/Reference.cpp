@@ -161,6 +161,7 @@ FailureOr<RefTensor> Interpreter::eval(Operation *op) {
           .Case<CosOp>([&](auto) { return unary([](double x) { return std::cos(x); }); })
           .Case<TanhOp>([&](auto) { return unary([](double x) { return std::tanh(x); }); })
           .Case<ErfOp>([&](auto) { return unary([](double x) { return std::erf(x); }); })
+          .Case<ErfcOp>([&](auto) { return unary([](double x) { return std::erfc(x); }); })
           .Case<SigmoidOp>([&](auto) {
             return unary([](double x) { return 1 / (1 + std::exp(-x)); });
           })

@@ -223,3 +223,37 @@ xkernel.func @gelu_erf_f32(%x: f32, %out: !xkernel.ptr<f32, global>) attributes 
   xkernel.store %s, %out[%c0] : f32, !xkernel.ptr<f32, global>
   xkernel.return
 }
+
+// erfc to f32's accuracy: below |x| = 0.5, (1 - x) - x Q(x^2) by one FMA;
+// above, e^{-a^2} h(t) / (1 + 2a) with t = (a - 2) / (a + 2): e^{-s} of
+// s = a^2 rounded (the exact exponential, ex2 without flushing) times
+// g (1 - d), d = fma(a, a, -s) the rounding error of s, and 2 - that for
+// x < 0. Fast-math takes the cheaper erfc of 16-bit GELU (flushing ex2).
+// CHECK-LABEL: xkernel.func @erfc_f32(
+// CHECK-SAME:    %[[X:[^:]*]]: f32
+// CHECK:         %[[X2:.*]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK:         %[[ONEMX:.*]] = arith.subf %{{.*}}, %[[X]] : f32
+// CHECK:         %[[SMALL:.*]] = math.fma %{{.*}}, %{{.*}}, %[[ONEMX]] : f32
+// CHECK:         %[[A:.*]] = arith.minimumf %{{.*}}, %{{.*}} : f32
+// CHECK:         xkernel.approx rcp %{{.*}} ftz : f32
+// CHECK:         %[[S:.*]] = arith.mulf %[[A]], %[[A]] : f32
+// CHECK:         %[[NS:.*]] = arith.negf %[[S]] : f32
+// CHECK:         %[[D:.*]] = math.fma %[[A]], %[[A]], %[[NS]] : f32
+// CHECK:         xkernel.approx ex2 %{{.*}} : f32
+// CHECK:         %[[R:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:         %[[NEG:.*]] = arith.cmpf olt, %[[X]], %{{.*}} : f32
+// CHECK:         %[[TWO:.*]] = arith.subf %{{.*}}, %[[R]] : f32
+// CHECK:         %[[LARGE:.*]] = arith.select %[[NEG]], %[[TWO]], %[[R]] : f32
+// CHECK:         %[[IN:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK:         arith.select %[[IN]], %[[SMALL]], %[[LARGE]] : f32
+// CHECK-NOT:     math.erfc
+// FAST-LABEL:  xkernel.func @erfc_f32(
+// FAST:          xkernel.approx rcp %{{.*}} ftz : f32
+// FAST:          xkernel.approx ex2 %{{.*}} ftz : f32
+// FAST-NOT:      math.erfc
+xkernel.func @erfc_f32(%x: f32, %out: !xkernel.ptr<f32, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %e = math.erfc %x : f32
+  xkernel.store %e, %out[%c0] : f32, !xkernel.ptr<f32, global>
+  xkernel.return
+}

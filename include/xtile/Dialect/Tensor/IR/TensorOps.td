@@ -74,6 +74,8 @@ def XTensor_SinOp : XTensor_UnaryOp<"sin", XTensor_FloatTensor, "sin(x)">;
 def XTensor_CosOp : XTensor_UnaryOp<"cos", XTensor_FloatTensor, "cos(x)">;
 def XTensor_TanhOp : XTensor_UnaryOp<"tanh", XTensor_FloatTensor, "tanh(x)">;
 def XTensor_ErfOp : XTensor_UnaryOp<"erf", XTensor_FloatTensor, "erf(x)">;
+def XTensor_ErfcOp
+    : XTensor_UnaryOp<"erfc", XTensor_FloatTensor, "erfc(x) = 1 - erf(x)">;
 def XTensor_SigmoidOp
     : XTensor_UnaryOp<"sigmoid", XTensor_FloatTensor, "1/(1+e^-x)">;
 def XTensor_FloorOp
