@@ -11,6 +11,7 @@ import re
 import subprocess
 
 import torch
+from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
 from .importer import (DynamicSizeError, UnsupportedError, decomposition_table,
                        import_exported)
@@ -88,9 +89,26 @@ def _export(module, example_inputs, dynamic_shapes=None):
         if hasattr(exported, "_guards_code"):
             exported._guards_code = []
         return exported.run_decompositions(decomposition_table())
+    except GuardOnDataDependentSymNode as e:
+        raise _data_dependent(e) from None
     finally:
         if was_training:
             module.train()
+
+
+def _data_dependent(error):
+    """The UnsupportedError for a model that torch.export (or a Core ATen
+    decomposition) could only trace by reading a tensor's value as a size
+    (tensor_split at a tensor of indices): the model's line where
+    PyTorch's message names it."""
+    text = str(error)
+    where = re.search(r'The following call raised this error:\s*File "([^"]+)", line (\d+)'
+                      r'[^\n]*\n\s*(.+)', text)
+    at = f" at {where.group(1)}:{where.group(2)}: {where.group(3).strip()}" if where else ""
+    return UnsupportedError(
+        "the model takes a size from a tensor's values (PyTorch: "
+        f"{text.strip().splitlines()[0]}), which xtile does not support: its sizes "
+        f"are fixed, or dynamic through torch.export's dynamic_shapes{at}")
 
 
 def _name(module):

@@ -32,6 +32,11 @@ class Erfinv64(nn.Module):
         return torch.special.erfinv(x.double())  # built for f32 and below
 
 
+class SplitAt(nn.Module):
+    def forward(self, x, i):
+        return torch.tensor_split(x, i)[0] * 2  # split where a tensor says
+
+
 class Bytes(nn.Module):
     def forward(self, x):
         return (x * 255).to(torch.uint8)  # a uint8 result
@@ -45,6 +50,12 @@ for data_dependent in (NonZero(), Masked(), Erfinv64(), Bytes()):
         print(f"{type(data_dependent).__name__}:", str(e).splitlines()[0])
     except Exception as e:  # noqa: BLE001 - what this test must never see
         print(f"{type(data_dependent).__name__}: not an UnsupportedError:", type(e).__name__, e)
+try:
+    xtile.import_module(SplitAt(), (x, torch.tensor(2)))
+except xtile.UnsupportedError as e:
+    print("SplitAt:", str(e).splitlines()[0])
+except Exception as e:  # noqa: BLE001 - what this test must never see
+    print("SplitAt: not an UnsupportedError:", type(e).__name__, e)
 try:
     xtile.import_module(model, (x,))
 except xtile.UnsupportedError as e:
