@@ -49,7 +49,7 @@ DEFAULT_OPS = ["addmm", "var", "std", "nn.functional.gelu", "softmax",
                "prod", "nn.functional.layer_norm", "nn.functional.rms_norm",
                "split_with_sizes", "index_select", "nn.functional.linear",
                "addmv", "addbmm", "matmul", "topk", "kthvalue", "sort", "median",
-               "nanmedian", "fmax", "fmin", "copysign", "erfc", "erfinv", "eye"]
+               "nanmedian", "fmax", "fmin", "copysign", "erfc", "erfinv", "eye", "mode"]
 
 
 class Fn(torch.nn.Module):
@@ -185,7 +185,7 @@ def check(op, sample, dtype):
         return compare(got, got, got) if all(
             g.shape == e.shape and g.dtype == e.dtype
             for g, e in zip(as_list(got), as_list(eager))) else "shape or dtype differs"
-    if op.name in ("topk", "kthvalue", "sort", "median", "nanmedian") and \
+    if op.name in ("topk", "kthvalue", "sort", "median", "nanmedian", "mode") and \
             isinstance(eager, tuple):
         return compare_selection(op.name, sample, got, eager, ref)
     if op.name == "argsort" and not torch.equal(got, eager):
@@ -251,7 +251,7 @@ def check_grad(op, sample, dtype):
 
 
 def compare_selection(name, sample, got, eager, ref):
-    """topk, kthvalue, sort and the medians along a dimension: the values as
+    """topk, kthvalue, sort, the medians and mode along a dimension: the values as
     any result, and indices that hold them, each once. PyTorch leaves the
     order of tied elements open (its CPU and CUDA kernels differ), so the
     indices need not be eager's."""

@@ -16,7 +16,6 @@ class DynamicSizeError(UnsupportedError):
 _RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like",
            "randint_like", "native_dropout", "bernoulli", "normal", "uniform",
            "multinomial", "exponential", "poisson"}
-_SORTING = {"mode"}
 
 
 def why_unsupported(name):
@@ -25,9 +24,6 @@ def why_unsupported(name):
     if name in _RANDOM:
         return ("it draws random numbers, which xtile's kernels do not (export the "
                 "model in eval mode, or pass the random tensor as an input)")
-    if name in _SORTING:
-        return ("it counts equal values (runs of equal values in a sorted row), which "
-                "xtile does not lower")
     if name.startswith("_fft"):
         return "FFTs (complex tensors) are not supported"
     if name == "_local_scalar_dense":

@@ -35,7 +35,8 @@ ascending index.
   is a gather.
 
 The values are then read back at the selected indices (a gather that
-fuses with their consumer). mode has no lowering."""
+fuses with their consumer). mode counts the runs of equal values along
+the sorted row (a running maximum of each run's start)."""
 import math
 
 import torch
@@ -485,6 +486,50 @@ def sort(imp, val, input, dim=-1, descending=False, stable=None):
         # Dead code where nothing scatters.
         order.inverse = _places(imp, x, order, descending)
     return _result(imp, val, x, order, back)
+
+
+@lowering("mode")
+def mode(imp, val, input, dim=-1, keepdim=False):
+    # The most frequent value of each row, the smallest of those equally
+    # frequent; NaNs count as one value, above every number, as the sort
+    # orders them (PyTorch's result on a row with NaN depends on where
+    # its unstable sort, whose comparisons with NaN are all false, puts
+    # them). Its index is the last position holding it, where PyTorch's
+    # (the end of the value's run in its own sort) is left open by its
+    # documentation.
+    x, back = _row(imp, input, dim)
+    *lead, n = x.shape
+    d, i64, bool_ = len(lead), torch.int64, torch.bool
+    shape = x.shape
+    order = _sorted(imp, x, False)
+    s = _take(imp, x, d, order)
+    j = imp.iota(shape, d)
+    starts = [0] * d + [1]
+
+    def shifted(v, low, fill):
+        """v moved one place along the row (toward higher positions when
+        `low`), `fill` where it moved from outside."""
+        if low:
+            cut = imp.slice(v, [0] * (d + 1), list(lead) + [n - 1], tuple(lead) + (n - 1,))
+            return imp.pad(cut, starts, [0] * (d + 1), fill)
+        cut = imp.slice(v, starts, list(lead) + [n], tuple(lead) + (n - 1,))
+        return imp.pad(cut, [0] * (d + 1), starts, fill)
+
+    if s.dtype == torch.bool:   # compared as integers
+        s = imp.cast(s, torch.int32)
+    begins = imp.binary("or", imp.compare("eq", shape, j, 0), imp.unary(
+        "not", _same(imp, s, shifted(s, True, 0), shape), shape, bool_), shape, bool_)
+    ends = shifted(begins, False, True)
+    from .scans import scan  # scans imports the indexing module
+    start = scan(imp, "max", imp.where(begins, j, 0, shape, i64), d)
+    count = imp.where(ends, imp.binary("add", imp.binary("sub", j, start, shape, i64), 1,
+                                       shape, i64), 0, shape, i64)
+    key = tuple(lead) + (1,)
+    most = imp.broadcast(imp.reduce("max", count, [d], keepdim=True), shape)
+    first = imp.reduce("min", imp.where(imp.compare("eq", shape, count, most), j, n, shape,
+                                        i64), [d], keepdim=True)
+    index = _take(imp, order, d, first)
+    return _result(imp, val, x, imp.reshape(index, key), back)
 
 
 def _median(imp, val, input, dim, ignore_nan):
