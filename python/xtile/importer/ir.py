@@ -202,9 +202,9 @@ class IRBuilder:
         if v.dtype == dtype:
             return v
         if dtype in NARROW:
+            (lo, count), src = NARROW[dtype], NARROW.get(v.dtype)
             if v.dtype == torch.bool or (
-                    v.dtype in NARROW and NARROW[v.dtype][0] >= NARROW[dtype][0]
-                    and sum(NARROW[v.dtype]) <= sum(NARROW[dtype])):
+                    src is not None and src[0] >= lo and src[0] + src[1] <= lo + count):
                 # Every value fits (a bool, a uint8 into int16, ...).
                 return self._retype(self.cast(v, torch.int32), dtype)
             # Floats truncated toward zero, then wrapped (not saturated).
