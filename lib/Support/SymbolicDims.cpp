@@ -4,6 +4,9 @@
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
 
 using namespace mlir;
 using namespace xtile;
@@ -14,6 +17,288 @@ Dim Dim::named(StringAttr symbol) { return {ShapedType::kDynamic, symbol}; }
 
 std::string Dim::str() const {
   return symbol ? symbol.getValue().str() : std::to_string(size);
+}
+
+//===----------------------------------------------------------------------===//
+// Size expressions
+//===----------------------------------------------------------------------===//
+
+SizeExpr SizeExpr::constant(int64_t value) {
+  SizeExpr e;
+  if (value != 0)
+    e.terms[{}] = value;
+  return e;
+}
+
+SizeExpr SizeExpr::symbol(StringRef name) {
+  SizeExpr e;
+  e.terms[{name.str()}] = 1;
+  return e;
+}
+
+static bool isIdentifierStart(char c) { return llvm::isAlpha(c) || c == '_'; }
+static bool isIdentifierChar(char c) { return llvm::isAlnum(c) || c == '_'; }
+
+std::optional<SizeExpr> SizeExpr::parse(StringRef text) {
+  SizeExpr sum;
+  size_t i = 0, n = text.size();
+  auto skipSpaces = [&] {
+    while (i < n && text[i] == ' ')
+      ++i;
+  };
+  int64_t sign = 1;
+  skipSpaces();
+  if (i < n && text[i] == '-') {
+    sign = -1;
+    ++i;
+  }
+  while (true) {
+    // One term: factors joined by '*'.
+    int64_t coefficient = sign;
+    std::vector<std::string> monomial;
+    while (true) {
+      skipSpaces();
+      if (i < n && llvm::isDigit(text[i])) {
+        size_t start = i;
+        while (i < n && llvm::isDigit(text[i]))
+          ++i;
+        int64_t value;
+        if (text.slice(start, i).getAsInteger(10, value) ||
+            llvm::MulOverflow(coefficient, value, coefficient))
+          return std::nullopt;
+      } else if (i < n && isIdentifierStart(text[i])) {
+        size_t start = i;
+        while (i < n && isIdentifierChar(text[i]))
+          ++i;
+        monomial.push_back(text.slice(start, i).str());
+      } else {
+        return std::nullopt;
+      }
+      skipSpaces();
+      if (i < n && text[i] == '*') {
+        ++i;
+        continue;
+      }
+      break;
+    }
+    std::sort(monomial.begin(), monomial.end());
+    SizeExpr term;
+    if (coefficient != 0)
+      term.terms[monomial] = coefficient;
+    std::optional<SizeExpr> next = sum.plus(term);
+    if (!next)
+      return std::nullopt;
+    sum = *next;
+    if (i == n)
+      return sum;
+    if (text[i] != '+' && text[i] != '-')
+      return std::nullopt;
+    sign = text[i] == '+' ? 1 : -1;
+    ++i;
+  }
+}
+
+std::optional<SizeExpr> SizeExpr::of(const Dim &dim) {
+  if (!dim.isDynamic())
+    return constant(dim.size);
+  std::optional<SizeExpr> e = parse(dim.symbol.getValue());
+  if (!e || e->getConstant() || e->str() != dim.symbol.getValue())
+    return std::nullopt;
+  return e;
+}
+
+std::optional<SizeExpr> SizeExpr::plus(const SizeExpr &other) const {
+  SizeExpr sum = *this;
+  for (const auto &[monomial, coefficient] : other.terms) {
+    int64_t &c = sum.terms[monomial];
+    if (llvm::AddOverflow(c, coefficient, c))
+      return std::nullopt;
+    if (c == 0)
+      sum.terms.erase(monomial);
+  }
+  return sum;
+}
+
+std::optional<SizeExpr> SizeExpr::minus(const SizeExpr &other) const {
+  SizeExpr negated;
+  for (const auto &[monomial, coefficient] : other.terms) {
+    if (coefficient == std::numeric_limits<int64_t>::min())
+      return std::nullopt;
+    negated.terms[monomial] = -coefficient;
+  }
+  return plus(negated);
+}
+
+std::optional<SizeExpr> SizeExpr::times(const SizeExpr &other) const {
+  SizeExpr product;
+  for (const auto &[a, ca] : terms)
+    for (const auto &[b, cb] : other.terms) {
+      std::vector<std::string> monomial(a);
+      monomial.insert(monomial.end(), b.begin(), b.end());
+      std::sort(monomial.begin(), monomial.end());
+      SizeExpr term;
+      int64_t c;
+      if (llvm::MulOverflow(ca, cb, c))
+        return std::nullopt;
+      term.terms[monomial] = c;
+      std::optional<SizeExpr> next = product.plus(term);
+      if (!next)
+        return std::nullopt;
+      product = *next;
+    }
+  return product;
+}
+
+std::optional<int64_t> SizeExpr::getConstant() const {
+  if (terms.empty())
+    return 0;
+  if (terms.size() == 1 && terms.begin()->first.empty())
+    return terms.begin()->second;
+  return std::nullopt;
+}
+
+bool SizeExpr::isSymbol() const {
+  return terms.size() == 1 && terms.begin()->first.size() == 1 &&
+         terms.begin()->second == 1;
+}
+
+std::vector<std::string> SizeExpr::getSymbols() const {
+  std::vector<std::string> symbols;
+  for (const auto &term : terms)
+    symbols.insert(symbols.end(), term.first.begin(), term.first.end());
+  std::sort(symbols.begin(), symbols.end());
+  symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
+  return symbols;
+}
+
+std::string SizeExpr::str() const {
+  return str([](StringRef name) { return name.str(); });
+}
+
+std::string
+SizeExpr::str(function_ref<std::string(StringRef)> nameOf) const {
+  std::string text;
+  auto append = [&](const std::vector<std::string> &monomial,
+                    int64_t coefficient) {
+    uint64_t magnitude = coefficient < 0 ? 0 - uint64_t(coefficient)
+                                         : uint64_t(coefficient);
+    if (text.empty())
+      text += coefficient < 0 ? "-" : "";
+    else
+      text += coefficient < 0 ? " - " : " + ";
+    if (monomial.empty() || magnitude != 1)
+      text += std::to_string(magnitude) + (monomial.empty() ? "" : "*");
+    text += llvm::join(llvm::map_range(monomial,
+                                       [&](const std::string &symbol) {
+                                         return nameOf(symbol);
+                                       }),
+                       "*");
+  };
+  for (const auto &[monomial, coefficient] : terms)
+    if (!monomial.empty())
+      append(monomial, coefficient);
+  if (auto it = terms.find({}); it != terms.end())
+    append({}, it->second);
+  return text.empty() ? "0" : text;
+}
+
+std::optional<AffineExpr> SizeExpr::toAffine(
+    function_ref<std::optional<AffineExpr>(StringRef)> symbolOf,
+    MLIRContext *context) const {
+  AffineExpr sum = getAffineConstantExpr(0, context);
+  for (const auto &[monomial, coefficient] : terms) {
+    AffineExpr term = getAffineConstantExpr(coefficient, context);
+    for (const std::string &symbol : monomial) {
+      std::optional<AffineExpr> s = symbolOf(symbol);
+      if (!s)
+        return std::nullopt;
+      term = term * *s;
+    }
+    sum = sum + term;
+  }
+  return sum;
+}
+
+Dim SizeExpr::toDim(MLIRContext *context) const {
+  if (std::optional<int64_t> value = getConstant())
+    return Dim::fixed(*value);
+  return Dim::named(StringAttr::get(context, str()));
+}
+
+std::optional<int64_t> SizeExpr::evaluate(
+    function_ref<std::optional<int64_t>(StringRef)> valueOf) const {
+  int64_t sum = 0;
+  for (const auto &[monomial, coefficient] : terms) {
+    int64_t product = coefficient;
+    for (const std::string &symbol : monomial) {
+      std::optional<int64_t> value = valueOf(symbol);
+      if (!value || llvm::MulOverflow(product, *value, product))
+        return std::nullopt;
+    }
+    if (llvm::AddOverflow(sum, product, sum))
+      return std::nullopt;
+  }
+  return sum;
+}
+
+std::optional<SizeExpr>
+SizeExpr::substitute(const llvm::StringMap<int64_t> &values) const {
+  SizeExpr result;
+  for (const auto &[monomial, coefficient] : terms) {
+    SizeExpr term;
+    int64_t c = coefficient;
+    std::vector<std::string> kept;
+    for (const std::string &symbol : monomial) {
+      auto it = values.find(symbol);
+      if (it == values.end())
+        kept.push_back(symbol);
+      else if (llvm::MulOverflow(c, it->second, c))
+        return std::nullopt;
+    }
+    if (c != 0)
+      term.terms[kept] = c;
+    std::optional<SizeExpr> next = result.plus(term);
+    if (!next)
+      return std::nullopt;
+    result = *next;
+  }
+  return result;
+}
+
+std::optional<std::pair<int64_t, int64_t>> SizeExpr::range(
+    function_ref<std::optional<std::pair<int64_t, int64_t>>(StringRef)>
+        rangeOf) const {
+  int64_t lo = 0, hi = 0;
+  for (const auto &[monomial, coefficient] : terms) {
+    // Each symbol is at least 0, so a monomial grows with each of them.
+    int64_t mlo = 1, mhi = 1;
+    for (const std::string &symbol : monomial) {
+      std::optional<std::pair<int64_t, int64_t>> r = rangeOf(symbol);
+      if (!r || r->first < 0 || llvm::MulOverflow(mlo, r->first, mlo) ||
+          llvm::MulOverflow(mhi, r->second, mhi))
+        return std::nullopt;
+    }
+    int64_t tlo, thi;
+    if (llvm::MulOverflow(coefficient, coefficient > 0 ? mlo : mhi, tlo) ||
+        llvm::MulOverflow(coefficient, coefficient > 0 ? mhi : mlo, thi) ||
+        llvm::AddOverflow(lo, tlo, lo) || llvm::AddOverflow(hi, thi, hi))
+      return std::nullopt;
+  }
+  return std::make_pair(lo, hi);
+}
+
+std::optional<int64_t>
+xtile::evaluateSize(StringRef name, const llvm::StringMap<int64_t> &values) {
+  if (auto it = values.find(name); it != values.end())
+    return it->second;
+  std::optional<SizeExpr> e = SizeExpr::parse(name);
+  if (!e)
+    return std::nullopt;
+  return e->evaluate([&](StringRef symbol) -> std::optional<int64_t> {
+    if (auto it = values.find(symbol); it != values.end())
+      return it->second;
+    return std::nullopt;
+  });
 }
 
 SmallVector<Dim> xtile::getDims(RankedTensorType type) {
@@ -84,10 +369,26 @@ SmallVector<int64_t> xtile::getInPlaceArguments(Operation *func) {
 
 std::optional<DeclaredSymbol> xtile::getDeclaredSymbol(Operation *func,
                                                        StringRef symbol) {
-  for (const DeclaredSymbol &declared : getDeclaredSymbols(func))
-    if (declared.name.getValue() == symbol)
-      return declared;
-  return std::nullopt;
+  SmallVector<DeclaredSymbol> declared = getDeclaredSymbols(func);
+  for (const DeclaredSymbol &d : declared)
+    if (d.name.getValue() == symbol)
+      return d;
+  // A size expression of declared symbols, at least 1 over their ranges.
+  std::optional<SizeExpr> e =
+      SizeExpr::of(Dim::named(StringAttr::get(func->getContext(), symbol)));
+  if (!e || e->isSymbol())
+    return std::nullopt;
+  auto range = e->range(
+      [&](StringRef name) -> std::optional<std::pair<int64_t, int64_t>> {
+        for (const DeclaredSymbol &d : declared)
+          if (d.name.getValue() == name)
+            return std::make_pair(d.min, d.max);
+        return std::nullopt;
+      });
+  if (!range || range->first < 1)
+    return std::nullopt;
+  return DeclaredSymbol{StringAttr::get(func->getContext(), symbol),
+                        range->first, range->second};
 }
 
 mlir::InFlightDiagnostic &

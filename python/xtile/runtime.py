@@ -376,6 +376,11 @@ class _DriverProgram:
                 raise ValueError(f"xtile: {self.name}: size {size['name']}={value} "
                                  f"is outside its range [{size['min']}, "
                                  f"{size['max']}]")
+            # A size that is an expression of the others (T + 1).
+            if "of" in size and value != self._evaluate(size["of"], sizes):
+                raise ValueError(f"xtile: {self.name}: size {size['name']}={value} "
+                                 f"is not {self._evaluate(size['of'], sizes)}, "
+                                 "its value at the other sizes")
 
     def _temporaries(self, buffers, sizes):
         return [torch.empty(max(self._bytes(t, sizes), 1), dtype=torch.uint8,

@@ -769,7 +769,7 @@ int main(int argc, char **argv) {
       std::vector<int64_t> values;
       if (std::optional<ArrayAttr> names = program.getSizeNames())
         for (StringRef name : names->getAsValueRange<StringAttr>())
-          values.push_back(run.sizes.lookup(name));
+          values.push_back(evaluateSize(name, run.sizes).value_or(0));
       programs.push_back(program);
       programSizes.push_back(std::move(values));
     }

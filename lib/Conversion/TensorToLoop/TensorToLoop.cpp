@@ -48,6 +48,14 @@ public:
     return sizes.lookup(xt::getDims(ranked)[d].symbol);
   }
 
+  /// The size of dimension `d` of `type` as an index value.
+  Value extentValue(Type type, unsigned d) {
+    OpFoldResult size = extent(type, d);
+    if (auto v = dyn_cast<Value>(size))
+      return v;
+    return index(cast<IntegerAttr>(cast<Attribute>(size)).getInt());
+  }
+
   /// Operand `i` of the op at `indices`.
   Value load(unsigned i, ValueRange indices) {
     SplatElementsAttr splat;
@@ -75,6 +83,12 @@ public:
   Value clamp(Value value, int64_t size) {
     Value lo = arith::MaxSIOp::create(b, loc, value, index(0));
     return arith::MinSIOp::create(b, loc, lo, index(size - 1));
+  }
+  /// `value` clamped to [0, size - 1], for a size that is a value.
+  Value clamp(Value value, Value size) {
+    Value lo = arith::MaxSIOp::create(b, loc, value, index(0));
+    Value last = arith::SubIOp::create(b, loc, size, index(1));
+    return arith::MinSIOp::create(b, loc, lo, last);
   }
 
   OpBuilder &b;
@@ -623,11 +637,13 @@ static FailureOr<Value> elementOf(xt::PadOp p, ElementBuilder &e,
     Value shifted = e.apply(getAffineDimExpr(0, ctx) - low, iv);
     Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, shifted,
                                      e.index(0));
+    Value size = e.extentValue(inType, d);
     Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, shifted,
-                                     e.index(inType.getDimSize(d)));
+                                     size);
     Value ok = arith::AndIOp::create(b, loc, ge, lt);
     inside = inside ? Value(arith::AndIOp::create(b, loc, inside, ok)) : ok;
-    idx.push_back(e.clamp(shifted, inType.getDimSize(d)));
+    idx.push_back(inType.isDynamicDim(d) ? e.clamp(shifted, size)
+                                         : e.clamp(shifted, inType.getDimSize(d)));
   }
   Value v = e.load(0, idx);
   if (!inside)
@@ -642,22 +658,34 @@ static FailureOr<Value> elementOf(xt::ConcatOp c, ElementBuilder &e,
   Location loc = e.loc;
   int64_t dim = c.getDim();
   MLIRContext *ctx = b.getContext();
-  SmallVector<int64_t> offsets;
+  // Each operand's offset along `dim`: a number, or (after a dynamic
+  // size) the sum of the sizes before it as a value.
+  SmallVector<Value> offsets;
   SmallVector<Value> values;
   int64_t offset = 0;
+  Value dynamicOffset;
   for (auto [k, input] : llvm::enumerate(c.getInputs())) {
-    int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(dim);
+    auto type = cast<RankedTensorType>(input.getType());
     SmallVector<Value> idx(ivs);
-    idx[dim] =
-        e.clamp(e.apply(getAffineDimExpr(0, ctx) - offset, ivs[dim]), size);
+    if (!dynamicOffset && !type.isDynamicDim(dim)) {
+      int64_t size = type.getDimSize(dim);
+      idx[dim] =
+          e.clamp(e.apply(getAffineDimExpr(0, ctx) - offset, ivs[dim]), size);
+      offsets.push_back(e.index(offset));
+      offset += size;
+    } else {
+      Value at = dynamicOffset ? dynamicOffset : e.index(offset);
+      Value size = e.extentValue(type, dim);
+      idx[dim] = e.clamp(arith::SubIOp::create(b, loc, ivs[dim], at), size);
+      offsets.push_back(at);
+      dynamicOffset = arith::AddIOp::create(b, loc, at, size);
+    }
     values.push_back(e.load(k, idx));
-    offsets.push_back(offset);
-    offset += size;
   }
   Value result = values.back();
   for (int64_t k = static_cast<int64_t>(values.size()) - 2; k >= 0; --k) {
     Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                         ivs[dim], e.index(offsets[k + 1]));
+                                         ivs[dim], offsets[k + 1]);
     result = arith::SelectOp::create(b, loc, before, values[k], result);
   }
   return result;

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "xtile/Support/KernelSignature.h"
 #include "xtile/Support/SymbolicDims.h"
+#include <set>
 
 using namespace mlir;
 using namespace xtile;
@@ -28,7 +29,9 @@ class HostLowering {
 public:
   HostLowering(func::FuncOp fn, const llvm::StringMap<LoweredKernel> &kernels)
       : fn(fn), kernels(kernels), b(fn), symbols(getDeclaredSymbols(fn)),
-        ret(cast<func::ReturnOp>(fn.getBody().front().getTerminator())) {}
+        ret(cast<func::ReturnOp>(fn.getBody().front().getTerminator())) {
+    addExpressionSizes();
+  }
 
   FailureOr<xk::ProgramOp> run();
 
@@ -39,6 +42,31 @@ private:
       if (s.name == symbol)
         return i;
     return std::nullopt;
+  }
+  /// Appends to `symbols` the size expressions of declared symbols
+  /// (`T + 1`) that the function's tensors and launches name, sorted: the
+  /// program takes them as sizes too, and checks each against its symbols.
+  void addExpressionSizes() {
+    std::set<std::string> names;
+    auto note = [&](StringRef name) {
+      if (!symbolIndex(StringAttr::get(fn.getContext(), name)))
+        names.insert(name.str());
+    };
+    fn.walk([&](Operation *op) {
+      for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                             op->getResultTypes()))
+        for (StringAttr symbol : getSymbols(t))
+          note(symbol.getValue());
+      if (auto launch = dyn_cast<xt::LaunchOp>(op))
+        for (StringRef name : launch.getSizes().getAsValueRange<StringAttr>())
+          note(name);
+    });
+    for (Type t : fn.getArgumentTypes())
+      for (StringAttr symbol : getSymbols(t))
+        note(symbol.getValue());
+    for (const std::string &name : names)
+      if (std::optional<DeclaredSymbol> d = getDeclaredSymbol(fn, name))
+        symbols.push_back(*d);
   }
   /// The buffer type of a tensor of the function (an error at `user`
   /// where its sizes are not named by the function).

@@ -1726,6 +1726,24 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
     os << "if (" << name(size) << " < " << range.first << "LL || "
        << name(size) << " > " << range.second
        << "LL) return cudaErrorInvalidValue;\n";
+  // A size that is an expression of the others (`T + 1`) must equal it.
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    StringRef symbol = cast<StringAttr>(sizeNames[i]).getValue();
+    std::optional<xtile::SizeExpr> e = xtile::SizeExpr::parse(symbol);
+    if (!e || e->isSymbol() || e->getConstant())
+      continue;
+    bool known = true;
+    std::string text = e->str([&](StringRef s) -> std::string {
+      for (auto [j, other] : llvm::enumerate(sizeNames))
+        if (cast<StringAttr>(other).getValue() == s)
+          return name(sizes[j]);
+      known = false;
+      return s.str();
+    });
+    if (known)
+      os << "if (" << name(size) << " != " << text
+         << ") return cudaErrorInvalidValue;\n";
+  }
   os << "cudaError_t err = cudaSuccess;\n";
   SmallVector<std::string> temporaries;
   for (Operation &op : body)

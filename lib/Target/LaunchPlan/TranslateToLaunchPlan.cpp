@@ -12,6 +12,7 @@
 #include "xtile/Dialect/Kernel/IR/KernelDialect.h"
 #include "xtile/Dialect/Kernel/IR/KernelOps.h"
 #include "xtile/Support/KernelSignature.h"
+#include "xtile/Support/SymbolicDims.h"
 #include "xtile/Support/Storage.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -86,6 +87,29 @@ llvm::json::Value expressionOf(AffineExpr e, ArrayRef<int64_t> sizes) {
                            expressionOf(bin.getRHS(), sizes)};
 }
 
+/// For a size that is an expression of the program's other sizes (`T +
+/// 1`), that expression as JSON: the value a caller must pass.
+std::optional<llvm::json::Value> expressionOfSize(StringRef name,
+                                                  ArrayAttr names,
+                                                  MLIRContext *context) {
+  std::optional<xtile::SizeExpr> e = xtile::SizeExpr::parse(name);
+  if (!e || e->isSymbol() || e->getConstant())
+    return std::nullopt;
+  std::optional<AffineExpr> expr = e->toAffine(
+      [&](StringRef symbol) -> std::optional<AffineExpr> {
+        for (auto [i, n] : llvm::enumerate(names))
+          if (cast<StringAttr>(n).getValue() == symbol)
+            return getAffineSymbolExpr(i, context);
+        return std::nullopt;
+      },
+      context);
+  if (!expr)
+    return std::nullopt;
+  SmallVector<int64_t> positions =
+      llvm::to_vector(llvm::seq<int64_t>(0, names.size()));
+  return expressionOf(*expr, positions);
+}
+
 FailureOr<llvm::json::Object> planOf(xk::ProgramOp program) {
   Block &body = program.getBodyBlock();
   DenseMap<Value, int64_t> index;
@@ -93,11 +117,15 @@ FailureOr<llvm::json::Object> planOf(xk::ProgramOp program) {
   ArrayRef<BlockArgument> programSizes = program.getSizes();
   if (std::optional<ArrayAttr> names = program.getSizeNames())
     for (auto [size, range] :
-         llvm::zip(*names, xtile::getKernelSizeRanges(program)))
-      sizes.push_back(llvm::json::Object{
-          {"name", cast<StringAttr>(size).getValue()},
-          {"min", range.first},
-          {"max", range.second}});
+         llvm::zip(*names, xtile::getKernelSizeRanges(program))) {
+      llvm::json::Object entry{{"name", cast<StringAttr>(size).getValue()},
+                               {"min", range.first},
+                               {"max", range.second}};
+      if (std::optional<llvm::json::Value> of = expressionOfSize(
+              cast<StringAttr>(size).getValue(), *names, program.getContext()))
+        entry["of"] = std::move(*of);
+      sizes.push_back(std::move(entry));
+    }
   for (BlockArgument arg : program.getBuffers()) {
     index[arg] = buffers.size();
     bool input = arg.getArgNumber() < program.getNumInputs();

@@ -57,3 +57,34 @@ func.func @short(%x: tensor<?xf32, #xtensor.dims<S>>) -> tensor<?xf32, #xtensor.
   %e = xtensor.exp %x : tensor<?xf32, #xtensor.dims<S>>
   return %e : tensor<?xf32, #xtensor.dims<S>>
 }
+
+// -----
+
+// Sizes that are expressions (T + 1, T + 3) are kernel sizes like any
+// other, with the range that follows from T's. A concatenation after a
+// dynamic size selects by the size; a padding masks by it.
+// CHECK-LABEL: xloop.kernel @grow_concat
+// CHECK-SAME:    [%[[T:.*]] = 1 to 4096, %[[T1:.*]] = 2 to 4097](%[[A:.*]]: memref<?x8xf32> [%[[T]]], %[[B:.*]]: memref<1x8xf32>) -> (%{{.*}}: memref<?x8xf32> [%[[T1]]])
+// CHECK:         xloop.parallel %[[I:.*]] = 0 to %[[T1]]
+// CHECK:           %[[IN_A:.*]] = xloop.load %[[A]]
+// CHECK:           %[[AT:.*]] = arith.subi %[[I]], %{{.*}} : index
+// CHECK:           %[[IN_B:.*]] = xloop.load %[[B]]
+// CHECK:           %[[BEFORE:.*]] = arith.cmpi slt, %[[I]], %{{.*}} : index
+// CHECK:           arith.select %[[BEFORE]], %[[IN_A]], %[[IN_B]] : f32
+// CHECK-LABEL: xloop.kernel @grow_pad
+// CHECK-SAME:    [%[[T:.*]] = 1 to 4096, %{{.*}} = 4 to 4099]
+// CHECK:           %[[SHIFTED:.*]] = affine.apply #{{.*}}(%{{.*}})
+// CHECK:           arith.cmpi slt, %[[SHIFTED]], %[[T]] : index
+// CHECK-LABEL: func.func @grow
+// CHECK:         xloop.launch @grow_concat[T, "T + 1"]
+// CHECK:         xloop.launch @grow_pad[T, "T + 3"]
+#T = #xtensor.dims<T>
+func.func @grow(%x: tensor<?x8xf32, #T>, %new: tensor<1x8xf32>)
+    -> (tensor<?x8xf32, #xtensor.dims<"T + 1">>, tensor<?x8xf32, #xtensor.dims<"T + 3">>)
+    attributes {xtensor.symbols = {T = array<i64: 1, 4096>}} {
+  %c = xtensor.concat %x, %new dim 0
+      : tensor<?x8xf32, #T>, tensor<1x8xf32> -> tensor<?x8xf32, #xtensor.dims<"T + 1">>
+  %p = xtensor.pad %x low [1, 0] high [2, 0] value 0.0 : f32
+      : tensor<?x8xf32, #T> -> tensor<?x8xf32, #xtensor.dims<"T + 3">>
+  return %c, %p : tensor<?x8xf32, #xtensor.dims<"T + 1">>, tensor<?x8xf32, #xtensor.dims<"T + 3">>
+}

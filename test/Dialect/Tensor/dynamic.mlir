@@ -115,3 +115,30 @@ func.func @composites(%x: tensor<?x?x64xf32, #BT>, %w: tensor<64xf32>,
       : tensor<?x?x64xf32, #BT>, tensor<?x?x64xf32, #BT>, tensor<?x?x64xf32, #BT>,
         tensor<?x?x1xf32, #BT>, tensor<1x?x32xf32, #T>
 }
+
+// Size expressions: a concatenation, a slice or a padding along a dynamic
+// size makes a size that is an expression of symbols, named by its
+// canonical text (terms in the order of their symbols, the number last).
+// A slice's limit along a dynamic size is counted from its end (-1 is the
+// end, -2 one before it). Equal expressions are equal sizes: x[1:] - x[:-1]
+// is an elementwise op over T - 1.
+// CHECK-LABEL: func.func @size_expressions
+// CHECK: xtensor.concat %{{.*}}, %{{.*}} dim 0 : tensor<?x64xf32, #xtensor.dims<T>>, tensor<1x64xf32> -> tensor<?x64xf32, #xtensor.dims<"T + 1">>
+// CHECK: xtensor.slice %{{.*}} starts [1, 0] limits [-1, 64] strides [1, 1] : tensor<?x64xf32, #xtensor.dims<T>> -> tensor<?x64xf32, #xtensor.dims<"T - 1">>
+// CHECK: xtensor.slice %{{.*}} starts [0, 0] limits [-2, 64] strides [1, 1] : tensor<?x64xf32, #xtensor.dims<T>> -> tensor<?x64xf32, #xtensor.dims<"T - 1">>
+// CHECK: xtensor.sub %{{.*}}, %{{.*}} : tensor<?x64xf32, #xtensor.dims<"T - 1">>
+// CHECK: xtensor.pad %{{.*}} low [1, 0] high [2, 0] value {{.*}} : tensor<?x64xf32, #xtensor.dims<T>> -> tensor<?x64xf32, #xtensor.dims<"T + 3">>
+// CHECK: xtensor.concat %{{.*}}, %{{.*}}, %{{.*}} dim 0 : tensor<?x64xf32, #xtensor.dims<"T + 3">>, tensor<?x64xf32, #xtensor.dims<S>>, tensor<?x64xf32, #xtensor.dims<T>> -> tensor<?x64xf32, #xtensor.dims<"S + 2*T + 3">>
+func.func @size_expressions(%x: tensor<?x64xf32, #T>, %new: tensor<1x64xf32>,
+                            %y: tensor<?x64xf32, #xtensor.dims<S>>)
+    -> (tensor<?x64xf32, #xtensor.dims<"T + 1">>, tensor<?x64xf32, #xtensor.dims<"T - 1">>,
+        tensor<?x64xf32, #xtensor.dims<"S + 2*T + 3">>)
+    attributes {xtensor.symbols = {S = array<i64: 1, 100>, T = array<i64: 2, 4096>}} {
+  %0 = xtensor.concat %x, %new dim 0 : tensor<?x64xf32, #T>, tensor<1x64xf32> -> tensor<?x64xf32, #xtensor.dims<"T + 1">>
+  %a = xtensor.slice %x starts [1, 0] limits [-1, 64] strides [1, 1] : tensor<?x64xf32, #T> -> tensor<?x64xf32, #xtensor.dims<"T - 1">>
+  %b = xtensor.slice %x starts [0, 0] limits [-2, 64] strides [1, 1] : tensor<?x64xf32, #T> -> tensor<?x64xf32, #xtensor.dims<"T - 1">>
+  %1 = xtensor.sub %a, %b : tensor<?x64xf32, #xtensor.dims<"T - 1">>
+  %p = xtensor.pad %x low [1, 0] high [2, 0] value 0.0 : f32 : tensor<?x64xf32, #T> -> tensor<?x64xf32, #xtensor.dims<"T + 3">>
+  %2 = xtensor.concat %p, %y, %x dim 0 : tensor<?x64xf32, #xtensor.dims<"T + 3">>, tensor<?x64xf32, #xtensor.dims<S>>, tensor<?x64xf32, #T> -> tensor<?x64xf32, #xtensor.dims<"S + 2*T + 3">>
+  return %0, %1, %2 : tensor<?x64xf32, #xtensor.dims<"T + 1">>, tensor<?x64xf32, #xtensor.dims<"T - 1">>, tensor<?x64xf32, #xtensor.dims<"S + 2*T + 3">>
+}

@@ -148,7 +148,7 @@ func.func @reshape_merges_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<?xf3
 #T = #xtensor.dims<T>
 func.func @slice_of_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<2x4xf32>
     attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
-  // expected-error @+2 {{'xtensor.slice' op dimension 0 of tensor<?x4xf32, #xtensor.dims<T>> has the dynamic size T: it can only be kept whole (start 0, limit -1, stride 1)}}
+  // expected-error @+2 {{'xtensor.slice' op dimension 0 of tensor<?x4xf32, #xtensor.dims<T>> has the dynamic size T: a slice of it takes stride 1 from a start of 0 or more to a limit counted from its end (-1 is the end)}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = xtensor.slice %a starts [0, 0] limits [2, 4] strides [1, 1] : tensor<?x4xf32, #T> -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
@@ -157,23 +157,64 @@ func.func @slice_of_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<2x4xf32>
 // -----
 
 #T = #xtensor.dims<T>
-func.func @pad_of_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<?x4xf32, #T>
+func.func @strided_slice_of_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<?x4xf32, #T>
     attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
-  // expected-error @+2 {{'xtensor.pad' op dimension 0 of tensor<?x4xf32, #xtensor.dims<T>> has the dynamic size T: padding it is not supported}}
+  // expected-error @+2 {{a slice of it takes stride 1}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = xtensor.pad %a low [1, 0] high [0, 0] value 0.0 : f32 : tensor<?x4xf32, #T> -> tensor<?x4xf32, #T>
+  %0 = xtensor.slice %a starts [0, 0] limits [-1, 4] strides [2, 1] : tensor<?x4xf32, #T> -> tensor<?x4xf32, #T>
   return %0 : tensor<?x4xf32, #T>
 }
 
 // -----
 
+// T - 1 is 0 where T is 1: a size expression is at least 1 over the ranges.
 #T = #xtensor.dims<T>
-func.func @concat_along_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<?x4xf32, #T>
+func.func @slice_to_nothing(%a: tensor<?x4xf32, #T>) -> tensor<?x4xf32, #xtensor.dims<"T - 1">>
     attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
-  // expected-error @+2 {{'xtensor.concat' op concatenation along dimension 0 of tensor<?x4xf32, #xtensor.dims<T>>, of dynamic size T, is not supported}}
+  // expected-error @+1 {{'xtensor.slice' op dynamic size 'T - 1' of 'tensor<?x4xf32, #xtensor.dims<"T - 1">>' is 0 at the least of its symbols' declared ranges; a size must be at least 1 (narrow the ranges)}}
+  %0 = xtensor.slice %a starts [1, 0] limits [-1, 4] strides [1, 1] : tensor<?x4xf32, #T> -> tensor<?x4xf32, #xtensor.dims<"T - 1">>
+  return %0 : tensor<?x4xf32, #xtensor.dims<"T - 1">>
+}
+
+// -----
+
+// A size expression is written in canonical form, so that equal sizes have
+// one name.
+func.func @expression_not_canonical(%a: tensor<?x4xf32, #xtensor.dims<T>>, %b: tensor<?x4xf32, #xtensor.dims<"1 + T">>) -> tensor<?x4xf32, #xtensor.dims<"1 + T">>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+1 {{'xtensor.exp' op dynamic size '1 + T' of 'tensor<?x4xf32, #xtensor.dims<"1 + T">>' is an expression not in canonical form: write it 'T + 1'}}
+  %0 = xtensor.exp %b : tensor<?x4xf32, #xtensor.dims<"1 + T">>
+  return %0 : tensor<?x4xf32, #xtensor.dims<"1 + T">>
+}
+
+// -----
+
+func.func @expression_of_an_undeclared_symbol(%a: tensor<?x4xf32, #xtensor.dims<T>>, %b: tensor<?x4xf32, #xtensor.dims<"S + T">>) -> tensor<?x4xf32, #xtensor.dims<"S + T">>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+1 {{'xtensor.exp' op dynamic size 'S + T' of 'tensor<?x4xf32, #xtensor.dims<"S + T">>' names 'S', which the enclosing function's 'xtensor.symbols' does not declare}}
+  %0 = xtensor.exp %b : tensor<?x4xf32, #xtensor.dims<"S + T">>
+  return %0 : tensor<?x4xf32, #xtensor.dims<"S + T">>
+}
+
+// -----
+
+func.func @expression_overflows(%a: tensor<?x4xf32, #xtensor.dims<T>>, %b: tensor<?x4xf32, #xtensor.dims<"T*T*T">>) -> tensor<?x4xf32, #xtensor.dims<"T*T*T">>
+    attributes {xtensor.symbols = {T = array<i64: 1, 4000000000>}} {
+  // expected-error @+1 {{'xtensor.exp' op dynamic size 'T*T*T' of 'tensor<?x4xf32, #xtensor.dims<"T*T*T">>' does not fit in 64 bits over its symbols' declared ranges}}
+  %0 = xtensor.exp %b : tensor<?x4xf32, #xtensor.dims<"T*T*T">>
+  return %0 : tensor<?x4xf32, #xtensor.dims<"T*T*T">>
+}
+
+// -----
+
+// A name that is not an expression of symbols (not an identifier) cannot be
+// concatenated along: its sum has no name.
+func.func @concat_along_a_size_named_otherwise(%a: tensor<?x4xf32, #xtensor.dims<"T?">>) -> tensor<?x4xf32, #xtensor.dims<"T?">>
+    attributes {xtensor.symbols = {"T?" = array<i64: 1, 8>}} {
+  // expected-error @+2 {{'xtensor.concat' op concatenation along dimension 0 of tensor<?x4xf32, #xtensor.dims<"T?">>, of dynamic size T?, which is not a size expression, is not supported}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = xtensor.concat %a, %a dim 0 : tensor<?x4xf32, #T>, tensor<?x4xf32, #T> -> tensor<?x4xf32, #T>
-  return %0 : tensor<?x4xf32, #T>
+  %0 = xtensor.concat %a, %a dim 0 : tensor<?x4xf32, #xtensor.dims<"T?">>, tensor<?x4xf32, #xtensor.dims<"T?">> -> tensor<?x4xf32, #xtensor.dims<"T?">>
+  return %0 : tensor<?x4xf32, #xtensor.dims<"T?">>
 }
 
 // -----

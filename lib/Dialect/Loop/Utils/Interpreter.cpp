@@ -15,6 +15,7 @@
 #include <vector>
 
 using namespace mlir;
+using xtile::SizeExpr;
 using namespace xtile::loop;
 
 namespace {
@@ -330,6 +331,8 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
                  << " in dimension " << d << ", expected " << type;
         continue;
       }
+      if (std::optional<SizeExpr> e = SizeExpr::of(dim); e && !e->isSymbol())
+        continue; // an expression of the symbols: checked once they are bound
       auto [it, inserted] = bound.try_emplace(dim.symbol.getValue(), size);
       if (!inserted && it->second != size)
         return func.emitOpError()
@@ -337,6 +340,16 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
                << it->second << " and " << size << " in the arguments";
     }
   }
+  for (auto [arg, input] : llvm::zip(func.getArguments(), inputs))
+    if (auto type = dyn_cast<RankedTensorType>(arg.getType()))
+      for (auto [d, dim] : llvm::enumerate(xtile::getDims(type)))
+        if (dim.isDynamic() &&
+            xtile::evaluateSize(dim.symbol.getValue(), bound) != input.shape[d])
+          return func.emitOpError()
+                 << "argument #" << arg.getArgNumber() << " has size "
+                 << input.shape[d] << " in dimension " << d
+                 << ", which is not its size '" << dim.symbol.getValue()
+                 << "' at the sizes the arguments bind";
   for (Operation &op : func.getBody().front()) {
     if (auto c = dyn_cast<arith::ConstantOp>(op)) {
       auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
@@ -368,8 +381,10 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
       HostTensor h;
       int64_t elements = 1;
       for (const xtile::Dim &dim : xtile::getDims(cast<RankedTensorType>(t))) {
-        int64_t size = dim.isDynamic() ? bound.lookup(dim.symbol.getValue())
-                                       : dim.size;
+        int64_t size =
+            dim.isDynamic()
+                ? xtile::evaluateSize(dim.symbol.getValue(), bound).value_or(0)
+                : dim.size;
         h.shape.push_back(size);
         elements *= size;
       }
@@ -379,11 +394,11 @@ xtile::loop::interpret(ModuleOp module, func::FuncOp func,
     SmallVector<std::pair<Value, int64_t>> sizes;
     for (auto [size, name] : llvm::zip(
              kernel.getSizes(), launch.getSizes().getAsValueRange<StringAttr>())) {
-      auto it = bound.find(name);
-      if (it == bound.end())
+      std::optional<int64_t> value = xtile::evaluateSize(name, bound);
+      if (!value)
         return launch.emitOpError() << "passes the size '" << name
                                     << "', which no argument binds";
-      sizes.push_back({size, it->second});
+      sizes.push_back({size, *value});
     }
     std::vector<HostTensor> ins;
     for (Value v : launch.getInputs())

@@ -169,11 +169,43 @@ LogicalResult xtile::tensor::verifyDeclaredSymbols(Operation *op) {
         if (auto func = op->getParentOfType<func::FuncOp>())
           declared = func->getAttrOfType<DictionaryAttr>(kSymbolsAttrName);
       }
-      if (!declared || !declared.contains(symbol.getValue()))
+      if (declared && declared.contains(symbol.getValue()))
+        continue;
+      std::optional<SizeExpr> e = SizeExpr::parse(symbol.getValue());
+      if (!declared || !e || e->isSymbol() || e->getConstant())
         return op->emitOpError()
                << "dynamic size '" << symbol.getValue() << "' of " << type
                << " is not declared in the enclosing function's '"
                << kSymbolsAttrName << "' (with its range)";
+      if (e->str() != symbol.getValue())
+        return op->emitOpError()
+               << "dynamic size '" << symbol.getValue() << "' of " << type
+               << " is an expression not in canonical form: write it '"
+               << e->str() << "'";
+      for (const std::string &name : e->getSymbols())
+        if (!declared.contains(name))
+          return op->emitOpError()
+                 << "dynamic size '" << symbol.getValue() << "' of " << type
+                 << " names '" << name
+                 << "', which the enclosing function's '" << kSymbolsAttrName
+                 << "' does not declare";
+      auto range = e->range(
+          [&](StringRef name) -> std::optional<std::pair<int64_t, int64_t>> {
+            auto r = declared.getAs<DenseI64ArrayAttr>(name);
+            if (!r || r.size() != 2)
+              return std::nullopt;
+            return std::make_pair(r[0], r[1]);
+          });
+      if (!range)
+        return op->emitOpError()
+               << "dynamic size '" << symbol.getValue() << "' of " << type
+               << " does not fit in 64 bits over its symbols' declared ranges";
+      if (range->first < 1)
+        return op->emitOpError()
+               << "dynamic size '" << symbol.getValue() << "' of " << type
+               << " is " << range->first
+               << " at the least of its symbols' declared ranges; a size "
+                  "must be at least 1 (narrow the ranges)";
     }
   }
   return success();

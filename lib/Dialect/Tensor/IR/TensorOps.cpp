@@ -403,13 +403,28 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
   SmallVector<Dim> dims = getDims(*type), shape;
   for (int64_t d = 0; d < rank; ++d) {
     if (dims[d].isDynamic()) {
-      // A dynamic size is kept whole: [0, -1) with stride 1.
-      if (starts[d] != 0 || limits[d] != -1 || strides[d] != 1)
+      // Along a dynamic size D, a limit l < 0 is D + 1 + l (-1 is its end),
+      // and the size taken is the expression D + 1 + l - start.
+      if (starts[d] < 0 || limits[d] >= 0 || strides[d] != 1)
         return error("dimension " + Twine(d) + " of " + typeStr(*type) +
                      " has the dynamic size " + dims[d].str() +
-                     ": it can only be kept whole (start 0, limit -1, "
-                     "stride 1)");
-      shape.push_back(dims[d]);
+                     ": a slice of it takes stride 1 from a start of 0 or "
+                     "more to a limit counted from its end (-1 is the end)");
+      std::optional<SizeExpr> size = SizeExpr::of(dims[d]);
+      if (size)
+        size = size->plus(SizeExpr::constant(limits[d] + 1));
+      if (size)
+        size = size->minus(SizeExpr::constant(starts[d]));
+      if (!size)
+        return error("dimension " + Twine(d) + " of " + typeStr(*type) +
+                     " has the dynamic size " + dims[d].str() +
+                     ", whose slice [" + Twine(starts[d]) + ", " +
+                     dims[d].str() + " + " + Twine(limits[d] + 1) +
+                     ") is not a size expression");
+      if (std::optional<int64_t> n = size->getConstant(); n && *n < 0)
+        return error("slice of dimension " + Twine(d) + " of " +
+                     typeStr(*type) + " has a negative size");
+      shape.push_back(size->toDim(type->getContext()));
       continue;
     }
     if (strides[d] <= 0)
@@ -449,11 +464,16 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
       return error("padding of dimension " + Twine(d) +
                    " must be non-negative");
     if (dims[d].isDynamic()) {
-      if (low[d] != 0 || high[d] != 0)
+      std::optional<SizeExpr> size = SizeExpr::of(dims[d]);
+      if (size)
+        size = size->plus(SizeExpr::constant(low[d]));
+      if (size)
+        size = size->plus(SizeExpr::constant(high[d]));
+      if (!size)
         return error("dimension " + Twine(d) + " of " + typeStr(*type) +
                      " has the dynamic size " + dims[d].str() +
-                     ": padding it is not supported");
-      shape.push_back(dims[d]);
+                     ", whose padded size is not a size expression");
+      shape.push_back(size->toDim(type->getContext()));
       continue;
     }
     int64_t size;
@@ -482,10 +502,19 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
     return error("dim " + Twine(dim) + " is out of range for " +
                  typeStr(*first));
   SmallVector<Dim> shape = getDims(*first);
-  if (adaptor.getInputs().size() > 1 && shape[dim].isDynamic())
-    return error("concatenation along dimension " + Twine(dim) + " of " +
-                 typeStr(*first) + ", of dynamic size " + shape[dim].str() +
-                 ", is not supported");
+  // The size along `dim`: the sum of the operands', an expression where
+  // one of them is dynamic.
+  auto sizeOf = [&](RankedTensorType t, const Dim &d) -> FailureOr<SizeExpr> {
+    std::optional<SizeExpr> e = SizeExpr::of(d);
+    if (!e)
+      return error("concatenation along dimension " + Twine(dim) + " of " +
+                   typeStr(t) + ", of dynamic size " + d.str() +
+                   ", which is not a size expression, is not supported");
+    return *e;
+  };
+  FailureOr<SizeExpr> total = sizeOf(*first, shape[dim]);
+  if (failed(total))
+    return failure();
   for (Value input : adaptor.getInputs().drop_front()) {
     auto type = rankedOperand(error, "inputs", input);
     if (failed(type))
@@ -495,18 +524,20 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
     SmallVector<Dim> dims = compatible ? getDims(*type) : SmallVector<Dim>();
     for (int64_t d = 0; compatible && d < first->getRank(); ++d)
       compatible = d == dim || dims[d] == shape[d];
-    if (compatible && dims[dim].isDynamic())
-      return error("concatenation along dimension " + Twine(dim) + " of " +
-                   typeStr(*type) + ", of dynamic size " + dims[dim].str() +
-                   ", is not supported");
     if (!compatible)
       return error("operand " + typeStr(*type) +
                    " cannot be concatenated with " + typeStr(*first) +
                    " along dimension " + Twine(dim));
-    if (llvm::AddOverflow(shape[dim].size, dims[dim].size, shape[dim].size))
+    FailureOr<SizeExpr> size = sizeOf(*type, dims[dim]);
+    if (failed(size))
+      return failure();
+    std::optional<SizeExpr> sum = total->plus(*size);
+    if (!sum)
       return error("concatenated size of dimension " + Twine(dim) +
                    " does not fit in 64 bits");
+    *total = *sum;
   }
+  shape[dim] = total->toDim(first->getContext());
   types.push_back(withDims(*first, shape));
   return success();
 }

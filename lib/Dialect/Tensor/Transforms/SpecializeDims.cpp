@@ -22,28 +22,37 @@ using namespace xtile::tensor;
 
 namespace {
 
-/// The value `sizes` binds `dim` to, if it is a dynamic size it binds.
-std::optional<int64_t> boundSize(const Dim &dim,
-                                 const llvm::StringMap<int64_t> &sizes) {
+/// `dim` with the symbols `sizes` binds replaced by their values: a static
+/// size, or a size expression of the symbols left (none where it names no
+/// bound symbol).
+std::optional<Dim> boundDim(const Dim &dim,
+                            const llvm::StringMap<int64_t> &sizes) {
   if (!dim.isDynamic())
     return std::nullopt;
   auto it = sizes.find(dim.symbol.getValue());
-  if (it == sizes.end())
+  if (it != sizes.end())
+    return Dim::fixed(it->second);
+  std::optional<SizeExpr> e = SizeExpr::of(dim);
+  if (!e)
     return std::nullopt;
-  return it->second;
+  std::optional<SizeExpr> bound = e->substitute(sizes);
+  if (!bound || *bound == *e)
+    return std::nullopt;
+  return bound->toDim(dim.symbol.getContext());
 }
 
 /// Binds `sizes` in `func`, which declares them all in `declared`.
 void specializeFunction(func::FuncOp func, DictionaryAttr declared,
                         const llvm::StringMap<int64_t> &sizes) {
-  // A slice keeps a dynamic dimension whole with limit -1 (read before the
-  // types change).
+  // A slice's limit along a dynamic size D is counted from its end (-1 is
+  // D): D + 1 + limit once D is a number (read before the types change).
   func.walk([&](SliceOp slice) {
     auto in = cast<RankedTensorType>(slice.getInput().getType());
     SmallVector<int64_t> limits(slice.getLimits());
     for (auto [limit, dim] : llvm::zip(limits, getDims(in)))
-      if (std::optional<int64_t> size = boundSize(dim, sizes))
-        limit = *size;
+      if (std::optional<Dim> bound = boundDim(dim, sizes);
+          bound && !bound->isDynamic())
+        limit = bound->size + 1 + limit;
     slice.setLimits(limits);
   });
   // Every type of the function (its signature, block arguments, results)
@@ -54,8 +63,8 @@ void specializeFunction(func::FuncOp func, DictionaryAttr declared,
       return std::nullopt;
     SmallVector<Dim> dims = getDims(type);
     for (Dim &dim : dims)
-      if (std::optional<int64_t> size = boundSize(dim, sizes))
-        dim = Dim::fixed(*size);
+      if (std::optional<Dim> bound = boundDim(dim, sizes))
+        dim = *bound;
     return getTensorType(dims, type.getElementType());
   });
   replacer.recursivelyReplaceElementsIn(func, /*replaceAttrs=*/true,

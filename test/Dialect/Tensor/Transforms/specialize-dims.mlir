@@ -42,3 +42,23 @@ func.func @scores(%q: tensor<?x16xf32, #T>, %k: tensor<16x?xf32, #xtensor.dims<S
 // RANGE: error: size 5000 of 'T' is outside its declared range [1, 4096]
 // UNKNOWN: error: --xtensor-specialize-dims: no function declares the symbol 'U'
 // SYNTAX: error: --xtensor-specialize-dims: binding 'T' must be SYMBOL=SIZE
+
+// Size expressions take the values of the symbols bound: a number once
+// every symbol is bound, else an expression of those left. A slice's limit
+// counted from the end of a dynamic size becomes a number with it.
+// CHECK-LABEL: func.func @expressions(%{{.*}}: tensor<7x8xf32>, %{{.*}}: tensor<?x8xf32, #xtensor.dims<S>>) -> (tensor<13x8xf32>, tensor<?x8xf32, #xtensor.dims<"S + 7">>)
+// CHECK: xtensor.concat %{{.*}}, %{{.*}} dim 0 : tensor<7x8xf32>, tensor<7x8xf32> -> tensor<14x8xf32>
+// CHECK: xtensor.slice %{{.*}} starts [1, 0] limits [14, 8] strides [1, 1] : tensor<14x8xf32> -> tensor<13x8xf32>
+// CHECK: xtensor.concat %{{.*}}, %{{.*}} dim 0 : tensor<?x8xf32, #xtensor.dims<S>>, tensor<7x8xf32> -> tensor<?x8xf32, #xtensor.dims<"S + 7">>
+// BOTH-LABEL: func.func @expressions(%{{.*}}: tensor<1x8xf32>, %{{.*}}: tensor<4096x8xf32>) -> (tensor<1x8xf32>, tensor<4097x8xf32>) {
+func.func @expressions(%x: tensor<?x8xf32, #T>, %y: tensor<?x8xf32, #xtensor.dims<S>>)
+    -> (tensor<?x8xf32, #xtensor.dims<"2*T - 1">>, tensor<?x8xf32, #xtensor.dims<"S + T">>)
+    attributes {xtensor.symbols = {T = array<i64: 1, 4096>, S = array<i64: 1, 8192>}} {
+  %c = xtensor.concat %x, %x dim 0
+      : tensor<?x8xf32, #T>, tensor<?x8xf32, #T> -> tensor<?x8xf32, #xtensor.dims<"2*T">>
+  %a = xtensor.slice %c starts [1, 0] limits [-1, 8] strides [1, 1]
+      : tensor<?x8xf32, #xtensor.dims<"2*T">> -> tensor<?x8xf32, #xtensor.dims<"2*T - 1">>
+  %b = xtensor.concat %y, %x dim 0
+      : tensor<?x8xf32, #xtensor.dims<S>>, tensor<?x8xf32, #T> -> tensor<?x8xf32, #xtensor.dims<"S + T">>
+  return %a, %b : tensor<?x8xf32, #xtensor.dims<"2*T - 1">>, tensor<?x8xf32, #xtensor.dims<"S + T">>
+}

@@ -30,6 +30,7 @@ using ::xtile::getSymbols;
 using ::xtile::isXTensorType;
 using ::xtile::kInPlaceAttrName;
 using ::xtile::kSymbolsAttrName;
+using ::xtile::SizeExpr;
 
 /// The tensor type of `dims` and `elementType`: dynamic sizes where `dims`
 /// has symbols, named by an `#xtensor.dims` encoding.
