@@ -131,6 +131,37 @@ try:
 except ValueError as e:
     print("size out of range:", e)
 
+# A size that is an expression of another (a cache of T rows and one new
+# row, T + 1): the program takes it after T, and the loader checks it
+# against T (the plan's "of").
+APPEND = """
+func.func @append(%c: tensor<?x64xf32, #xtensor.dims<T>>, %n: tensor<1x64xf32>)
+    -> tensor<?x64xf32, #xtensor.dims<"T + 1">>
+    attributes {xtensor.symbols = {T = array<i64: 1, 256>}} {
+  %y = xtensor.concat %c, %n dim 0 : tensor<?x64xf32, #xtensor.dims<T>>, tensor<1x64xf32>
+      -> tensor<?x64xf32, #xtensor.dims<"T + 1">>
+  return %y : tensor<?x64xf32, #xtensor.dims<"T + 1">>
+}
+"""
+
+
+class _Append:
+    mlir, target, allow_tf32 = APPEND, "sm_90", False
+
+
+use_driver(emulated_driver(_Append, work / "libcuda-append.so"))
+aprogram = runtime.Program(APPEND, "append", backend="cuda", target="sm_90",
+                           cache=work / "cache")
+c, n = torch.randn(5, 64), torch.randn(1, 64)
+out = torch.empty(6, 64)
+aprogram([c, n, out], [5, 6])
+print("append:", "ok" if torch.equal(out, torch.cat([c, n])) else "WRONG",
+      "sizes", [(s["name"], s.get("of")) for s in aprogram.fn.plan["sizes"]])
+try:
+    aprogram([c, n, out], [5, 7])
+except ValueError as e:
+    print("size expression wrong:", e)
+
 cache = sorted(p.suffix for p in (work / "cache").iterdir())
 print("cached for the driver:", cache.count(".ptx"), "ptx,", cache.count(".json"),
       "plans")
