@@ -15,6 +15,7 @@ from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
 from .importer import (DynamicSizeError, UnsupportedError, decomposition_table,
                        import_exported)
+from .importer.sizes import evaluate_size
 from .partition import RESULT_KINDS, Partitioned, results_of, strict_default
 from . import runtime
 from .runtime import Program, _tool, default_backend
@@ -254,7 +255,7 @@ class Compiled:
         if len(inputs) != len(user):
             raise TypeError(f"xtile: {self.name} takes {len(user)} inputs, got "
                             f"{len(inputs)}")
-        sizes, where = {}, {}
+        sizes, where, derived = {}, {}, []
         for (name, shape), t in zip(user, inputs):
             expected = "[" + ", ".join(str(d) for d in shape) + "]"
             if not isinstance(t, torch.Tensor) or t.dim() != len(shape):
@@ -269,6 +270,11 @@ class Compiled:
                             f"where {self.name} takes {expected} (a static size: "
                             "make it dynamic with dynamic_shapes)")
                     continue
+                if n.name not in self.symbols:
+                    # A size expression of symbols (T + 1): checked once
+                    # they are bound.
+                    derived.append((name, d, n.name, actual))
+                    continue
                 lo, hi = self.symbols[n.name]
                 if not lo <= actual <= hi:
                     raise ValueError(
@@ -281,6 +287,12 @@ class Compiled:
                         f"{where[n.name][1]} of input {where[n.name][0]!r}): the "
                         "dimensions of one dynamic size must agree")
                 sizes[n.name], where[n.name] = actual, (name, d)
+        for name, d, expression, actual in derived:
+            if evaluate_size(expression, sizes) != actual:
+                raise ValueError(
+                    f"xtile: dimension {d} of input {name!r} has size {actual}, "
+                    f"where its size {expression} is "
+                    f"{evaluate_size(expression, sizes)}")
         return sizes
 
     def graphed(self, *inputs, static=()):
@@ -298,7 +310,8 @@ class Compiled:
         for kind, value in self.sources:
             t = next(user) if kind == "input" else value
             buffers.append(t.detach().to(self.device).contiguous())
-        outs = [torch.empty([d if isinstance(d, int) else sizes[d.name] for d in shape],
+        outs = [torch.empty([d if isinstance(d, int) else evaluate_size(d.name, sizes)
+                             for d in shape],
                             dtype=dtype, device=self.device)
                 if self.in_place[r] is None else None
                 for r, (shape, dtype) in enumerate(self.outputs)]
@@ -312,8 +325,12 @@ class Compiled:
         return [buffers[a] if a is not None else o for a, o in zip(self.in_place, outs)]
 
     def _size_values(self, program, sizes):
-        return ([sizes[n] for n in sorted(self.symbols)] if program is self.dynamic
-                else ())
+        """The values of the program's sizes, in its order: the symbols,
+        then the size expressions of them it takes (T + 1)."""
+        if program is not self.dynamic:
+            return ()
+        names = getattr(program, "size_names", None) or sorted(self.symbols)
+        return [evaluate_size(n, sizes) for n in names]
 
     def __call__(self, *inputs):
         sizes = self._bind(inputs)

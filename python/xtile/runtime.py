@@ -273,6 +273,7 @@ class _DriverProgram:
         self.temporaries = [b for b in self.plan["buffers"]
                             if b["role"] in ("temporary", "tensor_map")]
         self.sizes = self.plan.get("sizes", [])
+        self.size_names = [s["name"] for s in self.sizes]
         if (any("tensor_map" in step for step in self.plan["steps"])
                 and d.cuTensorMapEncodeTiled is None):
             raise RuntimeError(f"xtile: {name} makes TMA tensor maps, but the "
@@ -600,6 +601,13 @@ class _LibraryProgram:
         self.packed.argtypes = [ctypes.POINTER(ctypes.c_void_p),
                                 ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p]
         self.packed.restype = ctypes.c_int
+        # The names of its sizes, in order (the symbols, then the size
+        # expressions of them it takes).
+        names = getattr(self.lib, f"{name}_size_names", None)
+        self.size_names = None
+        if names is not None:
+            names.restype = ctypes.c_char_p
+            self.size_names = [n for n in names().decode().split("\n") if n]
 
     def __call__(self, buffers, sizes=()):
         ptrs = (ctypes.c_void_p * len(buffers))(*[b.data_ptr() for b in buffers])
@@ -681,6 +689,12 @@ class Program:
             self._build(mlir, lib, options)
         self.fn = _LibraryProgram(lib, name, cuda=self.backend == "cuda")
         self.lib = self.fn.lib
+
+    @property
+    def size_names(self):
+        """The names of the sizes the program takes, in order: its symbols
+        (sorted), then the size expressions of them it takes (`T + 1`)."""
+        return self.fn.size_names
 
     def launches(self, sizes=None):
         """The number of kernel launches one call makes (counted in the

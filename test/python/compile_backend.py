@@ -33,9 +33,10 @@ print("torch.compile backend=xtile: ok")
 # torch.compile(dynamic=True): Dynamo hands xtile one graph with symbolic
 # sizes and does not recompile for new sizes. A graph whose sizes are each
 # one symbol is imported once with dynamic sizes, the Block's linear
-# layers on [batch, tokens, d] included (a matmul batched over the batch);
-# one that needs an expression of symbols is compiled once per input
-# shape instead.
+# layers on [batch, tokens, d] included (a matmul batched over the batch),
+# and so is one whose sizes are expressions of them (T + 1); one that
+# needs what Tensor IR cannot take (a view of batch * tokens rows) is
+# compiled once per input shape instead.
 class Counted:
     """Counts Dynamo's calls of the backend and xtile's imports."""
 
@@ -94,3 +95,13 @@ dynamic("rmsnorm", RMSNorm(), [(7, 64), (33, 64), (128, 64), (7, 64)])
 dynamic("rmsnorm, eps changed", RMSNorm(), [(7, 64), (9, 64)],
         change=lambda m: setattr(m, "eps", 0.5))
 dynamic("block", Block(), [(4, 32, 64), (4, 7, 64), (2, 7, 64), (4, 32, 64)])
+
+
+class Grow(nn.Module):
+    """T rows and the last one again: T + 1 rows, a size expression."""
+
+    def forward(self, x):
+        return torch.cat([x, x[-1:]], 0) * 2
+
+
+dynamic("grow", Grow(), [(7, 64), (33, 64), (128, 64), (7, 64)])

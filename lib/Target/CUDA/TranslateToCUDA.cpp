@@ -1902,7 +1902,22 @@ LogicalResult CUDAEmitter::emitProgram(xk::ProgramOp program) {
   os << "extern \"C\" cudaError_t " << program.getSymName()
      << "_packed_sizes(void** buffers, const int64_t* sizes, cudaStream_t "
         "stream) {\n"
-     << "  return " << impl << "(" << packed << "stream);\n}\n\n";
+     << "  return " << impl << "(" << packed << "stream);\n}\n";
+  // The names of the sizes `_packed_sizes` takes, in order, one per line.
+  if (!sizes.empty()) {
+    std::string names;
+    for (Attribute n : sizeNames) {
+      for (char c : cast<StringAttr>(n).getValue()) {
+        if (c == '"' || c == '\\')
+          names += '\\';
+        names += c;
+      }
+      names += "\\n";
+    }
+    os << "extern \"C\" const char* " << program.getSymName()
+       << "_size_names(void) { return \"" << names << "\"; }\n";
+  }
+  os << "\n";
   return success();
 }
 

@@ -8,9 +8,10 @@ class UnsupportedError(RuntimeError):
 
 class DynamicSizeError(UnsupportedError):
     """An op that xtile cannot import with the dynamic sizes asked for (a
-    size that would be an expression of them, T * 2 or T - 1; a slice
-    inside one; a mean over one; a size used as a value), though it could
-    with static sizes: callers that can fall back to them catch this."""
+    reshape that merges or splits one, T * 8; a size that is not a
+    polynomial of them; a strided slice of one; a mean over one; a size
+    used as a value), though it could with static sizes: callers that can
+    fall back to them catch this."""
 
 
 _RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like",

@@ -3,6 +3,7 @@
 Value (its SSA name, shape and dtype). Only this module spells the ops'
 syntax."""
 import math
+import re
 
 import torch
 
@@ -32,11 +33,28 @@ def element_type(dtype):
     return _DTYPES[dtype]
 
 
+def _dynamic_runs(shape):
+    """The dynamic sizes of `shape`, each with the element count of the
+    static sizes before it, and the count after the last: what a reshape
+    keeps (the Tensor IR reshape verifier's rule)."""
+    runs, count = [], 1
+    for d in shape:
+        if isinstance(d, Sym):
+            runs.append((count, d))
+            count = 1
+        else:
+            count *= int(d)
+    return runs + [count]
+
+
 def tensor_type(shape, dtype):
     """The Tensor IR type of `shape` (static sizes and Sym) and `dtype`: a
     dynamic size is `?`, named by its symbol in `#xtensor.dims<...>`."""
     dims = "x".join("?" if isinstance(d, Sym) else str(int(d)) for d in shape)
     symbols = [d.name for d in shape if isinstance(d, Sym)]
+    # A size expression's name (T + 1) is written as a string.
+    symbols = [n if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n) else f'"{n}"'
+               for n in symbols]
     encoding = f", #xtensor.dims<{', '.join(symbols)}>" if symbols else ""
     return f"tensor<{dims + 'x' if dims else ''}{element_type(dtype)}{encoding}>"
 
@@ -240,6 +258,12 @@ class IRBuilder:
         shape = tuple(dim(d) for d in shape)
         if v.shape == shape:
             return v
+        if _dynamic_runs(v.shape) != _dynamic_runs(shape):
+            raise DynamicSizeError(
+                f"operator {self.what} reshapes {list(v.shape)} to {list(shape)}: a "
+                "reshape keeps each dynamic size whole and in order, and regroups "
+                "only the static sizes between them (merging or splitting a "
+                "dynamic size is not supported)")
         out = self._bounded(v, self.emit(f"xtensor.reshape {v.name} : {v.type} -> "
                                          f"{tensor_type(shape, v.dtype)}", shape, v.dtype))
         # A permutation reshaped to one dimension is the same permutation.

@@ -150,6 +150,18 @@ def diff(imp, val, input, n=1, dim=-1, prepend=None, append=None):
         previous = imp.where(first, imp.broadcast(prepend, shape), shifted, shape,
                              input.dtype)
         return imp.binary(sub, input, previous, shape, val.dtype)
+    if (isinstance(input.shape[d], Sym) and n == 1 and prepend is None
+            and append is None):
+        # x[1:] - x[:-1] over a size expression (T - 1): slices to limits
+        # counted from the end.
+        shape = tuple(val.shape)
+        starts = [0] * len(shape)
+        ends = list(input.shape)
+        ends[d] = -1
+        later = imp.slice(input, starts[:d] + [1] + starts[d + 1:], ends, shape)
+        ends[d] = -2
+        earlier = imp.slice(input, starts, ends, shape)
+        return imp.binary(sub, later, earlier, shape, val.dtype)
     parts = [t for t in (prepend, input, append) if t is not None]
     x = input
     if len(parts) > 1:

@@ -23,8 +23,9 @@ class SymbolicExpression(DynamicSizeError):
 
 
 class Sym:
-    """A dynamic size, named by its symbol (torch.export's Dim name, T).
-    Equal symbols are equal sizes. Arithmetic that would need an
+    """A dynamic size, named by its symbol (torch.export's Dim name, T), or
+    by the canonical text of a size expression of symbols that PyTorch
+    computed (`T + 1`, expression_text). Equal names are equal sizes. Arithmetic that would need an
     expression of symbols (T * 2, T - 1, T + S, a comparison with a number)
     raises SymbolicExpression; the identities T * 1, T + 0, T - 0 and
     T // 1 are T, and T - T is 0."""
@@ -109,6 +110,105 @@ class Sym:
         raise SymbolicExpression(f"the static value of {self}")
 
     __int__ = __float__ = __index__
+
+
+def _term_text(monomial, coefficient, first):
+    sign = ("-" if coefficient < 0 else "") if first else (" - " if coefficient < 0 else " + ")
+    magnitude = abs(coefficient)
+    number = f"{magnitude}{'*' if monomial else ''}" if not monomial or magnitude != 1 else ""
+    return sign + number + "*".join(monomial)
+
+
+def expression_text(terms):
+    """The canonical text of a size expression (include/xtile/Support/
+    SymbolicDims.h, SizeExpr): `terms` maps each monomial (its symbols
+    sorted, with repeats) to its nonzero coefficient; terms in the order of
+    their monomials, the number last (`S + 2*T + 3`)."""
+    order = sorted(m for m in terms if m) + ([()] if () in terms else [])
+    text = "".join(_term_text(m, terms[m], i == 0) for i, m in enumerate(order))
+    return text or "0"
+
+
+def polynomial(expr, names):
+    """The terms of a sympy size expression that is a polynomial of the
+    named size symbols with integer coefficients ({monomial: coefficient}),
+    or None."""
+    import sympy
+    terms = {}
+    for term in sympy.Add.make_args(sympy.expand(expr)):
+        coefficient, rest = term.as_coeff_Mul()
+        if not coefficient.is_Integer:
+            return None
+        monomial = []
+        for factor in sympy.Mul.make_args(rest):
+            if factor == 1:
+                continue
+            base, exponent = factor.as_base_exp()
+            if base not in names or not exponent.is_Integer or exponent < 1:
+                return None
+            monomial += [names[base]] * int(exponent)
+        key = tuple(sorted(monomial))
+        terms[key] = terms.get(key, 0) + int(coefficient)
+    return {m: c for m, c in terms.items() if c != 0}
+
+
+def terms_of(name):
+    """The terms of a size named `name` ({monomial: coefficient}): a
+    symbol's, or a size expression's read from its text."""
+    terms, sign, coefficient, monomial = {}, 1, 1, []
+
+    def close():
+        key = tuple(sorted(monomial))
+        terms[key] = terms.get(key, 0) + sign * coefficient
+
+    for t in re.findall(r"\d+|[A-Za-z_][A-Za-z0-9_]*|[-+*]", name):
+        if t in "+-":
+            if monomial or coefficient != 1 or terms:
+                close()
+            sign, coefficient, monomial = (1 if t == "+" else -1), 1, []
+        elif t.isdigit():
+            coefficient *= int(t)
+        elif t != "*":
+            monomial.append(t)
+    close()
+    return {m: c for m, c in terms.items() if c != 0}
+
+
+def evaluate_size(name, values):
+    """The value of the size named `name` ({symbol: value} binds its
+    symbols): a symbol's, or a size expression's (`T + 1`)."""
+    if name in values:
+        return values[name]
+    total = 0
+    for monomial, coefficient in terms_of(name).items():
+        for symbol in monomial:
+            coefficient *= values[symbol]
+        total += coefficient
+    return total
+
+
+def size_range(name, symbols):
+    """[min, max] of the size named `name` over the declared ranges of its
+    symbols (`symbols`: {symbol: (min, max)})."""
+    lo = hi = 0
+    for monomial, coefficient in terms_of(name).items():
+        mlo = mhi = 1
+        for symbol in monomial:
+            mlo, mhi = mlo * symbols[symbol][0], mhi * symbols[symbol][1]
+        lo += coefficient * (mlo if coefficient > 0 else mhi)
+        hi += coefficient * (mhi if coefficient > 0 else mlo)
+    return lo, hi
+
+
+def offset(size, of):
+    """`size - of` where it is a number (two Syms or ints), else None."""
+    a = terms_of(size.name) if isinstance(size, Sym) else ({(): size} if size else {})
+    b = terms_of(of.name) if isinstance(of, Sym) else ({(): of} if of else {})
+    diff = {m: a.get(m, 0) - b.get(m, 0) for m in a.keys() | b.keys()}
+    diff = {m: c for m, c in diff.items() if c}
+    if any(diff.keys() - {()}):
+        return None
+    return diff.get((), 0)
 
 
 def is_int(x, value):
@@ -224,6 +324,12 @@ class DynamicSizes:
                 self._names[expr] = name
                 self.symbols[name] = self.declared_range(expr)
             return Sym(self._names[expr])
+        if isinstance(d, torch.SymInt) and not unbacked(expr):
+            # A polynomial of named sizes with integer coefficients (T + 1,
+            # 2*T, B*T): a size expression, named by its canonical text.
+            terms = polynomial(expr, self._names)
+            if terms and any(terms.keys() - {()}):
+                return Sym(expression_text(terms))
         import sympy
         readable = expr.xreplace({s: sympy.Symbol(self._names[s])
                                   for s in expr.free_symbols if s in self._names})

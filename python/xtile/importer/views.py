@@ -8,7 +8,7 @@ import torch
 from .errors import DynamicSizeError, UnsupportedError
 from .indexing import take
 from .registry import lowering
-from .sizes import Sym
+from .sizes import Sym, offset, size_range
 
 
 @lowering("clone", "contiguous", "alias", "detach", "lift_fresh_copy")
@@ -105,10 +105,23 @@ def _slice_dynamic(imp, val, x, dim, start, end, step):
     start = 0 if start is None else start
     whole = (start == 0 and step == 1 and
              (end is None or end == size or
-              (isinstance(end, int) and end >= imp.symbols[size.name][1])))
+              (isinstance(end, int) and end >= size_range(size.name, imp.symbols)[1])))
     if whole:
         return x
     n = val.shape[dim]
+    if isinstance(n, Sym) and isinstance(start, int) and start >= 0 and step == 1:
+        # From a start to an end counted from the size's end: a size
+        # expression (x[1:] and x[:-1] of T rows are T - 1).
+        back = (0 if end is None or (isinstance(end, int)
+                                     and end >= size_range(size.name, imp.symbols)[1])
+                else end if isinstance(end, int) and end < 0
+                else offset(end, size) if isinstance(end, Sym) else None)
+        if back is not None and back <= 0:
+            ends = list(x.shape)
+            ends[dim] = back - 1
+            starts = [0] * len(x.shape)
+            starts[dim] = start
+            return imp.slice(x, starts, ends, val.shape)
     if isinstance(n, int) and isinstance(start, int) and start >= 0:
         at = imp.iota((n,), 0)
         if step != 1:
