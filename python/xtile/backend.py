@@ -10,11 +10,11 @@ dynamic shapes after a recompile) the graph's size arguments are read
 from its tensors' sizes, and each size that is one symbol becomes a
 torch.export Dim: the graph is imported once with dynamic sizes (see
 xtile.compile's dynamic_shapes), and Dynamo does not recompile for a new
-size. Sizes that are expressions of the symbols (tokens + 1) are size
-expressions in Tensor IR. Where the graph cannot be imported with dynamic
-sizes (a view that merges batch and tokens into batch * tokens rows), the
-graph is exported and compiled once per distinct set of input shapes
-instead, still without recompiling in Dynamo."""
+size. Sizes that are polynomials of the symbols (tokens + 1, batch *
+tokens) are size expressions in Tensor IR. Where the graph cannot be
+imported with dynamic sizes (a size divided, tokens // 2), the graph is
+exported and compiled once per distinct set of input shapes instead,
+still without recompiling in Dynamo."""
 import torch
 
 from . import importer

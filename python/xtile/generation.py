@@ -197,8 +197,8 @@ class Generator:
     def _prefill(self, ids, positions):
         """The prefill for this batch size: imported and compiled once over
         a dynamic prompt length; or, where the model cannot be imported
-        with a dynamic length (a size that is an expression of the length,
-        such as a view of batch * length rows), compiled per (batch,
+        with a dynamic length (a size that is an expression of the length
+        but not a polynomial of it), compiled per (batch,
         prompt length)."""
         batch, prompt = ids.shape
         known = self.prefills.get((batch, prompt) if batch in self.static_prefills

@@ -577,11 +577,47 @@ static FailureOr<Value> elementOf(xt::ReshapeOp r, ElementBuilder &e,
   };
   SmallVector<int64_t> inCuts = dynamicDims(inType),
                        outCuts = dynamicDims(resultType);
-  if (inCuts.size() != outCuts.size()) {
-    InFlightDiagnostic diag = r.emitOpError(
-        "splits or merges a dynamic dimension, which is not lowered to Loop "
-        "IR");
-    return markDynamicSizeLimit(diag);
+  // The dynamic sizes in order, each with the product of the static sizes
+  // before it, and the product after the last: equal for a reshape that
+  // keeps each dynamic size whole.
+  auto segments = [](RankedTensorType t) {
+    SmallVector<std::pair<int64_t, StringAttr>> out;
+    int64_t count = 1;
+    for (const Dim &dim : xt::getDims(t)) {
+      if (dim.isDynamic()) {
+        out.push_back({count, dim.symbol});
+        count = 1;
+      } else {
+        count *= dim.size;
+      }
+    }
+    out.push_back({count, StringAttr()});
+    return out;
+  };
+  if (segments(inType) != segments(resultType)) {
+    // A dynamic size merged or split (`[B, T, d]` -> `[B*T, d]`): the
+    // row-major linear index of the result element, with strides that are
+    // products of the sizes, gives the operand's coordinates.
+    Location loc = e.loc;
+    int64_t outRank = resultType.getRank(), inRank = inType.getRank();
+    Value linear = outRank ? ivs[outRank - 1] : e.index(0);
+    Value stride;
+    for (int64_t d = outRank - 2; d >= 0; --d) {
+      Value size = e.extentValue(resultType, d + 1);
+      stride = stride ? Value(arith::MulIOp::create(b, loc, stride, size))
+                      : size;
+      Value term = arith::MulIOp::create(b, loc, ivs[d], stride);
+      linear = arith::AddIOp::create(b, loc, linear, term);
+    }
+    SmallVector<Value> idx(inRank);
+    for (int64_t d = inRank - 1; d > 0; --d) {
+      Value size = e.extentValue(inType, d);
+      idx[d] = arith::RemSIOp::create(b, loc, linear, size);
+      linear = arith::DivSIOp::create(b, loc, linear, size);
+    }
+    if (inRank)
+      idx[0] = linear;
+    return e.load(0, idx);
   }
   SmallVector<Value> idx(inType.getRank());
   int64_t inStart = 0, outStart = 0;

@@ -8,10 +8,9 @@ class UnsupportedError(RuntimeError):
 
 class DynamicSizeError(UnsupportedError):
     """An op that xtile cannot import with the dynamic sizes asked for (a
-    reshape that merges or splits one, T * 8; a size that is not a
-    polynomial of them; a strided slice of one; a mean over one; a size
-    used as a value), though it could with static sizes: callers that can
-    fall back to them catch this."""
+    size that is not a polynomial of them, T // 2; a strided slice of one;
+    a mean over one; a size used as a value), though it could with static
+    sizes: callers that can fall back to them catch this."""
 
 
 _RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like",

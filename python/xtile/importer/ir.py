@@ -8,7 +8,7 @@ import re
 import torch
 
 from .errors import DynamicSizeError, UnsupportedError
-from .sizes import Sym, dim, limits
+from .sizes import Sym, dim, element_count, limits
 
 _DTYPES = {
     torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
@@ -31,20 +31,6 @@ def element_type(dtype):
     if dtype not in _DTYPES:
         raise UnsupportedError(f"dtype {dtype} is not supported by xtile")
     return _DTYPES[dtype]
-
-
-def _dynamic_runs(shape):
-    """The dynamic sizes of `shape`, each with the element count of the
-    static sizes before it, and the count after the last: what a reshape
-    keeps (the Tensor IR reshape verifier's rule)."""
-    runs, count = [], 1
-    for d in shape:
-        if isinstance(d, Sym):
-            runs.append((count, d))
-            count = 1
-        else:
-            count *= int(d)
-    return runs + [count]
 
 
 def tensor_type(shape, dtype):
@@ -258,12 +244,10 @@ class IRBuilder:
         shape = tuple(dim(d) for d in shape)
         if v.shape == shape:
             return v
-        if _dynamic_runs(v.shape) != _dynamic_runs(shape):
+        if element_count(v.shape) != element_count(shape):
             raise DynamicSizeError(
-                f"operator {self.what} reshapes {list(v.shape)} to {list(shape)}: a "
-                "reshape keeps each dynamic size whole and in order, and regroups "
-                "only the static sizes between them (merging or splitting a "
-                "dynamic size is not supported)")
+                f"operator {self.what} reshapes {list(v.shape)} to {list(shape)}, "
+                "whose element counts differ")
         out = self._bounded(v, self.emit(f"xtensor.reshape {v.name} : {v.type} -> "
                                          f"{tensor_type(shape, v.dtype)}", shape, v.dtype))
         # A permutation reshaped to one dimension is the same permutation.

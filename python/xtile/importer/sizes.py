@@ -187,6 +187,21 @@ def evaluate_size(name, values):
     return total
 
 
+def element_count(shape):
+    """The element count of `shape` (ints and Syms) as terms of a
+    polynomial of its symbols ({monomial: coefficient})."""
+    count = {(): 1}
+    for d in shape:
+        factor = terms_of(d.name) if isinstance(d, Sym) else ({(): int(d)} if d else {})
+        product = {}
+        for a, ca in count.items():
+            for b, cb in factor.items():
+                key = tuple(sorted(a + b))
+                product[key] = product.get(key, 0) + ca * cb
+        count = {m: c for m, c in product.items() if c}
+    return count
+
+
 def size_range(name, symbols):
     """[min, max] of the size named `name` over the declared ranges of its
     symbols (`symbols`: {symbol: (min, max)})."""

@@ -88,3 +88,27 @@ func.func @grow(%x: tensor<?x8xf32, #T>, %new: tensor<1x8xf32>)
       : tensor<?x8xf32, #T> -> tensor<?x8xf32, #xtensor.dims<"T + 3">>
   return %c, %p : tensor<?x8xf32, #xtensor.dims<"T + 1">>, tensor<?x8xf32, #xtensor.dims<"T + 3">>
 }
+
+// -----
+
+// A reshape that merges a dynamic size ([S, T, 8] to [S*T, 8]): the
+// result element's row-major linear index, with strides that are products
+// of the sizes, divided back into the operand's coordinates.
+// CHECK-LABEL: xloop.kernel @merge_reshape
+// CHECK-SAME:    [%[[S:.*]] = 1 to 16, %[[T:.*]] = 1 to 4096, %[[ST:.*]] = 1 to 65536]
+// CHECK:         xloop.parallel %[[I:.*]] = 0 to %[[ST]]
+// CHECK:           xloop.parallel %[[J:.*]] = 0 to 8
+// CHECK:             %[[ROW:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK:             %[[LIN:.*]] = arith.addi %[[J]], %[[ROW]] : index
+// CHECK:             %[[K:.*]] = arith.remsi %[[LIN]], %{{.*}} : index
+// CHECK:             %[[LIN1:.*]] = arith.divsi %[[LIN]], %{{.*}} : index
+// CHECK:             %[[TI:.*]] = arith.remsi %[[LIN1]], %[[T]] : index
+// CHECK:             %[[SI:.*]] = arith.divsi %[[LIN1]], %[[T]] : index
+// CHECK:             xloop.load %{{.*}}[%[[SI]], %[[TI]], %[[K]]]
+// CHECK-LABEL: func.func @merge
+// CHECK:         xloop.launch @merge_reshape[S, T, "S*T"]
+func.func @merge(%x: tensor<?x?x8xf32, #xtensor.dims<S, T>>) -> tensor<?x8xf32, #xtensor.dims<"S*T">>
+    attributes {xtensor.symbols = {S = array<i64: 1, 16>, T = array<i64: 1, 4096>}} {
+  %y = xtensor.reshape %x : tensor<?x?x8xf32, #xtensor.dims<S, T>> -> tensor<?x8xf32, #xtensor.dims<"S*T">>
+  return %y : tensor<?x8xf32, #xtensor.dims<"S*T">>
+}

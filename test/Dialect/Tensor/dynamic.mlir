@@ -142,3 +142,21 @@ func.func @size_expressions(%x: tensor<?x64xf32, #T>, %new: tensor<1x64xf32>,
   %2 = xtensor.concat %p, %y, %x dim 0 : tensor<?x64xf32, #xtensor.dims<"T + 3">>, tensor<?x64xf32, #xtensor.dims<S>>, tensor<?x64xf32, #T> -> tensor<?x64xf32, #xtensor.dims<"S + 2*T + 3">>
   return %0, %1, %2 : tensor<?x64xf32, #xtensor.dims<"T + 1">>, tensor<?x64xf32, #xtensor.dims<"T - 1">>, tensor<?x64xf32, #xtensor.dims<"S + 2*T + 3">>
 }
+
+// A reshape that merges or splits a dynamic size keeps the element count,
+// a product of sizes: [B, T, 64] is [B*T, 64] rows, [T, 8] is [8*T], and
+// [T, 4] can be read as [4, T] (row-major, not a transpose).
+// CHECK-LABEL: func.func @reshape_expressions
+// CHECK: xtensor.reshape %{{.*}} : tensor<?x?x64xf32, #xtensor.dims<B, T>> -> tensor<?x64xf32, #xtensor.dims<"B*T">>
+// CHECK: xtensor.reshape %{{.*}} : tensor<?x8xf32, #xtensor.dims<T>> -> tensor<?xf32, #xtensor.dims<"8*T">>
+// CHECK: xtensor.reshape %{{.*}} : tensor<?x4xf32, #xtensor.dims<T>> -> tensor<4x?xf32, #xtensor.dims<T>>
+func.func @reshape_expressions(%x: tensor<?x?x64xf32, #BT>, %y: tensor<?x8xf32, #T>,
+                               %z: tensor<?x4xf32, #T>)
+    -> (tensor<?x64xf32, #xtensor.dims<"B*T">>, tensor<?xf32, #xtensor.dims<"8*T">>,
+        tensor<4x?xf32, #T>)
+    attributes {xtensor.symbols = {B = array<i64: 1, 64>, T = array<i64: 1, 2048>}} {
+  %0 = xtensor.reshape %x : tensor<?x?x64xf32, #BT> -> tensor<?x64xf32, #xtensor.dims<"B*T">>
+  %1 = xtensor.reshape %y : tensor<?x8xf32, #T> -> tensor<?xf32, #xtensor.dims<"8*T">>
+  %2 = xtensor.reshape %z : tensor<?x4xf32, #T> -> tensor<4x?xf32, #T>
+  return %0, %1, %2 : tensor<?x64xf32, #xtensor.dims<"B*T">>, tensor<?xf32, #xtensor.dims<"8*T">>, tensor<4x?xf32, #T>
+}

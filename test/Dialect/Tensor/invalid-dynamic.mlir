@@ -125,12 +125,13 @@ func.func @broadcast_to_another_symbol(%a: tensor<?x1xf32, #T>, %b: tensor<?xf32
 
 // -----
 
+// A reshape keeps the element count: [T, 4] to [4, S] does not.
 #T = #xtensor.dims<T>
-func.func @reshape_moves_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<4x?xf32, #T>
-    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
-  // expected-error @+1 {{'xtensor.reshape' op cannot reshape 'tensor<?x4xf32, #xtensor.dims<T>>' to 'tensor<4x?xf32, #xtensor.dims<T>>': a reshape keeps each dynamic size whole, in order, and regroups only the static sizes between them}}
-  %0 = xtensor.reshape %a : tensor<?x4xf32, #T> -> tensor<4x?xf32, #T>
-  return %0 : tensor<4x?xf32, #T>
+func.func @reshape_to_another_size(%a: tensor<?x4xf32, #T>, %b: tensor<?xf32, #xtensor.dims<S>>) -> tensor<4x?xf32, #xtensor.dims<S>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>, S = array<i64: 1, 8>}} {
+  // expected-error @+1 {{'xtensor.reshape' op cannot reshape 'tensor<?x4xf32, #xtensor.dims<T>>' to 'tensor<4x?xf32, #xtensor.dims<S>>': the element counts 4*T and 4*S differ (a reshape that keeps each dynamic size whole regroups only the static sizes between them; one that merges or splits one keeps the count)}}
+  %0 = xtensor.reshape %a : tensor<?x4xf32, #T> -> tensor<4x?xf32, #xtensor.dims<S>>
+  return %0 : tensor<4x?xf32, #xtensor.dims<S>>
 }
 
 // -----
@@ -138,7 +139,7 @@ func.func @reshape_moves_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<4x?xf
 #T = #xtensor.dims<T>
 func.func @reshape_merges_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<?xf32, #T>
     attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
-  // expected-error @+1 {{a reshape keeps each dynamic size whole}}
+  // expected-error @+1 {{the element counts 4*T and T differ}}
   %0 = xtensor.reshape %a : tensor<?x4xf32, #T> -> tensor<?xf32, #T>
   return %0 : tensor<?xf32, #T>
 }

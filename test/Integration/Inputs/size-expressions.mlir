@@ -54,3 +54,19 @@ func.func @pad_and_join(%x: tensor<?x80xf32, #xtensor.dims<T>>,
   %s = xtensor.softmax %j dim 1 : tensor<?x80xf32, #xtensor.dims<"S + 2*T + 3">>
   return %s : tensor<?x80xf32, #xtensor.dims<"S + 2*T + 3">>
 }
+
+// Reshapes that merge or split a dynamic size: S sequences of T tokens as
+// S*T rows of a linear layer (the matmul reads the [S, T, 64] input where
+// it lies), and [T, 6] read as [6, T] (a row-major reshape, not a
+// transpose), each row's softmax.
+func.func @merge_rows(%x: tensor<?x?x64xf32, #xtensor.dims<S, T>>, %w: tensor<64x48xf32>,
+                      %y: tensor<?x6xf32, #xtensor.dims<T>>)
+    -> (tensor<?x48xf32, #xtensor.dims<"S*T">>, tensor<6x?xf32, #xtensor.dims<T>>)
+    attributes {xtensor.symbols = {S = array<i64: 1, 100>, T = array<i64: 1, 4096>}} {
+  %r = xtensor.reshape %x : tensor<?x?x64xf32, #xtensor.dims<S, T>> -> tensor<?x64xf32, #xtensor.dims<"S*T">>
+  %m = xtensor.matmul %r, %w
+      : tensor<?x64xf32, #xtensor.dims<"S*T">>, tensor<64x48xf32> -> tensor<?x48xf32, #xtensor.dims<"S*T">>
+  %z = xtensor.reshape %y : tensor<?x6xf32, #xtensor.dims<T>> -> tensor<6x?xf32, #xtensor.dims<T>>
+  %s = xtensor.softmax %z dim 1 : tensor<6x?xf32, #xtensor.dims<T>>
+  return %m, %s : tensor<?x48xf32, #xtensor.dims<"S*T">>, tensor<6x?xf32, #xtensor.dims<T>>
+}

@@ -8,7 +8,7 @@
 // RUN: xtile-loop-check %s --dims T=1 --dims T=7 --dims T=130 | FileCheck %s
 // RUN: xtile-loop-check %S/../../Integration/Inputs/dynamic-rows.mlir --dims T=1 --dims T=7 --dims T=129 | FileCheck %s --check-prefix=ROWS
 // RUN: not xtile-loop-check %s 2>&1 | FileCheck %s --check-prefix=UNBOUND
-// Sizes that are expressions (T + 1, T - 1, S + 2*T + 3): the interpreter
+// Sizes that are expressions (T + 1, T - 1, S + 2*T + 3, S*T): the interpreter
 // binds them from the symbols, and fusion over them makes as few kernels as
 // it does with every size specialized.
 // RUN: xtile-loop-check %S/../../Integration/Inputs/size-expressions.mlir --dims T=2,S=1 --dims T=130,S=100 | FileCheck %s --check-prefix=EXPR
@@ -25,6 +25,7 @@
 // EXPR: func @append_attend at T=2,S=1: 16 unfused launches, 2 fused (2 when specialized), {{.*}} (same)
 // EXPR: func @row_differences at T=2,S=1: 5 unfused launches, 2 fused (2 when specialized), {{.*}} (same)
 // EXPR: func @pad_and_join at T=2,S=1: 9 unfused launches, 1 fused (1 when specialized), {{.*}} (same)
+// EXPR: func @merge_rows at T=2,S=1: 10 unfused launches, 2 fused (2 when specialized), {{.*}} (same)
 // EXPR: func @pad_and_join at T=130,S=100: 9 unfused launches, 1 fused (1 when specialized), {{.*}} (same)
 // EXPR-NOT: MISMATCH
 // ROWS-NOT: MISMATCH

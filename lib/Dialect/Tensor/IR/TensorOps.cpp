@@ -318,11 +318,30 @@ LogicalResult ReshapeOp::verify() {
     // crossing one ([T, 32, 128] <-> [T, 4096], not [T, 4] -> [4, T]).
     auto [inSymbols, inCounts] = reshapeSegments(in);
     auto [outSymbols, outCounts] = reshapeSegments(out);
-    if (inSymbols != outSymbols || inCounts != outCounts)
+    if (inSymbols == outSymbols && inCounts == outCounts)
+      return success();
+    // Otherwise a dynamic size is merged or split ([B, T, d] -> [B*T, d]):
+    // the element counts, products of the sizes, must be the same
+    // expression.
+    auto count = [](RankedTensorType t) -> std::optional<SizeExpr> {
+      std::optional<SizeExpr> product = SizeExpr::constant(1);
+      for (const Dim &dim : getDims(t)) {
+        std::optional<SizeExpr> size = SizeExpr::of(dim);
+        if (!size || !product)
+          return std::nullopt;
+        product = product->times(*size);
+      }
+      return product;
+    };
+    std::optional<SizeExpr> inCount = count(in), outCount = count(out);
+    if (!inCount || !outCount || !(*inCount == *outCount))
       return emitOpError()
-             << "cannot reshape " << in << " to " << out
-             << ": a reshape keeps each dynamic size whole, in order, and "
-                "regroups only the static sizes between them";
+             << "cannot reshape " << in << " to " << out << ": the element "
+             << "counts " << (inCount ? inCount->str() : "?") << " and "
+             << (outCount ? outCount->str() : "?")
+             << " differ (a reshape that keeps each dynamic size whole "
+                "regroups only the static sizes between them; one that "
+                "merges or splits one keeps the count)";
     return success();
   }
   std::optional<int64_t> inCount = checkedNumElements(in.getShape());
