@@ -712,7 +712,8 @@ class Program:
         names, steps = self._launches
         if sizes is None:
             return len(steps)
-        values = [sizes[n] for n in names]
+        from .importer.sizes import evaluate_size
+        values = [evaluate_size(n, sizes) for n in names]
         return sum(all(lo <= values[i] <= hi for i, (lo, hi) in
                        zip(s.get("sizes", []), s.get("when", []))) for s in steps)
 

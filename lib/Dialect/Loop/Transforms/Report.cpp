@@ -23,59 +23,46 @@ using namespace mlir;
 using namespace xtile::loop;
 
 namespace {
-/// Bytes as a polynomial in the dynamic sizes: a coefficient per product
-/// of sizes (the empty product is the constant term).
-using Bytes = std::map<std::vector<std::string>, int64_t>;
+/// Bytes as a polynomial in the dynamic sizes (a size expression, whose
+/// symbols are the sizes' symbols: `T + 1` rows count as T and 1).
+using xtile::SizeExpr;
+using Bytes = SizeExpr;
+
+/// The size named `name` as an expression of symbols (a name that is not
+/// one, such as a kernel's positional `s0`, is a symbol of its own).
+static SizeExpr sizeNamed(StringRef name) {
+  if (std::optional<SizeExpr> e = SizeExpr::parse(name))
+    return *e;
+  return SizeExpr::symbol(name);
+}
 
 /// The bytes of a buffer or tensor of `type` whose `?` sizes are `names`.
 static Bytes bytesOf(ShapedType type, ArrayRef<std::string> names) {
   SmallVector<int64_t> shape;
   for (int64_t d : type.getShape())
     shape.push_back(ShapedType::isDynamic(d) ? 1 : d);
-  std::vector<std::string> monomial(names.begin(), names.end());
-  llvm::sort(monomial);
-  Bytes b;
-  b[monomial] =
-      getNumBytes(RankedTensorType::get(shape, type.getElementType()));
-  return b;
+  std::optional<SizeExpr> b = SizeExpr::constant(
+      getNumBytes(RankedTensorType::get(shape, type.getElementType())));
+  for (const std::string &name : names)
+    if (b)
+      b = b->times(sizeNamed(name));
+  return b.value_or(SizeExpr::constant(0));
 }
 
 static void add(Bytes &into, const Bytes &b) {
-  for (auto &[monomial, coefficient] : b)
-    into[monomial] += coefficient;
+  into = into.plus(b).value_or(into);
 }
 
 /// The polynomial at `values` (sizes missing from it count as 1).
 static double evaluate(const Bytes &b, const llvm::StringMap<int64_t> &values) {
-  double total = 0;
-  for (auto &[monomial, coefficient] : b) {
-    double term = coefficient;
-    for (const std::string &name : monomial)
-      term *= values.lookup(name) ? values.lookup(name) : 1;
-    total += term;
-  }
-  return total;
+  return double(b.evaluate([&](StringRef name) -> std::optional<int64_t> {
+                  int64_t v = values.lookup(name);
+                  return v ? v : 1;
+                }).value_or(0));
 }
 
 /// `2048*S*T + 512*T + 64`, or a plain number without sizes.
-static std::string print(const Bytes &b) {
-  std::vector<std::pair<std::vector<std::string>, int64_t>> terms(b.begin(),
-                                                                   b.end());
-  llvm::stable_sort(terms, [](const auto &x, const auto &y) {
-    return x.first.size() > y.first.size();
-  });
-  std::string out;
-  for (auto &[monomial, coefficient] : terms) {
-    if (coefficient == 0)
-      continue;
-    if (!out.empty())
-      out += " + ";
-    out += std::to_string(coefficient);
-    for (const std::string &name : monomial)
-      out += "*" + name;
-  }
-  return out.empty() ? "0" : out;
-}
+static std::string print(const Bytes &b) { return b.str(); }
 
 struct Traffic {
   Bytes reads, writes;
@@ -150,7 +137,7 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
       os << "kernel @" << kernel.getSymName() << " identity "
          << llvm::format_hex(computeKernelIdentity(kernel), 18) << " reads "
          << print(t.reads) << " B writes " << print(t.writes) << " B";
-      if (!t.updates.empty())
+      if (t.updates.getConstant() != 0)
         os << " (and updates in place at most " << print(t.updates) << " B)";
       os << "\n";
     }
@@ -204,7 +191,7 @@ struct XLoopReportPass : xtile::loop::impl::XLoopReportBase<XLoopReportPass> {
          << (launches == 1 ? " launch, " : " launches, ") << print(moved)
          << " B moved, ideal " << print(ideal) << " B ("
          << llvm::format("%.2f", i ? m / i : 0.0) << "x" << at << ")";
-      if (!updates.empty())
+      if (updates.getConstant() != 0)
         os << ", and updates in place of at most " << print(updates) << " B";
       os << "\n";
     }
