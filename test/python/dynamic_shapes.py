@@ -343,6 +343,24 @@ def llama():
         "llama model", Model(), lambda t: (torch.randint(0, 128, (1, t)),), {"ids": {1: S}},
         sizes=(1, 7, 130), tol=dict(rtol=1.3e-5, atol=1e-4)))
 
+    class Loss(nn.Module):
+        """The causal-LM loss: labels padded by one and shifted (S + 1,
+        then S positions), the logits viewed as S rows of the vocabulary,
+        and the cross-entropy's gather at the labels from the flattened
+        log-probabilities (S*128 elements)."""
+
+        def __init__(self):
+            super().__init__()
+            self.lm = T.LlamaForCausalLM(cfg).eval()
+
+        def forward(self, ids, labels):
+            return self.lm(input_ids=ids, labels=labels, use_cache=False).loss
+    S2 = Dim("S", min=2, max=1024)
+    check("llama loss", Loss(),
+          lambda t: (torch.randint(0, 128, (1, t)), torch.randint(0, 128, (1, t))),
+          {"ids": {1: S2}, "labels": {1: S2}}, sizes=(2, 7, 130),
+          tol=dict(rtol=1.3e-5, atol=1e-4))
+
 
 def main():
     if "--llama" in sys.argv:

@@ -14,7 +14,7 @@ from .matmul import matmul
 from .reductions import COMBINE, identity
 from .registry import lowering
 from .scans import scan
-from .sizes import Shape, Sym, broadcast_shapes, is_int
+from .sizes import Shape, Sym, broadcast_shapes, is_int, size_product
 
 
 def linear_index(imp, coords, sizes, shape):
@@ -40,7 +40,7 @@ def take(imp, x, coords, shape):
     """x at coordinates `coords` (one int64 tensor of `shape` per
     dimension of x): one gather from the flattened x."""
     flat = linear_index(imp, coords, x.shape, shape)
-    return imp.gather(imp.reshape(x, (math.prod(x.shape),)), flat, 0)
+    return imp.gather(imp.reshape(x, (size_product(x.shape),)), flat, 0)
 
 
 def wrapped(imp, index, size, shape):

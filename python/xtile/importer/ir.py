@@ -8,7 +8,7 @@ import re
 import torch
 
 from .errors import DynamicSizeError, UnsupportedError
-from .sizes import Sym, dim, element_count, limits
+from .sizes import Sym, add_size, dim, element_count, limits
 
 _DTYPES = {
     torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
@@ -368,7 +368,7 @@ class IRBuilder:
     def pad(self, x, low, high, value=0):
         if not any(low) and not any(high):
             return x
-        shape = tuple(n + a + b for n, a, b in zip(x.shape, low, high))
+        shape = tuple(add_size(n, a + b) for n, a, b in zip(x.shape, low, high))
         # (An i1 attribute is written without its type: `true`, `false`.)
         fill = _literal(value, x.dtype)
         if x.dtype != torch.bool:

@@ -202,6 +202,25 @@ def element_count(shape):
     return count
 
 
+def size_product(shape):
+    """The element count of `shape` as a size: an int, or a Sym named by
+    the canonical text of the product of its sizes (8*T, B*T)."""
+    terms = element_count(shape)
+    if not any(terms.keys() - {()}):
+        return terms.get((), 0)
+    return Sym(expression_text(terms))
+
+
+def add_size(d, k):
+    """The size `d + k` (an int, or a Sym named by its canonical text)."""
+    if not isinstance(d, Sym) or k == 0:
+        return d + k
+    terms = terms_of(d.name)
+    terms[()] = terms.get((), 0) + k
+    terms = {m: c for m, c in terms.items() if c}
+    return Sym(expression_text(terms)) if any(terms.keys() - {()}) else terms.get((), 0)
+
+
 def size_range(name, symbols):
     """[min, max] of the size named `name` over the declared ranges of its
     symbols (`symbols`: {symbol: (min, max)})."""
