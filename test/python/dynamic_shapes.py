@@ -214,6 +214,17 @@ def small_models():
     check("diff", Diff(), lambda t: (torch.randn(t, 8),), {"x": {0: long}},
           sizes=(3, 7, 128))
 
+    class Join(nn.Module):
+        """An input whose size is torch.export's derived Dim T + 1."""
+
+        def forward(self, x, y):
+            return torch.cat([x, x[-1:]], 0) + y
+    join = {"x": {0: T}, "y": {0: T + 1}}
+    joined = check("derived dim", Join(), lambda t: (torch.randn(t, 8), torch.randn(t + 1, 8)),
+                   join)
+    rejects("derived dim, sizes that disagree",
+            lambda: joined(torch.randn(4, 8), torch.randn(7, 8)))
+
     class Append(nn.Module):
         """A KV cache grown by one token, and attention over it."""
 

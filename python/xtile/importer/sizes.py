@@ -25,10 +25,10 @@ class SymbolicExpression(DynamicSizeError):
 class Sym:
     """A dynamic size, named by its symbol (torch.export's Dim name, T), or
     by the canonical text of a size expression of symbols that PyTorch
-    computed (`T + 1`, expression_text). Equal names are equal sizes. Arithmetic that would need an
-    expression of symbols (T * 2, T - 1, T + S, a comparison with a number)
-    raises SymbolicExpression; the identities T * 1, T + 0, T - 0 and
-    T // 1 are T, and T - T is 0."""
+    computed (`T + 1`, expression_text). Equal names are equal sizes.
+    Arithmetic on it that would need an expression of symbols (T * 2,
+    T - 1, T + S, a comparison with a number) raises SymbolicExpression;
+    the identities T * 1, T + 0, T - 0 and T // 1 are T, and T - T is 0."""
     __slots__ = ("name",)
 
     def __init__(self, name):
