@@ -190,6 +190,10 @@ def small_models():
         def forward(self, x):
             return x.mean(0)
 
+    class TokenVariance(nn.Module):
+        def forward(self, x):
+            return x.var(0)
+
     class Diff(nn.Module):
         def forward(self, x):
             return torch.diff(x, dim=0)
@@ -199,13 +203,17 @@ def small_models():
             return x * 2, x.shape[0]
     # (x[1:] is empty at T = 1, which torch.export would guard against.)
     long = Dim("T", min=3, max=512)
-    for name, model, dim in [("token mean", TokenMean(), T), ("size as value", Scale(), T),
+    for name, model, dim in [("token variance", TokenVariance(), T),
+                             ("size as value", Scale(), T),
                              ("size as result", SizeResult(), T)]:
         rejects(name, lambda: xtile.import_module(model, (torch.randn(5, 8),),
                                                   dynamic_shapes={"x": {0: dim}}))
 
     # Sizes that are expressions PyTorch computes (2*T, T - 1, T + 1): size
     # expressions in Tensor IR, compiled once for every size.
+    # A mean over a dynamic dimension: the sum divided by the size taken as
+    # a value (one kernel; the count folds to the size).
+    check("token mean", TokenMean(), lambda t: (torch.randn(t, 8),), {"x": {0: T}})
     check("concat", Concat(), lambda t: (torch.randn(t, 8),), {"x": {0: T}})
     check("flatten", Flatten(), lambda t: (torch.randn(t, 8),), {"x": {0: T}})
     check("split", Split(), lambda t: (torch.randn(t, 8),), {"x": {0: T}})

@@ -9,8 +9,8 @@ class UnsupportedError(RuntimeError):
 class DynamicSizeError(UnsupportedError):
     """An op that xtile cannot import with the dynamic sizes asked for (a
     size that is not a polynomial of them, T // 2; a strided slice of one;
-    a mean over one; a size used as a value), though it could with static
-    sizes: callers that can fall back to them catch this."""
+    a variance over one; a size used as a value), though it could with
+    static sizes: callers that can fall back to them catch this."""
 
 
 _RANDOM = {"rand", "randn", "randint", "randperm", "rand_like", "randn_like",

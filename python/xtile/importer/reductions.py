@@ -71,10 +71,32 @@ def _static_count(imp, what, x, dims):
             "is not supported (its element count would not be a constant)")
 
 
+def _dynamic_mean(imp, val, x, dims, keepdim):
+    """A mean over dimensions with a dynamic size: the sum (in f32 for
+    16-bit inputs, as PyTorch accumulates) divided by the element count,
+    the product of the sizes taken as values (Importer.size_value); its
+    shape with the reduced dimensions kept, then val's."""
+    wide = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+    # One dimension at a time (a reduction over several dimensions with a
+    # dynamic one among them is not lowered to Loop IR).
+    total = imp.cast(x, wide)
+    for d in sorted(dims, reverse=True):
+        total = imp.reduce("sum", total, [d], True)
+    count = None
+    for d in dims:
+        n = imp.size_value(x.shape[d])
+        count = n if count is None else imp.binary("mul", count, n, (), torch.int64)
+    count = imp.broadcast(imp.reshape(imp.cast(count, wide), (1,) * len(total.shape)),
+                          total.shape)
+    y = imp.binary("div", total, count, total.shape, wide)
+    return imp.reshape(imp.cast(y, val.dtype), val.shape)
+
+
 @lowering("mean")
 def mean(imp, val, input, dim=None, keepdim=False, dtype=None):
     x, dims = reduced_dims(imp, input, dim)
-    _static_count(imp, "a mean", x, dims)
+    if any(isinstance(x.shape[d], Sym) for d in dims):
+        return _dynamic_mean(imp, val, imp.cast(x, val.dtype), dims, keepdim)
     if math.prod(x.shape[d] for d in dims) == 0:  # PyTorch: 0 / 0
         return imp.const(math.nan, val.shape, val.dtype)
     return reduce_into(imp, "mean", val, input, dim, keepdim)
