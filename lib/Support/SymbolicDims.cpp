@@ -81,14 +81,8 @@ std::optional<SizeExpr> SizeExpr::parse(StringRef text) {
       }
       break;
     }
-    std::sort(monomial.begin(), monomial.end());
-    SizeExpr term;
-    if (coefficient != 0)
-      term.terms[monomial] = coefficient;
-    std::optional<SizeExpr> next = sum.plus(term);
-    if (!next)
+    if (!sum.addTerm(monomial, coefficient))
       return std::nullopt;
-    sum = *next;
     if (i == n)
       return sum;
     if (text[i] != '+' && text[i] != '-')
@@ -107,15 +101,24 @@ std::optional<SizeExpr> SizeExpr::of(const Dim &dim) {
   return e;
 }
 
+bool SizeExpr::addTerm(std::vector<std::string> monomial,
+                       int64_t coefficient) {
+  if (coefficient == 0)
+    return true;
+  std::sort(monomial.begin(), monomial.end());
+  int64_t &c = terms[monomial];
+  if (llvm::AddOverflow(c, coefficient, c))
+    return false;
+  if (c == 0)
+    terms.erase(monomial);
+  return true;
+}
+
 std::optional<SizeExpr> SizeExpr::plus(const SizeExpr &other) const {
   SizeExpr sum = *this;
-  for (const auto &[monomial, coefficient] : other.terms) {
-    int64_t &c = sum.terms[monomial];
-    if (llvm::AddOverflow(c, coefficient, c))
+  for (const auto &[monomial, coefficient] : other.terms)
+    if (!sum.addTerm(monomial, coefficient))
       return std::nullopt;
-    if (c == 0)
-      sum.terms.erase(monomial);
-  }
   return sum;
 }
 
@@ -135,16 +138,9 @@ std::optional<SizeExpr> SizeExpr::times(const SizeExpr &other) const {
     for (const auto &[b, cb] : other.terms) {
       std::vector<std::string> monomial(a);
       monomial.insert(monomial.end(), b.begin(), b.end());
-      std::sort(monomial.begin(), monomial.end());
-      SizeExpr term;
       int64_t c;
-      if (llvm::MulOverflow(ca, cb, c))
+      if (llvm::MulOverflow(ca, cb, c) || !product.addTerm(monomial, c))
         return std::nullopt;
-      term.terms[monomial] = c;
-      std::optional<SizeExpr> next = product.plus(term);
-      if (!next)
-        return std::nullopt;
-      product = *next;
     }
   return product;
 }
@@ -245,7 +241,6 @@ std::optional<SizeExpr>
 SizeExpr::substitute(const llvm::StringMap<int64_t> &values) const {
   SizeExpr result;
   for (const auto &[monomial, coefficient] : terms) {
-    SizeExpr term;
     int64_t c = coefficient;
     std::vector<std::string> kept;
     for (const std::string &symbol : monomial) {
@@ -255,12 +250,8 @@ SizeExpr::substitute(const llvm::StringMap<int64_t> &values) const {
       else if (llvm::MulOverflow(c, it->second, c))
         return std::nullopt;
     }
-    if (c != 0)
-      term.terms[kept] = c;
-    std::optional<SizeExpr> next = result.plus(term);
-    if (!next)
+    if (!result.addTerm(kept, c))
       return std::nullopt;
-    result = *next;
   }
   return result;
 }

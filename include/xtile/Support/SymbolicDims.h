@@ -110,6 +110,10 @@ public:
   bool operator==(const SizeExpr &other) const { return terms == other.terms; }
 
 private:
+  /// Adds `coefficient` times `monomial` (its symbols in any order) in
+  /// place; false on overflow.
+  bool addTerm(std::vector<std::string> monomial, int64_t coefficient);
+
   /// Coefficient (never 0) of each monomial: its symbols sorted, with
   /// repeats; the empty monomial is the number.
   std::map<std::vector<std::string>, int64_t> terms;
