@@ -4,8 +4,7 @@ import math
 
 import torch
 
-from .errors import DynamicSizeError, UnsupportedError
-from .ir import reduced_shape
+from .errors import UnsupportedError
 from .registry import lowering, register_each
 from .sizes import Sym
 
@@ -62,21 +61,17 @@ register_each(reduction, {"sum": "sum", "prod": "prod", "amax": "max", "amin": "
                           "any": "any", "all": "all"})
 
 
-def _static_count(imp, what, x, dims):
-    """The element count of a mean or variance must be static."""
-    dynamic = [x.shape[d] for d in dims if isinstance(x.shape[d], Sym)]
-    if dynamic:
-        raise DynamicSizeError(
-            f"operator {imp.what}: {what} over the dynamic dimension {dynamic[0]} "
-            "is not supported (its element count would not be a constant)")
+def _wide(dtype):
+    """The type PyTorch accumulates a mean or variance of `dtype` in."""
+    return torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
 
 
-def _dynamic_mean(imp, val, x, dims, keepdim):
-    """A mean over dimensions with a dynamic size: the sum (in f32 for
-    16-bit inputs, as PyTorch accumulates) divided by the element count,
-    the product of the sizes taken as values (Importer.size_value); its
-    shape with the reduced dimensions kept, then val's."""
-    wide = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+def _dynamic_sum_count(imp, x, dims):
+    """For a mean or variance over dimensions with a dynamic size: the sum
+    of x (in its accumulation type) over `dims`, kept, and the element
+    count, the product of the sizes taken as values (Importer.size_value)
+    in that type, of the sum's shape."""
+    wide = _wide(x.dtype)
     # One dimension at a time (a reduction over several dimensions with a
     # dynamic one among them is not lowered to Loop IR).
     total = imp.cast(x, wide)
@@ -86,9 +81,15 @@ def _dynamic_mean(imp, val, x, dims, keepdim):
     for d in dims:
         n = imp.size_value(x.shape[d])
         count = n if count is None else imp.binary("mul", count, n, (), torch.int64)
-    count = imp.broadcast(imp.reshape(imp.cast(count, wide), (1,) * len(total.shape)),
-                          total.shape)
-    y = imp.binary("div", total, count, total.shape, wide)
+    return total, imp.reshape(imp.cast(count, wide), (1,) * len(total.shape))
+
+
+def _dynamic_mean(imp, val, x, dims, keepdim):
+    """A mean over dimensions with a dynamic size: the sum (in f32 for
+    16-bit inputs, as PyTorch accumulates) divided by the element count;
+    val's shape and type."""
+    total, count = _dynamic_sum_count(imp, x, dims)
+    y = imp.binary("div", total, imp.broadcast(count, total.shape), total.shape, total.dtype)
     return imp.reshape(imp.cast(y, val.dtype), val.shape)
 
 
@@ -102,33 +103,64 @@ def mean(imp, val, input, dim=None, keepdim=False, dtype=None):
     return reduce_into(imp, "mean", val, input, dim, keepdim)
 
 
+def _dynamic_var(imp, x, dims, correction):
+    """A variance over dimensions with a dynamic size, in x's accumulation
+    type and with the reduced dimensions kept: in two passes as the
+    float64 reference computes it, the sum of squared deviations from the
+    mean divided by max(count - correction, 0) (PyTorch's divisor: a count
+    at or below the correction gives inf, or nan where every element is
+    equal)."""
+    total, count = _dynamic_sum_count(imp, x, dims)
+    wide = total.dtype
+    xw = imp.cast(x, wide)
+    mean = imp.binary("div", total, imp.broadcast(count, total.shape), total.shape, wide)
+    dev = imp.binary("sub", xw, imp.broadcast(mean, x.shape), x.shape, wide)
+    sq = imp.binary("mul", dev, dev, x.shape, wide)
+    for d in sorted(dims, reverse=True):
+        sq = imp.reduce("sum", sq, [d], True)
+    dof = imp.binary("max", imp.binary("sub", count, float(correction), count.shape, wide),
+                     0.0, count.shape, wide)
+    return imp.binary("div", sq, imp.broadcast(dof, sq.shape), sq.shape, wide)
+
+
+def _variance(imp, val, input, dim, unbiased, keepdim, correction, root=False):
+    """var (or std, its square root: `root`) in every form, computed in
+    the accumulation type (f32 for 16-bit inputs, as PyTorch does) and
+    rounded once to val's type."""
+    x, dims = reduced_dims(imp, input, dim)
+    if correction is None:
+        correction = 1 if unbiased else 0
+    wide = _wide(val.dtype)
+    if any(isinstance(x.shape[d], Sym) for d in dims):
+        v = _dynamic_var(imp, imp.cast(x, val.dtype), dims, correction)
+    else:
+        n = math.prod(x.shape[d] for d in dims)
+        if n == 0:  # PyTorch: 0 / 0 over no elements
+            return imp.const(math.nan, val.shape, val.dtype)
+        xw = imp.cast(imp.cast(x, val.dtype), wide)
+        whole = float(correction).is_integer() and 0 <= correction < n
+        v = imp.var(xw, dims, int(correction) if whole else 0, keepdim)
+        if not whole:
+            # A fractional or negative correction, or one that leaves no
+            # degrees of freedom (PyTorch's inf or nan): the biased
+            # variance times n / (n - c).
+            scale = n / (n - correction) if n != correction else math.inf
+            v = imp.binary("mul", v, scale, v.shape, wide)
+    if root:
+        v = imp.unary("sqrt", v, v.shape, wide)
+    return imp.reshape(imp.cast(v, val.dtype), val.shape)
+
+
 @lowering("var")
 def var(imp, val, input, dim=None, unbiased=True, keepdim=False,
         correction=None):
-    x, dims = reduced_dims(imp, input, dim)
-    _static_count(imp, "a variance", x, dims)
-    shape = reduced_shape(x, dims, keepdim)
-    if correction is None:
-        correction = 1 if unbiased else 0
-    n = math.prod(x.shape[d] for d in dims)
-    if n == 0:  # PyTorch: 0 / 0 over no elements
-        return imp.const(math.nan, val.shape, val.dtype)
-    whole = float(correction).is_integer() and 0 <= correction < n
-    v = imp.var(x, dims, int(correction) if whole else 0, keepdim)
-    if not whole:
-        # A fractional or negative correction, or one that leaves no
-        # degrees of freedom (PyTorch's inf or nan): the biased
-        # variance times n / (n - c).
-        scale = n / (n - correction) if n != correction else math.inf
-        v = imp.binary("mul", v, scale, shape, x.dtype)
-    return imp.reshape(v, val.shape)
+    return _variance(imp, val, input, dim, unbiased, keepdim, correction)
 
 
 @lowering("std")
 def std(imp, val, input, dim=None, unbiased=True, keepdim=False,
         correction=None):
-    v = var(imp, val, input, dim, unbiased, keepdim, correction)
-    return imp.unary("sqrt", v, val.shape, val.dtype)
+    return _variance(imp, val, input, dim, unbiased, keepdim, correction, root=True)
 
 
 @lowering("var_mean")

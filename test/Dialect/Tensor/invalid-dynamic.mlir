@@ -220,6 +220,27 @@ func.func @concat_along_a_size_named_otherwise(%a: tensor<?x4xf32, #xtensor.dims
 
 // -----
 
+func.func @slice_along_a_size_named_otherwise(%a: tensor<?x4xf32, #xtensor.dims<"T?">>) -> tensor<?x4xf32, #xtensor.dims<"T?">>
+    attributes {xtensor.symbols = {"T?" = array<i64: 2, 8>}} {
+  // expected-error @+2 {{'xtensor.slice' op slice along dimension 0 of tensor<?x4xf32, #xtensor.dims<"T?">>, of dynamic size T?, which is not a size expression, is not supported}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = xtensor.slice %a starts [1, 0] limits [-1, 4] strides [1, 1] : tensor<?x4xf32, #xtensor.dims<"T?">> -> tensor<?x4xf32, #xtensor.dims<"T?">>
+  return %0 : tensor<?x4xf32, #xtensor.dims<"T?">>
+}
+
+// -----
+
+#T = #xtensor.dims<T>
+func.func @slice_that_overflows(%a: tensor<?x4xf32, #T>) -> tensor<?x4xf32, #T>
+    attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {
+  // expected-error @+2 {{'xtensor.slice' op slice [9223372036854775807, T + 1 + (-9223372036854775808)) of dimension 0 of tensor<?x4xf32, #xtensor.dims<T>> overflows 64 bits}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = xtensor.slice %a starts [9223372036854775807, 0] limits [-9223372036854775808, 4] strides [1, 1] : tensor<?x4xf32, #T> -> tensor<?x4xf32, #T>
+  return %0 : tensor<?x4xf32, #T>
+}
+
+// -----
+
 #T = #xtensor.dims<T>
 func.func @mean_over_a_dynamic_size(%a: tensor<?x4xf32, #T>) -> tensor<4xf32>
     attributes {xtensor.symbols = {T = array<i64: 1, 8>}} {

@@ -525,7 +525,10 @@ struct ExpandUnary : OpRewritePattern<OpTy> {
 /// Under fast-math, a / b = a * rcp(b) on f32. In a kernel of 16-bit
 /// outputs, `div.full.f32` (2 ulp over the whole range, subnormals kept);
 /// where several divisions share the divisor (a row's sum), a * (1 / b)
-/// with that reciprocal, which CSE shares: within 3 ulp.
+/// with that reciprocal, which CSE shares: within 3 ulp. A quotient that
+/// is added or subtracted keeps IEEE division outside fast-math: the sum
+/// can cancel to where the quotient's 2 ulp are all of it (x - sum / n, a
+/// variance's deviation, is 0 where x is the mean).
 struct ApproximateDivision : OpRewritePattern<arith::DivFOp> {
   ApproximateDivision(MLIRContext *ctx, bool fast, const HalfKernels &half)
       : OpRewritePattern(ctx), fast(fast), half(half) {}
@@ -537,6 +540,9 @@ struct ApproximateDivision : OpRewritePattern<arith::DivFOp> {
     Precision p = precisionOf(op, fast, half);
     if (p == Precision::exact)
       return rewriter.notifyMatchFailure(op, "IEEE division");
+    if (p == Precision::half &&
+        llvm::any_of(op->getUsers(), llvm::IsaPred<arith::AddFOp, arith::SubFOp>))
+      return rewriter.notifyMatchFailure(op, "a quotient that a sum may cancel");
     MathBuilder m(rewriter, op.getLoc());
     Value b = op.getRhs();
     // A divisor of one division: div.full itself.

@@ -430,16 +430,18 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                      ": a slice of it takes stride 1 from a start of 0 or "
                      "more to a limit counted from its end (-1 is the end)");
       std::optional<SizeExpr> size = SizeExpr::of(dims[d]);
-      if (size)
-        size = size->plus(SizeExpr::constant(limits[d] + 1));
-      if (size)
-        size = size->minus(SizeExpr::constant(starts[d]));
       if (!size)
-        return error("dimension " + Twine(d) + " of " + typeStr(*type) +
-                     " has the dynamic size " + dims[d].str() +
-                     ", whose slice [" + Twine(starts[d]) + ", " +
-                     dims[d].str() + " + " + Twine(limits[d] + 1) +
-                     ") is not a size expression");
+        return error("slice along dimension " + Twine(d) + " of " +
+                     typeStr(*type) + ", of dynamic size " + dims[d].str() +
+                     ", which is not a size expression, is not supported");
+      std::optional<SizeExpr> limit =
+          size->plus(SizeExpr::constant(limits[d] + 1));
+      size = limit ? limit->minus(SizeExpr::constant(starts[d])) : limit;
+      if (!size)
+        return error("slice [" + Twine(starts[d]) + ", " + dims[d].str() +
+                     " + 1 + (" + Twine(limits[d]) + ")) of dimension " +
+                     Twine(d) + " of " + typeStr(*type) +
+                     " overflows 64 bits");
       if (std::optional<int64_t> n = size->getConstant(); n && *n < 0)
         return error("slice of dimension " + Twine(d) + " of " +
                      typeStr(*type) + " has a negative size");

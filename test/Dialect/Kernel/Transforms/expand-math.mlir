@@ -141,6 +141,28 @@ xkernel.func @quantize_dequantize(%x: f32, %y: f32, %scale: f32, %out: !xkernel.
   xkernel.return
 }
 
+// A quotient that is subtracted (a variance's deviation x - sum / n) keeps
+// IEEE division in a kernel of 16-bit outputs: with n = 1 the difference is
+// exactly 0, where div.full's 2 ulp would be all of it. The same division
+// stored as it is (the mean) is div.full.
+// CHECK-LABEL: xkernel.func @deviation_bf16(
+// CHECK:         %[[M:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    arith.subf %{{.*}}, %[[M]] : f32
+// CHECK:         xkernel.div_full
+// CHECK:         xkernel.return
+xkernel.func @deviation_bf16(%x: f32, %sum: f32, %n: f32, %m: f32, %out: !xkernel.ptr<bf16, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %mean = arith.divf %sum, %n : f32
+  %d = arith.subf %x, %mean : f32
+  %td = arith.truncf %d : f32 to bf16
+  xkernel.store %td, %out[%c0] : bf16, !xkernel.ptr<bf16, global>
+  %q = arith.divf %sum, %m : f32
+  %tq = arith.truncf %q : f32 to bf16
+  xkernel.store %tq, %out[%c1] : bf16, !xkernel.ptr<bf16, global>
+  xkernel.return
+}
+
 // A division whose divisor divides nothing else is div.full itself.
 // CHECK-LABEL: xkernel.func @sigmoid_f16(
 // CHECK:         %[[D:.*]] = arith.addf

@@ -321,9 +321,19 @@ def XTensor_SliceOp : XTensor_Op<"slice", [Pure, InferTypeOpAdaptor]> {
     strides[d], ...` below `limits[d]` (strides positive,
     `0 <= starts <= limits <= size`).
 
+    Along a dynamic size `D` the stride is 1, the start 0 or more and the
+    limit negative, counted from the end: `D + 1 + limit` (-1 is the end,
+    -2 one before it). The result's size is the expression
+    `D + 1 + limit - start` (docs/TensorIR.md, "Size expressions"), which
+    must be at least 1 over the symbols' declared ranges.
+
     ```mlir
     %y = xtensor.slice %x starts [0, 1] limits [4, 8] strides [1, 2]
         : tensor<4x8xf32> -> tensor<4x4xf32>
+    // x[1:] of T rows: T - 1 rows.
+    %z = xtensor.slice %t starts [1, 0] limits [-1, 8] strides [1, 1]
+        : tensor<?x8xf32, #xtensor.dims<T>>
+        -> tensor<?x8xf32, #xtensor.dims<"T - 1">>
     ```
   }];
   let arguments = (ins XTensor_AnyTensor:$input, DenseI64ArrayAttr:$starts,
