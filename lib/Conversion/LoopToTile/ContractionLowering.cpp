@@ -312,14 +312,7 @@ static xt::KernelOp beginProgram(OpBuilder &b, xl::KernelOp kernel,
       scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
   // Partial buffers (attention split over its keys) are static; the
   // first kernel, without the outputs, names the inputs' sizes only.
-  addSizes(kernel, tk, block, scalars);
-  if (!withOutputs)
-    if (DenseI64ArrayAttr dims = tk.getBufferDimsAttr()) {
-      int64_t named = 0;
-      for (BlockArgument arg : args.take_front(inputs))
-        named += cast<MemRefType>(arg.getType()).getNumDynamicDims();
-      tk.setBufferDims(dims.asArrayRef().take_front(named));
-    }
+  addSizes(kernel, tk, block, scalars, /*inputsOnly=*/!withOutputs);
   for (Operation &op : kernel.getBodyBlock())
     if (!op.getNumRegions())
       cloneScalar(b, op, scalars);

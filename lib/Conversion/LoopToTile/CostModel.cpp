@@ -56,16 +56,21 @@ static Estimate estimateRow(const RowFacts &k, xt::RowScheduleAttr s,
                             xt::TargetAttr target) {
   if (s.getWays()) {
     // Two kernels over programs x ways programs, each on a slice of a row;
-    // the second re-reads the row (from L2 when it fits) after combining
-    // the partial results.
+    // the second, where it has an elementwise loop, re-reads the row
+    // (from L2 when it fits) after combining the partial results.
     RowFacts slice = k;
     slice.programs = k.programs * s.getWays();
     slice.columns = llvm::divideCeil(k.columns, s.getWays());
     slice.tile = int64_t(llvm::PowerOf2Ceil(slice.columns));
-    slice.bytes = k.bytes + k.rowBytes * k.programs;
+    bool elementwise = k.passes > k.folds;
+    slice.bytes = k.bytes + (elementwise ? k.rowBytes * k.programs : 0);
+    // With chunks, each pass of the first kernel's folds over a slice
+    // rereads that slice (the second kernel's pass is counted above).
+    slice.passes = std::max<int64_t>(1, k.passes - (elementwise ? 1 : 0));
+    slice.rowBytes = llvm::divideCeil(k.rowBytes, s.getWays());
     auto inner = xt::RowScheduleAttr::get(s.getContext(),
                                           xt::FoldStrategy::block, s.getWarps(),
-                                          s.getVector(), 0, 0);
+                                          s.getVector(), s.getChunk(), 0);
     Estimate one = estimateRow(slice, inner, target);
     one.micros += kLaunchMicros;
     one.why += ", 2 kernels";

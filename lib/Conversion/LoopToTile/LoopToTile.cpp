@@ -144,12 +144,14 @@ struct ConvertXLoopToXTilePass
                 "(chunk > 0)";
     if (!row.getWays())
       return lowerRowKernel(kernel, *nest, facts->row, row, target);
-    if (kernel.getNumSizes()) {
+    if (llvm::any_of(nest->rows, [](xl::ParallelOp r) {
+          return r.hasDynamicUpper();
+        })) {
       InFlightDiagnostic diag =
           kernel.emitOpError()
           << "cannot use the schedule " << schedule
-          << ": a split (ways > 0) of rows over dynamic sizes is not "
-             "lowered to Tile IR yet";
+          << ": a split (ways > 0) of a dynamic number of rows is not "
+             "lowered to Tile IR yet (a row of a dynamic length is)";
       return markDynamicSizeLimit(diag);
     }
     if (!facts->row.splittable)

@@ -71,10 +71,12 @@ Extent rowExtent(OpBuilder &b, Location loc, xl::ParallelOp row,
                  const IRMapping &scalars);
 
 /// Appends the dynamic sizes of `kernel` to `block`, the body of `tk` (whose
-/// buffers are the kernel's, in order), with their ranges, hints and buffer
-/// dims, and maps them in `scalars`.
+/// buffers are the kernel's, in order, with static partial buffers among
+/// them), with their ranges, hints and buffer dims, and maps them in
+/// `scalars`. `inputsOnly`: `tk` takes the inputs but not the outputs (a
+/// split's first kernel), so its buffer dims are the inputs'.
 void addSizes(xl::KernelOp kernel, xt::KernelOp tk, Block *block,
-              IRMapping &scalars);
+              IRMapping &scalars, bool inputsOnly = false);
 
 /// Sets the grid of `tk`, one dimension of `programs` (an affine expression
 /// over its sizes): the grid at the sizes' maxima, and the grid map where
@@ -131,6 +133,11 @@ public:
   /// When set, computes a fold's result instead of folding its body (the
   /// second kernel of a split combines partial results).
   std::function<FailureOr<Value>(xl::FoldOp)> foldHook;
+
+  /// When set, the loops over chunks run over the columns [sliceStart,
+  /// sliceEnd) of the row instead of all of it (a split's slice, computed
+  /// at run time), masked against sliceEnd.
+  Value sliceStart, sliceEnd;
 
   LogicalResult emit(Operation *op) {
     if (auto fold = dyn_cast<xl::FoldOp>(op); fold && foldHook) {
@@ -200,10 +207,12 @@ private:
                : fold   ? int64_t(fold.getUpper())
                : online ? int64_t(online.getUpper())
                         : int64_t(cast<xl::ParallelOp>(op).getUpper());
-    Value lower = arith::ConstantIndexOp::create(b, loc, 0);
-    Value upper = length ? scalars.lookup(length)
-                         : arith::ConstantIndexOp::create(b, loc, columns)
-                               .getResult();
+    Value lower = sliceStart ? sliceStart
+                             : arith::ConstantIndexOp::create(b, loc, 0);
+    Value upper = sliceEnd ? sliceEnd
+                  : length ? scalars.lookup(length)
+                           : arith::ConstantIndexOp::create(b, loc, columns)
+                                 .getResult();
     Value step = arith::ConstantIndexOp::create(b, loc, chunk);
     SmallVector<Value> inits;
     TypedAttr identity;
@@ -233,7 +242,7 @@ private:
     range = arith::AddIOp::create(
         b, loc, xt::RangeOp::create(b, loc, indexTile, 0, chunk),
         xt::SplatOp::create(b, loc, indexTile, loop.getInductionVar()));
-    if (length)
+    if (length || sliceEnd)
       mask = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::slt, range,
           xt::SplatOp::create(b, loc, indexTile, upper));

@@ -41,7 +41,8 @@ Extent xtile::detail::rowExtent(OpBuilder &b, Location loc, xl::ParallelOp row,
 }
 
 void xtile::detail::addSizes(xl::KernelOp kernel, xt::KernelOp tk,
-                             Block *block, IRMapping &scalars) {
+                             Block *block, IRMapping &scalars,
+                             bool inputsOnly) {
   if (!kernel.getNumSizes())
     return;
   tk.setNumSizes(kernel.getNumSizes());
@@ -50,6 +51,12 @@ void xtile::detail::addSizes(xl::KernelOp kernel, xt::KernelOp tk,
   tk.setBufferDimsAttr(kernel.getBufferDimsAttr());
   for (BlockArgument size : kernel.getSizes())
     scalars.map(size, block->addArgument(size.getType(), size.getLoc()));
+  if (DenseI64ArrayAttr dims = tk.getBufferDimsAttr(); dims && inputsOnly) {
+    int64_t named = 0;
+    for (BlockArgument arg : kernel.getInputs())
+      named += cast<MemRefType>(arg.getType()).getNumDynamicDims();
+    tk.setBufferDims(dims.asArrayRef().take_front(named));
+  }
 }
 
 void xtile::detail::setGrid(xt::KernelOp tk, AffineExpr programs) {

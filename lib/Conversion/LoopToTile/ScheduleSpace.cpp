@@ -40,6 +40,20 @@ rowCandidates(MLIRContext *ctx, const RowFacts &k, xt::TargetAttr target) {
         if (chunk >= 32 * warps && chunk <= 32 * warps * 8)
           add(warps == 1 ? xt::FoldStrategy::warp : xt::FoldStrategy::block,
               warps, 1, chunk);
+    // Few rows, long ones: each split over ways at run time, every way's
+    // share a loop over chunks of it (legal at every length: a way past
+    // the end folds nothing). Priced at the length's hint, and across its
+    // range by the buckets.
+    if (k.splittable)
+      for (int64_t ways : {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024})
+        for (int64_t warps : {4, 8})
+          for (int64_t chunk : {1024, 2048}) {
+            if (k.programs * ways > kSplitProgramsPerSm * target.getSms() ||
+                int64_t(llvm::divideCeil(k.columns, ways)) < chunk ||
+                chunk > 32 * warps * 8)
+              continue;
+            add(xt::FoldStrategy::split, warps, 1, chunk, ways);
+          }
     return out;
   }
   // One thread doing the whole row.

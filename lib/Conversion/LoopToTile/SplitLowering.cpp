@@ -3,6 +3,9 @@
 // Applies a #xtile.row_schedule with the split strategy: few long rows,
 // each split over `ways` programs. A first kernel folds each slice into
 // partial results, a second combines them and runs the elementwise loop.
+// A slice is one tile, or, with chunks (`chunk > 0`, rows of a dynamic
+// length), a loop over chunks of it: each way's share of the row is then
+// computed at run time, whole chunks, and a way past the end folds none.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +23,9 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   int64_t rows = facts.programs, ways = schedule.getWays();
+  int64_t chunk = schedule.getChunk();
   int64_t slice = llvm::divideCeil(facts.columns, ways);
-  int64_t tile = int64_t(llvm::PowerOf2Ceil(slice));
+  int64_t tile = chunk ? chunk : int64_t(llvm::PowerOf2Ceil(slice));
   SmallVector<xl::FoldOp> folds;
   for (Operation &op : *nest.body)
     if (auto fold = dyn_cast<xl::FoldOp>(op))
@@ -29,10 +33,8 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
   SmallVector<Type> partialBuffers;
   for (xl::FoldOp fold : folds)
     partialBuffers.push_back(MemRefType::get({rows, ways}, fold.getType()));
-  ArrayRef<BlockArgument> inputs =
-      kernel.getBodyBlock().getArguments().take_front(kernel.getNumInputs());
-  ArrayRef<BlockArgument> outputs =
-      kernel.getBodyBlock().getArguments().drop_front(kernel.getNumInputs());
+  auto inputs = kernel.getInputs();
+  auto outputs = kernel.getOutputs();
 
   // Program -> (row, slice); the slice's columns as a masked tile.
   struct Prologue {
@@ -62,6 +64,33 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
         if (!op.getNumRegions() && !op.hasTrait<OpTrait::IsTerminator>())
           cloneScalar(b, op, e.scalars);
     return {rowFlat, sliceIndex};
+  };
+  // With chunks: the way's share of the row's length, whole chunks,
+  // ceil(length / (chunk x ways)) x chunk; its columns [start, end).
+  Value rowLength;
+  for (Operation &op : *nest.body)
+    if (auto fold = dyn_cast<xl::FoldOp>(op); fold && fold.hasDynamicUpper())
+      rowLength = fold.getDynamicUpper();
+  auto sliceBounds = [&](OpBuilder &b, Emitter &e,
+                         Value sliceIndex) -> std::pair<Value, Value> {
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value length =
+        rowLength ? e.scalars.lookup(rowLength) : constant(facts.columns);
+    Value share = arith::MulIOp::create(
+        b, loc,
+        arith::DivUIOp::create(
+            b, loc,
+            arith::AddIOp::create(b, loc, length,
+                                  constant(chunk * ways - 1)),
+            constant(chunk * ways)),
+        constant(chunk));
+    Value start = arith::MinUIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, sliceIndex, share), length);
+    Value end = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, start, share), length);
+    return {start, end};
   };
   auto sliceTiles = [&](OpBuilder &b,
                         Value sliceIndex) -> std::pair<Value, Value> {
@@ -107,10 +136,18 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
     if (withOutputs)
       for (BlockArgument out : outputs)
         e.scalars.map(out, block->addArgument(out.getType(), out.getLoc()));
+    // The row's length where it is dynamic; the rows themselves are static
+    // (the partials are per row), so the grid is.
+    addSizes(kernel, k, block, e.scalars, /*inputsOnly=*/!withOutputs);
     Prologue p = prologue(kb, e);
-    auto [range, mask] = sliceTiles(kb, p.sliceIndex);
-    Emitter fe(kb, loc, tile, range, mask, xt::FoldStrategy::block);
+    Value range, mask;
+    if (!chunk)
+      std::tie(range, mask) = sliceTiles(kb, p.sliceIndex);
+    Emitter fe(kb, loc, tile, range, mask, xt::FoldStrategy::block, chunk);
     fe.scalars = e.scalars;
+    if (chunk)
+      std::tie(fe.sliceStart, fe.sliceEnd) =
+          sliceBounds(kb, fe, p.sliceIndex);
     if (failed(body(kb, fe, partials, p))) {
       k.erase();
       return failure();
@@ -189,7 +226,12 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
     return failure();
   }
 
-  splitLaunches(kernel, partialName, partialBuffers);
+  // A bucket of a launch stays one entry of it: the host runs the partials'
+  // kernel before it, where the bucket's range holds the size.
+  if (isBucketed(kernel))
+    (*k2).setPartialsFromAttr(FlatSymbolRefAttr::get(ctx, partialName));
+  else
+    splitLaunches(kernel, partialName, partialBuffers);
   kernel.erase();
   return success();
 }

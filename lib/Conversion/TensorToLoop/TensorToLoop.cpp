@@ -237,7 +237,7 @@ static Value binaryScalar(OpBuilder &b, Location loc, Operation *op, Value x,
       .Case([&](xt::XorOp) { return arith::XOrIOp::create(b, loc, x, y); })
       .Case([&](xt::CmpOp cmp) -> Value {
         if (f) {
-          arith::CmpFPredicate p;
+          arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
           switch (cmp.getPredicate()) {
           case xt::CmpPredicate::eq:
             p = arith::CmpFPredicate::OEQ;
@@ -260,7 +260,7 @@ static Value binaryScalar(OpBuilder &b, Location loc, Operation *op, Value x,
           }
           return arith::CmpFOp::create(b, loc, p, x, y);
         }
-        arith::CmpIPredicate p;
+        arith::CmpIPredicate p = arith::CmpIPredicate::eq;
         switch (cmp.getPredicate()) {
         case xt::CmpPredicate::eq:
           p = arith::CmpIPredicate::eq;

@@ -138,9 +138,9 @@ xloop.kernel @dynamic_k[%K = 1 to 4096](%a: memref<32x?xf32> [%K], %b: memref<?x
 
 // -----
 
-// A split of rows over a dynamic size would need partials per row.
+// A split of a dynamic number of rows would need partials per row.
 // expected-note @+2 {{a limit of compiling over dynamic sizes}}
-// expected-error @+1 {{'xloop.kernel' op cannot use the schedule #xtile.row_schedule<split, warps = 1, vector = 1, ways = 2>: a split (ways > 0) of rows over dynamic sizes is not lowered to Tile IR yet}}
+// expected-error @+1 {{'xloop.kernel' op cannot use the schedule #xtile.row_schedule<split, warps = 1, vector = 1, ways = 2>: a split (ways > 0) of a dynamic number of rows is not lowered to Tile IR yet (a row of a dynamic length is)}}
 xloop.kernel @split[%T = 1 to 4096](%x: memref<?x64xf32> [%T]) -> (%y: memref<?xf32> [%T])
     attributes {xtile.schedule = #xtile.row_schedule<split, warps = 1, vector = 1, ways = 2>} {
   %zero = arith.constant 0.0 : f32
@@ -150,6 +150,75 @@ xloop.kernel @split[%T = 1 to 4096](%x: memref<?x64xf32> [%T]) -> (%y: memref<?x
       xloop.yield %v : f32
     }
     xloop.store %s, %y[%r] : memref<?xf32>
+  }
+}
+
+// -----
+
+// A row of a dynamic length split over ways: the first kernel, over (row,
+// way), folds the way's share of the row, ceil(T / (chunk x ways)) whole
+// chunks from way x share (none past the end), into [rows, ways] partials;
+// the second combines a row's partials and runs the elementwise loop over
+// the same share. Both take the size.
+// CHECK-LABEL: xtile.kernel @split_dynamic_row_partial[
+// CHECK-SAME:      %{{.*}} = 1 to 100000](%[[X:[^:]*]]: memref<4x?xf32> [%[[T:arg[0-9]+]]]) -> (%[[P:[^:]*]]: memref<4x8xf32>)
+// CHECK-SAME:      grid = array<i64: 32>
+// CHECK-SAME:      schedule = #xtile.row_schedule<split, warps = 4, vector = 1, chunk = 1024, ways = 8>
+// CHECK:           %[[PID:.*]] = xtile.program_id 0
+// CHECK:           %[[WAY:.*]] = arith.remui %[[PID]], %{{.*}} : index
+// CHECK:           %[[ROW:.*]] = arith.divui %[[PID]], %{{.*}} : index
+// CHECK:           %[[SHARE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK:           %[[START:.*]] = arith.minui %{{.*}}, %[[T]] : index
+// CHECK:           %[[END0:.*]] = arith.addi %[[START]], %[[SHARE]] : index
+// CHECK:           %[[END:.*]] = arith.minui %[[END0]], %[[T]] : index
+// CHECK:           %[[SUM:.*]] = scf.for %{{.*}} = %[[START]] to %[[END]] step %{{.*}} iter_args(
+// CHECK:             xtile.load %[[X]]
+// CHECK:             xtile.fold
+// CHECK:           xtile.store %[[SUM]], %[[P]][%[[ROW]], %[[WAY]]] : memref<4x8xf32>
+// CHECK-LABEL: xtile.kernel @split_dynamic_row[
+// CHECK-SAME:      %{{.*}} = 1 to 100000](%{{.*}}: memref<4x?xf32> [%{{.*}}], %[[P2:[^:]*]]: memref<4x8xf32>) -> (%{{.*}}: memref<4x?xf32> [%{{.*}}])
+// CHECK-SAME:      grid = array<i64: 32>
+// CHECK:           xtile.load %[[P2]]
+// CHECK:           %[[S:.*]] = xtile.fold add %{{.*}} dims [0] {{.*}} strategy warp
+// CHECK:           scf.for %{{.*}} = %[[START2:.*]] to %[[END2:.*]] step
+// CHECK:             arith.divf %{{.*}}, %{{.*}} : tensor<1024xf32>
+// CHECK:             xtile.store
+// CHECK:       xtile.launch @split_dynamic_row_partial[T](%{{.*}}) : (tensor<4x?xf32, #xtensor.dims<T>>) -> tensor<4x8xf32>
+// CHECK-NEXT:  xtile.launch @split_dynamic_row[T](%{{.*}}, %{{.*}}) : (tensor<4x?xf32, #xtensor.dims<T>>, tensor<4x8xf32>) -> tensor<4x?xf32, #xtensor.dims<T>>
+xloop.kernel @split_dynamic_row[%T = 1 to 100000](%x: memref<4x?xf32> [%T]) -> (%y: memref<4x?xf32> [%T])
+    attributes {xtile.schedule = #xtile.row_schedule<split, warps = 4, vector = 1, chunk = 1024, ways = 8>} {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %r = 0 to 4 {
+    %s = xloop.fold %c = 0 to %T combine add init(%zero) : f32 {
+      %v = xloop.load %x[%r, %c] : memref<4x?xf32>
+      xloop.yield %v : f32
+    }
+    xloop.parallel %c = 0 to %T {
+      %v = xloop.load %x[%r, %c] : memref<4x?xf32>
+      %q = arith.divf %v, %s : f32
+      xloop.store %q, %y[%r, %c] : memref<4x?xf32>
+    }
+  }
+}
+func.func @split_dynamic_row_program(%x: tensor<4x?xf32, #xtensor.dims<T>>) -> tensor<4x?xf32, #xtensor.dims<T>>
+    attributes {xtensor.symbols = {T = array<i64: 1, 100000>}} {
+  %y = xloop.launch @split_dynamic_row[T](%x) : (tensor<4x?xf32, #xtensor.dims<T>>) -> tensor<4x?xf32, #xtensor.dims<T>>
+  return %y : tensor<4x?xf32, #xtensor.dims<T>>
+}
+
+// -----
+
+// Without chunks a way's share of a dynamic row has no static tile.
+// expected-error @+1 {{'xloop.kernel' op cannot use the schedule #xtile.row_schedule<split, warps = 4, vector = 1, ways = 8>: a row of a dynamic length needs a loop over chunks of it (chunk > 0)}}
+xloop.kernel @split_without_chunks[%T = 1 to 100000](%x: memref<4x?xf32> [%T]) -> (%y: memref<4xf32>)
+    attributes {xtile.schedule = #xtile.row_schedule<split, warps = 4, vector = 1, ways = 8>} {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %r = 0 to 4 {
+    %s = xloop.fold %c = 0 to %T combine add init(%zero) : f32 {
+      %v = xloop.load %x[%r, %c] : memref<4x?xf32>
+      xloop.yield %v : f32
+    }
+    xloop.store %s, %y[%r] : memref<4xf32>
   }
 }
 

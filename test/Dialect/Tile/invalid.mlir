@@ -953,7 +953,7 @@ xtile.kernel @ways_without_split(%a: memref<4xf32>) -> (%b: memref<4xf32>) attri
 
 // -----
 
-// expected-error @+1 {{split needs at least 2 ways and no chunk, got 1 ways}}
+// expected-error @+1 {{split needs at least 2 ways, got 1 ways}}
 xtile.kernel @one_way(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.row_schedule<split, warps = 4, vector = 4, ways = 1>} {
 }
 

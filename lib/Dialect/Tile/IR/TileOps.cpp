@@ -185,9 +185,9 @@ RowScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if ((strategy == FoldStrategy::split) != (ways != 0))
     return emitError() << "ways is given with, and only with, the split "
                           "strategy";
-  if (ways && (ways < 2 || chunk))
-    return emitError() << "split needs at least 2 ways and no chunk, got "
-                       << ways << " ways";
+  if (ways && ways < 2)
+    return emitError() << "split needs at least 2 ways, got " << ways
+                       << " ways";
   if (strategy == FoldStrategy::serial && (warps != 1 || chunk))
     return emitError() << "a serial fold runs on one thread: warps = 1 and "
                           "no chunk";

@@ -117,12 +117,14 @@ def XTile_RowScheduleAttr : AttrDef<XTile_Dialect, "RowSchedule",
     of that many columns, the next chunk's loads pipelined behind the
     current one's work (two stages). `ways` (with `split` only) splits each
     row over that many programs whose partial results a second kernel
-    combines.
+    combines; with a `chunk` too, each way loops over chunks of its share
+    of the row, computed at run time (a row of a dynamic length).
 
     ```mlir
     #xtile.row_schedule<block, warps = 8, vector = 4>
     #xtile.row_schedule<block, warps = 16, vector = 4, chunk = 4096>
     #xtile.row_schedule<split, warps = 8, vector = 4, ways = 16>
+    #xtile.row_schedule<split, warps = 8, vector = 1, chunk = 1024, ways = 64>
     ```
   }];
   let parameters = (ins EnumParameter<XTile_FoldStrategy>:$strategy,
