@@ -40,16 +40,21 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
   struct Prologue {
     Value rowFlat, sliceIndex;
   };
-  auto prologue = [&](OpBuilder &b, Emitter &e) -> Prologue {
+  // Programs over (row, slice), or over rows only (`sliced` false: the
+  // combine of a split without an elementwise loop, one program per row).
+  auto prologue = [&](OpBuilder &b, Emitter &e, bool sliced) -> Prologue {
     // Without row loops the kernel block is the row body, emitted later.
     if (!nest.rows.empty())
       for (Operation &op : kernel.getBodyBlock())
         if (!op.getNumRegions())
           cloneScalar(b, op, e.scalars);
     Value pid = xt::ProgramIdOp::create(b, loc, 0);
-    Value w = arith::ConstantIndexOp::create(b, loc, ways);
-    Value sliceIndex = arith::RemUIOp::create(b, loc, pid, w);
-    Value rowFlat = arith::DivUIOp::create(b, loc, pid, w);
+    Value sliceIndex, rowFlat = pid;
+    if (sliced) {
+      Value w = arith::ConstantIndexOp::create(b, loc, ways);
+      sliceIndex = arith::RemUIOp::create(b, loc, pid, w);
+      rowFlat = arith::DivUIOp::create(b, loc, pid, w);
+    }
     Value rest = rowFlat;
     for (xl::ParallelOp row : llvm::reverse(nest.rows)) {
       Value extent = arith::ConstantIndexOp::create(
@@ -113,18 +118,23 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
 
   OpBuilder b(kernel);
   std::string partialName = (kernel.getSymName() + "_partial").str();
-  // Both kernels: programs over (row, slice), the original inputs, then
-  // the partial-result buffers, then (the second only) the outputs; `body`
-  // emits with an emitter over the program's slice.
+  // The combine runs over (row, slice) where it has an elementwise loop
+  // over the slices, else one program per row.
+  bool elementwise = llvm::any_of(
+      *nest.body, [](Operation &op) { return isa<xl::ParallelOp>(op); });
+  // Both kernels: programs over (row, slice) (or rows: `sliced`), the
+  // original inputs, then the partial-result buffers, then (the second
+  // only) the outputs; `body` emits with an emitter over the program's
+  // slice.
   auto buildKernel =
-      [&](StringRef name, bool withOutputs,
+      [&](StringRef name, bool withOutputs, bool sliced,
           function_ref<LogicalResult(OpBuilder &, Emitter &, ArrayRef<Value>,
                                      const Prologue &)>
               body) -> FailureOr<xt::KernelOp> {
     auto k = xt::KernelOp::create(
         b, loc, name, inputs.size() + (withOutputs ? folds.size() : 0),
-        ArrayRef<int64_t>{rows * ways}, schedule.getWarps(), target,
-        schedule);
+        ArrayRef<int64_t>{rows * (sliced ? ways : 1)}, schedule.getWarps(),
+        target, schedule);
     OpBuilder kb(ctx);
     Block *block = kb.createBlock(&k.getBody());
     Emitter e(kb, loc, tile, Value(), Value(), xt::FoldStrategy::block);
@@ -139,13 +149,13 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
     // The row's length where it is dynamic; the rows themselves are static
     // (the partials are per row), so the grid is.
     addSizes(kernel, k, block, e.scalars, /*inputsOnly=*/!withOutputs);
-    Prologue p = prologue(kb, e);
+    Prologue p = prologue(kb, e, sliced);
     Value range, mask;
-    if (!chunk)
+    if (!chunk && sliced)
       std::tie(range, mask) = sliceTiles(kb, p.sliceIndex);
     Emitter fe(kb, loc, tile, range, mask, xt::FoldStrategy::block, chunk);
     fe.scalars = e.scalars;
-    if (chunk)
+    if (chunk && sliced)
       std::tie(fe.sliceStart, fe.sliceEnd) =
           sliceBounds(kb, fe, p.sliceIndex);
     if (failed(body(kb, fe, partials, p))) {
@@ -160,7 +170,7 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
   for (xl::FoldOp fold : folds)
     foldResults.insert(fold.getResult());
   FailureOr<xt::KernelOp> k1 = buildKernel(
-      partialName, /*withOutputs=*/false,
+      partialName, /*withOutputs=*/false, /*sliced=*/true,
       [&](OpBuilder &kb, Emitter &fe, ArrayRef<Value> partials,
           const Prologue &p) -> LogicalResult {
         for (Operation &op : *nest.body) {
@@ -185,7 +195,7 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
     return failure();
   // Kernel 2: combine the partials, then the slice's elementwise loop.
   FailureOr<xt::KernelOp> k2 = buildKernel(
-      kernel.getSymName(), /*withOutputs=*/true,
+      kernel.getSymName(), /*withOutputs=*/true, /*sliced=*/elementwise,
       [&](OpBuilder &kb, Emitter &fe, ArrayRef<Value> partials,
           const Prologue &p) -> LogicalResult {
         int64_t wayTile = int64_t(llvm::PowerOf2Ceil(ways));
