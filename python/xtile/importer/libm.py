@@ -339,14 +339,9 @@ _ERFINV_TAIL = [0.000125169322, -0.000316562459, -7.08904417e-05, 0.00149340543,
                 1.00167505, 2.8329768]
 
 
-def _erfinv(imp, v, y):
-    # (1 - y)(1 + y) keeps 1 - y^2 to an ulp near |y| = 1 (1 - y is
-    # exact there); near 0 its absolute error 2^-24 moves p by 2^-26.
-    # One polynomial evaluated, its coefficients chosen per element.
-    # |y| = 1 gives w = inf (the result y * inf), |y| > 1 and NaN a NaN.
+def _erfinv_polynomial(imp, v, y):
+    """(w, y p(w)): the polynomials above, to 2^-27 relative up to w = 16.2."""
     s, c = v.shape, v.dtype
-    if c == torch.float64:
-        return _erfinv64(imp, v, y)
     w = imp.unary("neg", imp.unary("log", imp.binary(
         "mul", imp.binary("sub", 1, y, s, c), imp.binary("add", y, 1, s, c), s, c),
         s, c), s, c)
@@ -357,7 +352,18 @@ def _erfinv(imp, v, y):
     for a, b in zip(_ERFINV_CENTRAL, _ERFINV_TAIL):
         k = imp.where(central, a, b, s, c)
         p = k if p is None else imp.binary("add", imp.binary("mul", p, z, s, c), k, s, c)
-    r = imp.binary("mul", p, y, s, c)
+    return w, imp.binary("mul", p, y, s, c)
+
+
+def _erfinv(imp, v, y):
+    # (1 - y)(1 + y) keeps 1 - y^2 to an ulp near |y| = 1 (1 - y is
+    # exact there); near 0 its absolute error 2^-24 moves p by 2^-26.
+    # One polynomial evaluated, its coefficients chosen per element.
+    # |y| = 1 gives w = inf (the result y * inf), |y| > 1 and NaN a NaN.
+    s, c = v.shape, v.dtype
+    if c == torch.float64:
+        return _erfinv64(imp, v, y)
+    w, r = _erfinv_polynomial(imp, v, y)
     return imp.where(imp.compare("eq", s, w, math.inf),
                      imp.binary("mul", y, math.inf, s, c), r, s, c)
 
@@ -371,16 +377,7 @@ def _erfinv64(imp, v, y):
     # would cancel), each squaring the error: within an ulp of PyTorch's.
     s, c = v.shape, v.dtype
     a = imp.unary("abs", y, s, c)
-    w = imp.unary("neg", imp.unary("log", imp.binary(
-        "mul", imp.binary("sub", 1, a, s, c), imp.binary("add", a, 1, s, c), s, c),
-        s, c), s, c)
-    central = imp.compare("lt", s, w, 5.0)
-    z = imp.where(central, imp.binary("sub", w, 2.5, s, c), imp.binary(
-        "sub", imp.unary("sqrt", w, s, c), 3.0, s, c), s, c)
-    p = None
-    for lo, hi in zip(_ERFINV_CENTRAL, _ERFINV_TAIL):
-        k = imp.where(central, lo, hi, s, c)
-        p = k if p is None else imp.binary("add", imp.binary("mul", p, z, s, c), k, s, c)
+    w, guess = _erfinv_polynomial(imp, v, a)
     tail = imp.binary("sub", 1, a, s, c)        # exact from |y| = 0.5 on
     big = imp.unary("neg", imp.unary("log", tail, s, c), s, c)
     r = imp.unary("sqrt", big, s, c)
@@ -390,7 +387,7 @@ def _erfinv64(imp, v, y):
             "sub", big, imp.unary("log", imp.binary("mul", r, math.sqrt(math.pi), s, c), s, c),
             s, c), imp.unary("log", imp.binary("sub", 1, imp.binary("div", 0.5, r2, s, c),
                                                s, c), s, c), s, c), s, c)
-    r = imp.where(imp.compare("lt", s, w, 16.0), imp.binary("mul", p, a, s, c), r, s, c)
+    r = imp.where(imp.compare("lt", s, w, 16.0), guess, r, s, c)
     near = imp.compare("lt", s, a, 0.5)
     for _ in range(3):
         residual = imp.where(
