@@ -211,6 +211,14 @@ CASES = [
     ("hypot, signbit", lambda x, y: torch.hypot(x, y) + torch.signbit(x).float(),
      (torch.tensor([3.0, -0.0, 0.0, 1e30, -1e-30, float("inf"), float("nan")]),
       torch.tensor([4.0, 0.0, -2.0, 1e30, 1e-30, float("nan"), 1.0]))),
+    # 8- and 16-bit integers as the graph's inputs and results (an image's
+    # bytes, quantized values): held in their storage types at the edge.
+    ("uint8, int8, int16 inputs and results",
+     lambda p, q, h: ((p + q) * 3, p.float() / 255, -q, (h * 7) >> 2, p.to(torch.int8),
+                      q.to(torch.uint8), p),
+     (torch.randint(0, 256, (4, 33), dtype=torch.uint8),
+      torch.randint(-128, 128, (4, 33), dtype=torch.int8),
+      torch.randint(-32768, 32768, (4, 33), dtype=torch.int16))),
     # 8- and 16-bit integers inside the graph (computed in 32 bits, each
     # value wrapped back into its type where it can leave it).
     ("uint8, int8, int16: wrapping, comparisons, division, shifts, casts",

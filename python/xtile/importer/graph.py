@@ -12,11 +12,6 @@ from .ir import NARROW, IRBuilder, Value
 from .registry import COMPLEX_LOWERINGS, LOWERINGS
 from .sizes import DynamicSizes, Expr, Shape, SymbolicExpression
 
-# Why a narrow integer tensor cannot cross the graph's edge.
-_NARROW_EDGE = ("an 8- or 16-bit integer input or result of the graph is not supported "
-                "by xtile (inside the graph such tensors are computed in 32 bits: give "
-                "the graph int32 inputs and results instead)")
-
 _TORCH_DIR = os.path.dirname(torch.__file__)
 
 
@@ -126,16 +121,9 @@ class Importer(IRBuilder):
                                            "torch.view_as_real of it)")
                     error.node = complex_out[0].name
                     raise error
-                narrow = [o for o, v in zip(outs, self.outputs)
-                          if isinstance(v, Value) and v.dtype in NARROW]
-                if narrow:
-                    src = _source(narrow[0])
-                    where = f" at {src[0]}:{src[1]}: {src[2]}" if src else ""
-                    error = UnsupportedError(
-                        f"result {narrow[0].name} is a "
-                        f"{self.values[narrow[0]].dtype} tensor: {_NARROW_EDGE}{where}")
-                    error.node = narrow[0].name
-                    raise error
+                # Narrow integer results leave in their storage types.
+                self.outputs = [self.to_storage(v) if isinstance(v, Value) and v.dtype in NARROW
+                                else v for v in self.outputs]
                 # A size (a part of a partitioned graph that a later part
                 # reads a size from): programs return tensors.
                 sizes = [o for o, v in zip(outs, self.outputs) if not isinstance(v, Value)]
@@ -194,12 +182,6 @@ class Importer(IRBuilder):
             v = self.constant_tensor(tensor.detach())
             self.values[node] = Complex(v, complex_dtype) if complex_dtype else v
             return
-        if val.dtype in NARROW:
-            error = UnsupportedError(
-                f"input {node.name} is a {val.dtype} tensor: {_NARROW_EDGE}")
-            if node.users:   # the op that reads it
-                error.node = next(iter(node.users)).name
-            raise error
         name = f"%arg{len(self.args)}"
         shape = [self.sizes.size(d) for d in val.shape]
         for i, d in enumerate(shape):
@@ -212,9 +194,12 @@ class Importer(IRBuilder):
                 if node.users:   # the op that reads it
                     error.node = next(iter(node.users)).name
                 raise error
-        v = Value(name, shape, val.dtype)
-        self.values[node] = Complex(v, complex_dtype) if complex_dtype else v
+        # A narrow integer input arrives in its storage type (i8, i16).
+        v = Value(name, shape, val.dtype, stored=val.dtype in NARROW)
         self.args.append((name, v.type))
+        if v.stored:
+            v = self.from_storage(v)
+        self.values[node] = Complex(v, complex_dtype) if complex_dtype else v
         self.arg_shapes.append(v.shape)
         self.arg_sources.append(("input", node.name) if is_user else ("param", tensor))
         self.arg_keys.append(node.name if is_user else spec.target)

@@ -27,22 +27,30 @@ NARROW = {torch.uint8: (0, 1 << 8), torch.int8: (-(1 << 7), 1 << 8),
           torch.int16: (-(1 << 15), 1 << 16)}
 
 
+# How a narrow integer tensor crosses the graph's edge: Tensor IR's
+# storage types (cast to and from i32, never computed in).
+_STORAGE = {torch.uint8: "i8", torch.int8: "i8", torch.int16: "i16"}
+
+
 def element_type(dtype):
     if dtype not in _DTYPES:
         raise UnsupportedError(f"dtype {dtype} is not supported by xtile")
     return _DTYPES[dtype]
 
 
-def tensor_type(shape, dtype):
+def tensor_type(shape, dtype, stored=False):
     """The Tensor IR type of `shape` (static sizes and Sym) and `dtype`: a
-    dynamic size is `?`, named by its symbol in `#xtensor.dims<...>`."""
+    dynamic size is `?`, named by its symbol in `#xtensor.dims<...>`.
+    `stored`: a narrow integer's storage type (i8, i16), as the graph's
+    inputs and results hold it, instead of the i32 it is computed in."""
     dims = "x".join("?" if isinstance(d, Sym) else str(int(d)) for d in shape)
     symbols = [d.name for d in shape if isinstance(d, Sym)]
     # A size expression's name (T + 1) is written as a string.
     symbols = [n if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n) else f'"{n}"'
                for n in symbols]
     encoding = f", #xtensor.dims<{', '.join(symbols)}>" if symbols else ""
-    return f"tensor<{dims + 'x' if dims else ''}{element_type(dtype)}{encoding}>"
+    element = _STORAGE[dtype] if stored and dtype in _STORAGE else element_type(dtype)
+    return f"tensor<{dims + 'x' if dims else ''}{element}{encoding}>"
 
 
 # +inf, -inf and NaN of each float type, as MLIR's hexadecimal literals.
@@ -93,15 +101,16 @@ class Value:
     sort's indices), the Value of its inverse; `blocked`, a Blocked form
     of its rows."""
 
-    def __init__(self, name, shape, dtype):
+    def __init__(self, name, shape, dtype, stored=False):
         self.name, self.shape, self.dtype = name, tuple(dim(d) for d in shape), dtype
+        self.stored = stored   # a narrow integer in its storage type
         self.bound = None
         self.inverse = None
         self.blocked = None
 
     @property
     def type(self):
-        return tensor_type(self.shape, self.dtype)
+        return tensor_type(self.shape, self.dtype, self.stored)
 
 
 class Blocked:
@@ -186,6 +195,25 @@ class IRBuilder:
         if lo:
             kept = self.binary("add", kept, lo, v.shape, i32)
         return self._retype(kept, v.dtype)
+
+    def from_storage(self, v):
+        """A graph input of a narrow integer type, held in its storage
+        type (v.stored), as the i32 it is computed in: sign-extended, and
+        for uint8 the low byte kept."""
+        shape, i32 = v.shape, torch.int32
+        wide = self.emit(f"xtensor.cast {v.name} : {v.type} -> {tensor_type(shape, i32)}",
+                         shape, i32)
+        if v.dtype == torch.uint8:
+            wide = self.binary("and", wide, 255, shape, i32)
+        return self._retype(wide, v.dtype)
+
+    def to_storage(self, v):
+        """A narrow integer result (computed in i32, its values already
+        in its type's range) in its storage type: the low bits."""
+        out = self.emit(f"xtensor.cast {v.name} : {v.type} -> "
+                        f"{tensor_type(v.shape, v.dtype, stored=True)}", v.shape, v.dtype)
+        out.stored = True
+        return out
 
     @staticmethod
     def _retype(v, dtype):

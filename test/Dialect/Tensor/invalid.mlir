@@ -173,16 +173,16 @@ func.func @xor_on_float(%a: tensor<4xbf16>) -> tensor<4xbf16> {
 
 // -----
 
-func.func @cast_from_i8(%a: tensor<4xi8>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xtensor.cast' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi8>'}}
-  %0 = xtensor.cast %a : tensor<4xi8> -> tensor<4xf32>
+func.func @cast_from_i4(%a: tensor<4xi4>) -> tensor<4xf32> {
+  // expected-error @+1 {{'xtensor.cast' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type or 8-bit signless integer or 16-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi4>'}}
+  %0 = xtensor.cast %a : tensor<4xi4> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
 // -----
 
 func.func @cast_to_dynamic(%a: tensor<4xf32>) -> tensor<?xf16> {
-  // expected-error @+1 {{'xtensor.cast' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<?xf16>'}}
+  // expected-error @+1 {{'xtensor.cast' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type or 8-bit signless integer or 16-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<?xf16>'}}
   %0 = xtensor.cast %a : tensor<4xf32> -> tensor<?xf16>
   return %0 : tensor<?xf16>
 }
@@ -190,7 +190,7 @@ func.func @cast_to_dynamic(%a: tensor<4xf32>) -> tensor<?xf16> {
 // -----
 
 func.func @reduce_unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{'xtensor.reduce' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'xtensor.reduce' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type or 8-bit signless integer or 16-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<*xf32>'}}
   %0 = "xtensor.reduce"(%a) <{kind = 0 : i32, dims = array<i64: 0>}> : (tensor<*xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
@@ -233,16 +233,16 @@ func.func @cast_shape(%a: tensor<4xf32>) -> tensor<2x2xf16> {
 
 // -----
 
-func.func @constant_i8() -> tensor<4xi8> {
-  // expected-error @+1 {{'xtensor.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi8>'}}
-  %0 = xtensor.constant dense<1> : tensor<4xi8>
-  return %0 : tensor<4xi8>
+func.func @constant_i4() -> tensor<4xi4> {
+  // expected-error @+1 {{'xtensor.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type or 8-bit signless integer or 16-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'tensor<4xi4>'}}
+  %0 = xtensor.constant dense<1> : tensor<4xi4>
+  return %0 : tensor<4xi4>
 }
 
 // -----
 
 func.func @constant_vector() -> vector<4xf32> {
-  // expected-error @+1 {{'xtensor.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type values whose dynamic sizes are named (#xtensor.dims), but got 'vector<4xf32>'}}
+  // expected-error @+1 {{'xtensor.constant' op result #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer or f8E4M3FN type or f8E5M2 type or 8-bit signless integer or 16-bit signless integer values whose dynamic sizes are named (#xtensor.dims), but got 'vector<4xf32>'}}
   %0 = xtensor.constant dense<1.0> : vector<4xf32>
   return %0 : vector<4xf32>
 }
@@ -1001,4 +1001,21 @@ func.func @add_fp8(%x: tensor<4xf8E5M2>) -> tensor<4xf8E5M2> {
   // expected-error @+1 {{'xtensor.add' op operand #0 must be ranked tensor of}}
   %0 = "xtensor.add"(%x, %x) : (tensor<4xf8E5M2>, tensor<4xf8E5M2>) -> tensor<4xf8E5M2>
   return %0 : tensor<4xf8E5M2>
+}
+
+// -----
+
+// 8- and 16-bit integers are storage types too: cast to i32 to compute.
+func.func @reduce_i8(%x: tensor<4x8xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'xtensor.reduce' op reduction over 'i8' elements is unsupported: 8- and 16-bit integers are storage types (cast to i32 first)}}
+  %0 = xtensor.reduce sum %x dims [1] : tensor<4x8xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @add_i16(%x: tensor<4xi16>) -> tensor<4xi16> {
+  // expected-error @+1 {{'xtensor.add' op operand #0 must be ranked tensor of}}
+  %0 = "xtensor.add"(%x, %x) : (tensor<4xi16>, tensor<4xi16>) -> tensor<4xi16>
+  return %0 : tensor<4xi16>
 }

@@ -123,6 +123,23 @@ func.func @cast(%x: tensor<2x3xf32>, %b: tensor<4xi1>, %i: tensor<4xi64>)
         tensor<4xi1>, tensor<2x3xf32>
 }
 
+// 8- and 16-bit integers: storage types, cast to and from i32.
+// CHECK-LABEL: func.func @cast_narrow_integers(
+// CHECK-SAME:    %[[B:.*]]: tensor<4xi8>, %[[S:.*]]: tensor<4xi16>)
+// CHECK-NEXT:    %[[W:.*]] = xtensor.cast %[[B]] : tensor<4xi8> -> tensor<4xi32>
+// CHECK-NEXT:    %[[V:.*]] = xtensor.cast %[[S]] : tensor<4xi16> -> tensor<4xi32>
+// CHECK-NEXT:    %[[N:.*]] = xtensor.cast %[[W]] : tensor<4xi32> -> tensor<4xi16>
+// CHECK:         %[[T:.*]] = xtensor.transpose %{{.*}} perm [1, 0] : tensor<2x2xi8> -> tensor<2x2xi8>
+func.func @cast_narrow_integers(%b: tensor<4xi8>, %s: tensor<4xi16>)
+    -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi16>, tensor<2x2xi8>) {
+  %0 = xtensor.cast %b : tensor<4xi8> -> tensor<4xi32>
+  %1 = xtensor.cast %s : tensor<4xi16> -> tensor<4xi32>
+  %2 = xtensor.cast %0 : tensor<4xi32> -> tensor<4xi16>
+  %r = xtensor.reshape %b : tensor<4xi8> -> tensor<2x2xi8>
+  %3 = xtensor.transpose %r perm [1, 0] : tensor<2x2xi8> -> tensor<2x2xi8>
+  return %0, %1, %2, %3 : tensor<4xi32>, tensor<4xi32>, tensor<4xi16>, tensor<2x2xi8>
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise binary ops
 //===----------------------------------------------------------------------===//

@@ -264,6 +264,10 @@ LogicalResult ReduceOp::verify() {
     return emitOpError() << "reduction over " << element
                          << " elements is unsupported: fp8 is a storage "
                             "type (cast to f32 first)";
+  if (element.isInteger(8) || element.isInteger(16))
+    return emitOpError() << "reduction over " << element
+                         << " elements is unsupported: 8- and 16-bit "
+                            "integers are storage types (cast to i32 first)";
   bool isBool = element.isInteger(1);
   bool logical = getKind() == ReduceKind::any || getKind() == ReduceKind::all;
   if (logical != isBool)

@@ -73,8 +73,12 @@ defvar XTensor_IntElems = [I32, I64];
 // fp8 elements are storage types: they are cast, moved and selected, and
 // widened to compute (as PyTorch, which has no fp8 arithmetic either).
 defvar XTensor_Fp8Elems = [F8E4M3FN, F8E5M2];
+// So are 8- and 16-bit integers: a graph's uint8, int8 and int16 inputs
+// and results, computed in i32 (a cast sign-extends and truncates).
+defvar XTensor_NarrowIntElems = [I8, I16];
 defvar XTensor_AllElems =
-    !listconcat([F16, BF16, F32, F64, I1, I32, I64], XTensor_Fp8Elems);
+    !listconcat([F16, BF16, F32, F64, I1, I32, I64], XTensor_Fp8Elems,
+                XTensor_NarrowIntElems);
 
 def XTensor_AnyTensor : XTensor_TensorOf<XTensor_AllElems>;
 def XTensor_FloatTensor : XTensor_TensorOf<XTensor_FloatElems>;
