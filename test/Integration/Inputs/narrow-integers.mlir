@@ -26,3 +26,18 @@ func.func @moved(%x: tensor<5x7xi8>, %f: tensor<5x7xf32>) -> (tensor<7x5xi8>, te
   %y = xtensor.mul %w, %f : tensor<5x7xf32>
   return %t, %s, %y : tensor<7x5xi8>, tensor<5x3xi8>, tensor<5x7xf32>
 }
+
+// Every movement op on bytes: select, concat, gather, pad (by a negative
+// byte), transpose, reshape, broadcast, and a constant.
+func.func @moves(%x: tensor<4x6xi8>, %c: tensor<4x6xi1>, %i: tensor<3xi64>, %h: tensor<4x6xi16>) -> (tensor<4x6xi8>, tensor<3x6xi8>, tensor<8x6xi8>, tensor<6x8xi8>, tensor<2x4x6xi8>, tensor<24xi16>, tensor<4x6xi8>, tensor<6x6xi8>) {
+  %s = xtensor.select %c, %x, %x : tensor<4x6xi8>
+  %cc = xtensor.concat %x, %s dim 0 : tensor<4x6xi8>, tensor<4x6xi8> -> tensor<8x6xi8>
+  %g = xtensor.gather %cc[%i] axis 0 : tensor<8x6xi8>, tensor<3xi64> -> tensor<3x6xi8>
+  %p = xtensor.pad %x low [1, 0] high [1, 0] value -7 : i8 : tensor<4x6xi8> -> tensor<6x6xi8>
+  %t = xtensor.transpose %cc perm [1, 0] : tensor<8x6xi8> -> tensor<6x8xi8>
+  %r = xtensor.reshape %x : tensor<4x6xi8> -> tensor<1x4x6xi8>
+  %b = xtensor.broadcast %r : tensor<1x4x6xi8> -> tensor<2x4x6xi8>
+  %f = xtensor.reshape %h : tensor<4x6xi16> -> tensor<24xi16>
+  %k = xtensor.constant dense<5> : tensor<4x6xi8>
+  return %s, %g, %cc, %t, %b, %f, %k, %p : tensor<4x6xi8>, tensor<3x6xi8>, tensor<8x6xi8>, tensor<6x8xi8>, tensor<2x4x6xi8>, tensor<24xi16>, tensor<4x6xi8>, tensor<6x6xi8>
+}
