@@ -522,10 +522,10 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
   }
   // (A split's partials are per row: not over dynamic rows, for now; a
   // row of a dynamic length is split at run time.)
-  bool staticRows = llvm::none_of(
+  facts.dynamicRows = llvm::any_of(
       nest.rows, [](xl::ParallelOp row) { return row.hasDynamicUpper(); });
   facts.splittable = independent && facts.folds > 0 && loops <= 1 &&
-                     facts.columns > 0 && nest.uniform && staticRows;
+                     facts.columns > 0 && nest.uniform && !facts.dynamicRows;
 
   // What runs for each element of a row: the bodies of the column loops.
   for (Operation &op : *nest.body) {

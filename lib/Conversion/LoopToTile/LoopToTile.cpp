@@ -144,9 +144,7 @@ struct ConvertXLoopToXTilePass
                 "(chunk > 0)";
     if (!row.getWays())
       return lowerRowKernel(kernel, *nest, facts->row, row, target);
-    if (llvm::any_of(nest->rows, [](xl::ParallelOp r) {
-          return r.hasDynamicUpper();
-        })) {
+    if (facts->row.dynamicRows) {
       InFlightDiagnostic diag =
           kernel.emitOpError()
           << "cannot use the schedule " << schedule

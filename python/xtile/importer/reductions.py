@@ -67,28 +67,30 @@ def _wide(dtype):
 
 
 def _dynamic_sum_count(imp, x, dims):
-    """For a mean or variance over dimensions with a dynamic size: the sum
-    of x (in its accumulation type) over `dims`, kept, and the element
+    """For a mean or variance over dimensions with a dynamic size: x in
+    its accumulation type, its sum over `dims`, kept, and the element
     count, the product of the sizes taken as values (Importer.size_value)
     in that type, of the sum's shape."""
     wide = _wide(x.dtype)
+    xw = imp.cast(x, wide)
     # One dimension at a time (a reduction over several dimensions with a
     # dynamic one among them is not lowered to Loop IR).
-    total = imp.cast(x, wide)
+    total = xw
     for d in sorted(dims, reverse=True):
         total = imp.reduce("sum", total, [d], True)
     count = None
     for d in dims:
         n = imp.size_value(x.shape[d])
         count = n if count is None else imp.binary("mul", count, n, (), torch.int64)
-    return total, imp.reshape(imp.cast(count, wide), (1,) * len(total.shape))
+    count = imp.reshape(imp.cast(count, wide), (1,) * len(total.shape))
+    return xw, total, count
 
 
-def _dynamic_mean(imp, val, x, dims, keepdim):
+def _dynamic_mean(imp, val, x, dims):
     """A mean over dimensions with a dynamic size: the sum (in f32 for
     16-bit inputs, as PyTorch accumulates) divided by the element count;
     val's shape and type."""
-    total, count = _dynamic_sum_count(imp, x, dims)
+    _, total, count = _dynamic_sum_count(imp, x, dims)
     y = imp.binary("div", total, imp.broadcast(count, total.shape), total.shape, total.dtype)
     return imp.reshape(imp.cast(y, val.dtype), val.shape)
 
@@ -97,7 +99,7 @@ def _dynamic_mean(imp, val, x, dims, keepdim):
 def mean(imp, val, input, dim=None, keepdim=False, dtype=None):
     x, dims = reduced_dims(imp, input, dim)
     if any(isinstance(x.shape[d], Sym) for d in dims):
-        return _dynamic_mean(imp, val, imp.cast(x, val.dtype), dims, keepdim)
+        return _dynamic_mean(imp, val, imp.cast(x, val.dtype), dims)
     if math.prod(x.shape[d] for d in dims) == 0:  # PyTorch: 0 / 0
         return imp.const(math.nan, val.shape, val.dtype)
     return reduce_into(imp, "mean", val, input, dim, keepdim)
@@ -110,9 +112,8 @@ def _dynamic_var(imp, x, dims, correction):
     mean divided by max(count - correction, 0) (PyTorch's divisor: a count
     at or below the correction gives inf, or nan where every element is
     equal)."""
-    total, count = _dynamic_sum_count(imp, x, dims)
+    xw, total, count = _dynamic_sum_count(imp, x, dims)
     wide = total.dtype
-    xw = imp.cast(x, wide)
     mean = imp.binary("div", total, imp.broadcast(count, total.shape), total.shape, wide)
     dev = imp.binary("sub", xw, imp.broadcast(mean, x.shape), x.shape, wide)
     sq = imp.binary("mul", dev, dev, x.shape, wide)

@@ -47,6 +47,9 @@ struct RowFacts {
   /// Some column loop or fold runs over a dynamic size (`columns` is then
   /// its hint): only schedules over chunks of the row apply.
   bool dynamicColumns = false;
+  /// Some row loop runs over a dynamic size: no split (its partials are
+  /// per row).
+  bool dynamicRows = false;
   /// Instructions issued per element of a row (over every pass), and the
   /// special-function operations among them (instructionCost).
   double instructions = 0, specialFunctions = 0;
