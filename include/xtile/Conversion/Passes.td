@@ -106,7 +106,10 @@ def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
     per program and elements per vector access (up to 16 bytes); for rows
     longer than 4096, a loop over chunks of the row with its loads
     pipelined; for few rows with independent folds, a split of each row
-    over several programs. Contraction kernels get a `#xtile.dot_schedule`:
+    over several programs. Column reductions (folds down the columns of
+    buffers whose rows are contiguous: weight and bias gradients) also get
+    `#xtile.column_schedule` candidates: blocks of adjacent rows per program,
+    stepping down the columns in coalesced tiles. Contraction kernels get a `#xtile.dot_schedule`:
     block sizes in {32, 64, 128} (K: {32, 64}), 1 to 4 stages, 4 or 8 warps.
 
     `cost-model` names the model (`analytic`: see CostModel.h; every
@@ -114,7 +117,8 @@ def XTileSelectSchedule : Pass<"xtile-select-schedule", "::mlir::ModuleOp"> {
     writes every kernel's facts, candidates, estimates and choice as JSON
     (`-` for stdout); `remarks` emits the choice of each kernel as a remark.
     `force=<schedule>` (a schedule in attribute syntax) is used for every
-    kernel of its kind (row or contraction), for tests.
+    kernel of its kind (row or contraction; a column schedule for every
+    column reduction), for tests.
 
     A kernel over one dynamic size is priced at sizes across its range
     (powers of two, their midpoints and the range's ends), not only at its

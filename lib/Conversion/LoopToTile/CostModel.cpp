@@ -99,6 +99,12 @@ static Estimate estimateRow(const RowFacts &k, xt::RowScheduleAttr s,
   if (!rereadsFromL2)
     bytes += rereads;
   double memory = bytes / (bytesPerMicro * fraction);
+  // Read down a non-last dimension, each element a thread loads is its
+  // own 32-byte sector, which neighbouring programs' loads share through
+  // L2 at best: that many more bytes from L2.
+  if (k.stridedBytes)
+    memory += double(k.stridedBytes) * (32.0 / k.elementBytes - 1) /
+              (target.getL2Bandwidth() * 1e3);
   if (rereadsFromL2)
     memory += rereads / (target.getL2Bandwidth() * 1e3);
   // A spilling thread goes to local memory (through L1 and L2) for its
@@ -146,6 +152,57 @@ static Estimate estimateRow(const RowFacts &k, xt::RowScheduleAttr s,
      << llvm::format(", issue %.0f%% of memory time",
                      memory > 0 ? 100 * compute / memory : 0.0)
      << (spills ? ", spills" : "");
+  return e;
+}
+
+/// A column reduction: programs over blocks of adjacent rows, stepping
+/// down the fold's length in [chunk, block] tiles combined in registers,
+/// one fold across the threads at the end.
+static Estimate estimateColumn(const RowFacts &k, xt::ColumnScheduleAttr s,
+                               xt::TargetAttr target) {
+  int64_t threads = 32 * s.getWarps();
+  int64_t outer = k.programs / std::max<int64_t>(1, k.innerRows);
+  int64_t programs = outer * llvm::divideCeil(k.innerRows, s.getBlock());
+  int64_t steps = llvm::divideCeil(std::max<int64_t>(1, k.columns),
+                                   s.getChunk());
+  int64_t share = s.getChunk() * s.getBlock() / threads;
+  int64_t registers = s.getNeeds(k.shape()).registersPerThread;
+  int64_t perSM = residentPerSm(
+      target, threads, std::min(registers, target.getMaxRegistersPerThread()),
+      s.getNeeds(k.shape()).sharedMemory);
+  int64_t resident = std::min(programs, target.getSms() * perSM);
+  double bytesPerMicro = target.getBandwidth() * 1e3;
+  double latencyMicros = target.getMemoryLatency() * 1e-3;
+  double inFlight = double(resident) * s.getChunk() * s.getBlock() *
+                    k.elementBytes * std::max<int64_t>(1, k.streams);
+  double fraction = std::min(1.0, inFlight / (bytesPerMicro * latencyMicros));
+  double memory = k.bytes / (bytesPerMicro * fraction);
+  double waves = std::ceil(double(programs) / (target.getSms() * perSM));
+  // The final fold: the threads' partials through shared memory.
+  double reduce = k.folds * (2 + llvm::Log2_64(std::max<int64_t>(
+                                     1, threads * s.getVector() /
+                                            s.getBlock()))) *
+                  kStepMicros * waves;
+  double issue = double(share) / s.getVector() *
+                 std::max<int64_t>(1, k.streams) * steps * waves *
+                 kIssueMicros;
+  double slots = double(programs) * threads * share * steps;
+  double busySms = std::min<double>(target.getSms(), programs);
+  double perMicro = busySms * target.getClockMhz();
+  double compute =
+      std::max(slots * k.instructions / (perMicro * kIssuePerCycle),
+               slots * k.specialFunctions / (perMicro * kSpecialPerCycle));
+  Estimate e;
+  e.micros = kLaunchMicros + std::max(memory, compute) + reduce + issue;
+  e.memoryMicros = memory;
+  e.computeMicros = compute;
+  llvm::raw_string_ostream os(e.why);
+  os << llvm::format("%.0f%% of bandwidth in flight, %.0f wave(s), ",
+                     100 * fraction, waves)
+     << programs << " program(s) of " << s.getBlock() << " rows, " << steps
+     << " step(s) of " << s.getChunk()
+     << llvm::format(", issue %.0f%% of memory time",
+                     memory > 0 ? 100 * compute / memory : 0.0);
   return e;
 }
 
@@ -388,6 +445,8 @@ Estimate AnalyticCostModel::estimate(const KernelFacts &facts,
                                      xt::TargetAttr target) const {
   if (auto dot = dyn_cast<xt::DotScheduleAttr>(schedule))
     return estimateDot(facts.dot, facts.shape(), dot, target);
+  if (auto column = dyn_cast<xt::ColumnScheduleAttr>(schedule))
+    return estimateColumn(facts.row, column, target);
   return estimateRow(facts.row, cast<xt::RowScheduleAttr>(schedule), target);
 }
 
@@ -410,6 +469,11 @@ std::string xtile::scheduleName(xt::ScheduleAttrInterface schedule) {
       os << ":wgmma" << (dot.getWarpSpecialized() ? ":ws" : "");
     if (dot.getWays() > 1)
       os << ":x" << dot.getWays();
+    return n;
+  }
+  if (auto column = dyn_cast<xt::ColumnScheduleAttr>(schedule)) {
+    os << "column:" << column.getWarps() << ":" << column.getVector() << ":"
+       << column.getBlock() << "x" << column.getChunk();
     return n;
   }
   auto row = cast<xt::RowScheduleAttr>(schedule);

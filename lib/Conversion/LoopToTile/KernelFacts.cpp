@@ -527,6 +527,51 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
   facts.splittable = independent && facts.folds > 0 && loops <= 1 &&
                      facts.columns > 0 && nest.uniform && !facts.dynamicRows;
 
+  // Buffers read down a non-last dimension along a fold: each element its
+  // own sector when a program takes one row.
+  DenseSet<Value> strided;
+  nest.body->walk([&](xl::LoadOp load) {
+    ValueRange indices = load.getIndices();
+    if (llvm::any_of(indices, dependsOnColumn) &&
+        (indices.empty() || !columnIvs.contains(indices.back())))
+      strided.insert(load.getBuffer());
+  });
+  for (Value buffer : strided)
+    facts.stridedBytes +=
+        kernel.getNumBytesAtHints(cast<BlockArgument>(buffer));
+  // A column reduction: folds only, and the innermost row (static) the
+  // last index of every access that depends on it, and no other index.
+  xl::ParallelOp innermost = nest.rows.empty() ? xl::ParallelOp()
+                                                : nest.rows.back();
+  if (innermost && !innermost.hasDynamicUpper() &&
+      nest.folds > 0 && nest.uniform && loops == 0 &&
+      llvm::all_of(*nest.body, [](Operation &op) {
+        return !op.getNumRegions() || isa<xl::FoldOp>(op);
+      })) {
+    Value row = innermost.getInductionVar();
+    DenseSet<Value> rowSet{row};
+    auto walksRow = [&](ValueRange indices) {
+      for (auto [d, index] : llvm::enumerate(indices)) {
+        bool last = d + 1 == indices.size();
+        if (last ? index != row && dependsOn(index, rowSet)
+                 : dependsOn(index, rowSet))
+          return false;
+      }
+      return true;
+    };
+    WalkResult walk = nest.body->walk([&](Operation *op) {
+      if (auto load = dyn_cast<xl::LoadOp>(op))
+        if (!walksRow(load.getIndices()))
+          return WalkResult::interrupt();
+      if (auto store = dyn_cast<xl::StoreOp>(op))
+        if (!walksRow(store.getIndices()))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    facts.columnKernel = !walk.wasInterrupted();
+    facts.innerRows = innermost.getTripCountAtHint();
+  }
+
   // What runs for each element of a row: the bodies of the column loops.
   for (Operation &op : *nest.body) {
     if (!isa<xl::FoldOp, xl::OnlineFoldOp, xl::ParallelOp>(op))
@@ -675,5 +720,7 @@ llvm::json::Object KernelFacts::toJSON() const {
                             {"special_functions_per_element",
                              row.specialFunctions},
                             {"contiguous", row.contiguous},
-                            {"splittable", row.splittable}};
+                            {"splittable", row.splittable},
+                            {"column_kernel", row.columnKernel},
+                            {"strided_bytes", row.stridedBytes}};
 }

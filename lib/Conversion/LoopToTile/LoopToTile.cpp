@@ -132,10 +132,20 @@ struct ConvertXLoopToXTilePass
       return lowerContractionKernel(kernel, *nest, contraction, facts->dot,
                                     dot, target);
     }
+    if (auto column = dyn_cast<xt::ColumnScheduleAttr>(schedule)) {
+      if (!facts->row.columnKernel)
+        return kernel.emitOpError()
+               << "cannot use the schedule " << schedule
+               << ": a column schedule needs a kernel of folds only whose "
+                  "innermost row (of a static length) is the last index of "
+                  "every access that depends on it, and no other index";
+      return lowerColumnKernel(kernel, *nest, facts->row, column, target);
+    }
     auto row = dyn_cast<xt::RowScheduleAttr>(schedule);
     if (!row)
       return kernel.emitOpError()
-             << "is a row kernel; it needs a #xtile.row_schedule, got "
+             << "is a row kernel; it needs a #xtile.row_schedule or "
+                "#xtile.column_schedule, got "
              << schedule;
     if (facts->row.dynamicColumns && !row.getChunk())
       return kernel.emitOpError()

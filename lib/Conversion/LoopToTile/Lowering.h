@@ -104,15 +104,41 @@ public:
   IRMapping scalars;
   DenseMap<Value, Value> tiles;
 
-  Type tileOf(Type element) { return RankedTensorType::get({tile}, element); }
+  Type tileOf(Type element) {
+    if (!foldShape.empty())
+      return RankedTensorType::get(foldShape, element);
+    return RankedTensorType::get({tile}, element);
+  }
+
+  /// A tile of the rows (`[tile]`, column mode) down the steps of the
+  /// column fold being emitted (`[chunk, tile]`): the same values in each.
+  Value broadcastDown(Value t) {
+    auto type = cast<RankedTensorType>(t.getType());
+    auto [it, inserted] = splats.try_emplace({t, Type()}, Value());
+    if (inserted) {
+      Value row = xt::ReshapeOp::create(
+          b, loc, RankedTensorType::get({1, foldShape[1]}, type.getElementType()),
+          t);
+      it->second = xt::BroadcastOp::create(
+          b, loc, tileOf(type.getElementType()), row);
+    }
+    return it->second;
+  }
 
   Value asTile(Value loopValue) {
-    if (Value t = tiles.lookup(loopValue))
-      return t;
+    if (Value t = tiles.lookup(loopValue)) {
+      // A row's tile in a column fold's [chunk, block] body: the same
+      // values down every step.
+      auto type = cast<RankedTensorType>(t.getType());
+      if (foldShape.empty() || type.getShape() == ArrayRef(foldShape))
+        return t;
+      return broadcastDown(t);
+    }
     Value s = scalars.lookupOrDefault(loopValue);
-    auto [it, inserted] = splats.try_emplace({s, tile}, Value());
+    Type type = tileOf(s.getType());
+    auto [it, inserted] = splats.try_emplace({s, type}, Value());
     if (inserted)
-      it->second = xt::SplatOp::create(b, loc, tileOf(s.getType()), s);
+      it->second = xt::SplatOp::create(b, loc, type, s);
     return it->second;
   }
 
@@ -139,7 +165,20 @@ public:
   /// at run time), masked against sliceEnd.
   Value sliceStart, sliceEnd;
 
+  /// Column mode (a #xtile.column_schedule): the row is a tile of `tile`
+  /// adjacent rows, and each fold steps down its length in tiles of
+  /// [columnChunk, tile], combined elementwise and folded over their first
+  /// dimension at the end.
+  int64_t columnChunk = 0;
+
   LogicalResult emit(Operation *op) {
+    if (columnChunk) {
+      if (auto fold = dyn_cast<xl::FoldOp>(op))
+        return emitColumnFold(fold);
+      if (isa<xl::OnlineFoldOp, xl::ParallelOp>(op))
+        return op->emitOpError("is not lowered under a column schedule "
+                               "(folds only)");
+    }
     if (auto fold = dyn_cast<xl::FoldOp>(op); fold && foldHook) {
       FailureOr<Value> v = foldHook(fold);
       if (failed(v))
@@ -289,8 +328,9 @@ private:
     return success();
   }
 
+  /// `a` combined with `c`: scalars, or tiles elementwise.
   Value combineScalars(xl::CombineKind kind, Value a, Value c) {
-    bool isFloat = isa<FloatType>(a.getType());
+    bool isFloat = isa<FloatType>(getElementTypeOrSelf(a.getType()));
     switch (kind) {
     case xl::CombineKind::add:
       return isFloat ? Value(arith::AddFOp::create(b, loc, a, c))
@@ -412,9 +452,86 @@ private:
   SmallVector<Value> indices(ValueRange loopIndices) {
     SmallVector<Value> out;
     for (Value v : loopIndices)
-      out.push_back(isTile(v) ? tiles.lookup(v) : scalars.lookupOrDefault(v));
+      out.push_back(isTile(v) ? asTile(v) : scalars.lookupOrDefault(v));
     return out;
   }
+
+  /// A fold under a column schedule: a loop down its length in steps of
+  /// [columnChunk, tile] tiles (the next step's loads pipelined), each
+  /// combined elementwise into the carried tile, lanes past either edge
+  /// holding the identity; then one fold of that tile over its steps.
+  LogicalResult emitColumnFold(xl::FoldOp fold) {
+    FailureOr<TypedAttr> identity = foldIdentity(fold);
+    if (failed(identity))
+      return failure();
+    Value length = fold.getDynamicUpper();
+    int64_t columns = length ? 0 : int64_t(fold.getUpper());
+    Value upper = length ? scalars.lookup(length)
+                         : arith::ConstantIndexOp::create(b, loc, columns)
+                               .getResult();
+    Type element = fold.getType();
+    SmallVector<int64_t, 2> shape{columnChunk, tile};
+    auto accType = RankedTensorType::get(shape, element);
+    Value init = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(accType, Attribute(*identity)));
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0), upper,
+        arith::ConstantIndexOp::create(b, loc, columnChunk), ValueRange{init});
+    setNumStages(loop, 2);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      auto outerSplats = splats;
+      Value outerMask = mask;
+      foldShape = shape;
+      llvm::scope_exit restore([&] {
+        splats = outerSplats;
+        mask = outerMask;
+        foldShape.clear();
+      });
+      // The step's column indices, down the tile's first dimension.
+      auto steps = RankedTensorType::get({columnChunk}, b.getIndexType());
+      Value down = arith::AddIOp::create(
+          b, loc, xt::RangeOp::create(b, loc, steps, 0, columnChunk),
+          xt::SplatOp::create(b, loc, steps, loop.getInductionVar()));
+      Value index = xt::BroadcastOp::create(
+          b, loc, tileOf(b.getIndexType()),
+          xt::ReshapeOp::create(
+              b, loc, RankedTensorType::get({columnChunk, 1}, b.getIndexType()),
+              down));
+      tiles[fold.getInductionVar()] = index;
+      Value where = outerMask ? broadcastDown(outerMask) : Value();
+      if (length || columns % columnChunk) {
+        Value inside = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt, index,
+            xt::SplatOp::create(b, loc, tileOf(b.getIndexType()), upper));
+        where = where ? arith::AndIOp::create(b, loc, where, inside).getResult()
+                      : inside;
+      }
+      mask = where;
+      if (failed(emitBlock(fold.getBodyBlock())))
+        return failure();
+      Value values = asTile(fold.getYieldedValue());
+      if (where)
+        values = arith::SelectOp::create(
+            b, loc, where, values,
+            arith::ConstantOp::create(
+                b, loc, DenseElementsAttr::get(accType, Attribute(*identity))));
+      scf::YieldOp::create(
+          b, loc,
+          combineScalars(fold.getCombine(), loop.getRegionIterArgs()[0],
+                         values));
+    }
+    tiles[fold.getResult()] =
+        xt::FoldOp::create(b, loc, RankedTensorType::get({tile}, element),
+                           static_cast<xt::CombineKind>(fold.getCombine()),
+                           loop.getResult(0), ArrayRef<int64_t>{0}, *identity,
+                           /*associative=*/true, /*commutative=*/true,
+                           xt::FoldStrategy::block)
+            .getResult();
+    return success();
+  }
+
 
   LogicalResult emitLoad(xl::LoadOp load) {
     Value buffer = scalars.lookupOrDefault(load.getBuffer());
@@ -488,7 +605,11 @@ private:
   Value range, mask;
   xt::FoldStrategy strategy;
   int64_t chunk;
-  DenseMap<std::pair<Value, int64_t>, Value> splats;
+  /// Splats of scalars by tile type; a row's tile broadcast down a column
+  /// fold's steps (type null).
+  DenseMap<std::pair<Value, Type>, Value> splats;
+  /// A column fold's [chunk, block] tile shape, while its body is emitted.
+  SmallVector<int64_t, 2> foldShape;
   /// Column loops of different lengths in one row body each get a tile of
   /// their own length (set for plain, unchunked, unsplit row kernels).
   bool perLoopTiles = false;
@@ -549,6 +670,13 @@ LogicalResult lowerSplitKernel(xl::KernelOp kernel, const RowNest &nest,
                                const RowFacts &facts,
                                xt::RowScheduleAttr schedule,
                                xt::TargetAttr target);
+
+/// The column reduction `kernel` (facts.columnKernel) as one program per
+/// block of adjacent rows, under a #xtile.column_schedule.
+LogicalResult lowerColumnKernel(xl::KernelOp kernel, const RowNest &nest,
+                                const RowFacts &facts,
+                                xt::ColumnScheduleAttr schedule,
+                                xt::TargetAttr target);
 
 /// The contraction kernel `kernel` as one program per output tile.
 LogicalResult lowerContractionKernel(xl::KernelOp kernel, const RowNest &nest,

@@ -31,6 +31,29 @@ rowCandidates(MLIRContext *ctx, const RowFacts &k, xt::TargetAttr target) {
     out.push_back(
         xt::RowScheduleAttr::get(ctx, strategy, warps, vector, chunk, ways));
   };
+  // A column reduction read down its columns: blocks of adjacent rows per
+  // program, coalesced along the rows, each fold stepping down the columns
+  // in [chunk, block] tiles (chunk at most the fold's length, rounded up).
+  if (k.columnKernel && !k.contiguous) {
+    int64_t rows = int64_t(llvm::PowerOf2Ceil(k.innerRows));
+    int64_t length = int64_t(llvm::PowerOf2Ceil(std::max<int64_t>(1, k.columns)));
+    for (int64_t warps : {2, 4, 8})
+      for (int64_t vector : {1, 2, 4, 8}) {
+        if (vector * k.elementBytes > 16 || k.innerRows % vector)
+          continue;
+        for (int64_t block : {32, 64, 128, 256}) {
+          if (block > std::max<int64_t>(32, rows) || block < vector)
+            continue;
+          for (int64_t chunk : {2, 4, 8, 16, 32, 64, 128, 256}) {
+            int64_t share = chunk * block / (32 * warps);
+            if (chunk > length || share < vector || share > 32)
+              continue;
+            out.push_back(
+                xt::ColumnScheduleAttr::get(ctx, warps, vector, block, chunk));
+          }
+        }
+      }
+  }
   // A row of a dynamic length: loops over chunks of it, each masked
   // against the length (scalar accesses: the length's alignment is not
   // known).

@@ -325,8 +325,9 @@ struct XTileSelectSchedulePass
           parseAttribute(force, &getContext()));
       if (!forced) {
         module.emitError() << "force '" << force
-                           << "' is not a schedule (#xtile.row_schedule<...> "
-                              "or #xtile.dot_schedule<...>)";
+                           << "' is not a schedule (#xtile.row_schedule<...>, "
+                              "#xtile.column_schedule<...> or "
+                              "#xtile.dot_schedule<...>)";
         return signalPassFailure();
       }
     }
@@ -348,7 +349,9 @@ struct XTileSelectSchedulePass
         chosen = preset;
         reason = "given";
       } else if (forced &&
-                 isa<xt::DotScheduleAttr>(forced) == priced->facts.contraction) {
+                 isa<xt::DotScheduleAttr>(forced) == priced->facts.contraction &&
+                 (!isa<xt::ColumnScheduleAttr>(forced) ||
+                  priced->facts.row.columnKernel)) {
         chosen = forced;
         reason = "forced";
       }

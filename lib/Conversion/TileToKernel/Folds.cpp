@@ -140,16 +140,101 @@ LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
   return success();
 }
 
+LogicalResult KernelLowering::lowerColumnFold(xt::FoldOp op) {
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  int cs = coordinates.base(inType.getShape());
+  const Layout &l = layouts[coordinates[cs].layout];
+  int64_t cols = inType.getDimSize(1);
+  int64_t per = l.threads * l.vec;
+  // Row-major groups of `vec`: with `per` dividing the columns, chunk c of
+  // a thread holds columns of set c mod (cols / per) (every row); with the
+  // columns dividing `per`, the same columns in every chunk, and
+  // per / cols threads hold each column (at rows below per / cols in
+  // their first chunk).
+  if (l.mmaAccumulator || (per % cols && cols % per))
+    return op.emitOpError("folds the rows of a ")
+           << inType << " tile whose layout (" << l.threads << " threads x "
+           << l.vec
+           << ") does not tile its columns; the Kernel IR lowering needs "
+              "one to divide the other";
+  FailureOr<SmallVector<Value>> values = tile(op.getInput(), cs);
+  if (failed(values))
+    return failure();
+  Type type = elementTypeOf(op.getType());
+  Type memType = sharedType(type);
+  if (memType != type)
+    return op.emitOpError("folds part of a tile of ")
+           << type << "; the Kernel IR lowering supports floats and "
+           << "integers of 8 bits or more";
+  Value identity = constantOf(cast<TypedAttr>(op.getIdentity()));
+  int64_t sets = per % cols == 0 ? 1 : cols / per;
+  int64_t sharers = std::max<int64_t>(1, per / cols);
+  // Each thread's partials, one per column it holds.
+  SmallVector<Value> partials(sets * l.vec, identity);
+  for (int64_t c = 0; c < l.chunks; ++c) {
+    Value own = coordinates.owned(coordinates[cs].layout, c);
+    for (int64_t i = 0; i < l.vec; ++i) {
+      Value x = (*values)[c * l.vec + i];
+      if (own)
+        x = arith::SelectOp::create(b, loc, own, x, identity);
+      Value &acc = partials[(c % sets) * l.vec + i];
+      acc = c < sets && !own ? x : combine(op.getCombine(), acc, x);
+    }
+  }
+  // At [row][column] of the first chunks' coordinates: the rows below
+  // `sharers`.
+  Value shared = sharedArray(memType, sharers * cols);
+  if (loopDepth)
+    barrier();
+  for (int64_t c = 0; c < sets; ++c) {
+    for (int64_t i = 0; i < l.vec; ++i) {
+      ArrayRef<Value> coords = coordinates[cs].coords[c * l.vec + i];
+      Value offset = add(mul(coords[0], cst(cols)), coords[1]);
+      predicated(
+          b, loc, coordinates.owned(coordinates[cs].layout, c), {},
+          [&] {
+            xk::StoreOp::create(b, loc, partials[c * l.vec + i], shared,
+                                offset);
+            return SmallVector<Value>{};
+          },
+          [&] { return SmallVector<Value>{}; });
+    }
+  }
+  barrier();
+  // The result at its own coordinates: each column's partials, in order.
+  auto outType = cast<RankedTensorType>(op.getType());
+  int out = coordinates.base(outType.getShape());
+  const Layout &lo = layouts[coordinates[out].layout];
+  SmallVector<Value> slots;
+  for (int64_t c = 0; c < lo.chunks; ++c)
+    for (int64_t i = 0; i < lo.vec; ++i) {
+      Value col = coordinates[out].coords[c * lo.vec + i][0];
+      if (Value own = coordinates.owned(coordinates[out].layout, c))
+        col = arith::SelectOp::create(b, loc, own, col, cst(0));
+      Value acc = xk::LoadOp::create(b, loc, memType, shared, col);
+      for (int64_t r = 1; r < sharers; ++r)
+        acc = combine(op.getCombine(), acc,
+                      xk::LoadOp::create(b, loc, memType, shared,
+                                         add(col, cst(r * cols))));
+      slots.push_back(acc);
+    }
+  remember(op.getResult(), out, slots);
+  return success();
+}
+
 LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
   auto inType = cast<RankedTensorType>(op.getInput().getType());
   if (inType.getRank() == 2 && op.getDims().size() == 1 &&
       op.getDims()[0] == 1)
     return lowerRowFold(op);
+  if (inType.getRank() == 2 && op.getDims().size() == 1 &&
+      op.getDims()[0] == 0)
+    return lowerColumnFold(op);
   if (isa<RankedTensorType>(op.getType()) ||
       static_cast<int64_t>(op.getDims().size()) != inType.getRank())
     return op.emitOpError("folds only some dimensions of its tile; the "
                           "Kernel IR lowering supports folds to one element "
-                          "and folds of the last dimension of a 2-d tile");
+                          "and folds of either dimension of a 2-d tile");
   int cs = coordinates.base(inType.getShape());
   FailureOr<SmallVector<Value>> values = tile(op.getInput(), cs);
   if (failed(values))

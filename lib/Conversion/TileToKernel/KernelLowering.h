@@ -116,6 +116,10 @@ private:
   /// groups, the groups' partial results meet in shared memory, and each
   /// row's are combined where the result's coordinates need them.
   LogicalResult lowerRowFold(xt::FoldOp op);
+  /// The fold of a [rows, cols] tile over its rows: each thread combines
+  /// its slots of a column, then the threads' partials through shared
+  /// memory.
+  LogicalResult lowerColumnFold(xt::FoldOp op);
   /// Stages a dot's operand tile in shared memory (unless the loop's copies
   /// do): the buffer and the offset of the tile in it.
   /// `orientation`: true to store it column by column (see sharedOffset);

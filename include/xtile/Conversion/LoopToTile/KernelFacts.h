@@ -50,6 +50,15 @@ struct RowFacts {
   /// Some row loop runs over a dynamic size: no split (its partials are
   /// per row).
   bool dynamicRows = false;
+  /// A column reduction can run as one (#xtile.column_schedule): the body
+  /// is folds only, and every access that depends on the innermost row has
+  /// it as its last index and nowhere else, so a block of adjacent rows is
+  /// a coalesced tile row; `innerRows` is that row loop's (static) length.
+  bool columnKernel = false;
+  int64_t innerRows = 0;
+  /// Bytes of the buffers some fold reads down a non-last dimension (one
+  /// element per 32-byte sector when a program takes one row).
+  int64_t stridedBytes = 0;
   /// Instructions issued per element of a row (over every pass), and the
   /// special-function operations among them (instructionCost).
   double instructions = 0, specialFunctions = 0;

@@ -223,6 +223,52 @@ ScheduleNeeds RowScheduleAttr::getNeeds(const ScheduleShape &shape) const {
 }
 
 LogicalResult
+ColumnScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           int64_t warps, int64_t vector, int64_t block,
+                           int64_t chunk) {
+  if (!isPowerOfTwoIn(warps, 1, 32))
+    return emitError() << "warps must be a power of two in [1, 32], got "
+                       << warps;
+  if (!isPowerOfTwoIn(vector, 1, 16))
+    return emitError() << "vector must be a power of two in [1, 16], got "
+                       << vector;
+  if (!isPowerOfTwoIn(block, vector, 1024))
+    return emitError() << "block must be a power of two in [vector = "
+                       << vector << ", 1024], got " << block;
+  if (!isPowerOfTwoIn(chunk, 1, 1024))
+    return emitError() << "chunk must be a power of two in [1, 1024], got "
+                       << chunk;
+  // Every thread holds at least one group of `vector`, at most 256
+  // elements (what the layouts deal out).
+  int64_t threads = 32 * warps;
+  if (chunk * block < threads * vector || chunk * block > 256 * threads)
+    return emitError() << "a [chunk, block] = [" << chunk << ", " << block
+                       << "] tile must give each of the " << threads
+                       << " threads 1 to 256 groups of vector = " << vector
+                       << " elements";
+  return success();
+}
+
+int64_t ColumnScheduleAttr::getNumWarps() const { return getWarps(); }
+int64_t ColumnScheduleAttr::getVectorWidth() const { return getVector(); }
+int64_t ColumnScheduleAttr::getNumStages() const { return 2; }
+
+ScheduleNeeds ColumnScheduleAttr::getNeeds(const ScheduleShape &shape) const {
+  // Per thread: a baseline, its share of each load stream's tile and of
+  // the accumulator; the final fold exchanges one value per element of
+  // max(threads x vector, block) through shared memory.
+  constexpr int64_t kBaseRegisters = 32;
+  ScheduleNeeds needs;
+  needs.threads = 32 * getWarps();
+  int64_t share = getChunk() * getBlock() / needs.threads;
+  needs.registersPerThread =
+      kBaseRegisters + share * (std::max<int64_t>(1, shape.streams) + 1);
+  needs.sharedMemory =
+      std::max(needs.threads * getVector(), getBlock()) * 8;
+  return needs;
+}
+
+LogicalResult
 DotScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t blockM, int64_t blockN, int64_t blockK,
                         int64_t stages, int64_t warps,

@@ -135,6 +135,37 @@ def XTile_RowScheduleAttr : AttrDef<XTile_Dialect, "RowSchedule",
   let genVerifyDecl = 1;
 }
 
+def XTile_ColumnScheduleAttr : AttrDef<XTile_Dialect, "ColumnSchedule",
+    [DeclareAttrInterfaceMethods<XTile_ScheduleAttrInterface,
+                                 ["getNumWarps", "getVectorWidth",
+                                  "getNumStages", "getNeeds"]>]> {
+  let mnemonic = "column_schedule";
+  let summary = "schedule of a column reduction: blocks of adjacent rows per program";
+  let description = [{
+    A row kernel whose folds run down the columns of its buffers (a sum
+    over the tokens of a `[tokens, hidden]` tensor: a weight or bias
+    gradient, a mean over the batch), where its innermost row walks the
+    buffers' last, contiguous dimension. One program of `warps` warps takes
+    `block` adjacent rows of the kernel (outputs adjacent in memory); its
+    folds step down the fold's length `chunk` iterations at a time, each
+    step a `[chunk, block]` tile whose threads access `vector` adjacent
+    elements of a row at once (coalesced, as a row kernel's columns are).
+    Each thread combines its elements of every step in registers (the
+    next step's loads pipelined, two stages); a single fold of the
+    `[chunk, block]` accumulator over its first dimension (through shared
+    memory) ends each fold. Block and chunk are powers of two; the grid is
+    one program per block of rows (the last masked when ragged).
+
+    ```mlir
+    #xtile.column_schedule<warps = 4, vector = 4, block = 128, chunk = 32>
+    ```
+  }];
+  let parameters = (ins "int64_t":$warps, "int64_t":$vector,
+                        "int64_t":$block, "int64_t":$chunk);
+  let assemblyFormat = "`<` struct($warps, $vector, $block, $chunk) `>`";
+  let genVerifyDecl = 1;
+}
+
 def XTile_DotScheduleAttr : AttrDef<XTile_Dialect, "DotSchedule",
     [DeclareAttrInterfaceMethods<XTile_ScheduleAttrInterface,
                                  ["getNumWarps", "getVectorWidth",
