@@ -13,6 +13,7 @@
 // SM80-SAME:     xtile.schedule = #xtile.row_schedule<block, warps = {{[0-9]+}}, vector = 4>
 // REPORT:        "facts": {
 // REPORT-NEXT:     "bytes": 33570816,
+// REPORT-NEXT:     "column_kernel": false,
 // REPORT-NEXT:     "columns": 4096,
 // REPORT-NEXT:     "contiguous": true,
 // REPORT-NEXT:     "element_bytes": 4,

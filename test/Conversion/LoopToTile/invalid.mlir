@@ -6,7 +6,7 @@
 
 // TARGET: error: unknown target 'sm_75' (expected sm_90, sm_90a or sm_80)
 // MODEL: error: unknown cost model 'oracle' (expected analytic)
-// FORCE: error: force 'fast' is not a schedule (#xtile.row_schedule<...> or #xtile.dot_schedule<...>)
+// FORCE: error: force 'fast' is not a schedule (#xtile.row_schedule<...>, #xtile.column_schedule<...> or #xtile.dot_schedule<...>)
 
 // Tensor IR reduces over several dimensions with one fold over their
 // product; a hand-written nest of folds is not lowered: the error names

@@ -87,7 +87,7 @@ xloop.kernel @unscheduled(%x: memref<8x16xf32>) -> (%y: memref<8x16xf32>) {
 
 // -----
 
-// expected-error @+1 {{'xloop.kernel' op is a row kernel; it needs a #xtile.row_schedule, got #xtile.dot_schedule<block_m = 32, block_n = 32, block_k = 32, stages = 1, warps = 4>}}
+// expected-error @+1 {{'xloop.kernel' op is a row kernel; it needs a #xtile.row_schedule or #xtile.column_schedule, got #xtile.dot_schedule<block_m = 32, block_n = 32, block_k = 32, stages = 1, warps = 4>}}
 xloop.kernel @wrong_kind(%x: memref<8x16xf32>) -> (%y: memref<8x16xf32>)
     attributes {xtile.schedule = #xtile.dot_schedule<block_m = 32, block_n = 32, block_k = 32, stages = 1, warps = 4>} {
   xloop.parallel %i = 0 to 8 {

@@ -10,18 +10,15 @@ xtile.kernel @no_target(%x: memref<4xf32>) -> (%y: memref<4xf32>)
 
 // -----
 
-xtile.kernel @partial_fold(%x: memref<4x8xf32>) -> (%y: memref<8xf32>)
+xtile.kernel @partial_fold(%x: memref<2x4x8xf32>) -> (%y: memref<2x8xf32>)
     attributes {grid = array<i64: 1>, num_warps = 1 : i64, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
-  %r = xtile.range 0 to 4 : tensor<4xindex>
-  %c = xtile.range 0 to 8 : tensor<8xindex>
-  %r2 = xtile.reshape %r : tensor<4xindex> -> tensor<4x1xindex>
-  %rb = xtile.broadcast %r2 : tensor<4x1xindex> -> tensor<4x8xindex>
-  %c2 = xtile.reshape %c : tensor<8xindex> -> tensor<1x8xindex>
-  %cb = xtile.broadcast %c2 : tensor<1x8xindex> -> tensor<4x8xindex>
-  %v = xtile.load %x[%rb, %cb] : memref<4x8xf32>[tensor<4x8xindex>, tensor<4x8xindex>] -> tensor<4x8xf32>
-  // expected-error @+1 {{folds only some dimensions of its tile; the Kernel IR lowering supports folds to one element and folds of the last dimension of a 2-d tile}}
-  %s = xtile.fold add %v dims [0] identity 0.0 : f32 strategy block {associative, commutative} : tensor<4x8xf32> -> tensor<8xf32>
-  xtile.store %s, %y[%c] : memref<8xf32>[tensor<8xindex>], tensor<8xf32>
+  %v = arith.constant dense<1.0> : tensor<2x4x8xf32>
+  // expected-error @+1 {{folds only some dimensions of its tile; the Kernel IR lowering supports folds to one element and folds of either dimension of a 2-d tile}}
+  %s = xtile.fold add %v dims [1] identity 0.0 : f32 strategy block {associative, commutative} : tensor<2x4x8xf32> -> tensor<2x8xf32>
+  %r = xtile.range 0 to 8 : tensor<8xindex>
+  %z = arith.constant 0 : index
+  %s0 = arith.constant dense<0.0> : tensor<8xf32>
+  xtile.store %s0, %y[%z, %r] : memref<2x8xf32>[index, tensor<8xindex>], tensor<8xf32>
 }
 
 // -----

@@ -343,3 +343,38 @@ func.func @few_rows(%x: tensor<8x65536xf32>, %w: tensor<65536xf32>) -> tensor<8x
   %1 = xtile.launch @few_rows_mul(%x, %w, %0) : (tensor<8x65536xf32>, tensor<65536xf32>, tensor<8x64xf32>) -> tensor<8x65536xf32>
   return %1 : tensor<8x65536xf32>
 }
+
+// A column fold (#xtile.column_schedule): an [8, 16] tile over one warp,
+// 32 threads of one element: lane l holds column l mod 16 of rows
+// l / 16, 2 + l / 16, ..., combined in registers; the two lanes of each
+// column meet in shared memory ([2][16]), and each output column adds
+// its two partials there.
+// CHECK-LABEL: xkernel.func @column_fold(
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK:         %[[TID:.*]] = xkernel.thread_id x
+// CHECK:         %[[COL:.*]] = arith.remui %[[TID]], %[[C16]]
+// CHECK:         %[[ROW:.*]] = arith.divui %[[TID]], %[[C16]]
+// CHECK:         %[[SH:.*]] = xkernel.shared 32 : <f32, shared>
+// CHECK:         %[[AT:.*]] = arith.addi %{{.*}}, %[[COL]] : index
+// CHECK:         %[[X0:.*]] = xkernel.load %{{.*}}[%[[AT]]] : <f32, global> -> f32
+// CHECK-COUNT-3: xkernel.load %{{.*}} : <f32, global> -> f32
+// CHECK:         arith.addf %[[X0]]
+// CHECK-COUNT-2: arith.addf
+// CHECK:         xkernel.store %{{.*}}, %[[SH]][%[[AT]]] : f32, <f32, shared>
+// CHECK:         xkernel.barrier
+// CHECK:         %[[P0:.*]] = xkernel.load %[[SH]][
+// CHECK:         %[[P1:.*]] = xkernel.load %[[SH]][
+// CHECK:         %[[SUM:.*]] = arith.addf %[[P0]], %[[P1]] : f32
+// CHECK:         xkernel.store %[[SUM]]
+xtile.kernel @column_fold(%x: memref<8x16xf32>) -> (%y: memref<16xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 1 : i64, schedule = #xtile.column_schedule<warps = 1, vector = 1, block = 16, chunk = 8>, target = #sm90} {
+  %r = xtile.range 0 to 8 : tensor<8xindex>
+  %c = xtile.range 0 to 16 : tensor<16xindex>
+  %r2 = xtile.reshape %r : tensor<8xindex> -> tensor<8x1xindex>
+  %rb = xtile.broadcast %r2 : tensor<8x1xindex> -> tensor<8x16xindex>
+  %c2 = xtile.reshape %c : tensor<16xindex> -> tensor<1x16xindex>
+  %cb = xtile.broadcast %c2 : tensor<1x16xindex> -> tensor<8x16xindex>
+  %v = xtile.load %x[%rb, %cb] : memref<8x16xf32>[tensor<8x16xindex>, tensor<8x16xindex>] -> tensor<8x16xf32>
+  %s = xtile.fold add %v dims [0] identity 0.0 : f32 strategy block {associative, commutative} : tensor<8x16xf32> -> tensor<16xf32>
+  xtile.store %s, %y[%c] : memref<16xf32>[tensor<16xindex>], tensor<16xf32>
+}

@@ -965,6 +965,30 @@ xtile.kernel @serial_warps(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes 
 
 // -----
 
+// expected-error @+1 {{block must be a power of two in [vector = 4, 1024], got 2}}
+xtile.kernel @column_block(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.column_schedule<warps = 4, vector = 4, block = 2, chunk = 8>} {
+}
+
+// -----
+
+// expected-error @+1 {{chunk must be a power of two in [1, 1024], got 12}}
+xtile.kernel @column_chunk(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.column_schedule<warps = 4, vector = 1, block = 32, chunk = 12>} {
+}
+
+// -----
+
+// expected-error @+1 {{a [chunk, block] = [2, 32] tile must give each of the 128 threads 1 to 256 groups of vector = 4 elements}}
+xtile.kernel @column_too_small(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.column_schedule<warps = 4, vector = 4, block = 32, chunk = 2>} {
+}
+
+// -----
+
+// expected-error @+1 {{warps must be a power of two in [1, 32], got 6}}
+xtile.kernel @column_warps(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 6 : i64, schedule = #xtile.column_schedule<warps = 6, vector = 1, block = 32, chunk = 8>} {
+}
+
+// -----
+
 // expected-error @+1 {{block_n must be a power of two in [1, 256], got 96}}
 xtile.kernel @dot_block(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.dot_schedule<block_m = 64, block_n = 96, block_k = 32, stages = 2, warps = 4>} {
 }
@@ -1079,7 +1103,7 @@ xtile.kernel @negative_mma(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes 
 
 // -----
 
-// expected-error @+1 {{'xtile.kernel' op 'xtile.schedule' must be a schedule (#xtile.row_schedule or #xtile.dot_schedule), got "block:8:4"}}
+// expected-error @+1 {{'xtile.kernel' op 'xtile.schedule' must be a schedule (#xtile.row_schedule, #xtile.column_schedule or #xtile.dot_schedule), got "block:8:4"}}
 xtile.kernel @schedule_string(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, xtile.schedule = "block:8:4"} {
 }
 

@@ -56,3 +56,10 @@ func.func @dynamic_tokens(%x: tensor<?x200xf32, #xtensor.dims<T>>) -> tensor<200
   %0 = xtensor.reduce sum %x dims [0] : tensor<?x200xf32, #xtensor.dims<T>> -> tensor<200xf32>
   return %0 : tensor<200xf32>
 }
+
+// Large enough for the cost model to choose a column schedule on its own
+// (test/Integration/column-reductions.test checks it does).
+func.func @wide_bias_grad(%dy: tensor<2048x1000xf32>) -> tensor<1000xf32> {
+  %0 = xtensor.reduce sum %dy dims [0] : tensor<2048x1000xf32> -> tensor<1000xf32>
+  return %0 : tensor<1000xf32>
+}

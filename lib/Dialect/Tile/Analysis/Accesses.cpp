@@ -191,6 +191,20 @@ bool AccessAnalysis::uniformMask(Value mask, int64_t vec, int64_t dim) {
   if (p.known && p.stride == 0)
     return true;
   Operation *def = mask.getDefiningOp();
+  // A mask brought to the tile's shape (a block's rows down a column
+  // fold's steps): as uniform as the mask it was brought from, along a
+  // last dimension it keeps; constant along one it broadcasts.
+  if (def && isa<xt::BroadcastOp, xt::ReshapeOp>(def) && dim < 0) {
+    auto shape = cast<RankedTensorType>(mask.getType()).getShape();
+    auto in = cast<RankedTensorType>(def->getOperand(0).getType()).getShape();
+    int64_t inLast = in.empty() ? 1 : in.back();
+    if (!shape.empty() && inLast == shape.back() &&
+        (isa<xt::BroadcastOp>(def) || in.size() == 1 ||
+         llvm::all_of(in.drop_back(), [](int64_t d) { return d == 1; })))
+      return uniformMask(def->getOperand(0), vec, dim);
+    if (isa<xt::BroadcastOp>(def) && inLast == 1 && !shape.empty())
+      return true;
+  }
   if (auto a = dyn_cast_or_null<arith::AndIOp>(def))
     return uniformMask(a.getLhs(), vec, dim) &&
            uniformMask(a.getRhs(), vec, dim);

@@ -433,8 +433,9 @@ LogicalResult XTileDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == getScheduleAttrHelper().getName()) {
     if (!isa<ScheduleAttrInterface>(attr.getValue()))
       return op->emitOpError() << "'" << attr.getName().getValue()
-                               << "' must be a schedule (#xtile.row_schedule "
-                                  "or #xtile.dot_schedule), got "
+                               << "' must be a schedule (#xtile.row_schedule, "
+                                  "#xtile.column_schedule or "
+                                  "#xtile.dot_schedule), got "
                                << attr.getValue();
     return success();
   }
