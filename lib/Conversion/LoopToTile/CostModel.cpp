@@ -160,11 +160,12 @@ static Estimate estimateRow(const RowFacts &k, xt::RowScheduleAttr s,
 /// one fold across the threads at the end.
 static Estimate estimateColumn(const RowFacts &k, xt::ColumnScheduleAttr s,
                                xt::TargetAttr target) {
-  int64_t threads = 32 * s.getWarps();
+  int64_t threads = 32 * s.getWarps(), ways = s.getWays();
   int64_t outer = k.programs / std::max<int64_t>(1, k.innerRows);
-  int64_t programs = outer * llvm::divideCeil(k.innerRows, s.getBlock());
+  int64_t programs =
+      outer * llvm::divideCeil(k.innerRows, s.getBlock()) * ways;
   int64_t steps = llvm::divideCeil(std::max<int64_t>(1, k.columns),
-                                   s.getChunk());
+                                   s.getChunk() * ways);
   int64_t share = s.getChunk() * s.getBlock() / threads;
   int64_t registers = s.getNeeds(k.shape()).registersPerThread;
   int64_t perSM = residentPerSm(
@@ -177,6 +178,11 @@ static Estimate estimateColumn(const RowFacts &k, xt::ColumnScheduleAttr s,
                     k.elementBytes * std::max<int64_t>(1, k.streams);
   double fraction = std::min(1.0, inFlight / (bytesPerMicro * latencyMicros));
   double memory = k.bytes / (bytesPerMicro * fraction);
+  // Split: each fold's partials written and read back by a second kernel.
+  double partials = ways > 1 ? 2.0 * k.folds * outer * ways * k.innerRows *
+                                   k.elementBytes
+                             : 0.0;
+  memory += partials / bytesPerMicro;
   double waves = std::ceil(double(programs) / (target.getSms() * perSM));
   // The final fold: the threads' partials through shared memory.
   double reduce = k.folds * (2 + llvm::Log2_64(std::max<int64_t>(
@@ -193,13 +199,16 @@ static Estimate estimateColumn(const RowFacts &k, xt::ColumnScheduleAttr s,
       std::max(slots * k.instructions / (perMicro * kIssuePerCycle),
                slots * k.specialFunctions / (perMicro * kSpecialPerCycle));
   Estimate e;
-  e.micros = kLaunchMicros + std::max(memory, compute) + reduce + issue;
+  e.micros = kLaunchMicros * (ways > 1 ? 2 : 1) + std::max(memory, compute) +
+             reduce + issue;
   e.memoryMicros = memory;
   e.computeMicros = compute;
   llvm::raw_string_ostream os(e.why);
   os << llvm::format("%.0f%% of bandwidth in flight, %.0f wave(s), ",
                      100 * fraction, waves)
-     << programs << " program(s) of " << s.getBlock() << " rows, " << steps
+     << programs << " program(s) of " << s.getBlock() << " rows"
+     << (ways > 1 ? " (" + std::to_string(ways) + " ways, 2 kernels)" : "")
+     << ", " << steps
      << " step(s) of " << s.getChunk()
      << llvm::format(", issue %.0f%% of memory time",
                      memory > 0 ? 100 * compute / memory : 0.0);
@@ -474,6 +483,8 @@ std::string xtile::scheduleName(xt::ScheduleAttrInterface schedule) {
   if (auto column = dyn_cast<xt::ColumnScheduleAttr>(schedule)) {
     os << "column:" << column.getWarps() << ":" << column.getVector() << ":"
        << column.getBlock() << "x" << column.getChunk();
+    if (column.getWays() > 1)
+      os << ":x" << column.getWays();
     return n;
   }
   auto row = cast<xt::RowScheduleAttr>(schedule);

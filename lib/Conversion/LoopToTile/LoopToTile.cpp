@@ -139,6 +139,11 @@ struct ConvertXLoopToXTilePass
                << ": a column schedule needs a kernel of folds only whose "
                   "innermost row (of a static length) is the last index of "
                   "every access that depends on it, and no other index";
+      if (column.getWays() > 1 && !facts->row.splittable)
+        return kernel.emitOpError()
+               << "cannot use the schedule " << schedule
+               << ": ways > 1 needs folds that do not use each other's "
+                  "results, over rows of static lengths";
       return lowerColumnKernel(kernel, *nest, facts->row, column, target);
     }
     auto row = dyn_cast<xt::RowScheduleAttr>(schedule);

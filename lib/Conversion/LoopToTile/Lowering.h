@@ -48,6 +48,12 @@ inline FailureOr<TypedAttr> foldIdentity(xl::FoldOp fold) {
   return identity;
 }
 
+/// The columns [start, end) that way `way` of `ways` folds of a row of
+/// `length`: whole chunks, ceil(length / (chunk x ways)) x chunk from
+/// way x that (a way past the end folds none).
+std::pair<Value, Value> wayShare(OpBuilder &b, Location loc, Value length,
+                                 int64_t chunk, int64_t ways, Value way);
+
 /// Whether `kernel` is launched by a launch with buckets (as its kernel or
 /// one of its buckets).
 bool isBucketed(xl::KernelOp kernel);
@@ -172,19 +178,23 @@ public:
   int64_t columnChunk = 0;
 
   LogicalResult emit(Operation *op) {
+    if (auto fold = dyn_cast<xl::FoldOp>(op); fold && foldHook) {
+      FailureOr<Value> v = foldHook(fold);
+      if (failed(v))
+        return failure();
+      // (A column fold's result is a tile of the block's rows.)
+      if (isa<RankedTensorType>(v->getType()))
+        tiles[fold.getResult()] = *v;
+      else
+        scalars.map(fold.getResult(), *v);
+      return success();
+    }
     if (columnChunk) {
       if (auto fold = dyn_cast<xl::FoldOp>(op))
         return emitColumnFold(fold);
       if (isa<xl::OnlineFoldOp, xl::ParallelOp>(op))
         return op->emitOpError("is not lowered under a column schedule "
                                "(folds only)");
-    }
-    if (auto fold = dyn_cast<xl::FoldOp>(op); fold && foldHook) {
-      FailureOr<Value> v = foldHook(fold);
-      if (failed(v))
-        return failure();
-      scalars.map(fold.getResult(), *v);
-      return success();
     }
     if (chunk)
       if (isa<xl::FoldOp, xl::OnlineFoldOp, xl::ParallelOp>(op))
@@ -466,17 +476,20 @@ private:
       return failure();
     Value length = fold.getDynamicUpper();
     int64_t columns = length ? 0 : int64_t(fold.getUpper());
-    Value upper = length ? scalars.lookup(length)
-                         : arith::ConstantIndexOp::create(b, loc, columns)
-                               .getResult();
+    Value upper = sliceEnd ? sliceEnd
+                  : length ? scalars.lookup(length)
+                           : arith::ConstantIndexOp::create(b, loc, columns)
+                                 .getResult();
     Type element = fold.getType();
     SmallVector<int64_t, 2> shape{columnChunk, tile};
     auto accType = RankedTensorType::get(shape, element);
     Value init = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(accType, Attribute(*identity)));
     auto loop = scf::ForOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, 0), upper,
-        arith::ConstantIndexOp::create(b, loc, columnChunk), ValueRange{init});
+        b, loc,
+        sliceStart ? sliceStart : arith::ConstantIndexOp::create(b, loc, 0),
+        upper, arith::ConstantIndexOp::create(b, loc, columnChunk),
+        ValueRange{init});
     setNumStages(loop, 2);
     {
       OpBuilder::InsertionGuard guard(b);
@@ -501,7 +514,7 @@ private:
               down));
       tiles[fold.getInductionVar()] = index;
       Value where = outerMask ? broadcastDown(outerMask) : Value();
-      if (length || columns % columnChunk) {
+      if (length || sliceEnd || columns % columnChunk) {
         Value inside = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::slt, index,
             xt::SplatOp::create(b, loc, tileOf(b.getIndexType()), upper));

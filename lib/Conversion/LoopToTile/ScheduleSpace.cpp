@@ -49,7 +49,23 @@ rowCandidates(MLIRContext *ctx, const RowFacts &k, xt::TargetAttr target) {
             if (chunk > length || share < vector || share > 32)
               continue;
             out.push_back(
-                xt::ColumnScheduleAttr::get(ctx, warps, vector, block, chunk));
+                xt::ColumnScheduleAttr::get(ctx, warps, vector, block, chunk, 1));
+            // Fewer blocks of rows than SMs: each fold's length split
+            // over ways, each at least a chunk (legal at every length of a
+            // dynamic one: a way past the end folds none).
+            int64_t programs =
+                k.programs / std::max<int64_t>(1, k.innerRows) *
+                llvm::divideCeil(k.innerRows, block);
+            if (!k.splittable || programs >= target.getSms() || chunk < 16)
+              continue;
+            for (int64_t ways : {2, 4, 8, 16, 32, 64}) {
+              if (programs * ways > kSplitProgramsPerSm * target.getSms() ||
+                  (!k.dynamicColumns &&
+                   int64_t(llvm::divideCeil(k.columns, ways)) < chunk))
+                continue;
+              out.push_back(xt::ColumnScheduleAttr::get(ctx, warps, vector,
+                                                        block, chunk, ways));
+            }
           }
         }
       }

@@ -309,6 +309,18 @@ LogicalResult resolve(ModuleOp module, StringRef targetName,
   return success();
 }
 
+/// Whether a forced schedule applies to a kernel: one of its kind (row or
+/// contraction), and a column schedule only to a column reduction (a split
+/// one only to folds that do not use each other's results).
+static bool forcedApplies(xt::ScheduleAttrInterface forced,
+                          const KernelFacts &facts) {
+  if (isa<xt::DotScheduleAttr>(forced) != facts.contraction)
+    return false;
+  auto column = dyn_cast<xt::ColumnScheduleAttr>(forced);
+  return !column || (facts.row.columnKernel &&
+                     (column.getWays() == 1 || facts.row.splittable));
+}
+
 struct XTileSelectSchedulePass
     : xtile::impl::XTileSelectScheduleBase<XTileSelectSchedulePass> {
   using Base::Base;
@@ -348,10 +360,7 @@ struct XTileSelectSchedulePass
       if (preset) {
         chosen = preset;
         reason = "given";
-      } else if (forced &&
-                 isa<xt::DotScheduleAttr>(forced) == priced->facts.contraction &&
-                 (!isa<xt::ColumnScheduleAttr>(forced) ||
-                  priced->facts.row.columnKernel)) {
+      } else if (forced && forcedApplies(forced, priced->facts)) {
         chosen = forced;
         reason = "forced";
       }

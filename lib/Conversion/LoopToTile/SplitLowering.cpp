@@ -78,24 +78,11 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
       rowLength = fold.getDynamicUpper();
   auto sliceBounds = [&](OpBuilder &b, Emitter &e,
                          Value sliceIndex) -> std::pair<Value, Value> {
-    auto constant = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-    Value length =
-        rowLength ? e.scalars.lookup(rowLength) : constant(facts.columns);
-    Value share = arith::MulIOp::create(
-        b, loc,
-        arith::DivUIOp::create(
-            b, loc,
-            arith::AddIOp::create(b, loc, length,
-                                  constant(chunk * ways - 1)),
-            constant(chunk * ways)),
-        constant(chunk));
-    Value start = arith::MinUIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, sliceIndex, share), length);
-    Value end = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, start, share), length);
-    return {start, end};
+    Value length = rowLength ? e.scalars.lookup(rowLength)
+                             : arith::ConstantIndexOp::create(b, loc,
+                                                              facts.columns)
+                                   .getResult();
+    return wayShare(b, loc, length, chunk, ways, sliceIndex);
   };
   auto sliceTiles = [&](OpBuilder &b,
                         Value sliceIndex) -> std::pair<Value, Value> {
@@ -244,6 +231,26 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
     splitLaunches(kernel, partialName, partialBuffers);
   kernel.erase();
   return success();
+}
+
+std::pair<Value, Value> xtile::detail::wayShare(OpBuilder &b, Location loc,
+                                                Value length, int64_t chunk,
+                                                int64_t ways, Value way) {
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value share = arith::MulIOp::create(
+      b, loc,
+      arith::DivUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, length, constant(chunk * ways - 1)),
+          constant(chunk * ways)),
+      constant(chunk));
+  Value start = arith::MinUIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, way, share), length);
+  Value end = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, start, share), length);
+  return {start, end};
 }
 
 bool xtile::detail::isBucketed(xl::KernelOp kernel) {

@@ -70,6 +70,33 @@ func.func @row_sums(%x: tensor<64x4096xf32>) -> tensor<64xf32> {
   return %0 : tensor<64xf32>
 }
 
+// 768 features over 16384 tokens: 24 blocks of 32 would leave most SMs
+// idle, so the tokens split over 32 ways: a first kernel folds each way's
+// 512 tokens into [1, 32, 768] partials, a second folds them down the ways.
+// CHECK-LABEL: xtile.kernel @bias768_reduce_partial(
+// CHECK-SAME:    -> (%[[P:.*]]: memref<1x32x768xf32>)
+// CHECK-SAME:    grid = array<i64: 768>
+// CHECK-SAME:    schedule = #xtile.column_schedule<warps = 8, vector = 4, block = 32, chunk = {{[0-9]+}}, ways = 32>
+// CHECK:         %[[WAY:.*]] = arith.remui %{{.*}}, %c32
+// CHECK:         %[[START:.*]] = arith.minui
+// CHECK:         %[[END:.*]] = arith.minui
+// CHECK:         scf.for %{{.*}} = %[[START]] to %[[END]] step
+// CHECK:         %[[PART:.*]] = xtile.fold add
+// CHECK:         %[[W:.*]] = xtile.splat %[[WAY]] : index -> tensor<32xindex>
+// CHECK:         xtile.store %[[PART]], %[[P]][%{{.*}}, %[[W]], %{{.*}}] : memref<1x32x768xf32>
+// CHECK-LABEL: xtile.kernel @bias768_reduce(
+// CHECK-SAME:    %{{.*}}: memref<16384x768xf32>, %[[Q:.*]]: memref<1x32x768xf32>) -> (%{{.*}}: memref<768xf32>)
+// CHECK-SAME:    grid = array<i64: 24>
+// CHECK:         %[[WAYS:.*]] = xtile.load %[[Q]][{{.*}}] : memref<1x32x768xf32>[tensor<32x32xindex>, tensor<32x32xindex>, tensor<32x32xindex>] -> tensor<32x32xf32>
+// CHECK:         xtile.fold add %[[WAYS]] dims [0]
+// CHECK-LABEL: func.func @bias768(
+// CHECK:         %[[PS:.*]] = xtile.launch @bias768_reduce_partial(%{{.*}}) : (tensor<16384x768xf32>) -> tensor<1x32x768xf32>
+// CHECK:         xtile.launch @bias768_reduce(%{{.*}}, %[[PS]])
+func.func @bias768(%dy: tensor<16384x768xf32>) -> tensor<768xf32> {
+  %0 = xtensor.reduce sum %dy dims [0] : tensor<16384x768xf32> -> tensor<768xf32>
+  return %0 : tensor<768xf32>
+}
+
 // The report (its first kernel, @bias_grad's): the facts say which
 // kernels are column kernels and what they read down their columns; the
 // one-row-per-program schedules pay for the sectors of those strided reads.

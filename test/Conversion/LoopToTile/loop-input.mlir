@@ -87,6 +87,45 @@ xloop.kernel @unscheduled(%x: memref<8x16xf32>) -> (%y: memref<8x16xf32>) {
 
 // -----
 
+// A column schedule needs a column reduction: a row reduction (its fold
+// walks the last dimension, the row another) cannot take it.
+// expected-error @+1 {{'xloop.kernel' op cannot use the schedule #xtile.column_schedule<warps = 1, vector = 1, block = 32, chunk = 1>: a column schedule needs a kernel of folds only whose innermost row (of a static length) is the last index of every access that depends on it, and no other index}}
+xloop.kernel @column_on_rows(%x: memref<4x8xf32>) -> (%y: memref<4xf32>)
+    attributes {xtile.schedule = #xtile.column_schedule<warps = 1, vector = 1, block = 32, chunk = 1>} {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %i = 0 to 4 {
+    %s = xloop.fold %j = 0 to 8 combine add init(%zero) : f32 {
+      %v = xloop.load %x[%i, %j] : memref<4x8xf32>
+      xloop.yield %v : f32
+    }
+    xloop.store %s, %y[%i] : memref<4xf32>
+  }
+}
+
+// -----
+
+// A split column schedule needs folds that do not use each other's
+// results: the second sum here subtracts the first.
+// expected-error @+1 {{'xloop.kernel' op cannot use the schedule #xtile.column_schedule<warps = 1, vector = 1, block = 32, chunk = 1, ways = 4>: ways > 1 needs folds that do not use each other's results, over rows of static lengths}}
+xloop.kernel @dependent_split(%x: memref<77x3xf32>) -> (%y: memref<3xf32>)
+    attributes {xtile.schedule = #xtile.column_schedule<warps = 1, vector = 1, block = 32, chunk = 1, ways = 4>} {
+  %zero = arith.constant 0.0 : f32
+  xloop.parallel %i = 0 to 3 {
+    %s = xloop.fold %t = 0 to 77 combine add init(%zero) : f32 {
+      %v = xloop.load %x[%t, %i] : memref<77x3xf32>
+      xloop.yield %v : f32
+    }
+    %d = xloop.fold %t = 0 to 77 combine add init(%zero) : f32 {
+      %v = xloop.load %x[%t, %i] : memref<77x3xf32>
+      %c = arith.subf %v, %s : f32
+      xloop.yield %c : f32
+    }
+    xloop.store %d, %y[%i] : memref<3xf32>
+  }
+}
+
+// -----
+
 // expected-error @+1 {{'xloop.kernel' op is a row kernel; it needs a #xtile.row_schedule or #xtile.column_schedule, got #xtile.dot_schedule<block_m = 32, block_n = 32, block_k = 32, stages = 1, warps = 4>}}
 xloop.kernel @wrong_kind(%x: memref<8x16xf32>) -> (%y: memref<8x16xf32>)
     attributes {xtile.schedule = #xtile.dot_schedule<block_m = 32, block_n = 32, block_k = 32, stages = 1, warps = 4>} {

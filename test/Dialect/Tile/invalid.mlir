@@ -983,6 +983,12 @@ xtile.kernel @column_too_small(%a: memref<4xf32>) -> (%b: memref<4xf32>) attribu
 
 // -----
 
+// expected-error @+1 {{ways must be in [1, 1024], got 0}}
+xtile.kernel @column_ways(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64, schedule = #xtile.column_schedule<warps = 4, vector = 1, block = 32, chunk = 8, ways = 0>} {
+}
+
+// -----
+
 // expected-error @+1 {{warps must be a power of two in [1, 32], got 6}}
 xtile.kernel @column_warps(%a: memref<4xf32>) -> (%b: memref<4xf32>) attributes {grid = array<i64: 1>, num_warps = 6 : i64, schedule = #xtile.column_schedule<warps = 6, vector = 1, block = 32, chunk = 8>} {
 }

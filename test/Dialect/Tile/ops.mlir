@@ -112,6 +112,11 @@ xtile.kernel @chunked(%x: memref<16xf32>) -> (%y: memref<16xf32>)
 xtile.kernel @columns(%x: memref<16xf32>) -> (%y: memref<16xf32>)
     attributes {grid = array<i64: 1>, num_warps = 8 : i64, schedule = #xtile.column_schedule<warps = 8, vector = 4, block = 32, chunk = 128>} {
 }
+// CHECK-LABEL: xtile.kernel @column_split(
+// CHECK-SAME:      schedule = #xtile.column_schedule<warps = 8, vector = 4, block = 32, chunk = 64, ways = 16>
+xtile.kernel @column_split(%x: memref<16xf32>) -> (%y: memref<16xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 8 : i64, schedule = #xtile.column_schedule<warps = 8, vector = 4, block = 32, chunk = 64, ways = 16>} {
+}
 // CHECK-LABEL: xtile.kernel @split(
 // CHECK-SAME:      schedule = #xtile.row_schedule<split, warps = 8, vector = 4, ways = 16>
 xtile.kernel @split(%x: memref<16xf32>) -> (%y: memref<16xf32>)

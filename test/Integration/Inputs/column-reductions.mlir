@@ -63,3 +63,13 @@ func.func @wide_bias_grad(%dy: tensor<2048x1000xf32>) -> tensor<1000xf32> {
   %0 = xtensor.reduce sum %dy dims [0] : tensor<2048x1000xf32> -> tensor<1000xf32>
   return %0 : tensor<1000xf32>
 }
+
+// A bias gradient of 768 features over a dynamic number of tokens: the
+// cost model's buckets take a row schedule for the fewest tokens, a
+// column schedule, then a split of the tokens over ways (a bucket's
+// partials run before its combine).
+func.func @dynamic_split(%x: tensor<?x768xf32, #xtensor.dims<T>>) -> tensor<768xf32>
+    attributes {xtensor.symbols = {T = array<i64: 1, 65536>}} {
+  %0 = xtensor.reduce sum %x dims [0] : tensor<?x768xf32, #xtensor.dims<T>> -> tensor<768xf32>
+  return %0 : tensor<768xf32>
+}

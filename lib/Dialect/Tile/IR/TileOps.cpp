@@ -225,7 +225,7 @@ ScheduleNeeds RowScheduleAttr::getNeeds(const ScheduleShape &shape) const {
 LogicalResult
 ColumnScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            int64_t warps, int64_t vector, int64_t block,
-                           int64_t chunk) {
+                           int64_t chunk, int64_t ways) {
   if (!isPowerOfTwoIn(warps, 1, 32))
     return emitError() << "warps must be a power of two in [1, 32], got "
                        << warps;
@@ -238,6 +238,8 @@ ColumnScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!isPowerOfTwoIn(chunk, 1, 1024))
     return emitError() << "chunk must be a power of two in [1, 1024], got "
                        << chunk;
+  if (ways < 1 || ways > 1024)
+    return emitError() << "ways must be in [1, 1024], got " << ways;
   // Every thread holds at least one group of `vector`, at most 256
   // elements (what the layouts deal out).
   int64_t threads = 32 * warps;

@@ -156,13 +156,24 @@ def XTile_ColumnScheduleAttr : AttrDef<XTile_Dialect, "ColumnSchedule",
     memory) ends each fold. Block and chunk are powers of two; the grid is
     one program per block of rows (the last masked when ragged).
 
+    `ways` > 1 (folds that do not use each other's results) splits each
+    fold's length over that many programs per block, each folding whole
+    chunks of its share, ceil(length / (chunk x ways)) x chunk (computed
+    at run time over a dynamic length; a way past the end folds none),
+    into `[rows, ways, block]`-shaped partial results that a second
+    kernel combines down the ways before the rest of the row body: what
+    a few blocks of rows over a long fold (a bias gradient of 768
+    features over 16k tokens) need to fill the GPU.
+
     ```mlir
     #xtile.column_schedule<warps = 4, vector = 4, block = 128, chunk = 32>
+    #xtile.column_schedule<warps = 8, vector = 4, block = 32, chunk = 128, ways = 8>
     ```
   }];
   let parameters = (ins "int64_t":$warps, "int64_t":$vector,
-                        "int64_t":$block, "int64_t":$chunk);
-  let assemblyFormat = "`<` struct($warps, $vector, $block, $chunk) `>`";
+                        "int64_t":$block, "int64_t":$chunk,
+                        DefaultValuedParameter<"int64_t", "1">:$ways);
+  let assemblyFormat = "`<` struct($warps, $vector, $block, $chunk, $ways) `>`";
   let genVerifyDecl = 1;
 }
 
