@@ -11,6 +11,12 @@ the same layer:
   (TORCH_LOGS=output_code's source): fused kernels it generates and the
   extern matmul calls. Without a GPU this is Inductor's CPU code (C++
   kernels, not Triton), the closest count we can make here;
+- the reductions down the columns of the graphs (weight and bias
+  gradients: sums over the tokens), each as the cost model prices it on
+  sm_90 with its chosen schedule (a column schedule, split over ways where
+  few blocks of features cover a long fold) and with the best schedule of
+  one program per output (what every such kernel ran as before column
+  schedules), against its floor (bytes over bandwidth);
 - the memory the forward saves for the backward: the tensors AOTAutograd's
   forward returns beyond the layer's output, against what eager autograd
   saves (saved_tensors_hooks, each storage once).
@@ -25,6 +31,7 @@ never fails on them.
 """
 import argparse
 import copy
+import json
 import re
 import subprocess
 import sys
@@ -71,17 +78,30 @@ def xtile_graphs(opts):
     rows, saved = [], []
 
     def report(imported):
-        """A part's launches, bytes moved and ideal, from its Loop IR."""
+        """A part's launches, bytes moved and ideal, from its Loop IR; its
+        column reductions' estimates go to `columns`."""
         out = subprocess.run([_tool("xtile-opt"), "--lower-to-loop", "--xloop-report",
                               "-o", "/dev/null"], input=imported[0], capture_output=True,
                              text=True, check=True).stdout
         m = re.search(r": (\d+) launch(?:es)?, (\d+) B moved, ideal (\d+) B", out)
+        schedules = json.loads(subprocess.run(
+            [_tool("xtile-opt"), "--lower-to-tile=target=sm_90 schedule-report=-", "-o",
+             "/dev/null"], input=imported[0], capture_output=True, text=True,
+            check=True).stdout)
+        for k in schedules["kernels"]:
+            if k["facts"].get("column_kernel") and not k["facts"].get("contiguous", True):
+                rowwise = min(c["micros"] for c in k["candidates"]
+                              if not c["name"].startswith("column"))
+                columns.append((current[0], k["name"], k["micros"], rowwise,
+                                k["facts"]["bytes"]))
         return int(m[1]), int(m[2]), int(m[3])
+    columns, current = [], [""]
 
     def counting(kind):
         def compile_graph(gm, inputs):
             # As the backend partitions it (strict: nothing through PyTorch),
             # each part reported instead of compiled.
+            current[0] = kind
             parts = Partitioned(aten_program(copy.deepcopy(gm)), kind, None, report,
                                 strict=True).parts
             rows.append((kind,) + tuple(sum(p[i] for p in parts) for i in range(3)))
@@ -110,7 +130,7 @@ def xtile_graphs(opts):
                                      decompositions=dict(importer.decomposition_table()))
     model, x = layer(opts)
     torch.compile(model, backend=backend)(x).float().sum().backward()
-    return rows, saved[0] if saved else 0
+    return rows, saved[0] if saved else 0, columns
 
 
 def inductor_kernels(opts):
@@ -178,13 +198,21 @@ def main():
     opts.dtype = getattr(torch, opts.dtype)
     print(f"Llama decoder layer, hidden {opts.hidden}, MLP {opts.inter}, {opts.heads} heads "
           f"({opts.kv_heads} KV), {opts.tokens} tokens, {str(opts.dtype).split('.')[-1]}")
-    rows, saved = xtile_graphs(opts)
+    rows, saved, columns = xtile_graphs(opts)
     print(f"{'graph':<10}{'xtile kernels':>15}{'MiB moved':>12}{'ideal MiB':>12}{'x ideal':>9}")
     for kind, launches, moved, ideal in rows:
         print(f"{kind:<10}{launches:>15}{mib(moved):>12}{mib(ideal):>12}{moved / ideal:>9.2f}")
     total = [sum(r[i] for r in rows) for i in (1, 2, 3)]
     print(f"{'total':<10}{total[0]:>15}{mib(total[1]):>12}{mib(total[2]):>12}"
           f"{total[1] / total[2]:>9.2f}")
+    if columns:
+        print("column reductions (cost model, sm_90 at 3350 GB/s): schedule, estimate, "
+              "one program per output, floor")
+        for kind, name, micros, rowwise, nbytes in columns:
+            print(f"  {kind:<9}{name:<24}{micros:>9.1f} us{rowwise:>10.1f} us"
+                  f"{nbytes / 3350e3:>9.1f} us")
+        print(f"  {'total':<33}{sum(c[2] for c in columns):>9.1f} us"
+              f"{sum(c[3] for c in columns):>10.1f} us{sum(c[4] for c in columns) / 3350e3:>9.1f} us")
     eager = eager_saved(opts)
     print(f"saved for the backward: xtile (min-cut partitioner) {mib(saved)} MiB, "
           f"eager autograd {mib(eager)} MiB")
