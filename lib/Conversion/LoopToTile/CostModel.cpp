@@ -178,6 +178,16 @@ static Estimate estimateColumn(const RowFacts &k, xt::ColumnScheduleAttr s,
                     k.elementBytes * std::max<int64_t>(1, k.streams);
   double fraction = std::min(1.0, inFlight / (bytesPerMicro * latencyMicros));
   double memory = k.bytes / (bytesPerMicro * fraction);
+  // Each pass after the first (a fold using another's result, an
+  // elementwise loop) reads the block's columns again: from L2 while the
+  // resident blocks' columns fit in half of it.
+  double rereads = double(k.passes - 1) * k.rowBytes * k.programs;
+  double residentBytes =
+      double(resident) * s.getBlock() * k.rowBytes / double(ways);
+  if (residentBytes <= target.getL2() / 2)
+    memory += rereads / (target.getL2Bandwidth() * 1e3);
+  else
+    memory += rereads / (bytesPerMicro * fraction);
   // Split: each fold's partials written and read back by a second kernel.
   double partials = ways > 1 ? 2.0 * k.folds * outer * ways * k.innerRows *
                                    k.elementBytes

@@ -466,85 +466,105 @@ private:
     return out;
   }
 
-  /// A fold under a column schedule: a loop down its length in steps of
-  /// [columnChunk, tile] tiles (the next step's loads pipelined), each
-  /// combined elementwise into the carried tile, lanes past either edge
-  /// holding the identity; then one fold of that tile over its steps.
-  LogicalResult emitColumnFold(xl::FoldOp fold) {
-    FailureOr<TypedAttr> identity = foldIdentity(fold);
-    if (failed(identity))
-      return failure();
-    Value length = fold.getDynamicUpper();
-    int64_t columns = length ? 0 : int64_t(fold.getUpper());
+  /// A loop down a column fold's length (from
+  /// sliceStart to sliceEnd where set) in steps of [columnChunk, tile]
+  /// tiles, the next step's loads pipelined; `body` emits a step with the
+  /// step's index tile mapped to `iv` and `mask` set to the lanes inside
+  /// both edges (null: all are), given the carried values, and returns
+  /// what the step yields.
+  FailureOr<scf::ForOp> columnSteps(
+      Value iv, Value length, int64_t columns, ValueRange inits,
+      function_ref<FailureOr<SmallVector<Value>>(Value mask, ValueRange carried)>
+          body) {
     Value upper = sliceEnd ? sliceEnd
                   : length ? scalars.lookup(length)
                            : arith::ConstantIndexOp::create(b, loc, columns)
                                  .getResult();
-    Type element = fold.getType();
-    SmallVector<int64_t, 2> shape{columnChunk, tile};
-    auto accType = RankedTensorType::get(shape, element);
-    Value init = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(accType, Attribute(*identity)));
     auto loop = scf::ForOp::create(
         b, loc,
         sliceStart ? sliceStart : arith::ConstantIndexOp::create(b, loc, 0),
-        upper, arith::ConstantIndexOp::create(b, loc, columnChunk),
-        ValueRange{init});
+        upper, arith::ConstantIndexOp::create(b, loc, columnChunk), inits);
     setNumStages(loop, 2);
-    {
-      OpBuilder::InsertionGuard guard(b);
+    OpBuilder::InsertionGuard guard(b);
+    // (Without carried values the loop has its terminator already.)
+    if (inits.empty())
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+    else
       b.setInsertionPointToStart(loop.getBody());
-      auto outerSplats = splats;
-      Value outerMask = mask;
-      foldShape = shape;
-      llvm::scope_exit restore([&] {
-        splats = outerSplats;
-        mask = outerMask;
-        foldShape.clear();
-      });
-      // The step's column indices, down the tile's first dimension.
-      auto steps = RankedTensorType::get({columnChunk}, b.getIndexType());
-      Value down = arith::AddIOp::create(
-          b, loc, xt::RangeOp::create(b, loc, steps, 0, columnChunk),
-          xt::SplatOp::create(b, loc, steps, loop.getInductionVar()));
-      Value index = xt::BroadcastOp::create(
-          b, loc, tileOf(b.getIndexType()),
-          xt::ReshapeOp::create(
-              b, loc, RankedTensorType::get({columnChunk, 1}, b.getIndexType()),
-              down));
-      tiles[fold.getInductionVar()] = index;
-      Value where = outerMask ? broadcastDown(outerMask) : Value();
-      if (length || sliceEnd || columns % columnChunk) {
-        Value inside = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::slt, index,
-            xt::SplatOp::create(b, loc, tileOf(b.getIndexType()), upper));
-        where = where ? arith::AndIOp::create(b, loc, where, inside).getResult()
-                      : inside;
-      }
-      mask = where;
-      if (failed(emitBlock(fold.getBodyBlock())))
-        return failure();
-      Value values = asTile(fold.getYieldedValue());
-      if (where)
-        values = arith::SelectOp::create(
-            b, loc, where, values,
-            arith::ConstantOp::create(
-                b, loc, DenseElementsAttr::get(accType, Attribute(*identity))));
-      scf::YieldOp::create(
-          b, loc,
-          combineScalars(fold.getCombine(), loop.getRegionIterArgs()[0],
-                         values));
+    auto outerSplats = splats;
+    Value outerMask = mask;
+    foldShape = {columnChunk, tile};
+    llvm::scope_exit restore([&] {
+      splats = outerSplats;
+      mask = outerMask;
+      foldShape.clear();
+    });
+    // The step's column indices, down the tile's first dimension.
+    auto steps = RankedTensorType::get({columnChunk}, b.getIndexType());
+    Value down = arith::AddIOp::create(
+        b, loc, xt::RangeOp::create(b, loc, steps, 0, columnChunk),
+        xt::SplatOp::create(b, loc, steps, loop.getInductionVar()));
+    Value index = xt::BroadcastOp::create(
+        b, loc, tileOf(b.getIndexType()),
+        xt::ReshapeOp::create(
+            b, loc, RankedTensorType::get({columnChunk, 1}, b.getIndexType()),
+            down));
+    tiles[iv] = index;
+    Value where = outerMask ? broadcastDown(outerMask) : Value();
+    if (length || sliceEnd || columns % columnChunk) {
+      Value inside = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt, index,
+          xt::SplatOp::create(b, loc, tileOf(b.getIndexType()), upper));
+      where = where ? arith::AndIOp::create(b, loc, where, inside).getResult()
+                    : inside;
     }
+    mask = where;
+    FailureOr<SmallVector<Value>> yielded =
+        body(where, loop.getRegionIterArgs());
+    if (failed(yielded))
+      return failure();
+    if (!inits.empty())
+      scf::YieldOp::create(b, loc, *yielded);
+    return loop;
+  }
+
+  /// A fold under a column schedule: its steps combined elementwise into
+  /// the carried tile, lanes past either edge holding the identity; then
+  /// one fold of that tile over its steps.
+  LogicalResult emitColumnFold(xl::FoldOp fold) {
+    FailureOr<TypedAttr> identity = foldIdentity(fold);
+    if (failed(identity))
+      return failure();
+    Type element = fold.getType();
+    auto accType = RankedTensorType::get({columnChunk, tile}, element);
+    auto neutral = [&]() -> Value {
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(accType, Attribute(*identity)));
+    };
+    Value init = neutral();
+    FailureOr<scf::ForOp> loop = columnSteps(
+        fold.getInductionVar(), fold.getDynamicUpper(),
+        fold.getDynamicUpper() ? 0 : int64_t(fold.getUpper()), init,
+        [&](Value where, ValueRange carried) -> FailureOr<SmallVector<Value>> {
+          if (failed(emitBlock(fold.getBodyBlock())))
+            return failure();
+          Value values = asTile(fold.getYieldedValue());
+          if (where)
+            values = arith::SelectOp::create(b, loc, where, values, neutral());
+          return SmallVector<Value>{
+              combineScalars(fold.getCombine(), carried.front(), values)};
+        });
+    if (failed(loop))
+      return failure();
     tiles[fold.getResult()] =
         xt::FoldOp::create(b, loc, RankedTensorType::get({tile}, element),
                            static_cast<xt::CombineKind>(fold.getCombine()),
-                           loop.getResult(0), ArrayRef<int64_t>{0}, *identity,
+                           loop->getResult(0), ArrayRef<int64_t>{0}, *identity,
                            /*associative=*/true, /*commutative=*/true,
                            xt::FoldStrategy::block)
             .getResult();
     return success();
   }
-
 
   LogicalResult emitLoad(xl::LoadOp load) {
     Value buffer = scalars.lookupOrDefault(load.getBuffer());

@@ -73,3 +73,29 @@ func.func @dynamic_split(%x: tensor<?x768xf32, #xtensor.dims<T>>) -> tensor<768x
   %0 = xtensor.reduce sum %x dims [0] : tensor<?x768xf32, #xtensor.dims<T>> -> tensor<768xf32>
   return %0 : tensor<768xf32>
 }
+
+// Normalizations down the columns: a batch norm over the batch of [N, C]
+// (the mean, the variance around it, then every element normalized: an
+// elementwise loop after the folds), and a bf16 softmax over dim 0, both
+// ragged.
+func.func @batch_norm(%x: tensor<1000x300xf32>) -> tensor<1000x300xf32> {
+  %s = xtensor.reduce sum %x dims [0] keepdim : tensor<1000x300xf32> -> tensor<1x300xf32>
+  %n = xtensor.constant dense<1000.0> : tensor<1x300xf32>
+  %mean = xtensor.div %s, %n : tensor<1x300xf32>
+  %mb = xtensor.broadcast %mean : tensor<1x300xf32> -> tensor<1000x300xf32>
+  %d = xtensor.sub %x, %mb : tensor<1000x300xf32>
+  %d2 = xtensor.mul %d, %d : tensor<1000x300xf32>
+  %v = xtensor.reduce sum %d2 dims [0] keepdim : tensor<1000x300xf32> -> tensor<1x300xf32>
+  %var = xtensor.div %v, %n : tensor<1x300xf32>
+  %eps = xtensor.constant dense<1.0e-5> : tensor<1x300xf32>
+  %ve = xtensor.add %var, %eps : tensor<1x300xf32>
+  %r = xtensor.rsqrt %ve : tensor<1x300xf32>
+  %rb = xtensor.broadcast %r : tensor<1x300xf32> -> tensor<1000x300xf32>
+  %y = xtensor.mul %d, %rb : tensor<1000x300xf32>
+  return %y : tensor<1000x300xf32>
+}
+
+func.func @softmax_dim0(%x: tensor<999x130xbf16>) -> tensor<999x130xbf16> {
+  %y = xtensor.softmax %x dim 0 : tensor<999x130xbf16>
+  return %y : tensor<999x130xbf16>
+}
