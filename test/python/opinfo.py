@@ -49,7 +49,8 @@ DEFAULT_OPS = ["addmm", "var", "std", "nn.functional.gelu", "softmax",
                "prod", "nn.functional.layer_norm", "nn.functional.rms_norm",
                "split_with_sizes", "index_select", "nn.functional.linear",
                "addmv", "addbmm", "matmul", "topk", "kthvalue", "sort", "median",
-               "nanmedian", "fmax", "fmin", "copysign", "erfc", "erfinv", "eye", "mode"]
+               "nanmedian", "fmax", "fmin", "copysign", "erfc", "erfinv", "eye", "mode",
+               "nn.functional.bilinear", "nn.functional.embedding"]
 
 
 class Fn(torch.nn.Module):

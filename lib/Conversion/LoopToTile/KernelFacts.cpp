@@ -482,12 +482,22 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
              return columnIvs.contains(o);
            });
   };
+  // (Loads read down a non-last dimension: each element its own sector
+  // when a program takes one row.)
+  DenseSet<Value> strided;
   auto checkAccess = [&](ValueRange indices) {
-    if (llvm::any_of(indices, dependsOnColumn) &&
-        (indices.empty() || !columnIvs.contains(indices.back())))
-      facts.contiguous = false;
+    bool contiguous = !llvm::any_of(indices, dependsOnColumn) ||
+                      (!indices.empty() && columnIvs.contains(indices.back()));
+    facts.contiguous &= contiguous;
+    return contiguous;
   };
-  nest.body->walk([&](xl::LoadOp load) { checkAccess(load.getIndices()); });
+  nest.body->walk([&](xl::LoadOp load) {
+    if (!checkAccess(load.getIndices()))
+      strided.insert(load.getBuffer());
+  });
+  for (Value buffer : strided)
+    facts.stridedBytes +=
+        kernel.getNumBytesAtHints(cast<BlockArgument>(buffer));
   DenseSet<Value> rowInputs;
   nest.body->walk([&](xl::LoadOp load) {
     if (llvm::any_of(load.getIndices(), dependsOnColumn))
@@ -527,18 +537,6 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
   facts.splittable = independent && facts.folds > 0 && loops <= 1 &&
                      facts.columns > 0 && nest.uniform && !facts.dynamicRows;
 
-  // Buffers read down a non-last dimension along a fold: each element its
-  // own sector when a program takes one row.
-  DenseSet<Value> strided;
-  nest.body->walk([&](xl::LoadOp load) {
-    ValueRange indices = load.getIndices();
-    if (llvm::any_of(indices, dependsOnColumn) &&
-        (indices.empty() || !columnIvs.contains(indices.back())))
-      strided.insert(load.getBuffer());
-  });
-  for (Value buffer : strided)
-    facts.stridedBytes +=
-        kernel.getNumBytesAtHints(cast<BlockArgument>(buffer));
   // A column reduction: folds only, and the innermost row (static) the
   // last index of every access that depends on it, and no other index.
   xl::ParallelOp innermost = nest.rows.empty() ? xl::ParallelOp()

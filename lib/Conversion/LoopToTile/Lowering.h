@@ -466,16 +466,15 @@ private:
     return out;
   }
 
-  /// A loop down a column fold's length (from
-  /// sliceStart to sliceEnd where set) in steps of [columnChunk, tile]
-  /// tiles, the next step's loads pipelined; `body` emits a step with the
-  /// step's index tile mapped to `iv` and `mask` set to the lanes inside
-  /// both edges (null: all are), given the carried values, and returns
-  /// what the step yields.
-  FailureOr<scf::ForOp> columnSteps(
-      Value iv, Value length, int64_t columns, ValueRange inits,
-      function_ref<FailureOr<SmallVector<Value>>(Value mask, ValueRange carried)>
-          body) {
+  /// A loop down a column fold's length (from sliceStart to sliceEnd
+  /// where set) in steps of [columnChunk, tile] tiles, the next step's
+  /// loads pipelined, carrying `init`; `body` emits a step with the step's
+  /// index tile mapped to `iv` and `mask` set to the lanes inside both
+  /// edges (null: all are), given the carried value, and returns what the
+  /// step yields.
+  FailureOr<scf::ForOp>
+  columnSteps(Value iv, Value length, int64_t columns, Value init,
+              function_ref<FailureOr<Value>(Value mask, Value carried)> body) {
     Value upper = sliceEnd ? sliceEnd
                   : length ? scalars.lookup(length)
                            : arith::ConstantIndexOp::create(b, loc, columns)
@@ -483,14 +482,11 @@ private:
     auto loop = scf::ForOp::create(
         b, loc,
         sliceStart ? sliceStart : arith::ConstantIndexOp::create(b, loc, 0),
-        upper, arith::ConstantIndexOp::create(b, loc, columnChunk), inits);
+        upper, arith::ConstantIndexOp::create(b, loc, columnChunk),
+        ValueRange{init});
     setNumStages(loop, 2);
     OpBuilder::InsertionGuard guard(b);
-    // (Without carried values the loop has its terminator already.)
-    if (inits.empty())
-      b.setInsertionPoint(loop.getBody()->getTerminator());
-    else
-      b.setInsertionPointToStart(loop.getBody());
+    b.setInsertionPointToStart(loop.getBody());
     auto outerSplats = splats;
     Value outerMask = mask;
     foldShape = {columnChunk, tile};
@@ -519,12 +515,10 @@ private:
                     : inside;
     }
     mask = where;
-    FailureOr<SmallVector<Value>> yielded =
-        body(where, loop.getRegionIterArgs());
+    FailureOr<Value> yielded = body(where, loop.getRegionIterArgs()[0]);
     if (failed(yielded))
       return failure();
-    if (!inits.empty())
-      scf::YieldOp::create(b, loc, *yielded);
+    scf::YieldOp::create(b, loc, *yielded);
     return loop;
   }
 
@@ -545,14 +539,13 @@ private:
     FailureOr<scf::ForOp> loop = columnSteps(
         fold.getInductionVar(), fold.getDynamicUpper(),
         fold.getDynamicUpper() ? 0 : int64_t(fold.getUpper()), init,
-        [&](Value where, ValueRange carried) -> FailureOr<SmallVector<Value>> {
+        [&](Value where, Value carried) -> FailureOr<Value> {
           if (failed(emitBlock(fold.getBodyBlock())))
             return failure();
           Value values = asTile(fold.getYieldedValue());
           if (where)
             values = arith::SelectOp::create(b, loc, where, values, neutral());
-          return SmallVector<Value>{
-              combineScalars(fold.getCombine(), carried.front(), values)};
+          return combineScalars(fold.getCombine(), carried, values);
         });
     if (failed(loop))
       return failure();

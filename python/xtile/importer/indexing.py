@@ -124,6 +124,62 @@ def embedding(imp, val, weight, indices, padding_idx=-1,
     return imp.gather(weight, indices, 0)
 
 
+@lowering("repeat_interleave")
+def repeat_interleave(imp, val, repeats, output_size=None):
+    """aten.repeat_interleave.Tensor (what x.repeat_interleave(repeats,
+    dim) gathers by): index i repeated repeats[i] times. Its length is
+    the repeats' sum, known only with `output_size`; entry k is the
+    number of running totals of the repeats at or below k."""
+    if output_size is None:
+        raise UnsupportedError(
+            "operator aten.repeat_interleave.Tensor without output_size gives a tensor "
+            "whose length is the sum of its repeats, which xtile does not support: its "
+            "sizes are fixed (pass output_size)")
+    if not repeats.shape:
+        repeats = imp.reshape(repeats, (1,))
+    n = repeats.shape[0]
+    wide = (output_size, n)
+    totals = imp.reshape(scan(imp, "sum", imp.cast(repeats, torch.int64), 0), (1, n))
+    ahead = imp.compare("le", wide, imp.broadcast(totals, wide), imp.iota(wide, 0))
+    return imp.reduce("sum", imp.cast(ahead, torch.int64), [1])
+
+
+@lowering("embedding_renorm")
+def embedding_renorm(imp, val, input, indices, max_norm, norm_type):
+    """The functional form of embedding_renorm_ (an embedding with
+    max_norm): the weight with each row that `indices` name scaled by
+    max_norm / (norm + 1e-7) where its `norm_type`-norm exceeds max_norm,
+    as PyTorch does; the norms and scales in f32 for 16-bit weights. The
+    rows are gathered, scaled and written back (a row named twice is
+    written twice, the same value)."""
+    weight = input
+    n = size_product(indices.shape)
+    dim = weight.shape[1]
+    idx = imp.reshape(indices, (n,))
+    acc = torch.float32 if weight.dtype in (torch.float16, torch.bfloat16) else weight.dtype
+    rows = imp.cast(imp.gather(weight, idx, 0), acc)
+    shape, col = (n, dim), (n, 1)
+    p = float(norm_type)
+    if p == 2:
+        norm = imp.unary("sqrt", imp.reduce("sum", imp.binary("mul", rows, rows, shape, acc),
+                                            [1], keepdim=True), col, acc)
+    else:
+        mag = imp.unary("abs", rows, shape, acc)
+        if p == 1:
+            norm = imp.reduce("sum", mag, [1], keepdim=True)
+        elif math.isinf(p):
+            norm = imp.reduce("max", mag, [1], keepdim=True)
+        else:
+            total = imp.reduce("sum", imp.binary("pow", mag, p, shape, acc), [1], keepdim=True)
+            norm = imp.binary("pow", total, 1.0 / p, col, acc)
+    scale = imp.where(imp.compare("gt", col, norm, float(max_norm)),
+                      imp.binary("div", float(max_norm),
+                                 imp.binary("add", norm, 1e-7, col, acc), col, acc),
+                      1.0, col, acc)
+    scaled = imp.cast(imp.binary("mul", rows, scale, shape, acc), weight.dtype)
+    return _put_slices(imp, val, weight, 0, idx, scaled, shape)
+
+
 def _bag_members(imp, offsets, indices, bags, include_last_offset, padding_idx):
     """(whether each position is in each bag, [bags, positions]; the
     indices as int64): bag b holds positions [offsets[b], offsets[b + 1])

@@ -372,3 +372,28 @@ def scaled_dot_product_attention(imp, val, query, key, value, attn_mask=None,
         none = imp.compare("eq", top.shape, top, -math.inf)
         out = imp.where(none, 0, out, val.shape, val.dtype)
     return out
+
+
+@lowering("_trilinear")
+def trilinear(imp, val, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    """aten._trilinear (torch.nn.functional.bilinear's): each operand with
+    unit dimensions inserted at its `expand` positions, the three
+    multiplied and summed over `sumdim`; in f32 for 16-bit operands,
+    rounded once. (`unroll_dim` only chooses how PyTorch loops.)"""
+    acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+    rank = len(i1.shape) + len(expand1)
+
+    def expanded(x, dims):
+        shape = list(x.shape)
+        for d in sorted(dims):
+            shape.insert(d, 1)
+        if len(shape) != rank:
+            raise UnsupportedError(f"_trilinear operands of ranks {len(i1.shape)}, "
+                                   f"{len(i2.shape)} and {len(i3.shape)} do not expand "
+                                   f"to one rank")
+        return imp.reshape(imp.cast(x, acc), shape)
+    a, b, c = expanded(i1, expand1), expanded(i2, expand2), expanded(i3, expand3)
+    shape = broadcast_shapes(broadcast_shapes(a.shape, b.shape), c.shape)
+    product = imp.binary("mul", imp.binary("mul", a, b, shape, acc), c, shape, acc)
+    total = imp.reduce("sum", product, sorted(sumdim)) if sumdim else product
+    return imp.cast(total, val.dtype)
