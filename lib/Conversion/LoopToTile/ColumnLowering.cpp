@@ -55,7 +55,6 @@ public:
   /// The split kernels: each way's partial folds, then their combine and
   /// the rest of the body.
   LogicalResult lowerSplit() {
-    MLIRContext *ctx = kernel.getContext();
     std::string partialName = (kernel.getSymName() + "_partial").str();
     int64_t ways = schedule.getWays();
     DenseSet<Value> foldResults;
@@ -105,18 +104,7 @@ public:
           };
           return e.emitBlock(*nest.body);
         });
-    if (failed(k2)) {
-      k1->erase();
-      return failure();
-    }
-    // A bucket of a launch stays one entry of it: the host runs the
-    // partials' kernel before it, where the bucket's range holds the size.
-    if (isBucketed(kernel))
-      (*k2).setPartialsFromAttr(FlatSymbolRefAttr::get(ctx, partialName));
-    else
-      splitLaunches(kernel, partialName, partialTypes);
-    kernel.erase();
-    return success();
+    return finishSplit(kernel, *k1, k2, partialName, partialTypes);
   }
 
 private:
@@ -188,24 +176,10 @@ private:
       for (BlockArgument arg : kernel.getOutputs())
         e.scalars.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
     addSizes(kernel, tk, block, e.scalars, /*inputsOnly=*/ways);
-    for (xl::ParallelOp row :
-         llvm::reverse(ArrayRef(nest.rows).drop_back())) {
-      Extent extent = rowExtent(b, loc, row, e.scalars);
-      e.scalars.map(row.getInductionVar(),
-                    arith::RemUIOp::create(b, loc, pid, extent.value));
-      pid = arith::DivUIOp::create(b, loc, pid, extent.value);
-      programs = programs * extent.expr;
-    }
+    mapRowsFromProgram(b, loc, ArrayRef(nest.rows).drop_back(), e.scalars,
+                       pid, programs);
     setGrid(tk, programs);
-    // Ops above the innermost row body (hoisted constants, scalars of
-    // outer rows) first, outer to inner.
-    SmallVector<Block *> outer{&kernel.getBodyBlock()};
-    for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back())
-      outer.push_back(&row.getBodyBlock());
-    for (Block *above : outer)
-      for (Operation &op : *above)
-        if (!op.getNumRegions() && !op.hasTrait<OpTrait::IsTerminator>())
-          cloneScalar(b, op, e.scalars);
+    cloneAboveRows(b, kernel, nest.rows, e.scalars);
     if (failed(body(b, e, partialArgs, p))) {
       tk.erase();
       return failure();

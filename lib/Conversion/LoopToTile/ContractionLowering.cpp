@@ -326,14 +326,8 @@ static AffineExpr mapBatchRows(OpBuilder &b, Location loc,
                                const RowNest &nest, Value rest,
                                IRMapping &scalars, unsigned inner = 2) {
   AffineExpr batch = getAffineConstantExpr(1, b.getContext());
-  for (xl::ParallelOp row :
-       llvm::reverse(ArrayRef(nest.rows).drop_back(inner))) {
-    Extent extent = rowExtent(b, loc, row, scalars);
-    scalars.map(row.getInductionVar(),
-                arith::RemUIOp::create(b, loc, rest, extent.value));
-    rest = arith::DivUIOp::create(b, loc, rest, extent.value);
-    batch = batch * extent.expr;
-  }
+  mapRowsFromProgram(b, loc, ArrayRef(nest.rows).drop_back(inner), scalars,
+                     rest, batch);
   return batch;
 }
 

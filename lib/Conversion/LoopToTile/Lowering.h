@@ -84,6 +84,27 @@ Extent rowExtent(OpBuilder &b, Location loc, xl::ParallelOp row,
 void addSizes(xl::KernelOp kernel, xt::KernelOp tk, Block *block,
               IRMapping &scalars, bool inputsOnly = false);
 
+/// Maps the induction variables of `rows` (outer to inner) in `scalars`
+/// to their indices in the flat program index `pid`, innermost fastest,
+/// multiplying `programs` by their extents; returns what is left of
+/// `pid` (0 within the grid).
+Value mapRowsFromProgram(OpBuilder &b, Location loc,
+                         ArrayRef<xl::ParallelOp> rows, IRMapping &scalars,
+                         Value pid, AffineExpr &programs);
+
+/// Copies the per-program scalar ops above the innermost row body of a
+/// nest of `rows` (hoisted constants, scalars of outer rows), outer to
+/// inner.
+void cloneAboveRows(OpBuilder &b, xl::KernelOp kernel,
+                    ArrayRef<xl::ParallelOp> rows, IRMapping &scalars);
+
+/// A split's second kernel built (or not: `k1`, the first, is erased):
+/// the launches of `kernel` become launches of both (a bucket's, one
+/// entry whose partials run first), and `kernel` is erased.
+LogicalResult finishSplit(xl::KernelOp kernel, xt::KernelOp k1,
+                          FailureOr<xt::KernelOp> k2, StringRef partialName,
+                          TypeRange partials);
+
 /// Sets the grid of `tk`, one dimension of `programs` (an affine expression
 /// over its sizes): the grid at the sizes' maxima, and the grid map where
 /// `programs` depends on them.

@@ -107,6 +107,35 @@ Value xtile::detail::lowerAffineOnTiles(OpBuilder &b, Location loc, AffineExpr e
 }
 
 
+Value xtile::detail::mapRowsFromProgram(OpBuilder &b, Location loc,
+                                        ArrayRef<xl::ParallelOp> rows,
+                                        IRMapping &scalars, Value pid,
+                                        AffineExpr &programs) {
+  for (xl::ParallelOp row : llvm::reverse(rows)) {
+    Extent extent = rowExtent(b, loc, row, scalars);
+    scalars.map(row.getInductionVar(),
+                arith::RemUIOp::create(b, loc, pid, extent.value));
+    pid = arith::DivUIOp::create(b, loc, pid, extent.value);
+    programs = programs * extent.expr;
+  }
+  return pid;
+}
+
+void xtile::detail::cloneAboveRows(OpBuilder &b, xl::KernelOp kernel,
+                                   ArrayRef<xl::ParallelOp> rows,
+                                   IRMapping &scalars) {
+  // (Without rows the kernel's block is the row body itself.)
+  if (rows.empty())
+    return;
+  SmallVector<Block *> outer{&kernel.getBodyBlock()};
+  for (xl::ParallelOp row : rows.drop_back())
+    outer.push_back(&row.getBodyBlock());
+  for (Block *above : outer)
+    for (Operation &op : *above)
+      if (!op.getNumRegions() && !op.hasTrait<OpTrait::IsTerminator>())
+        cloneScalar(b, op, scalars);
+}
+
 LogicalResult xtile::detail::lowerRowKernel(xl::KernelOp kernel, const RowNest &nest,
                                      const RowFacts &facts,
                                      xt::RowScheduleAttr schedule,
@@ -148,27 +177,11 @@ LogicalResult xtile::detail::lowerRowKernel(xl::KernelOp kernel, const RowNest &
 
   // Row indices from the program id, innermost row fastest; one program
   // per row (of the rows' sizes, where they are dynamic).
-  Value pid = xt::ProgramIdOp::create(b, loc, 0);
   AffineExpr programs = getAffineConstantExpr(1, b.getContext());
-  for (xl::ParallelOp row : llvm::reverse(nest.rows)) {
-    Extent extent = rowExtent(b, loc, row, e.scalars);
-    e.scalars.map(row.getInductionVar(),
-                  arith::RemUIOp::create(b, loc, pid, extent.value));
-    pid = arith::DivUIOp::create(b, loc, pid, extent.value);
-    programs = programs * extent.expr;
-  }
+  mapRowsFromProgram(b, loc, nest.rows, e.scalars,
+                     xt::ProgramIdOp::create(b, loc, 0), programs);
   setGrid(tk, programs);
-  // Ops above the innermost row body (hoisted constants, per-row scalars
-  // of outer rows) first, outer to inner.
-  if (!nest.rows.empty()) {
-    SmallVector<Block *> outer{&kernel.getBodyBlock()};
-    for (xl::ParallelOp row : ArrayRef(nest.rows).drop_back())
-      outer.push_back(&row.getBodyBlock());
-    for (Block *above : outer)
-      for (Operation &op : *above)
-        if (!op.getNumRegions() && !op.hasTrait<OpTrait::IsTerminator>())
-          cloneScalar(b, op, e.scalars);
-  }
+  cloneAboveRows(b, kernel, nest.rows, e.scalars);
   if (failed(e.emitBlock(*nest.body))) {
     tk.erase();
     return failure();

@@ -218,17 +218,24 @@ LogicalResult xtile::detail::lowerSplitKernel(xl::KernelOp kernel,
         };
         return fe.emitBlock(*nest.body);
       });
+  return finishSplit(kernel, *k1, k2, partialName, partialBuffers);
+}
+
+LogicalResult xtile::detail::finishSplit(xl::KernelOp kernel, xt::KernelOp k1,
+                                         FailureOr<xt::KernelOp> k2,
+                                         StringRef partialName,
+                                         TypeRange partials) {
   if (failed(k2)) {
-    k1->erase();
+    k1.erase();
     return failure();
   }
-
   // A bucket of a launch stays one entry of it: the host runs the partials'
   // kernel before it, where the bucket's range holds the size.
   if (isBucketed(kernel))
-    (*k2).setPartialsFromAttr(FlatSymbolRefAttr::get(ctx, partialName));
+    (*k2).setPartialsFromAttr(
+        FlatSymbolRefAttr::get(kernel.getContext(), partialName));
   else
-    splitLaunches(kernel, partialName, partialBuffers);
+    splitLaunches(kernel, partialName, partials);
   kernel.erase();
   return success();
 }

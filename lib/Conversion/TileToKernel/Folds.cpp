@@ -84,6 +84,16 @@ Value KernelLowering::dynamicShared(Type element, int64_t elements,
       offset);
 }
 
+FailureOr<Type> KernelLowering::partialType(xt::FoldOp op) {
+  Type type = elementTypeOf(op.getType());
+  Type memType = sharedType(type);
+  if (memType != type)
+    return op.emitOpError("folds part of a tile of ")
+           << type << "; the Kernel IR lowering supports floats and "
+           << "integers of 8 bits or more";
+  return memType;
+}
+
 LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
   auto inType = cast<RankedTensorType>(op.getInput().getType());
   int cs = coordinates.base(inType.getShape());
@@ -91,17 +101,13 @@ LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
   if (failed(values))
     return failure();
   const Layout &l = layouts[coordinates[cs].layout];
-  Type type = elementTypeOf(op.getType());
-  Type memType = sharedType(type);
-  if (memType != type)
-    return op.emitOpError("folds part of a tile of ")
-           << type << "; the Kernel IR lowering supports floats and "
-           << "integers of 8 bits or more";
-  Value identity = constantOf(cast<TypedAttr>(op.getIdentity()));
+  FailureOr<Type> memType = partialType(op);
+  if (failed(memType))
+    return failure();
   int64_t rows = inType.getDimSize(0), cols = inType.getDimSize(1);
   int64_t groups = cols / l.vec; // per row
   // Each group's partial result, at [row][group].
-  Value partials = sharedArray(memType, rows * groups);
+  Value partials = sharedArray(*memType, rows * groups);
   if (loopDepth)
     barrier();
   for (int64_t c = 0; c < l.chunks; ++c) {
@@ -109,35 +115,65 @@ LogicalResult KernelLowering::lowerRowFold(xt::FoldOp op) {
     Value acc = (*values)[c * l.vec];
     for (int64_t i = 1; i < l.vec; ++i)
       acc = combine(op.getCombine(), acc, (*values)[c * l.vec + i]);
-    Value offset = add(mul(coords[0], cst(groups)), div(coords[1], l.vec));
-    predicated(
-        b, loc, coordinates.owned(coordinates[cs].layout, c), {},
-        [&] {
-          xk::StoreOp::create(b, loc, acc, partials, offset);
-          return SmallVector<Value>{};
-        },
-        [&] { return SmallVector<Value>{}; });
+    storeIfOwned(cs, c, acc, partials,
+                 add(mul(coords[0], cst(groups)), div(coords[1], l.vec)));
   }
   barrier();
   // The result at its own coordinates: each row's partials, in order.
+  combinePartials(op, partials, *memType, groups, [&](Value row, int64_t g) {
+    return add(mul(row, cst(groups)), cst(g));
+  });
+  return success();
+}
+
+void KernelLowering::forOwnedSlots(
+    int cs, ArrayRef<Value> values, Value identity,
+    function_ref<void(int64_t chunk, int64_t lane, Value x, bool always)>
+        fn) {
+  const Layout &l = layouts[coordinates[cs].layout];
+  for (int64_t c = 0; c < l.chunks; ++c) {
+    Value own = coordinates.owned(coordinates[cs].layout, c);
+    for (int64_t i = 0; i < l.vec; ++i) {
+      Value x = values[c * l.vec + i];
+      if (own)
+        x = arith::SelectOp::create(b, loc, own, x, identity);
+      fn(c, i, x, !own);
+    }
+  }
+}
+
+void KernelLowering::storeIfOwned(int cs, int64_t chunk, Value v, Value buffer,
+                                  Value offset) {
+  predicated(
+      b, loc, coordinates.owned(coordinates[cs].layout, chunk), {},
+      [&] {
+        xk::StoreOp::create(b, loc, v, buffer, offset);
+        return SmallVector<Value>{};
+      },
+      [&] { return SmallVector<Value>{}; });
+}
+
+void KernelLowering::combinePartials(
+    xt::FoldOp op, Value buffer, Type memType, int64_t count,
+    function_ref<Value(Value key, int64_t i)> offset) {
   auto outType = cast<RankedTensorType>(op.getType());
   int out = coordinates.base(outType.getShape());
   const Layout &lo = layouts[coordinates[out].layout];
   SmallVector<Value> slots;
   for (int64_t c = 0; c < lo.chunks; ++c)
     for (int64_t i = 0; i < lo.vec; ++i) {
-      Value row = coordinates[out].coords[c * lo.vec + i][0];
+      // Slots no thread holds read at key 0, inside the array.
+      Value key = coordinates[out].coords[c * lo.vec + i][0];
       if (Value own = coordinates.owned(coordinates[out].layout, c))
-        row = arith::SelectOp::create(b, loc, own, row, cst(0));
-      Value acc = identity;
-      for (int64_t g = 0; g < groups; ++g)
+        key = arith::SelectOp::create(b, loc, own, key, cst(0));
+      Value acc = xk::LoadOp::create(b, loc, memType, buffer, offset(key, 0));
+      for (int64_t j = 1; j < count; ++j)
         acc = combine(op.getCombine(), acc,
-                      xk::LoadOp::create(b, loc, memType, partials,
-                                         add(mul(row, cst(groups)), cst(g))));
+                      xk::LoadOp::create(b, loc, memType, buffer,
+                                         offset(key, j)));
       slots.push_back(acc);
     }
   remember(op.getResult(), out, slots);
-  return success();
 }
 
 LogicalResult KernelLowering::lowerColumnFold(xt::FoldOp op) {
@@ -160,65 +196,36 @@ LogicalResult KernelLowering::lowerColumnFold(xt::FoldOp op) {
   FailureOr<SmallVector<Value>> values = tile(op.getInput(), cs);
   if (failed(values))
     return failure();
-  Type type = elementTypeOf(op.getType());
-  Type memType = sharedType(type);
-  if (memType != type)
-    return op.emitOpError("folds part of a tile of ")
-           << type << "; the Kernel IR lowering supports floats and "
-           << "integers of 8 bits or more";
+  FailureOr<Type> memType = partialType(op);
+  if (failed(memType))
+    return failure();
   Value identity = constantOf(cast<TypedAttr>(op.getIdentity()));
   int64_t sets = per % cols == 0 ? 1 : cols / per;
   int64_t sharers = std::max<int64_t>(1, per / cols);
   // Each thread's partials, one per column it holds.
   SmallVector<Value> partials(sets * l.vec, identity);
-  for (int64_t c = 0; c < l.chunks; ++c) {
-    Value own = coordinates.owned(coordinates[cs].layout, c);
-    for (int64_t i = 0; i < l.vec; ++i) {
-      Value x = (*values)[c * l.vec + i];
-      if (own)
-        x = arith::SelectOp::create(b, loc, own, x, identity);
-      Value &acc = partials[(c % sets) * l.vec + i];
-      acc = c < sets && !own ? x : combine(op.getCombine(), acc, x);
-    }
-  }
+  forOwnedSlots(cs, *values, identity,
+                [&](int64_t c, int64_t i, Value x, bool always) {
+                  Value &acc = partials[(c % sets) * l.vec + i];
+                  acc = c < sets && always ? x
+                                           : combine(op.getCombine(), acc, x);
+                });
   // At [row][column] of the first chunks' coordinates: the rows below
   // `sharers`.
-  Value shared = sharedArray(memType, sharers * cols);
+  Value shared = sharedArray(*memType, sharers * cols);
   if (loopDepth)
     barrier();
-  for (int64_t c = 0; c < sets; ++c) {
+  for (int64_t c = 0; c < sets; ++c)
     for (int64_t i = 0; i < l.vec; ++i) {
       ArrayRef<Value> coords = coordinates[cs].coords[c * l.vec + i];
-      Value offset = add(mul(coords[0], cst(cols)), coords[1]);
-      predicated(
-          b, loc, coordinates.owned(coordinates[cs].layout, c), {},
-          [&] {
-            xk::StoreOp::create(b, loc, partials[c * l.vec + i], shared,
-                                offset);
-            return SmallVector<Value>{};
-          },
-          [&] { return SmallVector<Value>{}; });
+      storeIfOwned(cs, c, partials[c * l.vec + i], shared,
+                   add(mul(coords[0], cst(cols)), coords[1]));
     }
-  }
   barrier();
   // The result at its own coordinates: each column's partials, in order.
-  auto outType = cast<RankedTensorType>(op.getType());
-  int out = coordinates.base(outType.getShape());
-  const Layout &lo = layouts[coordinates[out].layout];
-  SmallVector<Value> slots;
-  for (int64_t c = 0; c < lo.chunks; ++c)
-    for (int64_t i = 0; i < lo.vec; ++i) {
-      Value col = coordinates[out].coords[c * lo.vec + i][0];
-      if (Value own = coordinates.owned(coordinates[out].layout, c))
-        col = arith::SelectOp::create(b, loc, own, col, cst(0));
-      Value acc = xk::LoadOp::create(b, loc, memType, shared, col);
-      for (int64_t r = 1; r < sharers; ++r)
-        acc = combine(op.getCombine(), acc,
-                      xk::LoadOp::create(b, loc, memType, shared,
-                                         add(col, cst(r * cols))));
-      slots.push_back(acc);
-    }
-  remember(op.getResult(), out, slots);
+  combinePartials(op, shared, *memType, sharers, [&](Value col, int64_t r) {
+    return add(col, cst(r * cols));
+  });
   return success();
 }
 
@@ -241,17 +248,13 @@ LogicalResult KernelLowering::lowerFold(xt::FoldOp op) {
     return failure();
   Type type = op.getType();
   Value identity = constantOf(cast<TypedAttr>(op.getIdentity()));
-  const Layout &l = layouts[coordinates[cs].layout];
   Value acc = identity;
-  for (int64_t c = 0; c < l.chunks; ++c) {
-    Value own = coordinates.owned(coordinates[cs].layout, c);
-    for (int64_t i = 0; i < l.vec; ++i) {
-      Value x = (*values)[c * l.vec + i];
-      if (own)
-        x = arith::SelectOp::create(b, loc, own, x, identity);
-      acc = c == 0 && i == 0 && !own ? x : combine(op.getCombine(), acc, x);
-    }
-  }
+  forOwnedSlots(cs, *values, identity,
+                [&](int64_t c, int64_t i, Value x, bool always) {
+                  acc = c == 0 && i == 0 && always
+                            ? x
+                            : combine(op.getCombine(), acc, x);
+                });
   // Across the warp: every lane ends with the warp's result.
   for (int64_t offset = 16; offset >= 1; offset /= 2)
     acc = combine(op.getCombine(), acc, shuffleXor(acc, offset));

@@ -120,6 +120,26 @@ private:
   /// its slots of a column, then the threads' partials through shared
   /// memory.
   LogicalResult lowerColumnFold(xt::FoldOp op);
+  /// The type a fold of part of a tile exchanges its partial results in
+  /// (its own); an error where shared memory would widen it.
+  FailureOr<Type> partialType(xt::FoldOp op);
+  /// Visits the slots `values` of coordinate set `cs` (chunk, lane),
+  /// those this thread may not own replaced by `identity` (`always`: it
+  /// owns the slot wherever it runs).
+  void forOwnedSlots(
+      int cs, ArrayRef<Value> values, Value identity,
+      function_ref<void(int64_t chunk, int64_t lane, Value x, bool always)>
+          fn);
+  /// Stores `v` at `offset` of `buffer` where this thread owns chunk
+  /// `chunk` of coordinate set `cs`.
+  void storeIfOwned(int cs, int64_t chunk, Value v, Value buffer,
+                    Value offset);
+  /// The 1-d result of `op` at its own coordinates: each slot combines
+  /// the `count` partial results at offset(its coordinate, 0 .. count - 1)
+  /// of the shared array `buffer`, in order.
+  void combinePartials(xt::FoldOp op, Value buffer, Type memType,
+                       int64_t count,
+                       function_ref<Value(Value key, int64_t i)> offset);
   /// Stages a dot's operand tile in shared memory (unless the loop's copies
   /// do): the buffer and the offset of the tile in it.
   /// `orientation`: true to store it column by column (see sharedOffset);

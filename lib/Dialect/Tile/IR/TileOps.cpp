@@ -168,16 +168,25 @@ static bool isPowerOfTwoIn(int64_t v, int64_t lo, int64_t hi) {
   return v >= lo && v <= hi && llvm::isPowerOf2_64(v);
 }
 
-LogicalResult
-RowScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        FoldStrategy strategy, int64_t warps, int64_t vector,
-                        int64_t chunk, int64_t ways) {
+/// The warps and vector width of a row or column schedule.
+static LogicalResult
+verifyWarpsAndVector(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t warps, int64_t vector) {
   if (!isPowerOfTwoIn(warps, 1, 32))
     return emitError() << "warps must be a power of two in [1, 32], got "
                        << warps;
   if (!isPowerOfTwoIn(vector, 1, 16))
     return emitError() << "vector must be a power of two in [1, 16], got "
                        << vector;
+  return success();
+}
+
+LogicalResult
+RowScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        FoldStrategy strategy, int64_t warps, int64_t vector,
+                        int64_t chunk, int64_t ways) {
+  if (failed(verifyWarpsAndVector(emitError, warps, vector)))
+    return failure();
   if (chunk && !isPowerOfTwoIn(chunk, 32 * warps * vector, INT64_MAX))
     return emitError() << "chunk must be a power of two of at least warps x "
                           "32 x vector = "
@@ -226,12 +235,8 @@ LogicalResult
 ColumnScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            int64_t warps, int64_t vector, int64_t block,
                            int64_t chunk, int64_t ways) {
-  if (!isPowerOfTwoIn(warps, 1, 32))
-    return emitError() << "warps must be a power of two in [1, 32], got "
-                       << warps;
-  if (!isPowerOfTwoIn(vector, 1, 16))
-    return emitError() << "vector must be a power of two in [1, 16], got "
-                       << vector;
+  if (failed(verifyWarpsAndVector(emitError, warps, vector)))
+    return failure();
   if (!isPowerOfTwoIn(block, vector, 1024))
     return emitError() << "block must be a power of two in [vector = "
                        << vector << ", 1024], got " << block;
