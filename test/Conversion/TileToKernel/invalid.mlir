@@ -43,3 +43,16 @@ func.func @hoisted(%x: tensor<4xf32>) -> tensor<1xf32> {
   %t = tensor.from_elements %c : tensor<1xf32>
   return %t : tensor<1xf32>
 }
+
+// -----
+
+// A fold over the rows of a tile whose columns (12) and the layout's 32
+// threads do not divide each other.
+xtile.kernel @ragged_column_fold(%x: memref<8x12xf32>) -> (%y: memref<12xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 1 : i64, target = #xtile.target<arch = "sm_90", sms = 132, max_threads = 1024, shared_memory = 232448, registers = 65536, bandwidth = 3350, l2 = 52428800>} {
+  %v = arith.constant dense<1.0> : tensor<8x12xf32>
+  // expected-error @+1 {{folds the rows of a 'tensor<8x12xf32>' tile whose layout (32 threads x 1) does not tile its columns; the Kernel IR lowering needs one to divide the other}}
+  %s = xtile.fold add %v dims [0] identity 0.0 : f32 strategy block {associative, commutative} : tensor<8x12xf32> -> tensor<12xf32>
+  %r = xtile.range 0 to 12 : tensor<12xindex>
+  xtile.store %s, %y[%r] : memref<12xf32>[tensor<12xindex>], tensor<12xf32>
+}
