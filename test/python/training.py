@@ -243,6 +243,37 @@ def autocast():
             f"{scale:.1e} from eager's, in {', '.join(dtypes)})")
 
 
+def cross_entropy_backward():
+    """Cross-entropy's gradient (nll_loss_backward's one-hot scatter, then
+    log_softmax's backward) against eager's, and its kernels: one pass
+    over the saved log-probabilities, at its ideal traffic, with targets
+    ignored (ignore_index) among them."""
+    torch.manual_seed(0)
+    tokens, vocab = 64, 1000
+    logits = torch.randn(tokens, vocab, requires_grad=True)
+    target = torch.randint(0, vocab, (tokens,))
+    target[::7] = -100
+    calls = []
+
+    def recording(gm, example_inputs):
+        call = xtile_backend(gm, example_inputs)
+        calls.append(call)
+        return call
+    torch._dynamo.reset()
+    loss = torch.compile(torch.nn.functional.cross_entropy, backend=recording)(logits, target)
+    loss.backward()
+    got = logits.grad.clone()
+    logits.grad = None
+    torch.nn.functional.cross_entropy(logits, target).backward()
+    error = (got - logits.grad).abs().max().item()
+    backward = [p for call in calls for p in getattr(call, "programs", [])
+                if p.name.startswith("backward")]
+    moved, ideal = (sum(p.traffic()[i] for p in backward) for i in (0, 1))
+    return (f"cross-entropy backward: {'ok' if error <= 1e-7 and backward else 'FAILED'} "
+            f"({error:.1e}); {sum(p.launches() for p in backward)} launch(es), "
+            f"{moved / ideal:.2f}x its ideal bytes")
+
+
 def main():
     names = sys.argv[1:] or list(cases())
     for name in names:
@@ -253,6 +284,7 @@ def main():
             print(f"{name}: FAILED {type(e).__name__}: {str(e)[:400]}")
         sys.stdout.flush()
     print(input_gradient())
+    print(cross_entropy_backward())
     print(autocast())
     for kind in ("sgd", "adamw"):
         torch._dynamo.reset()

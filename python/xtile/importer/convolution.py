@@ -218,24 +218,85 @@ def _avg_pool(imp, val, input, kernel_size, stride=(), padding=0, ceil_mode=Fals
     acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
     win = imp.cast(win, acc)
     total = imp.reduce("sum", win, dims)
-    if divisor_override:
-        count = divisor_override
-    else:
-        # The positions of each window inside the padded input
-        # (count_include_pad) or the input itself; ceil_mode's last
-        # windows are clipped either way.
-        inside = None
-        for d in range(sp):
-            lo, hi = ((0, x.shape[2 + d] + 2 * padding[d]) if count_include_pad
-                      else (padding[d], padding[d] + x.shape[2 + d]))
-            p = imp.binary("add", imp.binary("mul", imp.iota(wshape, 2 + d), stride[d],
-                                             wshape, torch.int64),
-                           imp.iota(wshape, 2 + sp + d), wshape, torch.int64)
-            ok = imp.binary("and", imp.compare("ge", wshape, p, lo),
-                            imp.compare("lt", wshape, p, hi), wshape, torch.bool)
-            inside = ok if inside is None else imp.binary("and", inside, ok, wshape, torch.bool)
-        count = imp.reduce("sum", imp.cast(inside, acc), dims)
+    count = divisor_override or _window_counts(imp, wshape, x.shape[2:], stride, padding,
+                                               count_include_pad, acc)
     return imp.cast(imp.binary("div", total, count, val.shape, acc), val.dtype)
+
+
+def _window_counts(imp, wshape, spatial, stride, padding, count_include_pad, acc):
+    """Each average-pooling window's divisor, over wshape ([n, c, *out,
+    *kernel]) reduced over the kernel: its positions inside the padded
+    input (count_include_pad) or the input itself; ceil_mode's last
+    windows are clipped either way."""
+    sp = len(spatial)
+    inside = None
+    for d in range(sp):
+        lo, hi = ((0, spatial[d] + 2 * padding[d]) if count_include_pad
+                  else (padding[d], padding[d] + spatial[d]))
+        p = imp.binary("add", imp.binary("mul", imp.iota(wshape, 2 + d), stride[d],
+                                         wshape, torch.int64),
+                       imp.iota(wshape, 2 + sp + d), wshape, torch.int64)
+        ok = imp.binary("and", imp.compare("ge", wshape, p, lo),
+                        imp.compare("lt", wshape, p, hi), wshape, torch.bool)
+        inside = ok if inside is None else imp.binary("and", inside, ok, wshape, torch.bool)
+    return imp.reduce("sum", imp.cast(inside, acc), list(range(2 + sp, 2 + 2 * sp)))
+
+
+def _avg_pool_backward(imp, val, grad_output, input, kernel_size, stride, padding,
+                       ceil_mode, count_include_pad, divisor_override=None, *, spatial):
+    """The gradient of an average pooling: each input position gathers
+    grad_output / divisor from the windows that cover it. Along a
+    dimension those are the ceil(kernel / stride) windows ending at
+    floor((i + padding) / stride), the ones in range that reach i."""
+    if len(input.shape) == spatial + 1:
+        one = Shape((1,) + tuple(val.shape), val.dtype)
+        g = imp.reshape(grad_output, (1,) + grad_output.shape)
+        x = imp.reshape(input, (1,) + input.shape)
+        return imp.reshape(_avg_pool_backward(imp, one, g, x, kernel_size, stride, padding,
+                                              ceil_mode, count_include_pad, divisor_override,
+                                              spatial=spatial), val.shape)
+    x = input
+    kernel, stride, padding, _, out = _pool_geometry(grad_output, x, kernel_size, stride,
+                                                     padding)
+    sp = len(kernel)
+    if math.prod(val.shape) == 0:
+        return imp.fill(val, 0)
+    acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+    g = imp.cast(grad_output, acc)
+    count = divisor_override or _window_counts(
+        imp, (1, 1) + tuple(out) + tuple(kernel), x.shape[2:], stride, padding,
+        count_include_pad, acc)
+    g = imp.binary("div", g, count, grad_output.shape, acc)
+    reach = [-(-k // s) for k, s in zip(kernel, stride)]
+    shape = tuple(x.shape) + tuple(reach)
+    coords = [imp.iota(shape, 0), imp.iota(shape, 1)]
+    covered = None
+    for d in range(sp):
+        p = imp.binary("add", imp.iota(shape, 2 + d), padding[d], shape, torch.int64)
+        o = imp.binary("sub", imp.binary("div", p, stride[d], shape, torch.int64),
+                       imp.iota(shape, 2 + sp + d), shape, torch.int64)
+        start = imp.binary("mul", o, stride[d], shape, torch.int64)
+        ok = imp.binary("and", imp.compare("ge", shape, o, 0),
+                        imp.compare("lt", shape, imp.binary("sub", p, start, shape,
+                                                            torch.int64), kernel[d]),
+                        shape, torch.bool)
+        ok = imp.binary("and", ok, imp.compare("lt", shape, o, out[d]), shape, torch.bool)
+        covered = ok if covered is None else imp.binary("and", covered, ok, shape, torch.bool)
+        coords.append(imp.binary("min", imp.binary("max", o, 0, shape, torch.int64),
+                                 out[d] - 1, shape, torch.int64))
+    picked = imp.where(covered, take(imp, g, coords, shape), 0, shape, acc)
+    total = imp.reduce("sum", picked, list(range(2 + sp, 2 + 2 * sp)))
+    return imp.cast(total, val.dtype)
+
+
+@lowering("avg_pool2d_backward")
+def avg_pool2d_backward(imp, val, *args, **kwargs):
+    return _avg_pool_backward(imp, val, *args, **kwargs, spatial=2)
+
+
+@lowering("avg_pool3d_backward")
+def avg_pool3d_backward(imp, val, *args, **kwargs):
+    return _avg_pool_backward(imp, val, *args, **kwargs, spatial=3)
 
 
 register_each(pooling, {"max_pool2d_with_indices": (2, _max_pool),

@@ -265,7 +265,8 @@ def _scatter(imp, val, x, coords, shape, values, reduce=None, include_self=True)
     "amin") combining the values written to each element, with x's own
     element when include_self. Each output element looks at every
     written position: O(numel(x) * numel(shape)) work, meant for masks,
-    small updates and segment reductions over short index lists."""
+    small updates and segment reductions over short index lists (the
+    writes along one dimension take _scatter_along)."""
     n, m = math.prod(x.shape), math.prod(shape)
     dtype = val.dtype
     target = imp.reshape(linear_index(imp, coords, x.shape, shape), (1, m))
@@ -273,40 +274,72 @@ def _scatter(imp, val, x, coords, shape, values, reduce=None, include_self=True)
     hit = imp.compare("eq", wide, imp.iota(wide, 0), imp.broadcast(target, wide))
     flat_x = imp.reshape(imp.cast(x, dtype), (n,))
     vals = imp.reshape(imp.operand(values, shape, dtype), (1, m))
+    pick = lambda last: imp.gather(imp.reshape(vals, (m,)), last, 0)
+    return imp.reshape(_combine_writes(imp, val, flat_x, hit, vals, 1, reduce, include_self,
+                                       pick), val.shape)
+
+
+def _scatter_along(imp, val, x, d, index, values, reduce=None, include_self=True):
+    """_scatter of writes along dimension d only: `index` (int64, of
+    x's shape but for k along d) names, for each of its elements, the
+    position along d that the element of `values` (of index's shape, or
+    a number) at the same place writes. Each output element looks at
+    the k writes of its own line: O(numel(x) * k) work (a one-hot
+    scatter, cross-entropy's gradient, is elementwise)."""
+    dtype = val.dtype
+    shape, k = tuple(x.shape), index.shape[d]
+    wide = shape[:d + 1] + (k,) + shape[d + 1:]
+    lined = index.shape[:d] + (1, k) + index.shape[d + 1:]
+    hit = imp.compare("eq", wide, imp.iota(wide, d),
+                      imp.broadcast(imp.reshape(index, lined), wide))
+    vals = imp.operand(values, index.shape, dtype)
+
+    def pick(last):
+        return take(imp, vals, [last if m == d else imp.iota(shape, m)
+                                for m in range(len(shape))], shape)
+    return _combine_writes(imp, val, imp.cast(x, dtype), hit, imp.reshape(vals, lined),
+                           d + 1, reduce, include_self, pick)
+
+
+def _combine_writes(imp, val, dest, hit, vals, axis, reduce, include_self, pick):
+    """dest (the destination's elements) with the writes that `hit`
+    marks along `axis` (which of the values, `vals` broadcast to hit's
+    shape, reach each element): combined by `reduce`, or the last
+    write's value, `pick(its position along axis)`, elementwise."""
+    dtype, wide, out = val.dtype, hit.shape, dest.shape
     if reduce is not None:
         kind = _SCATTER_KINDS.get(reduce)
         if kind is None:
             raise UnsupportedError(f"scatter with reduce={reduce!r} is not supported")
         none = imp.const(identity(kind, dtype), wide, dtype)
         picked = imp.where(hit, imp.broadcast(vals, wide), none, wide, dtype)
-        total = imp.reduce(kind, picked, [1])
-        flat = Shape((n,), dtype)
-        count = imp.reduce("sum", imp.cast(hit, dtype), [1])
-        written = imp.compare("gt", (n,), count, 0)
+        total = imp.reduce(kind, picked, [axis])
+        count = imp.reduce("sum", imp.cast(hit, dtype), [axis])
+        written = imp.compare("gt", out, count, 0)
         if include_self:
-            total = imp.binary(COMBINE[kind], flat_x, total, (n,), dtype)
-            count = imp.binary("add", count, 1, (n,), dtype)
+            total = imp.binary(COMBINE[kind], dest, total, out, dtype)
+            count = imp.binary("add", count, 1, out, dtype)
         if reduce == "mean":
-            count = imp.binary("max", count, 1, (n,), dtype)
-            total = div(imp, flat, total, count, None if dtype.is_floating_point
-                        else "floor")
+            count = imp.binary("max", count, 1, out, dtype)
+            total = div(imp, Shape(out, dtype), total, count,
+                        None if dtype.is_floating_point else "floor")
         if not include_self:
-            total = imp.where(written, total, flat_x, (n,), dtype)
-        return imp.reshape(total, val.shape)
-    last = _last_write(imp, hit)
-    written = imp.compare("ge", (n,), last, 0)
-    picked = imp.gather(imp.reshape(vals, (m,)),
-                        imp.binary("max", last, 0, (n,), torch.int64), 0)
-    return imp.reshape(imp.where(written, picked, flat_x, (n,), dtype), val.shape)
+            total = imp.where(written, total, dest, out, dtype)
+        return total
+    last = _last_write(imp, hit, axis)
+    written = imp.compare("ge", out, last, 0)
+    picked = pick(imp.binary("max", last, 0, out, torch.int64))
+    return imp.where(written, picked, dest, out, dtype)
 
 
-def _last_write(imp, hit):
-    """For each destination (row) of `hit`, a bool [n, m] of which of m
-    writes target it, the last such write's position, or -1."""
+def _last_write(imp, hit, axis=1):
+    """For each destination of `hit`, a bool tensor of which of the
+    writes along `axis` target it, the last such write's position, or
+    -1."""
     wide = hit.shape
     none = imp.const(-1, wide, torch.int64)
-    which = imp.where(hit, imp.iota(wide, 1), none, wide, torch.int64)
-    return imp.reduce("max", which, [1])
+    which = imp.where(hit, imp.iota(wide, axis), none, wide, torch.int64)
+    return imp.reduce("max", which, [axis])
 
 
 def _masked_put(imp, val, x, indices, values, accumulate):
@@ -358,9 +391,13 @@ def index_put(imp, val, input, indices, values, accumulate=False):
     coords, shape = _index_coords(imp, input, indices)
     if all(isinstance(d, int) for d in shape) and math.prod(shape) == 0:
         return imp.operand(input, val.shape, val.dtype)
-    if not accumulate and len(given) == 1 and len(given[0].shape) == 1:
+    if len(given) == 1 and len(given[0].shape) == 1:
         p = next(m for m, t in enumerate(indices) if t is not None)
-        return _put_slices(imp, val, input, p, given[0], values, shape)
+        if not accumulate:
+            return _put_slices(imp, val, input, p, given[0], values, shape)
+        # Sums into slices (an embedding's gradient): along dimension p.
+        return _scatter_along(imp, val, input, p, coords[p], imp.operand(values, shape, val.dtype),
+                              "sum")
     return _scatter(imp, val, input, coords, shape, values, "sum" if accumulate else None)
 
 
@@ -406,13 +443,18 @@ def scatter(imp, val, input, dim, index, src=None, value=None, reduce=None,
         src = imp.cast(src, val.dtype)
         return take(imp, src, [index.inverse if m == d else imp.iota(shape, m)
                                for m in range(len(shape))], shape)
-    coords = [wrapped(imp, index, x.shape[m], shape) if m == d else imp.iota(shape, m)
-              for m in range(len(x.shape))]
     if src is not None:
         src = src if src.shape else imp.reshape(src, (1,))
-        values = take(imp, src, [imp.iota(shape, m) for m in range(len(shape))], shape)
+        values = src if tuple(src.shape) == tuple(shape) else \
+            take(imp, src, [imp.iota(shape, m) for m in range(len(shape))], shape)
     else:
         values = value
+    if len(shape) == len(x.shape) and all(
+            is_int(a, b) for m, (a, b) in enumerate(zip(shape, x.shape)) if m != d):
+        return imp.reshape(_scatter_along(imp, val, x, d, wrapped(imp, index, x.shape[d], shape),
+                                          values, reduce, include_self), val.shape)
+    coords = [wrapped(imp, index, x.shape[m], shape) if m == d else imp.iota(shape, m)
+              for m in range(len(x.shape))]
     return _scatter(imp, val, x, coords, shape, values, reduce, include_self)
 
 
@@ -442,6 +484,45 @@ def masked_scatter(imp, val, input, mask, source):
     src = imp.reshape(imp.cast(source, val.dtype), (math.prod(source.shape),))
     picked = imp.reshape(imp.gather(src, k, 0), val.shape)
     return imp.where(imp.reshape(m, val.shape), picked, input, val.shape, val.dtype)
+
+
+@lowering("masked_scatter_backward")
+def masked_scatter_backward(imp, val, grad_output, mask, sizes):
+    """The gradient of masked_scatter's source: its k-th element is
+    grad_output at the k-th masked position, found by a binary search
+    of the mask's running count; zero past the last one."""
+    n, m = math.prod(grad_output.shape), math.prod(val.shape)
+    if n == 0 or m == 0:
+        return imp.fill(val, 0)
+    flat = imp.reshape(imp.broadcast(imp.cast(mask, torch.bool), grad_output.shape), (n,))
+    count = scan(imp, "sum", imp.cast(flat, torch.int64), 0)
+    k = imp.iota((m,), 0)
+    at = lower_bound(imp, count, imp.binary("add", k, 1, (m,), torch.int64))
+    g = imp.gather(imp.reshape(imp.cast(grad_output, val.dtype), (n,)), at, 0)
+    total = imp.reshape(imp.slice(count, [n - 1], [n], (1,)), (1,))
+    found = imp.compare("lt", (m,), k, total)
+    return imp.reshape(imp.where(found, g, 0, (m,), val.dtype), val.shape)
+
+
+def lower_bound(imp, ascending, targets):
+    """For each of `targets`, the first position of the 1-D int64
+    `ascending` whose value is at least it (its last position where
+    none is): ceil(log2(n)) halvings, each a gather."""
+    n = ascending.shape[0]
+    shape = targets.shape
+    lo = imp.const(0, shape, torch.int64)
+    hi = imp.const(n - 1, shape, torch.int64)
+    span = n
+    while span > 1:
+        mid = imp.binary("div", imp.binary("add", lo, hi, shape, torch.int64), 2, shape,
+                         torch.int64)
+        below = imp.compare("lt", shape, imp.gather(ascending, mid, 0), targets)
+        lo = imp.where(below, imp.binary("add", mid, 1, shape, torch.int64), lo, shape,
+                       torch.int64)
+        hi = imp.where(below, hi, mid, shape, torch.int64)
+        span = (span + 1) // 2
+    # (A target past the last value can step lo one past hi.)
+    return imp.binary("min", lo, n - 1, shape, torch.int64)
 
 
 @lowering("slice_scatter")

@@ -316,3 +316,46 @@ def reflection_pad(imp, val, input, padding):
 @lowering("replication_pad1d", "replication_pad2d", "replication_pad3d")
 def replication_pad(imp, val, input, padding):
     return _edge_pad(imp, val, input, padding, False)
+
+
+@lowering("replication_pad1d_backward", "replication_pad2d_backward",
+          "replication_pad3d_backward")
+def replication_pad_backward(imp, val, grad_output, input, padding):
+    """The gradient of a replication padding (negative amounts crop),
+    one padded dimension at a time: grad_output shifted back by the low
+    padding, with the sums over each side's padding and the edge it
+    repeats at the first and last positions."""
+    g = grad_output
+    rank = len(g.shape)
+    if math.prod(val.shape) == 0:
+        return imp.fill(val, 0)
+    acc = torch.float32 if val.dtype in (torch.float16, torch.bfloat16) else val.dtype
+    g = imp.cast(g, acc)
+    for k in range(len(padding) // 2):
+        d = rank - 1 - k
+        low, high = padding[2 * k], padding[2 * k + 1]
+        n, total = input.shape[d], g.shape[d]
+        if not low and not high:
+            continue
+        if n == 1 or total == 0:
+            g = imp.reduce("sum", g, [d], keepdim=True) if total else \
+                imp.const(0, g.shape[:d] + (1,) + g.shape[d + 1:], acc)
+            continue
+        shape = g.shape[:d] + (n,) + g.shape[d + 1:]
+        amounts = lambda a: [a if m == d else 0 for m in range(rank)]
+        middle = pad_or_crop(imp, g, amounts(-low), amounts(-high))
+
+        def side(start, end):
+            starts, ends = [0] * rank, list(g.shape)
+            starts[d], ends[d] = start, end
+            part = imp.slice(g, starts, ends, g.shape[:d] + (end - start,) + g.shape[d + 1:])
+            return imp.reduce("sum", part, [d], keepdim=True)
+        i = imp.iota(shape, d)
+        if high > 0:
+            g_last = side(max(n - 1 + low, 0), total)
+            middle = imp.where(imp.compare("eq", shape, i, n - 1), g_last, middle, shape, acc)
+        if low > 0:
+            g_first = side(0, min(low + 1, total))
+            middle = imp.where(imp.compare("eq", shape, i, 0), g_first, middle, shape, acc)
+        g = middle
+    return imp.cast(g, val.dtype)
