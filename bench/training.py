@@ -23,6 +23,12 @@ the same layer:
 
     build/venv/bin/python bench/training.py [--hidden 4096 --inter 11008
         --heads 32 --kv-heads 8 --tokens 2048] [--dtype bfloat16]
+    build/venv/bin/python bench/training.py --loss [--vocab 32000]
+
+--loss measures the language-modelling loss instead of the layer:
+cross-entropy over [tokens, vocab] logits upcast to f32, as Hugging
+Face's loss does (the forward's log-softmax and loss, the backward's
+gradient of the logits).
 
 The graphs are run eagerly (PyTorch's own kernels, under the CPU) to reach
 the backward: xtile's kernels are counted from their IR, not run, so the
@@ -40,6 +46,8 @@ import torch
 
 
 def layer(opts):
+    if opts.loss:
+        return loss(opts)
     import transformers as T
     cfg = T.LlamaConfig(hidden_size=opts.hidden, intermediate_size=opts.inter,
                         num_attention_heads=opts.heads, num_key_value_heads=opts.kv_heads,
@@ -60,6 +68,17 @@ def layer(opts):
             return out[0] if isinstance(out, tuple) else out
     x = torch.randn(1, opts.tokens, opts.hidden, dtype=opts.dtype, requires_grad=True)
     return Layer().train(), x
+
+
+def loss(opts):
+    torch.manual_seed(0)
+    target = torch.randint(0, opts.vocab, (opts.tokens,))
+
+    class Loss(torch.nn.Module):
+        def forward(self, logits):
+            return torch.nn.functional.cross_entropy(logits.float(), target)
+    x = torch.randn(opts.tokens, opts.vocab, dtype=opts.dtype, requires_grad=True)
+    return Loss().train(), x
 
 
 def graph_bytes(values):
@@ -194,10 +213,17 @@ def main():
     parser.add_argument("--tokens", type=int, default=2048)
     parser.add_argument("--dtype", default="bfloat16")
     parser.add_argument("--no-inductor", action="store_true")
+    parser.add_argument("--loss", action="store_true",
+                        help="the cross-entropy loss over --vocab logits instead of the layer")
+    parser.add_argument("--vocab", type=int, default=32000)
     opts = parser.parse_args()
     opts.dtype = getattr(torch, opts.dtype)
-    print(f"Llama decoder layer, hidden {opts.hidden}, MLP {opts.inter}, {opts.heads} heads "
-          f"({opts.kv_heads} KV), {opts.tokens} tokens, {str(opts.dtype).split('.')[-1]}")
+    dtype = str(opts.dtype).split('.')[-1]
+    if opts.loss:
+        print(f"cross-entropy over [{opts.tokens}, {opts.vocab}] {dtype} logits, in f32")
+    else:
+        print(f"Llama decoder layer, hidden {opts.hidden}, MLP {opts.inter}, {opts.heads} heads "
+              f"({opts.kv_heads} KV), {opts.tokens} tokens, {dtype}")
     rows, saved, columns = xtile_graphs(opts)
     print(f"{'graph':<10}{'xtile kernels':>15}{'MiB moved':>12}{'ideal MiB':>12}{'x ideal':>9}")
     for kind, launches, moved, ideal in rows:
