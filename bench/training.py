@@ -92,6 +92,7 @@ def xtile_graphs(opts):
     from torch._functorch.aot_autograd import aot_module_simplified
     from xtile import importer
     from xtile.backend import _attention_as_math
+    from xtile.cross_entropy import one_pass_cross_entropy
     from xtile.partition import Partitioned, aten_program
     from xtile.runtime import _tool
     rows, saved = [], []
@@ -142,7 +143,9 @@ def xtile_graphs(opts):
         return compile_graph
 
     def backend(gm, example_inputs):
+        # As xtile's backend rewrites a training graph.
         _attention_as_math(gm)
+        one_pass_cross_entropy(gm)
         return aot_module_simplified(gm, example_inputs, fw_compiler=counting("forward"),
                                      bw_compiler=counting("backward"),
                                      partition_fn=min_cut_rematerialization_partition,

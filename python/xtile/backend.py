@@ -178,7 +178,9 @@ def _through_aot(gm, example_inputs, training):
     table = dict(importer.decomposition_table())
     options = dict(fw_compiler=compiler("forward"), decompositions=table)
     if training:
+        from .cross_entropy import one_pass_cross_entropy
         _attention_as_math(gm)
+        one_pass_cross_entropy(gm)
         call = aot_module_simplified(gm, example_inputs, bw_compiler=compiler("backward"),
                                      partition_fn=min_cut_rematerialization_partition,
                                      **options)

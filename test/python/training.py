@@ -243,16 +243,21 @@ def autocast():
             f"{scale:.1e} from eager's, in {', '.join(dtypes)})")
 
 
-def cross_entropy_backward():
-    """Cross-entropy's gradient (nll_loss_backward's one-hot scatter, then
-    log_softmax's backward) against eager's, and its kernels: one pass
-    over the saved log-probabilities, at its ideal traffic, with targets
-    ignored (ignore_index) among them."""
+def cross_entropy(dtype):
+    """Cross-entropy through xtile's one-pass op (xtile/cross_entropy.py):
+    the loss and gradient against eager's, with targets ignored
+    (ignore_index) among them; bf16 logits upcast by .float() first, as
+    Hugging Face's loss does. Its kernels: the backward one elementwise
+    pass over the gradient the forward saved, in the logits' type (bytes
+    per logit: 2 x the type's size)."""
     torch.manual_seed(0)
     tokens, vocab = 64, 1000
-    logits = torch.randn(tokens, vocab, requires_grad=True)
+    logits = torch.randn(tokens, vocab, dtype=dtype, requires_grad=True)
     target = torch.randint(0, vocab, (tokens,))
     target[::7] = -100
+
+    def loss_of(x):
+        return torch.nn.functional.cross_entropy(x.float(), target) * 1.5
     calls = []
 
     def recording(gm, example_inputs):
@@ -260,18 +265,26 @@ def cross_entropy_backward():
         calls.append(call)
         return call
     torch._dynamo.reset()
-    loss = torch.compile(torch.nn.functional.cross_entropy, backend=recording)(logits, target)
+    loss = torch.compile(loss_of, backend=recording)(logits)
     loss.backward()
-    got = logits.grad.clone()
+    got = logits.grad.float()
     logits.grad = None
-    torch.nn.functional.cross_entropy(logits, target).backward()
-    error = (got - logits.grad).abs().max().item()
+    want = loss_of(logits)
+    want.backward()
+    error = (got - logits.grad.float()).abs().max().item()
+    scale = logits.grad.float().abs().max().item()
+    # f32: as eager's to f32 rounding; bf16: one rounding of the saved
+    # gradient and one of the scaled result (eager rounds once).
+    bound = 1e-7 if dtype == torch.float32 else 2 ** -7 * scale
+    loss_error = abs(loss.item() - want.item())
     backward = [p for call in calls for p in getattr(call, "programs", [])
                 if p.name.startswith("backward")]
     moved, ideal = (sum(p.traffic()[i] for p in backward) for i in (0, 1))
-    return (f"cross-entropy backward: {'ok' if error <= 1e-7 and backward else 'FAILED'} "
-            f"({error:.1e}); {sum(p.launches() for p in backward)} launch(es), "
-            f"{moved / ideal:.2f}x its ideal bytes")
+    ok = error <= bound and loss_error <= 1e-5 and backward
+    return (f"cross-entropy {str(dtype).split('.')[-1]}: {'ok' if ok else 'FAILED'} "
+            f"(loss {loss_error:.1e}, gradient {error:.1e}); backward "
+            f"{sum(p.launches() for p in backward)} launch(es), {moved / ideal:.2f}x its "
+            f"ideal bytes, {moved // (tokens * vocab)} B per logit")
 
 
 def main():
@@ -284,7 +297,8 @@ def main():
             print(f"{name}: FAILED {type(e).__name__}: {str(e)[:400]}")
         sys.stdout.flush()
     print(input_gradient())
-    print(cross_entropy_backward())
+    for dtype in (torch.float32, torch.bfloat16):
+        print(cross_entropy(dtype))
     print(autocast())
     for kind in ("sgd", "adamw"):
         torch._dynamo.reset()

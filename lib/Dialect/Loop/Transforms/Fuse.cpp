@@ -1145,10 +1145,23 @@ private:
     // pointed at the consumer's new output).
     if (llvm::count(consumer.getInputs(), producer->getResult(0)) != 1)
       return false;
+    // Other readers before the consumer move after it, with what they
+    // feed before it, where the consumer reads none of that.
+    SmallVector<Operation *> movedAfter;
+    SmallVector<Operation *> work;
     for (Operation *u : producer->getUsers())
-      if (u != consumer && (u->getBlock() != consumer->getBlock() ||
-                            !consumer->isBeforeInBlock(u)))
+      if (u != consumer)
+        work.push_back(u);
+    while (!work.empty()) {
+      Operation *u = work.pop_back_val();
+      if (u == consumer || u->getBlock() != consumer->getBlock())
         return false;
+      if (consumer->isBeforeInBlock(u) || llvm::is_contained(movedAfter, u))
+        continue;
+      movedAfter.push_back(u);
+      for (Operation *reader : u->getUsers())
+        work.push_back(reader);
+    }
     auto outType = cast<MemRefType>(pk.getOutputs()[0].getType());
     if (!outType.hasStaticShape())
       return false;
@@ -1210,10 +1223,20 @@ private:
     // function returns, which is written anyway: a value only kernels
     // read is cheaper recomputed by each, and a product or a reduction
     // stays where sibling fusion shares it.)
-    bool folds = pk.walk([](Operation *op) {
-                     return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
-                                                          : WalkResult::advance();
-                   }).wasInterrupted();
+    // (A row statistic computed from row folds elsewhere, a log-sum-exp
+    // from a row's maximum and sum, counts as folding: the consumer takes
+    // in those folds next.)
+    auto foldsIn = [](KernelOp k) {
+      return k.walk([](Operation *op) {
+                return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+              }).wasInterrupted();
+    };
+    bool folds = foldsIn(pk) || llvm::any_of(producer.getInputs(), [&](Value in) {
+                   auto from = in.getDefiningOp<LaunchOp>();
+                   KernelOp k = from ? kernelOf(from) : KernelOp();
+                   return k && foldsIn(k);
+                 });
     bool returned = llvm::any_of(producer->getUsers(), [](Operation *u) {
       return isa<func::ReturnOp>(u);
     });
@@ -1291,6 +1314,13 @@ private:
       return false;
     }
     adopt(consumer, ck, trial, newInputs, names);
+    llvm::sort(movedAfter,
+               [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    Operation *last = consumer;
+    for (Operation *u : movedAfter) {
+      u->moveAfter(last);
+      last = u;
+    }
     // The consumer's launch gains the output; the others read it there.
     builder.setInsertionPoint(consumer);
     SmallVector<Type> results(consumer.getResultTypes());
