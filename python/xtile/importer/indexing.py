@@ -313,8 +313,8 @@ def _combine_writes(imp, val, dest, hit, vals, axis, reduce, include_self, pick)
             raise UnsupportedError(f"scatter with reduce={reduce!r} is not supported")
         none = imp.const(identity(kind, dtype), wide, dtype)
         picked = imp.where(hit, imp.broadcast(vals, wide), none, wide, dtype)
-        total = imp.reduce(kind, picked, [axis])
-        count = imp.reduce("sum", imp.cast(hit, dtype), [axis])
+        total = _reduce_axis(imp, kind, picked, axis)
+        count = _reduce_axis(imp, "sum", imp.cast(hit, dtype), axis)
         written = imp.compare("gt", out, count, 0)
         if include_self:
             total = imp.binary(COMBINE[kind], dest, total, out, dtype)
@@ -339,7 +339,15 @@ def _last_write(imp, hit, axis=1):
     wide = hit.shape
     none = imp.const(-1, wide, torch.int64)
     which = imp.where(hit, imp.iota(wide, axis), none, wide, torch.int64)
-    return imp.reduce("max", which, [axis])
+    return _reduce_axis(imp, "max", which, axis)
+
+
+def _reduce_axis(imp, kind, x, axis):
+    """The reduction `kind` of x over `axis`; over one write, x without
+    that axis (elementwise: it fuses with what reads it)."""
+    if is_int(x.shape[axis], 1):
+        return imp.reshape(x, x.shape[:axis] + x.shape[axis + 1:])
+    return imp.reduce(kind, x, [axis])
 
 
 def _masked_put(imp, val, x, indices, values, accumulate):

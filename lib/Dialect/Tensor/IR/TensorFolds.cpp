@@ -16,7 +16,6 @@
 
 #include "mlir/Dialect/CommonFolders.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -406,32 +405,6 @@ OpFoldResult ReduceOp::fold(FoldAdaptor) {
   if (getDims().empty() && getInput().getType() == getType())
     return getInput();
   return {};
-}
-
-namespace {
-/// A reduction over dimensions of size 1 only is the identity: a
-/// reshape to the result's type (nothing with keepdim).
-struct ReduceUnitDims : OpRewritePattern<ReduceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ReduceOp op,
-                                PatternRewriter &rewriter) const override {
-    auto inputType = cast<RankedTensorType>(op.getInput().getType());
-    if (op.getDims().empty() ||
-        llvm::any_of(op.getDims(),
-                     [&](int64_t d) { return inputType.getDimSize(d) != 1; }))
-      return failure();
-    if (op.getInput().getType() == op.getType())
-      rewriter.replaceOp(op, op.getInput());
-    else
-      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
-    return success();
-  }
-};
-} // namespace
-
-void ReduceOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
-                                           MLIRContext *context) {
-  patterns.add<ReduceUnitDims>(context);
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {

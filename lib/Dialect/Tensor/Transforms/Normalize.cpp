@@ -186,7 +186,6 @@ void xtile::tensor::populateFastMathPatterns(RewritePatternSet &patterns) {
 LogicalResult xtile::tensor::normalize(Operation *root, bool fastMath) {
   MLIRContext *context = root->getContext();
   RewritePatternSet patterns(context);
-  ReduceOp::getCanonicalizationPatterns(patterns, context);
   if (fastMath)
     populateFastMathPatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));

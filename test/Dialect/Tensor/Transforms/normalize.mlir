@@ -209,17 +209,3 @@ func.func @cse_and_order(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> 
   return %r : tensor<4xf32>
 }
 
-// A reduction over dimensions of size 1 only is the identity: a reshape,
-// or nothing with keepdim. One over other dimensions too stays.
-// CHECK-LABEL: func.func @reduce_unit_dims(
-// CHECK-SAME:      %[[X:.*]]: tensor<4x1x8xi64>, %[[Y:.*]]: tensor<4x1x8xf32>)
-// CHECK-NEXT:    %[[A:.*]] = xtensor.reshape %[[X]] : tensor<4x1x8xi64> -> tensor<4x8xi64>
-// CHECK-NEXT:    %[[C:.*]] = xtensor.reduce sum %[[Y]] dims [1, 2] : tensor<4x1x8xf32> -> tensor<4xf32>
-// CHECK-NEXT:    return %[[A]], %[[X]], %[[C]]
-func.func @reduce_unit_dims(%x: tensor<4x1x8xi64>, %y: tensor<4x1x8xf32>)
-    -> (tensor<4x8xi64>, tensor<4x1x8xi64>, tensor<4xf32>) {
-  %a = xtensor.reduce max %x dims [1] : tensor<4x1x8xi64> -> tensor<4x8xi64>
-  %b = xtensor.reduce min %x dims [1] keepdim : tensor<4x1x8xi64> -> tensor<4x1x8xi64>
-  %c = xtensor.reduce sum %y dims [1, 2] : tensor<4x1x8xf32> -> tensor<4xf32>
-  return %a, %b, %c : tensor<4x8xi64>, tensor<4x1x8xi64>, tensor<4xf32>
-}

@@ -240,8 +240,7 @@ def XTensor_ReduceOp : XTensor_Op<"reduce", [Pure, InferTypeOpAdaptor]> {
     Reduces `input` over `dims` (sorted, unique) with `kind`: `sum prod max
     min` on numbers, `any all` on `i1`. With `keepdim` the reduced
     dimensions stay with size 1, as in PyTorch. An empty `dims` is the
-    identity, and so is a reduction over dimensions of size 1 only: it
-    canonicalizes to a reshape.
+    identity.
 
     ```mlir
     %s = xtensor.reduce sum %x dims [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
@@ -256,7 +255,6 @@ def XTensor_ReduceOp : XTensor_Op<"reduce", [Pure, InferTypeOpAdaptor]> {
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
-  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
