@@ -257,36 +257,35 @@ def fused_cross_entropy(imp, val, input, target, ignore_index, reduction):
     """xtile::fused_cross_entropy (xtile/cross_entropy.py): the loss and
     the gradient of the rows' losses, softmax - one_hot, from one
     log-sum-exp per row."""
+    from .indexing import take
     loss_type, grad_type = val[0].dtype, val[1].dtype
     n, c = input.shape
-    shape = (n, c)
+    shape, rows = (n, c), (n,)
+    # The row statistics as [n] (not [n, 1]): the row kernel that writes
+    # the gradient then writes the log-sum-exp beside it for the loss's
+    # kernel (Loop IR's statistic written beside the row).
+    spread = lambda v, dtype: imp.broadcast(imp.reshape(v, (n, 1)), shape)
     x = imp.cast(input, loss_type)
-    high = imp.reduce("max", x, [1], keepdim=True)
-    shifted = imp.binary("sub", x, high, shape, loss_type)
-    total = imp.reduce("sum", imp.unary("exp", shifted, shape, loss_type), [1], keepdim=True)
-    lse = imp.binary("add", imp.unary("log", total, (n, 1), loss_type), high, (n, 1), loss_type)
-    # Per row as [n, 1], the shape of the row statistics, which keeps the
-    # losses in the kernel of the row's log-sum-exp (Loop IR writes a
-    # statistic beside the row where its readers index it as the row).
-    from .indexing import take
-    column = (n, 1)
-    t = imp.reshape(target, column)
-    valid = imp.compare("ne", column, t, ignore_index)
-    t = imp.where(valid, t, 0, column, torch.int64)
-    picked = take(imp, x, [imp.iota(column, 0), t], column)  # x[i, t[i]]
-    losses = imp.where(valid, imp.binary("sub", lse, picked, column, loss_type), 0, column,
+    high = imp.reduce("max", x, [1])
+    shifted = imp.binary("sub", x, spread(high, loss_type), shape, loss_type)
+    total = imp.reduce("sum", imp.unary("exp", shifted, shape, loss_type), [1])
+    lse = imp.binary("add", imp.unary("log", total, rows, loss_type), high, rows, loss_type)
+    valid = imp.compare("ne", rows, target, ignore_index)
+    t = imp.where(valid, target, 0, rows, torch.int64)
+    picked = take(imp, x, [imp.iota(rows, 0), t], rows)  # x[i, t[i]]
+    losses = imp.where(valid, imp.binary("sub", lse, picked, rows, loss_type), 0, rows,
                        loss_type)
-    hot = imp.compare("eq", shape, imp.iota(shape, 1), t)
-    grad = imp.binary("sub", imp.unary("exp", imp.binary("sub", x, lse, shape, loss_type),
+    hot = imp.compare("eq", shape, imp.iota(shape, 1), spread(t, torch.int64))
+    grad = imp.binary("sub", imp.unary("exp", imp.binary("sub", x, spread(lse, loss_type),
+                                                         shape, loss_type),
                                        shape, loss_type),
                       imp.cast(hot, loss_type), shape, loss_type)
     if reduction == "mean":
-        count = imp.reduce("sum", imp.cast(valid, loss_type), [0, 1])
-        loss = imp.binary("div", imp.reduce("sum", losses, [0, 1]), count, (), loss_type)
+        count = imp.reduce("sum", imp.cast(valid, loss_type), [0])
+        loss = imp.binary("div", imp.reduce("sum", losses, [0]), count, (), loss_type)
     else:
-        loss = imp.reduce("sum", losses, [0, 1]) if reduction == "sum" else \
-            imp.reshape(losses, (n,))
-    grad = imp.where(valid, grad, 0, shape, loss_type)
+        loss = imp.reduce("sum", losses, [0]) if reduction == "sum" else losses
+    grad = imp.where(spread(valid, torch.bool), grad, 0, shape, loss_type)
     return [loss, imp.cast(grad, grad_type)]
 
 

@@ -1223,20 +1223,10 @@ private:
     // function returns, which is written anyway: a value only kernels
     // read is cheaper recomputed by each, and a product or a reduction
     // stays where sibling fusion shares it.)
-    // (A row statistic computed from row folds elsewhere, a log-sum-exp
-    // from a row's maximum and sum, counts as folding: the consumer takes
-    // in those folds next.)
-    auto foldsIn = [](KernelOp k) {
-      return k.walk([](Operation *op) {
-                return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
-                                                     : WalkResult::advance();
-              }).wasInterrupted();
-    };
-    bool folds = foldsIn(pk) || llvm::any_of(producer.getInputs(), [&](Value in) {
-                   auto from = in.getDefiningOp<LaunchOp>();
-                   KernelOp k = from ? kernelOf(from) : KernelOp();
-                   return k && foldsIn(k);
-                 });
+    bool folds = pk.walk([](Operation *op) {
+                     return isa<FoldOp, OnlineFoldOp>(op) ? WalkResult::interrupt()
+                                                          : WalkResult::advance();
+                   }).wasInterrupted();
     bool returned = llvm::any_of(producer->getUsers(), [](Operation *u) {
       return isa<func::ReturnOp>(u);
     });

@@ -508,3 +508,47 @@ func.func @size_twice(%x: tensor<1x?xi64, #T>, %y: tensor<1x1x?xi64, #T>) -> (te
   %c = xtensor.add %y, %b3 : tensor<1x1x?xi64, #T>
   return %a, %c : tensor<1x?xi64, #T>, tensor<1x1x?xi64, #T>
 }
+
+// -----
+
+// A row statistic (a log-sum-exp, from the row's maximum and sum) read by
+// a row consumer (cross-entropy's gradient) and by a reduction over the
+// rows that comes before the consumer (the loss): the consumer takes in
+// the folds and writes the statistic beside its rows, and the reduction
+// moves after it to read it there. Before, the reduction's place kept
+// the statistic a kernel of its own, and the rows were read twice.
+// CHECK-LABEL: xloop.kernel @lse_rows_reduce_{{[0-9]+}}(
+// CHECK-SAME:    %{{.*}}: memref<8xf32>) -> (%{{.*}}: memref<f32>)
+// CHECK-LABEL: xloop.kernel @lse_rows_sub_{{[0-9]+}}(
+// CHECK-SAME:    -> (%[[G:.*]]: memref<8x16xf32>, %[[L:.*]]: memref<8xf32>)
+// CHECK:           %[[MAX:.*]], %[[SUM:.*]] = xloop.online_fold
+// CHECK:           %[[LOG:.*]] = math.log %[[SUM]]
+// CHECK:           %[[LSE:.*]] = arith.addf %[[LOG]], %[[MAX]]
+// CHECK:             xloop.store %{{.*}}, %[[G]]
+// CHECK:           xloop.store %[[LSE]], %[[L]]
+// CHECK-LABEL: func.func @lse_rows(
+// CHECK-NEXT:    %[[K:.*]]:2 = xloop.launch @lse_rows_sub_{{[0-9]+}}(%arg0, %arg1)
+// CHECK-NEXT:    %[[R:.*]] = xloop.launch @lse_rows_reduce_{{[0-9]+}}(%[[K]]#1)
+// CHECK-NEXT:    return %[[R]], %[[K]]#0
+func.func @lse_rows(%x: tensor<8x16xf32>, %t: tensor<8xi64>) -> (tensor<f32>, tensor<8x16xf32>) {
+  %mx = xtensor.reduce max %x dims [1] : tensor<8x16xf32> -> tensor<8xf32>
+  %mx1 = xtensor.reshape %mx : tensor<8xf32> -> tensor<8x1xf32>
+  %mb = xtensor.broadcast %mx1 : tensor<8x1xf32> -> tensor<8x16xf32>
+  %s = xtensor.sub %x, %mb : tensor<8x16xf32>
+  %e = xtensor.exp %s : tensor<8x16xf32>
+  %sum = xtensor.reduce sum %e dims [1] : tensor<8x16xf32> -> tensor<8xf32>
+  %l = xtensor.log %sum : tensor<8xf32>
+  %lse = xtensor.add %l, %mx : tensor<8xf32>
+  %r = xtensor.reduce sum %lse dims [0] : tensor<8xf32> -> tensor<f32>
+  %lse1 = xtensor.reshape %lse : tensor<8xf32> -> tensor<8x1xf32>
+  %lb = xtensor.broadcast %lse1 : tensor<8x1xf32> -> tensor<8x16xf32>
+  %d = xtensor.sub %x, %lb : tensor<8x16xf32>
+  %p = xtensor.exp %d : tensor<8x16xf32>
+  %tb0 = xtensor.reshape %t : tensor<8xi64> -> tensor<8x1xi64>
+  %tb = xtensor.broadcast %tb0 : tensor<8x1xi64> -> tensor<8x16xi64>
+  %io = xtensor.iota dim 1 : tensor<8x16xi64>
+  %hot = xtensor.cmp eq, %io, %tb : tensor<8x16xi64>
+  %hf = xtensor.cast %hot : tensor<8x16xi1> -> tensor<8x16xf32>
+  %g = xtensor.sub %p, %hf : tensor<8x16xf32>
+  return %r, %g : tensor<f32>, tensor<8x16xf32>
+}

@@ -208,4 +208,3 @@ func.func @cse_and_order(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> 
   %r = xtensor.add %ea, %eb : tensor<4xf32>
   return %r : tensor<4xf32>
 }
-
