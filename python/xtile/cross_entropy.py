@@ -94,13 +94,11 @@ def _upcast_source(node):
     else None."""
     if node.op != "call_method" or not node.args:
         return None
-    if node.target == "float" and len(node.args) == 1 and not node.kwargs:
-        pass
-    elif node.target == "to" and (node.args[1:] == (torch.float32,) and not node.kwargs
-                                  or len(node.args) == 1
-                                  and node.kwargs == {"dtype": torch.float32}):
-        pass
-    else:
+    upcast = (node.target == "float" and len(node.args) == 1 and not node.kwargs
+              or node.target == "to" and (node.args[1:] == (torch.float32,) and not node.kwargs
+                                          or len(node.args) == 1
+                                          and node.kwargs == {"dtype": torch.float32}))
+    if not upcast:
         return None
     source = node.args[0]
     meta = getattr(source, "meta", {}).get("example_value")

@@ -507,7 +507,7 @@ def masked_scatter_backward(imp, val, grad_output, mask, sizes):
     k = imp.iota((m,), 0)
     at = lower_bound(imp, count, imp.binary("add", k, 1, (m,), torch.int64))
     g = imp.gather(imp.reshape(imp.cast(grad_output, val.dtype), (n,)), at, 0)
-    total = imp.reshape(imp.slice(count, [n - 1], [n], (1,)), (1,))
+    total = imp.slice(count, [n - 1], [n], (1,))
     found = imp.compare("lt", (m,), k, total)
     return imp.reshape(imp.where(found, g, 0, (m,), val.dtype), val.shape)
 

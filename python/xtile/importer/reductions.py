@@ -264,10 +264,10 @@ def fused_cross_entropy(imp, val, input, target, ignore_index, reduction):
     # The row statistics as [n] (not [n, 1]): the row kernel that writes
     # the gradient then writes the log-sum-exp beside it for the loss's
     # kernel (Loop IR's statistic written beside the row).
-    spread = lambda v, dtype: imp.broadcast(imp.reshape(v, (n, 1)), shape)
+    spread = lambda v: imp.broadcast(imp.reshape(v, (n, 1)), shape)
     x = imp.cast(input, loss_type)
     high = imp.reduce("max", x, [1])
-    shifted = imp.binary("sub", x, spread(high, loss_type), shape, loss_type)
+    shifted = imp.binary("sub", x, spread(high), shape, loss_type)
     total = imp.reduce("sum", imp.unary("exp", shifted, shape, loss_type), [1])
     lse = imp.binary("add", imp.unary("log", total, rows, loss_type), high, rows, loss_type)
     valid = imp.compare("ne", rows, target, ignore_index)
@@ -275,8 +275,8 @@ def fused_cross_entropy(imp, val, input, target, ignore_index, reduction):
     picked = take(imp, x, [imp.iota(rows, 0), t], rows)  # x[i, t[i]]
     losses = imp.where(valid, imp.binary("sub", lse, picked, rows, loss_type), 0, rows,
                        loss_type)
-    hot = imp.compare("eq", shape, imp.iota(shape, 1), spread(t, torch.int64))
-    grad = imp.binary("sub", imp.unary("exp", imp.binary("sub", x, spread(lse, loss_type),
+    hot = imp.compare("eq", shape, imp.iota(shape, 1), spread(t))
+    grad = imp.binary("sub", imp.unary("exp", imp.binary("sub", x, spread(lse),
                                                          shape, loss_type),
                                        shape, loss_type),
                       imp.cast(hot, loss_type), shape, loss_type)
@@ -285,7 +285,7 @@ def fused_cross_entropy(imp, val, input, target, ignore_index, reduction):
         loss = imp.binary("div", imp.reduce("sum", losses, [0]), count, (), loss_type)
     else:
         loss = imp.reduce("sum", losses, [0]) if reduction == "sum" else losses
-    grad = imp.where(spread(valid, torch.bool), grad, 0, shape, loss_type)
+    grad = imp.where(spread(valid), grad, 0, shape, loss_type)
     return [loss, imp.cast(grad, grad_type)]
 
 
