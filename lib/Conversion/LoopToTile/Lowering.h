@@ -618,11 +618,11 @@ private:
                                      RankedTensorType::get({1}, v.getType()), v);
         };
         xt::StoreOp::create(b, loc, one(store.getValue()), buffer, idx,
-                            one(condition));
+                            one(condition), store.getAccumulate());
         return success();
       }
       xt::StoreOp::create(b, loc, scalars.lookupOrDefault(store.getValue()),
-                          buffer, idx, Value());
+                          buffer, idx, Value(), store.getAccumulate());
       return success();
     }
     Value where = mask;
@@ -630,7 +630,8 @@ private:
       Value c = asTile(condition);
       where = where ? arith::AndIOp::create(b, loc, where, c).getResult() : c;
     }
-    xt::StoreOp::create(b, loc, asTile(store.getValue()), buffer, idx, where);
+    xt::StoreOp::create(b, loc, asTile(store.getValue()), buffer, idx, where,
+                        store.getAccumulate());
     return success();
   }
 

@@ -34,10 +34,10 @@ namespace {
 /// materializes splat constants as scalars) and builds scalar math.
 class ElementBuilder {
 public:
-  ElementBuilder(OpBuilder &b, Location loc, Operation *op,
+  ElementBuilder(OpBuilder &b, Location loc, ValueRange operands,
                  ArrayRef<Value> buffers,
                  const DenseMap<StringAttr, Value> &sizes)
-      : b(b), loc(loc), op(op), buffers(buffers), sizes(sizes) {}
+      : b(b), loc(loc), operands(operands), buffers(buffers), sizes(sizes) {}
 
   /// The size of dimension `d` of `type`: a constant, or the kernel's size
   /// argument of its symbol.
@@ -59,7 +59,7 @@ public:
   /// Operand `i` of the op at `indices`.
   Value load(unsigned i, ValueRange indices) {
     SplatElementsAttr splat;
-    if (matchPattern(op->getOperand(i), m_Constant(&splat)))
+    if (matchPattern(operands[i], m_Constant(&splat)))
       return arith::ConstantOp::create(
           b, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
     return xl::LoadOp::create(b, loc, buffers[i], indices);
@@ -93,7 +93,9 @@ public:
 
   OpBuilder &b;
   Location loc;
-  Operation *op;
+  /// The op's operands (Tensor IR values): splat constants among them are
+  /// scalars, the others the kernel's buffers.
+  ValueRange operands;
   ArrayRef<Value> buffers;
   const DenseMap<StringAttr, Value> &sizes;
 };
@@ -771,40 +773,41 @@ struct ConstantLowering : OpConversionPattern<xt::ConstantOp> {
 using ElementFn =
     function_ref<FailureOr<Value>(ElementBuilder &, ArrayRef<Value>)>;
 
-/// Lowers `op` (its operands converted to `operands`) to a kernel of its
-/// own, a nest of parallel loops over its result whose body stores the
-/// element `elementAt` computes, and a launch of it.
-static LogicalResult lowerToKernel(Operation *op, ValueRange operands,
-                                   ConversionPatternRewriter &rewriter,
-                                   SymbolTable &symbols, ElementFn elementAt) {
+/// The body of a kernel's innermost loop: what it stores into `output`
+/// at the loops' induction variables.
+using BodyFn = function_ref<LogicalResult(ElementBuilder &, ArrayRef<Value>,
+                                          Value output)>;
+
+/// A kernel for `op` (named after it and `suffix`) with a nest of parallel
+/// loops over `loopType` filled by `body`, over the buffers of `inputs`
+/// (Tensor IR values, `converted` their converted values; splat constants
+/// become scalars in the kernel) and one output of `resultType`, and its
+/// launch, created before `op`.
+static FailureOr<xl::LaunchOp>
+buildKernel(Operation *op, ValueRange inputs, ValueRange converted,
+            RankedTensorType resultType, RankedTensorType loopType,
+            StringRef suffix, ConversionPatternRewriter &rewriter,
+            SymbolTable &symbols, BodyFn body) {
   auto func = op->getParentOfType<func::FuncOp>();
   if (!func)
     return op->emitOpError("must be inside a func.func to be lowered");
   Location loc = op->getLoc();
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  // An empty result is known without running anything: no kernel. (A
-  // dynamic size is at least 1.)
-  if (llvm::is_contained(resultType.getShape(), 0)) {
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, DenseElementsAttr::get(resultType, ArrayRef<Attribute>{}));
-    return success();
-  }
 
   // Buffers: one per operand that is not a splat constant (those become
   // scalars inside the kernel), then the output.
   SmallVector<Value> launchInputs;
   SmallVector<Type> bufferTypes;
-  SmallVector<int> bufferOf(op->getNumOperands(), -1);
-  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+  SmallVector<int> bufferOf(inputs.size(), -1);
+  for (auto [i, operand] : llvm::enumerate(inputs)) {
     if (matchPattern(operand, m_Constant<SplatElementsAttr>(nullptr)))
       continue;
-    auto it = llvm::find(launchInputs, operands[i]);
+    auto it = llvm::find(launchInputs, converted[i]);
     if (it != launchInputs.end()) {
       bufferOf[i] = it - launchInputs.begin();
       continue;
     }
     bufferOf[i] = launchInputs.size();
-    launchInputs.push_back(operands[i]);
+    launchInputs.push_back(converted[i]);
     auto t = cast<RankedTensorType>(operand.getType());
     bufferTypes.push_back(MemRefType::get(t.getShape(), t.getElementType()));
   }
@@ -827,6 +830,11 @@ static LogicalResult lowerToKernel(Operation *op, ValueRange operands,
       if (it == names.end())
         names.push_back(symbol);
     }
+  for (StringAttr symbol : xt::getSymbols(loopType))
+    if (!llvm::is_contained(names, symbol))
+      return op->emitOpError()
+             << "runs over the dynamic size '" << symbol.getValue()
+             << "', which none of its buffers has";
   SmallVector<int64_t> ranges, hints;
   for (StringAttr name : names) {
     auto declared = xt::getDeclaredSymbol(func, name.getValue());
@@ -841,7 +849,8 @@ static LogicalResult lowerToKernel(Operation *op, ValueRange operands,
   rewriter.setInsertionPoint(func);
   auto kernel = xl::KernelOp::create(
       rewriter, loc,
-      (func.getName() + "_" + op->getName().stripDialect()).str(), numInputs);
+      (func.getName() + "_" + op->getName().stripDialect() + suffix).str(),
+      numInputs);
   symbols.insert(kernel);
   Block *block = rewriter.createBlock(&kernel.getBody());
   for (Type t : bufferTypes)
@@ -856,35 +865,127 @@ static LogicalResult lowerToKernel(Operation *op, ValueRange operands,
       sizes[name] = block->addArgument(rewriter.getIndexType(), loc);
   }
 
-  SmallVector<Value> buffers(op->getNumOperands());
+  SmallVector<Value> buffers(inputs.size());
   for (auto [i, b] : llvm::enumerate(bufferOf))
     if (b >= 0)
       buffers[i] = block->getArgument(b);
 
   SmallVector<Value> ivs;
   rewriter.setInsertionPointToStart(block);
-  ElementBuilder builder(rewriter, loc, op, buffers, sizes);
-  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+  ElementBuilder builder(rewriter, loc, inputs, buffers, sizes);
+  for (int64_t d = 0; d < loopType.getRank(); ++d) {
     auto loop =
-        xl::ParallelOp::create(rewriter, loc, 0, builder.extent(resultType, d));
+        xl::ParallelOp::create(rewriter, loc, 0, builder.extent(loopType, d));
     ivs.push_back(loop.getInductionVar());
     rewriter.setInsertionPointToStart(&loop.getBodyBlock());
   }
-  FailureOr<Value> element = elementAt(builder, ivs);
-  if (failed(element))
+  if (failed(body(builder, ivs, block->getArgument(bufferTypes.size() - 1))))
     return failure();
-  xl::StoreOp::create(rewriter, loc, *element,
-                      block->getArgument(bufferTypes.size() - 1), ivs);
 
   rewriter.setInsertionPoint(op);
   SmallVector<StringRef> launchSizes;
   for (StringAttr name : names)
     launchSizes.push_back(name.getValue());
-  auto launch = rewriter.replaceOpWithNewOp<xl::LaunchOp>(
-      op, TypeRange{resultType}, kernel.getSymName(), launchInputs);
+  auto launch = xl::LaunchOp::create(rewriter, loc, TypeRange{resultType},
+                                     kernel.getSymName(), launchInputs);
   launch.setSizesAttr(rewriter.getStrArrayAttr(launchSizes));
+  return launch;
+}
+
+/// Whether `type` has no elements (known without running anything: a
+/// dynamic size is at least 1).
+static bool isEmptyTensor(RankedTensorType type) {
+  return llvm::is_contained(type.getShape(), 0);
+}
+
+/// Lowers `op` (its operands converted to `operands`) to a kernel of its
+/// own, a nest of parallel loops over its result whose body stores the
+/// element `elementAt` computes, and a launch of it.
+static LogicalResult lowerToKernel(Operation *op, ValueRange operands,
+                                   ConversionPatternRewriter &rewriter,
+                                   SymbolTable &symbols, ElementFn elementAt) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (isEmptyTensor(resultType)) {
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, DenseElementsAttr::get(resultType, ArrayRef<Attribute>{}));
+    return success();
+  }
+  FailureOr<xl::LaunchOp> launch = buildKernel(
+      op, op->getOperands(), operands, resultType, resultType, "", rewriter,
+      symbols, [&](ElementBuilder &e, ArrayRef<Value> ivs, Value output) {
+        FailureOr<Value> element = elementAt(e, ivs);
+        if (failed(element))
+          return failure();
+        xl::StoreOp::create(e.b, e.loc, *element, output, ivs);
+        return success();
+      });
+  if (failed(launch))
+    return failure();
+  rewriter.replaceOp(op, launch->getResults());
   return success();
 }
+
+/// `xtensor.scatter_add` as two kernels: one writes `dest` into the
+/// result (a fill where it is a splat), and one, over the source, adds
+/// each element into the result in place (`updates`) with an accumulating
+/// store, its index along the axis read from `indices`.
+struct ScatterAddLowering : OpConversionPattern<xt::ScatterAddOp> {
+  ScatterAddLowering(MLIRContext *ctx, SymbolTable &symbols)
+      : OpConversionPattern(ctx), symbols(symbols) {}
+
+  LogicalResult
+  matchAndRewrite(xt::ScatterAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto sourceType = cast<RankedTensorType>(op.getSource().getType());
+    if (isEmptyTensor(resultType)) {
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, DenseElementsAttr::get(resultType, ArrayRef<Attribute>{}));
+      return success();
+    }
+    FailureOr<xl::LaunchOp> init = buildKernel(
+        op, op.getDest(), adaptor.getDest(), resultType, resultType, "_init",
+        rewriter, symbols,
+        [&](ElementBuilder &e, ArrayRef<Value> ivs, Value output) {
+          xl::StoreOp::create(e.b, e.loc, e.load(0, ivs), output, ivs);
+          return success();
+        });
+    if (failed(init))
+      return failure();
+    if (isEmptyTensor(sourceType)) {
+      rewriter.replaceOp(op, init->getResults());
+      return success();
+    }
+    Value dest = init->getResult(0);
+    int64_t axis = op.getAxis();
+    int64_t k = cast<RankedTensorType>(op.getIndices().getType()).getRank();
+    SmallVector<Value> inputs{dest, op.getIndices(), op.getSource()};
+    SmallVector<Value> converted{dest, adaptor.getIndices(),
+                                 adaptor.getSource()};
+    FailureOr<xl::LaunchOp> add = buildKernel(
+        op, inputs, converted, resultType, sourceType, "", rewriter, symbols,
+        [&](ElementBuilder &e, ArrayRef<Value> ivs, Value output) {
+          Value i = e.load(1, ivs.slice(axis, k));
+          Value at = arith::IndexCastOp::create(e.b, e.loc,
+                                                e.b.getIndexType(), i);
+          SmallVector<Value> idx(ivs.take_front(axis));
+          idx.push_back(at);
+          llvm::append_range(idx, ivs.drop_front(axis + k));
+          auto store = xl::StoreOp::create(e.b, e.loc, e.load(2, ivs),
+                                           output, idx);
+          store.setAccumulate(true);
+          return success();
+        });
+    if (failed(add))
+      return failure();
+    // The result is the filled buffer, operand #0 of the launch.
+    add->setUpdates(ArrayRef<int64_t>{0});
+    rewriter.replaceOp(op, add->getResults());
+    return success();
+  }
+
+  SymbolTable &symbols;
+};
 
 /// An xtensor op lowered to a kernel of its own, its element given by
 /// `Element`: one pattern per op.
@@ -1041,5 +1142,7 @@ void xtile::populateTensorToLoopPatterns(RewritePatternSet &patterns,
             xt::MatmulOp, xt::TransposeOp, xt::BroadcastOp, xt::ReshapeOp,
             xt::SliceOp, xt::PadOp, xt::ConcatOp, xt::GatherOp>(
       patterns, symbols, lowered);
+  patterns.add<ScatterAddLowering>(patterns.getContext(), symbols);
+  lowered.insert(TypeID::get<xt::ScatterAddOp>());
   patterns.add<Unlowered>(patterns.getContext(), std::move(lowered));
 }

@@ -395,11 +395,26 @@ FailureOr<xk::ProgramOp> HostLowering::run() {
       copies.push_back({v, unsigned(i)});
       continue;
     }
-    if (!v.getDefiningOp<xt::LaunchOp>() || outputOf.count(v) ||
-        updatedOperand(v))
+    if (!v.getDefiningOp<xt::LaunchOp>() || outputOf.count(v)) {
       copies.push_back({v, unsigned(i)});
-    else
-      outputOf[v] = i;
+      continue;
+    }
+    if (updatedOperand(v)) {
+      // A chain of updates in place (a scatter-add's fill, then its adds):
+      // the launch that starts it writes the result buffer, and the
+      // updates follow it there, unless that temporary is returned too.
+      Value root = v;
+      while (updatedInPlace.contains(root))
+        root = updatedOperand(root);
+      if (root == v || updatedOperand(root) || outputOf.count(root) ||
+          !root.getDefiningOp<xt::LaunchOp>() ||
+          llvm::is_contained(ret.getOperands(), root))
+        copies.push_back({v, unsigned(i)});
+      else
+        outputOf[root] = i;
+      continue;
+    }
+    outputOf[v] = i;
   }
   if (failed(createProgram()))
     return failure();

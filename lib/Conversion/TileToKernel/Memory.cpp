@@ -217,6 +217,14 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
     return memType == element ? v
                               : arith::IndexCastOp::create(b, loc, memType, v);
   };
+  // One element written, or (accumulating) added atomically.
+  bool accumulate = op.getAccumulate();
+  auto write = [&](Value v, Value offset) {
+    if (accumulate)
+      xk::AtomicOp::create(b, loc, xk::AtomicKind::add, v, access.ptr, offset);
+    else
+      xk::StoreOp::create(b, loc, v, access.ptr, offset);
+  };
   if (!isTile(value)) {
     // A scalar store: every thread has the value; thread 0 writes it.
     FailureOr<SmallVector<Value>> offs =
@@ -235,7 +243,7 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
     predicated(
         b, loc, pred, {},
         [&] {
-          xk::StoreOp::create(b, loc, toMemory(*v), access.ptr, (*offs)[0]);
+          write(toMemory(*v), (*offs)[0]);
           return SmallVector<Value>{};
         },
         [&] { return SmallVector<Value>{}; });
@@ -245,11 +253,14 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
   FailureOr<SmallVector<Value>> values = tile(value, cs);
   if (failed(values))
     return failure();
-  FailureOr<bool> throughShared = storeThroughShared(op, access, *values, cs);
-  if (failed(throughShared))
-    return failure();
-  if (*throughShared)
-    return success();
+  if (!accumulate) {
+    FailureOr<bool> throughShared =
+        storeThroughShared(op, access, *values, cs);
+    if (failed(throughShared))
+      return failure();
+    if (*throughShared)
+      return success();
+  }
   FailureOr<SmallVector<Value>> offs = offsets(access, op.getIndices(), cs, op);
   if (failed(offs))
     return failure();
@@ -257,7 +268,8 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
   if (failed(masks))
     return failure();
   const Layout &l = layouts[coordinates[cs].layout];
-  bool vec = vectorizable(op.getIndices(), op.getMask(), access, l.vec);
+  bool vec = !accumulate &&
+             vectorizable(op.getIndices(), op.getMask(), access, l.vec);
   for (int64_t c = 0; c < l.chunks; ++c) {
     Value own = coordinates.owned(coordinates[cs].layout, c);
     if (vec) {
@@ -283,8 +295,7 @@ LogicalResult KernelLowering::lowerStore(xt::StoreOp op) {
       predicated(
           b, loc, pred, {},
           [&] {
-            xk::StoreOp::create(b, loc, toMemory((*values)[s]), access.ptr,
-                                (*offs)[s]);
+            write(toMemory((*values)[s]), (*offs)[s]);
             return SmallVector<Value>{};
           },
           [&] { return SmallVector<Value>{}; });

@@ -269,6 +269,11 @@ def _scatter(imp, val, x, coords, shape, values, reduce=None, include_self=True)
     writes along one dimension take _scatter_along)."""
     n, m = math.prod(x.shape), math.prod(shape)
     dtype = val.dtype
+    if reduce in ("sum", "add") and include_self:
+        acc = _atomic_type(dtype, m)
+        if acc is not None:
+            return _scatter_sum(imp, val, x, linear_index(imp, coords, x.shape, shape),
+                                values, shape, acc)
     target = imp.reshape(linear_index(imp, coords, x.shape, shape), (1, m))
     wide = (n, m)
     hit = imp.compare("eq", wide, imp.iota(wide, 0), imp.broadcast(target, wide))
@@ -277,6 +282,44 @@ def _scatter(imp, val, x, coords, shape, values, reduce=None, include_self=True)
     pick = lambda last: imp.gather(imp.reshape(vals, (m,)), last, 0)
     return imp.reshape(_combine_writes(imp, val, flat_x, hit, vals, 1, reduce, include_self,
                                        pick), val.shape)
+
+
+# Writes per destination above which a summing scatter adds each write
+# atomically (xtensor.scatter_add: O(writes) work, one kernel for the
+# writes after one for the destination) rather than having each element
+# compare itself with the writes that may reach it (O(numel * writes),
+# elementwise, fusing with its neighbours).
+ATOMIC_WRITES = 32
+
+# Element types added atomically, and those added in a wider type and
+# rounded (or wrapped) back once.
+_ATOMIC = {torch.float32: torch.float32, torch.float64: torch.float64,
+           torch.int32: torch.int32, torch.int64: torch.int64,
+           torch.float16: torch.float32, torch.bfloat16: torch.float32,
+           torch.int8: torch.int32, torch.uint8: torch.int32, torch.int16: torch.int32}
+
+
+def _atomic_type(dtype, writes):
+    """The type a summing scatter of `writes` writes per destination adds
+    in atomically, or None where comparing is the better (or only) way:
+    few writes, a type no atomic covers, or deterministic algorithms
+    requested (atomic float sums vary in rounding from run to run)."""
+    if isinstance(writes, int) and writes <= ATOMIC_WRITES:
+        return None
+    if dtype.is_floating_point and torch.are_deterministic_algorithms_enabled():
+        return None
+    return _ATOMIC.get(dtype)
+
+
+def _scatter_sum(imp, val, x, flat_index, values, shape, acc):
+    """x plus the elements of `values` (of `shape`) at the row-major
+    linear positions `flat_index` (int64, of `shape`), added atomically
+    in `acc` (xtensor.scatter_add over the flattened x)."""
+    n, m = size_product(x.shape), size_product(shape)
+    dest = imp.reshape(imp.cast(x, acc), (n,))
+    src = imp.reshape(imp.cast(imp.operand(values, shape, val.dtype), acc), (m,))
+    total = imp.scatter_add(src, dest, imp.reshape(flat_index, (m,)), 0)
+    return imp.cast(imp.reshape(total, val.shape), val.dtype)
 
 
 def _scatter_along(imp, val, x, d, index, values, reduce=None, include_self=True):
@@ -288,6 +331,13 @@ def _scatter_along(imp, val, x, d, index, values, reduce=None, include_self=True
     scatter, cross-entropy's gradient, is elementwise)."""
     dtype = val.dtype
     shape, k = tuple(x.shape), index.shape[d]
+    if reduce in ("sum", "add") and include_self:
+        acc = _atomic_type(dtype, k)
+        if acc is not None:
+            coords = [index if m == d else imp.iota(index.shape, m)
+                      for m in range(len(shape))]
+            return _scatter_sum(imp, val, x, linear_index(imp, coords, shape, index.shape),
+                                values, index.shape, acc)
     wide = shape[:d + 1] + (k,) + shape[d + 1:]
     lined = index.shape[:d] + (1, k) + index.shape[d + 1:]
     hit = imp.compare("eq", wide, imp.iota(wide, d),
@@ -399,6 +449,17 @@ def index_put(imp, val, input, indices, values, accumulate=False):
     coords, shape = _index_coords(imp, input, indices)
     if all(isinstance(d, int) for d in shape) and math.prod(shape) == 0:
         return imp.operand(input, val.shape, val.dtype)
+    if len(given) == 1 and accumulate:
+        acc = _atomic_type(val.dtype, size_product(given[0].shape))
+        if acc is not None:
+            # Sums into slices (an embedding's gradient): each of the
+            # indexed slices of values added into its slice of input.
+            p = next(m for m, t in enumerate(indices) if t is not None)
+            idx = wrapped(imp, given[0], input.shape[p], given[0].shape)
+            src = imp.cast(imp.operand(values, shape, val.dtype), acc)
+            total = imp.scatter_add(src, imp.cast(imp.operand(input, val.shape, val.dtype), acc),
+                                    idx, p)
+            return imp.cast(total, val.dtype)
     if len(given) == 1 and len(given[0].shape) == 1:
         p = next(m for m, t in enumerate(indices) if t is not None)
         if not accumulate:

@@ -393,6 +393,14 @@ class IRBuilder:
                          f"{x.type}, {index.type} -> "
                          f"{tensor_type(shape, x.dtype)}", shape, x.dtype)
 
+    def scatter_add(self, source, dest, index, axis):
+        """dest with source's slices added at each element of `index`
+        along `axis` (source has the shape gather(dest, index, axis)
+        gives); f32, f64, i32 or i64."""
+        return self.emit(f"xtensor.scatter_add {source.name} into {dest.name}[{index.name}] "
+                         f"axis {axis} : {source.type}, {index.type} -> {dest.type}",
+                         dest.shape, dest.dtype)
+
     def pad(self, x, low, high, value=0):
         if not any(low) and not any(high):
             return x

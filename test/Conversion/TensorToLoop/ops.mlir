@@ -119,3 +119,30 @@ func.func @ops(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %i: tensor<3xi64>, %t: 
   %s = xtensor.reduce sum %x dims [0, 1] : tensor<4x8xf32> -> tensor<f32>
   return %a, %tr, %r, %rs, %sl, %p, %c, %g, %m, %cs, %io, %mm, %s : tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x1xf32>, tensor<32xf32>, tensor<2x8xf32>, tensor<4x11xf32>, tensor<4x16xf32>, tensor<3x8xf16>, tensor<4x8xi1>, tensor<4x8xbf16>, tensor<4x8xi32>, tensor<4x4xf32>, tensor<f32>
 }
+
+// A scatter-add is two kernels: a fill of the destination (its splat
+// inlined as a scalar), and one over the source that adds each element at
+// its index with an accumulating store, updating the fill's result in
+// place.
+// CHECK-LABEL: xloop.kernel @scatter_scatter_add_init() -> (
+// CHECK-SAME:    %[[O:.*]]: memref<10x8xf32>)
+// CHECK:         %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    xloop.store %[[Z]], %[[O]][%{{.*}}, %{{.*}}] : memref<10x8xf32>
+// CHECK-LABEL: xloop.kernel @scatter_scatter_add(
+// CHECK-SAME:    %{{.*}}: memref<10x8xf32>, %[[IDS:.*]]: memref<2x3xi64>, %[[G:.*]]: memref<2x3x8xf32>) -> (%[[OUT:.*]]: memref<10x8xf32>)
+// CHECK:         xloop.parallel %[[I:.*]] = 0 to 2 {
+// CHECK-NEXT:      xloop.parallel %[[J:.*]] = 0 to 3 {
+// CHECK-NEXT:        xloop.parallel %[[K:.*]] = 0 to 8 {
+// CHECK-NEXT:          %[[ID:.*]] = xloop.load %[[IDS]][%[[I]], %[[J]]] : memref<2x3xi64>
+// CHECK-NEXT:          %[[AT:.*]] = arith.index_cast %[[ID]] : i64 to index
+// CHECK-NEXT:          %[[V:.*]] = xloop.load %[[G]][%[[I]], %[[J]], %[[K]]] : memref<2x3x8xf32>
+// CHECK-NEXT:          xloop.store %[[V]], %[[OUT]][%[[AT]], %[[K]]] accumulate : memref<10x8xf32>
+// CHECK-LABEL: func.func @scatter(
+// CHECK:         %[[F:.*]] = xloop.launch @scatter_scatter_add_init() : () -> tensor<10x8xf32>
+// CHECK-NEXT:    %[[R:.*]] = xloop.launch @scatter_scatter_add(%[[F]], %arg0, %arg1) {updates = array<i64: 0>}
+// CHECK-NEXT:    return %[[R]]
+func.func @scatter(%ids: tensor<2x3xi64>, %g: tensor<2x3x8xf32>) -> tensor<10x8xf32> {
+  %z = xtensor.constant dense<0.0> : tensor<10x8xf32>
+  %r = xtensor.scatter_add %g into %z[%ids] axis 0 : tensor<2x3x8xf32>, tensor<2x3xi64> -> tensor<10x8xf32>
+  return %r : tensor<10x8xf32>
+}

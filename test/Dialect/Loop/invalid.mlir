@@ -69,6 +69,16 @@ xloop.kernel @store_to_cast(%a: memref<4xf32>) -> (%b: memref<4xf32>) {
 
 // -----
 
+xloop.kernel @accumulate_bf16(%a: memref<4xbf16>) -> (%b: memref<4xbf16>) {
+  xloop.parallel %i = 0 to 4 {
+    %v = xloop.load %a[%i] : memref<4xbf16>
+    // expected-error @+1 {{'xloop.store' op accumulates 'bf16'; only f32, f64, i32 and i64 are added atomically}}
+    xloop.store %v, %b[%i] accumulate : memref<4xbf16>
+  }
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // xloop.launch
 //===----------------------------------------------------------------------===//

@@ -100,6 +100,22 @@ xloop.kernel @rank0(%s: memref<f32>) -> (%t: memref<f32>) {
   xloop.store %e, %t[] : memref<f32>
 }
 
+// An accumulating store at a computed index (a scatter-add's kernel).
+// CHECK-LABEL: xloop.kernel @scatter_add(
+// CHECK:           %[[AT:[a-zA-Z0-9_]+]] = arith.index_cast
+// CHECK-NEXT:      xloop.store %{{.*}}, %{{.*}}[%[[AT]], %{{.*}}] accumulate : memref<10x8xf32>
+xloop.kernel @scatter_add(%d: memref<10x8xf32>, %ids: memref<4xi64>, %g: memref<4x8xf32>)
+    -> (%out: memref<10x8xf32>) {
+  xloop.parallel %i = 0 to 4 {
+    xloop.parallel %j = 0 to 8 {
+      %id = xloop.load %ids[%i] : memref<4xi64>
+      %v = xloop.load %g[%i, %j] : memref<4x8xf32>
+      %at = arith.index_cast %id : i64 to index
+      xloop.store %v, %out[%at, %j] accumulate : memref<10x8xf32>
+    }
+  }
+}
+
 // No input at all, two outputs, one of rank 0; a loop with a nonzero lower
 // bound and an empty loop.
 // CHECK-LABEL: xloop.kernel @no_inputs() -> (

@@ -614,6 +614,38 @@ func.func @gather_result_mismatch(%t: tensor<10x4xf32>, %i: tensor<2x3xi32>) -> 
 
 // -----
 
+func.func @scatter_add_bf16(%t: tensor<10x4xbf16>, %i: tensor<3xi64>, %g: tensor<3x4xbf16>) -> tensor<10x4xbf16> {
+  // expected-error @+1 {{'xtensor.scatter_add' op adds 'bf16' elements; only f32, f64, i32 and i64 are added atomically (add 16-bit values into f32 and round after)}}
+  %0 = xtensor.scatter_add %g into %t[%i] axis 0 : tensor<3x4xbf16>, tensor<3xi64> -> tensor<10x4xbf16>
+  return %0 : tensor<10x4xbf16>
+}
+
+// -----
+
+func.func @scatter_add_source_type(%t: tensor<10x4xf32>, %i: tensor<3xi64>, %g: tensor<3x4xf64>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{'xtensor.scatter_add' op adds 'f64' into 'f32'}}
+  %0 = xtensor.scatter_add %g into %t[%i] axis 0 : tensor<3x4xf64>, tensor<3xi64> -> tensor<10x4xf32>
+  return %0 : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_add_axis(%t: tensor<10x4xf32>, %i: tensor<3xi64>, %g: tensor<3x4xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{'xtensor.scatter_add' op axis 2 is out of range for 'tensor<10x4xf32>'}}
+  %0 = xtensor.scatter_add %g into %t[%i] axis 2 : tensor<3x4xf32>, tensor<3xi64> -> tensor<10x4xf32>
+  return %0 : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @scatter_add_source_shape(%t: tensor<10x4xf32>, %i: tensor<3xi64>, %g: tensor<3x5xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{'xtensor.scatter_add' op source 'tensor<3x5xf32>' is not the shape of the slices of 'tensor<10x4xf32>' at indices 'tensor<3xi64>' along axis 0 ('tensor<3x4xf32>')}}
+  %0 = xtensor.scatter_add %g into %t[%i] axis 0 : tensor<3x5xf32>, tensor<3xi64> -> tensor<10x4xf32>
+  return %0 : tensor<10x4xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Matmul
 //===----------------------------------------------------------------------===//

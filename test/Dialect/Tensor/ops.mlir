@@ -448,6 +448,21 @@ func.func @gather(%t: tensor<10x4xf32>, %ids: tensor<2x3xi64>, %j: tensor<2xi32>
   return %0, %1, %2 : tensor<2x3x4xf32>, tensor<10x2xf32>, tensor<3x2x3x2xf16>
 }
 
+// The adjoint of gather: the source has the shape gather would give.
+// CHECK-LABEL: func.func @scatter_add(
+// CHECK-SAME:    %[[T:.*]]: tensor<10x4xf32>, %[[IDS:.*]]: tensor<2x3xi64>, %[[G:.*]]: tensor<2x3x4xf32>, %[[C:.*]]: tensor<5x7xi32>, %[[J:.*]]: tensor<9xi32>, %[[S:.*]]: tensor<5x9xi32>)
+// CHECK-NEXT:    %[[R0:.*]] = xtensor.scatter_add %[[G]] into %[[T]][%[[IDS]]] axis 0 : tensor<2x3x4xf32>, tensor<2x3xi64> -> tensor<10x4xf32>
+// CHECK-NEXT:    %[[R1:.*]] = xtensor.scatter_add %[[S]] into %[[C]][%[[J]]] axis 1 : tensor<5x9xi32>, tensor<9xi32> -> tensor<5x7xi32>
+// CHECK-NEXT:    return %[[R0]], %[[R1]]
+func.func @scatter_add(%t: tensor<10x4xf32>, %ids: tensor<2x3xi64>, %g: tensor<2x3x4xf32>,
+                       %c: tensor<5x7xi32>, %j: tensor<9xi32>, %s: tensor<5x9xi32>)
+    -> (tensor<10x4xf32>, tensor<5x7xi32>) {
+  %0 = xtensor.scatter_add %g into %t[%ids] axis 0
+      : tensor<2x3x4xf32>, tensor<2x3xi64> -> tensor<10x4xf32>
+  %1 = xtensor.scatter_add %s into %c[%j] axis 1 : tensor<5x9xi32>, tensor<9xi32> -> tensor<5x7xi32>
+  return %0, %1 : tensor<10x4xf32>, tensor<5x7xi32>
+}
+
 //===----------------------------------------------------------------------===//
 // Contraction
 //===----------------------------------------------------------------------===//

@@ -550,6 +550,15 @@ xtile.kernel @store_index_count(%a: memref<4xf32>) -> (%b: memref<4x8xf32>) attr
 
 // -----
 
+xtile.kernel @store_accumulate_f16(%a: memref<4xf32>) -> (%b: memref<8xf16>) attributes {grid = array<i64: 1>, num_warps = 4 : i64} {
+  %i = xtile.range 0 to 8 : tensor<8xindex>
+  %v = arith.constant dense<1.0> : tensor<8xf16>
+  // expected-error @+1 {{'xtile.store' op accumulates into 'f16'; only f32, f64, i32 and i64 are added atomically}}
+  xtile.store %v, %b[%i] accumulate : memref<8xf16>[tensor<8xindex>], tensor<8xf16>
+}
+
+// -----
+
 xtile.kernel @store_scalar_type(%a: memref<4xf32>) -> (%b: memref<4x8xf32>) attributes {grid = array<i64: 1>, num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %v = arith.constant 1 : i32

@@ -45,6 +45,18 @@ xtile.kernel @grid_1d(%x: memref<1024xf32>) -> (%y: memref<1024xf32>)
   xtile.store %v, %y[%idx] : memref<1024xf32>[tensor<128xindex>], tensor<128xf32>
 }
 
+// An accumulating (atomic) scatter of a tile.
+// CHECK-LABEL: xtile.kernel @scatter_add(
+// CHECK:         xtile.store %{{.*}}, %{{.*}}[%{{.*}}] accumulate : memref<16xf32>[tensor<128xindex>], tensor<128xf32>
+xtile.kernel @scatter_add(%ids: memref<128xi64>, %x: memref<128xf32>) -> (%y: memref<16xf32>)
+    attributes {grid = array<i64: 1>, num_warps = 4 : i64} {
+  %offs = xtile.range 0 to 128 : tensor<128xindex>
+  %id = xtile.load %ids[%offs] : memref<128xi64>[tensor<128xindex>] -> tensor<128xi64>
+  %at = arith.index_cast %id : tensor<128xi64> to tensor<128xindex>
+  %v = xtile.load %x[%offs] : memref<128xf32>[tensor<128xindex>] -> tensor<128xf32>
+  xtile.store %v, %y[%at] accumulate : memref<16xf32>[tensor<128xindex>], tensor<128xf32>
+}
+
 // A 2-D grid with an explicit #xtile.target (the built-in sm_90 figures) and
 // the most warps allowed; one program_id per grid dimension.
 // CHECK-LABEL: xtile.kernel @grid_2d_sm_90(

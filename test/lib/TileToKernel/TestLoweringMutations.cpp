@@ -62,7 +62,8 @@ enum class Mutation {
   ScaleBlock,
   ScaleOrder,
   KvScale,
-  InPlace
+  InPlace,
+  Accumulate
 };
 
 /// The K loops of block-scaled contractions: each step's dot starts from a
@@ -136,6 +137,12 @@ static void mutateInPlaceStores(ModuleOp module) {
         store.getMaskMutable().clear();
     });
   });
+}
+
+/// Accumulating stores (a scatter-add's atomics) as plain stores: of the
+/// writes that meet at one element, one survives.
+static void mutateAccumulatingStores(ModuleOp module) {
+  module.walk([](xtile::tile::StoreOp store) { store.setAccumulate(false); });
 }
 
 /// fp8 values dequantized in a loop, `extf(fp8 tile) * scales`: the scales'
@@ -236,6 +243,7 @@ struct TestMutatedLowering
             .Case("scale-order", Mutation::ScaleOrder)
             .Case("kv-scale", Mutation::KvScale)
             .Case("in-place", Mutation::InPlace)
+            .Case("accumulate", Mutation::Accumulate)
             .Default(std::nullopt);
     if (!m) {
       getOperation().emitError("unknown test-mutate '") << mutation << "'";
@@ -247,6 +255,8 @@ struct TestMutatedLowering
       mutateDequantScales(getOperation());
     if (*m == Mutation::InPlace)
       mutateInPlaceStores(getOperation());
+    if (*m == Mutation::Accumulate)
+      mutateAccumulatingStores(getOperation());
     if (failed(xtile::lowerTileModule(getOperation(), Mutated(*m))))
       signalPassFailure();
   }

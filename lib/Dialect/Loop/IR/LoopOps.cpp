@@ -639,6 +639,12 @@ LogicalResult LoadOp::verify() {
 }
 
 LogicalResult StoreOp::verify() {
+  if (getAccumulate()) {
+    Type t = getValue().getType();
+    if (!t.isF32() && !t.isF64() && !t.isInteger(32) && !t.isInteger(64))
+      return emitOpError("accumulates ")
+             << t << "; only f32, f64, i32 and i64 are added atomically";
+  }
   return verifyAccess(*this, getBuffer(), getIndices().size());
 }
 

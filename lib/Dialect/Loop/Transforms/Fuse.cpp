@@ -439,8 +439,10 @@ private:
   /// Pulls producers into `consumer` while the cost model allows.
   void process(LaunchOp consumer) {
     // (A launch that updates an operand in place stores only what
-    // changes: it is neither fused into nor fused.)
-    if (erased.contains(consumer) || consumer.getUpdates())
+    // changes: it is neither fused into nor fused. A scatter-add's, whose
+    // stores all accumulate, takes producers of its other operands.)
+    if (erased.contains(consumer) ||
+        (consumer.getUpdates() && !onlyAccumulates(consumer)))
       return;
     KernelOp ck = kernelOf(consumer);
     if (!ck || !launchedOnce(ck))
@@ -457,7 +459,7 @@ private:
       changed = false;
       for (unsigned pos = 0; pos < consumer.getInputs().size(); ++pos) {
         auto producer = consumer.getInputs()[pos].getDefiningOp<LaunchOp>();
-        if (!producer || producer.getUpdates())
+        if (!producer || producer.getUpdates() || updatesInput(consumer, pos))
           continue;
         size_t users =
             std::distance(producer->use_begin(), producer->use_end());
@@ -478,6 +480,25 @@ private:
     }
     for (auto &[producer, users] : rejected)
       waiting[producer].push_back(consumer);
+  }
+
+  /// Whether every store of `launch`'s kernel accumulates (a
+  /// scatter-add's adds).
+  bool onlyAccumulates(LaunchOp launch) {
+    KernelOp kernel = kernelOf(launch);
+    return kernel && !kernel
+                          .walk([](StoreOp store) {
+                            return store.getAccumulate()
+                                       ? WalkResult::advance()
+                                       : WalkResult::interrupt();
+                          })
+                          .wasInterrupted();
+  }
+
+  /// Whether `launch` updates its input #pos in place.
+  static bool updatesInput(LaunchOp launch, unsigned pos) {
+    std::optional<ArrayRef<int64_t>> updates = launch.getUpdates();
+    return updates && llvm::is_contained(*updates, int64_t(pos));
   }
 
   /// Pulls into the elementwise `consumer` (no fold) the elementwise
@@ -1057,8 +1078,17 @@ private:
     for (Operation *user : ck.getInputs()[pos].getUsers())
       if (!isa<LoadOp>(user))
         return false;
-    // Read by others too: the consumer may write what they read.
-    if (llvm::any_of(producer->getUsers(),
+    // A launch updating an operand in place never reads it through a
+    // producer: the buffer changes while the kernel runs.
+    if (std::optional<ArrayRef<int64_t>> updates = consumer.getUpdates())
+      for (int64_t u : *updates)
+        if (u >= 0 && llvm::is_contained(producer.getInputs(),
+                                         consumer.getInputs()[u]))
+          return false;
+    // Read by others too: the consumer may write what they read (not a
+    // launch that updates in place, whose outputs stay its operands').
+    if (!consumer.getUpdates() &&
+        llvm::any_of(producer->getUsers(),
                      [&](Operation *u) { return u != consumer; }) &&
         tryInlineWriting(producer, consumer, ck, pos, pk, *nest))
       return true;
@@ -1125,7 +1155,16 @@ private:
       return false;
     }
 
+    // The operands updated in place, at their new positions.
+    SmallVector<int64_t> updates;
+    if (std::optional<ArrayRef<int64_t>> old = consumer.getUpdates())
+      for (int64_t u : *old)
+        updates.push_back(u < 0 ? u
+                                : llvm::find(newInputs, inputs[u]) -
+                                      newInputs.begin());
     adopt(consumer, ck, trial, newInputs, names);
+    if (!updates.empty())
+      consumer.setUpdates(updates);
     eraseIfUnused(producer);
     return true;
   }

@@ -71,11 +71,12 @@ struct Traffic {
   Bytes updates;
 };
 
-/// Whether a kernel stores output `out` only where a condition holds.
+/// Whether a kernel stores output `out` only where a condition holds, or
+/// adds into it (at the elements its stores reach).
 static bool storesConditionally(Value out) {
   return llvm::any_of(out.getUsers(), [](Operation *user) {
     auto store = dyn_cast<StoreOp>(user);
-    return store && store.getCondition();
+    return store && (store.getCondition() || store.getAccumulate());
   });
 }
 

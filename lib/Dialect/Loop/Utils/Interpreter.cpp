@@ -171,7 +171,10 @@ private:
             return store.emitOpError("writes out of bounds");
           if (Value c = store.getCondition(); c && get(c) == 0)
             return success();
-          t->data[at] = get(store.getValue());
+          if (store.getAccumulate())
+            t->data[at] += get(store.getValue());
+          else
+            t->data[at] = get(store.getValue());
           return success();
         })
         .Case([&](arith::ConstantOp c) -> LogicalResult {

@@ -144,6 +144,24 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   });
   if (problem)
     return problem;
+  // An accumulating store (a scatter-add) is lowered in elementwise
+  // kernels: each element of a tile adds itself atomically.
+  kernel.walk([&](StoreOp store) {
+    if (!store.getAccumulate())
+      return WalkResult::advance();
+    Operation *loop = nullptr;
+    kernel.walk([&](Operation *op) {
+      if (isa<FoldOp, OnlineFoldOp>(op))
+        loop = op;
+    });
+    if (!loop)
+      return WalkResult::advance();
+    problem = TileProblem{store, "accumulates in a kernel with a fold; not "
+                                 "lowered to Tile IR yet"};
+    return WalkResult::interrupt();
+  });
+  if (problem)
+    return problem;
   RowNestShape nest = findRowNest(kernel);
   Block *block = nest.body;
   // A contraction is lowered as output tiles: nothing else may reduce or

@@ -589,6 +589,39 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
 }
 
 //===----------------------------------------------------------------------===//
+// ScatterAddOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScatterAddOp::verify() {
+  auto dest = cast<RankedTensorType>(getDest().getType());
+  auto source = cast<RankedTensorType>(getSource().getType());
+  auto indices = cast<RankedTensorType>(getIndices().getType());
+  Type element = dest.getElementType();
+  if (!element.isF32() && !element.isF64() && !element.isInteger(32) &&
+      !element.isInteger(64))
+    return emitOpError("adds ")
+           << element << " elements; only f32, f64, i32 and i64 are added "
+           << "atomically (add 16-bit values into f32 and round after)";
+  if (source.getElementType() != element)
+    return emitOpError("adds ") << source.getElementType() << " into "
+                                << element;
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= dest.getRank())
+    return emitOpError("axis ") << axis << " is out of range for " << dest;
+  // The source is what gather would read from dest at the indices.
+  SmallVector<Dim> dims = getDims(dest);
+  SmallVector<Dim> shape(ArrayRef<Dim>(dims).take_front(axis));
+  llvm::append_range(shape, getDims(indices));
+  llvm::append_range(shape, ArrayRef<Dim>(dims).drop_front(axis + 1));
+  if (getDims(source) != shape)
+    return emitOpError("source ")
+           << source << " is not the shape of the slices of " << dest
+           << " at indices " << indices << " along axis " << axis << " ("
+           << withDims(source, shape) << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // MatmulOp
 //===----------------------------------------------------------------------===//
 

@@ -462,6 +462,44 @@ FailureOr<RefTensor> Interpreter::eval(Operation *op) {
                                      "interpreter");
             return success();
           })
+          .Case<ScatterAddOp>([&](ScatterAddOp sa) -> LogicalResult {
+            const RefTensor &dest = get(sa.getDest());
+            const RefTensor &src = get(sa.getSource());
+            const RefTensor &idx = get(sa.getIndices());
+            int64_t axis = sa.getAxis(), k = idx.type.getRank();
+            ArrayRef<int64_t> shape = type.getShape();
+            std::vector<int64_t> outStrides = stridesOf(shape);
+            std::vector<int64_t> idxStrides = stridesOf(idx.type.getShape());
+            for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
+              copyElement(out, i, dest, i);
+            bool bad = false;
+            forEach(src.type.getShape(),
+                    [&](int64_t i, const std::vector<int64_t> &c) {
+              int64_t at = 0;
+              for (int64_t d = 0; d < k; ++d)
+                at += c[axis + d] * idxStrides[d];
+              int64_t sel = idx.integer[at];
+              if (sel < 0 || sel >= shape[axis]) {
+                bad = true;
+                return;
+              }
+              int64_t to = sel * outStrides[axis];
+              for (int64_t d = 0; d < axis; ++d)
+                to += c[d] * outStrides[d];
+              for (int64_t d = axis + 1; d < int64_t(shape.size()); ++d)
+                to += c[d + k - 1] * outStrides[d];
+              if (out.isInteger())
+                out.integer[to] = wrapToType(
+                    type.getElementType(),
+                    int64_t(uint64_t(out.integer[to]) + uint64_t(src.integer[i])));
+              else
+                out.real[to] += src.real[i];
+            });
+            if (bad)
+              return op->emitOpError("index out of range in the reference "
+                                     "interpreter");
+            return success();
+          })
           .Case<MatmulOp>([&](MatmulOp mm) -> LogicalResult {
             const RefTensor &a = get(mm.getLhs()), &b = get(mm.getRhs());
             int64_t rank = type.getRank();

@@ -730,6 +730,12 @@ LogicalResult LoadOp::verify() {
 }
 
 LogicalResult StoreOp::verify() {
+  if (getAccumulate()) {
+    Type t = getBuffer().getType().getElementType();
+    if (!t.isF32() && !t.isF64() && !t.isInteger(32) && !t.isInteger(64))
+      return emitOpError("accumulates into ")
+             << t << "; only f32, f64, i32 and i64 are added atomically";
+  }
   return verifyAccess(*this, getBuffer().getType(), getIndices(), getMask(),
                       getValue().getType());
 }

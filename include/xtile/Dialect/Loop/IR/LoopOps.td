@@ -407,14 +407,25 @@ def XLoop_StoreOp : XLoop_Op<"store", [AttrSizedOperandSegments,
     ```mlir
     xloop.store %v, %cache[%h, %l, %d] if %written : memref<2x48x16xbf16>
     ```
+
+    With `accumulate`, the element becomes its value plus `%v`: the stores
+    of all iterations to one element add up, in an unspecified order (on a
+    GPU, atomically). Indices may then be any values (a scatter), and the
+    output updates an input in place, which holds its starting value.
+    Elements are f32, f64, i32 or i64.
+
+    ```mlir
+    xloop.store %g, %table[%id, %j] accumulate : memref<32000x4096xf32>
+    ```
   }];
   let arguments = (ins AnyType:$value,
                    Arg<AnyMemRef, "", [MemWrite]>:$buffer,
                    Variadic<Index>:$indices,
-                   Optional<I1>:$condition);
+                   Optional<I1>:$condition,
+                   UnitAttr:$accumulate);
   let assemblyFormat = [{
-    $value `,` $buffer `[` $indices `]` (`if` $condition^)? attr-dict `:`
-    type($buffer)
+    $value `,` $buffer `[` $indices `]` (`if` $condition^)?
+    (`accumulate` $accumulate^)? attr-dict `:` type($buffer)
   }];
   let builders = [OpBuilder<(ins "::mlir::Value":$value,
                                  "::mlir::Value":$buffer,

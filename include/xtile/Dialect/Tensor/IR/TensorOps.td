@@ -408,6 +408,36 @@ def XTensor_GatherOp : XTensor_Op<"gather", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def XTensor_ScatterAddOp : XTensor_Op<"scatter_add", [Pure,
+    AllTypesMatch<["dest", "result"]>]> {
+  let summary = "sums of slices into a tensor at indices along an axis";
+  let description = [{
+    The adjoint of `xtensor.gather`: `dest` with the slices of `source`
+    added at `indices` along `axis`, where `source` has the shape
+    `dest.shape[:axis] + indices.shape + dest.shape[axis+1:]` (the shape
+    `gather` gives). Slices written by several indices get each of their
+    sums, in an unspecified order (floats may differ in rounding from run
+    to run, as PyTorch's `index_add_` on a GPU does). This is an
+    embedding's gradient (`axis = 0`), `index_add` and, over a flattened
+    tensor, `scatter_add`. Elements are f32, f64, i32 or i64: the types a
+    GPU adds atomically. Out-of-range indices are undefined behaviour, as
+    in `gather`.
+
+    ```mlir
+    %g = xtensor.scatter_add %grad into %zeros[%ids] axis 0
+        : tensor<8x128x4096xf32>, tensor<8x128xi64> -> tensor<32000x4096xf32>
+    ```
+  }];
+  let arguments = (ins XTensor_AnyTensor:$source, XTensor_AnyTensor:$dest,
+                   XTensor_IndexTensor:$indices, I64Attr:$axis);
+  let results = (outs XTensor_AnyTensor:$result);
+  let assemblyFormat = [{
+    $source `into` $dest `[` $indices `]` `axis` $axis attr-dict `:`
+    type($source) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Contraction
 //===----------------------------------------------------------------------===//

@@ -237,14 +237,20 @@ def XTile_StoreOp : XTile_Op<"store", [AttrSizedOperandSegments]> {
     xtile.store %v, %y[%rows, %cols] mask %in : tensor<1024xi1>
         : memref<4096x1000xf32>[tensor<1024xindex>, tensor<1024xindex>], tensor<1024xf32>
     ```
+
+    With `accumulate` (`xloop.store`'s), each element is added to the
+    buffer's, atomically: elements of one tile, or of different programs,
+    that reach the same position all add up.
   }];
   let arguments = (ins AnyType:$value,
                    Arg<AnyMemRef, "", [MemWrite]>:$buffer,
                    Variadic<XTile_IndexLike>:$indices,
-                   Optional<StaticShapeTensorOf<[I1]>>:$mask);
+                   Optional<StaticShapeTensorOf<[I1]>>:$mask,
+                   UnitAttr:$accumulate);
   let assemblyFormat = [{
     $value `,` $buffer `[` $indices `]` (`mask` $mask^ `:` type($mask))?
-    attr-dict `:` type($buffer) (`[` type($indices)^ `]`)? `,` type($value)
+    (`accumulate` $accumulate^)? attr-dict `:` type($buffer)
+    (`[` type($indices)^ `]`)? `,` type($value)
   }];
   let hasVerifier = 1;
 }
