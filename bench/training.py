@@ -24,11 +24,14 @@ the same layer:
     build/venv/bin/python bench/training.py [--hidden 4096 --inter 11008
         --heads 32 --kv-heads 8 --tokens 2048] [--dtype bfloat16]
     build/venv/bin/python bench/training.py --loss [--vocab 32000]
+    build/venv/bin/python bench/training.py --embedding [--vocab 32000]
 
 --loss measures the language-modelling loss instead of the layer:
 cross-entropy over [tokens, vocab] logits upcast to f32, as Hugging
 Face's loss does (the forward's log-softmax and loss, the backward's
-gradient of the logits).
+gradient of the logits). --embedding measures the token embedding: its
+forward gather and its backward, the table's gradient (a scatter-add of
+the tokens' gradients into a zero table).
 
 The graphs are run eagerly (PyTorch's own kernels, under the CPU) to reach
 the backward: xtile's kernels are counted from their IR, not run, so the
@@ -48,6 +51,8 @@ import torch
 def layer(opts):
     if opts.loss:
         return loss(opts)
+    if opts.embedding:
+        return embedding(opts)
     import transformers as T
     cfg = T.LlamaConfig(hidden_size=opts.hidden, intermediate_size=opts.inter,
                         num_attention_heads=opts.heads, num_key_value_heads=opts.kv_heads,
@@ -79,6 +84,13 @@ def loss(opts):
             return torch.nn.functional.cross_entropy(logits.float(), target)
     x = torch.randn(opts.tokens, opts.vocab, dtype=opts.dtype, requires_grad=True)
     return Loss().train(), x
+
+
+def embedding(opts):
+    torch.manual_seed(0)
+    table = torch.nn.Embedding(opts.vocab, opts.hidden).to(opts.dtype)
+    ids = torch.randint(0, opts.vocab, (1, opts.tokens))
+    return table.train(), ids
 
 
 def graph_bytes(values):
@@ -218,12 +230,16 @@ def main():
     parser.add_argument("--no-inductor", action="store_true")
     parser.add_argument("--loss", action="store_true",
                         help="the cross-entropy loss over --vocab logits instead of the layer")
+    parser.add_argument("--embedding", action="store_true",
+                        help="the token embedding ([--vocab, --hidden]) instead of the layer")
     parser.add_argument("--vocab", type=int, default=32000)
     opts = parser.parse_args()
     opts.dtype = getattr(torch, opts.dtype)
     dtype = str(opts.dtype).split('.')[-1]
     if opts.loss:
         print(f"cross-entropy over [{opts.tokens}, {opts.vocab}] {dtype} logits, in f32")
+    elif opts.embedding:
+        print(f"token embedding [{opts.vocab}, {opts.hidden}] {dtype}, {opts.tokens} tokens")
     else:
         print(f"Llama decoder layer, hidden {opts.hidden}, MLP {opts.inter}, {opts.heads} heads "
               f"({opts.kv_heads} KV), {opts.tokens} tokens, {dtype}")

@@ -1,7 +1,9 @@
 # Summing scatters through xtile.compile under the CPU emulation, against
 # eager: an embedding's gradient (index_put with accumulate), index_add,
 # scatter_add with an index over every dimension, integers (wrapping as
-# eager does) and 16-bit floats (added in f32, rounded once). Past
+# eager does), 16-bit floats (added in f32, rounded once), and
+# grid_sample's backward (its input's gradient a scatter-add of the taps,
+# bilinear, nearest and bicubic, with every padding). Past
 # ATOMIC_WRITES writes per destination they are xtensor.scatter_add (a fill
 # and one kernel of atomic adds); with few writes, or deterministic
 # algorithms requested, each element compares itself with the writes that
@@ -58,7 +60,23 @@ def cases():
           torch.randint(-100, 100, (64, 16), dtype=torch.int8)), 0.0),
         ("index_put accumulate few writes", lambda t, i, g: t.index_put((i,), g, accumulate=True),
          (r(100, 64), torch.randint(0, 100, (8,)), r(8, 64)), 1e-6),
-    ]
+    ] + [(f"grid_sampler_2d backward {m} {p}{' align' if a else ''}", grid_backward(i, j, a),
+          (r(2, 3, 4, 6), r(2, 3, 5, 7), torch.rand(2, 4, 6, 2) * 2.6 - 1.3), 1e-5)
+         for (i, m), (j, p), a in (((0, "bilinear"), (0, "zeros"), False),
+                                   ((0, "bilinear"), (1, "border"), True),
+                                   ((0, "bilinear"), (2, "reflection"), False),
+                                   ((0, "bilinear"), (2, "reflection"), True),
+                                   ((1, "nearest"), (0, "zeros"), False),
+                                   ((1, "nearest"), (2, "reflection"), True),
+                                   ((2, "bicubic"), (0, "zeros"), False),
+                                   ((2, "bicubic"), (2, "reflection"), True))]
+
+
+def grid_backward(mode, padding, align):
+    """grid_sample's backward: the input's gradient a scatter-add of the
+    taps, the grid's from the values they read."""
+    return lambda go, x, grid: torch.ops.aten.grid_sampler_2d_backward(
+        go, x, grid, mode, padding, align, [True, True])
 
 
 def check(name, f, args, tol):
@@ -66,14 +84,17 @@ def check(name, f, args, tol):
     with torch.no_grad():
         want = module(*args)
         got = xtile.compile(module, args, backend="emu")(*args)
-    if got.dtype != want.dtype or got.shape != want.shape:
-        return False, f"{name}: FAILED ({got.dtype} {tuple(got.shape)} for eager's " \
-                      f"{want.dtype} {tuple(want.shape)})"
-    if want.is_floating_point():
-        scale = want.double().abs().max().item() or 1.0
-        error = (got.double() - want.double()).abs().max().item() / scale
-    else:
-        error = float((got != want).sum().item())
+    got, want = (got, want) if isinstance(want, (tuple, list)) else ((got,), (want,))
+    error = 0.0
+    for g, w in zip(got, want):
+        if g.dtype != w.dtype or g.shape != w.shape:
+            return False, f"{name}: FAILED ({g.dtype} {tuple(g.shape)} for eager's " \
+                          f"{w.dtype} {tuple(w.shape)})"
+        if w.is_floating_point():
+            scale = w.double().abs().max().item() or 1.0
+            error = max(error, (g.double() - w.double()).abs().max().item() / scale)
+        else:
+            error = max(error, float((g != w).sum().item()))
     atomic, kernels = lowered(module, args)
     ok = error <= tol
     return ok, (f"{name}: {'ok' if ok else 'FAILED'} ({'atomic' if atomic else 'compared'}, "

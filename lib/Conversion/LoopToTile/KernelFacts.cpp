@@ -451,8 +451,40 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
   facts.folds = nest.folds;
   SmallVector<BlockArgument> buffers(kernel.getInputs());
   llvm::append_range(buffers, kernel.getOutputs());
-  for (BlockArgument arg : buffers)
-    facts.bytes += kernel.getNumBytesAtHints(arg);
+  bool adds = kernel
+                  .walk([](xl::StoreOp store) {
+                    return store.getAccumulate() ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+                  })
+                  .wasInterrupted();
+  for (BlockArgument arg : buffers) {
+    // In a scatter-add's kernel, the operand it updates in place is never
+    // read, and an output whose stores all accumulate moves what they
+    // touch: each store reads and writes one element (at most the whole
+    // buffer, each way).
+    if (adds && arg.use_empty())
+      continue;
+    bool accumulated = adds && llvm::all_of(arg.getUsers(), [](Operation *u) {
+      auto store = dyn_cast<xl::StoreOp>(u);
+      return store && store.getAccumulate();
+    });
+    if (!accumulated) {
+      facts.bytes += kernel.getNumBytesAtHints(arg);
+      continue;
+    }
+    int64_t touched = 0;
+    for (Operation *user : arg.getUsers()) {
+      int64_t stores = 1;
+      for (auto loop = user->getParentOfType<xl::ParallelOp>(); loop;
+           loop = loop->getParentOfType<xl::ParallelOp>())
+        stores *= loop.getTripCountAtHint();
+      touched += stores;
+    }
+    int64_t element =
+        getElementBytes(cast<MemRefType>(arg.getType()).getElementType());
+    facts.bytes += 2 * std::min(touched * element,
+                                kernel.getNumBytesAtHints(arg));
+  }
   // Every access of a group moves `vector` elements in at most 16 bytes:
   // the widest element of any buffer bounds the vector width (a bf16
   // input sized alone would give an 8-lane f32 store).

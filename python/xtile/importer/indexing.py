@@ -705,10 +705,11 @@ def upsample_bilinear2d(imp, val, input, output_size=None, align_corners=False,
     return imp.cast(blend(0, base), val.dtype)
 
 
-def _grid_coordinate(imp, g, k, size, align_corners, padding_mode):
+def _grid_coordinate(imp, g, k, size, align_corners, padding_mode, grad=False):
     """Coordinate k (0: x, 1: y) of the grid `g` ([n, h, w, 2] in the
     compute type) as a position along an input dimension of `size`, with
-    grid_sample's padding (1: the border, 2: reflection) applied."""
+    grid_sample's padding (1: the border, 2: reflection) applied; with
+    `grad`, (the position, its derivative in the grid's coordinate)."""
     gshape, c = g.shape[:3], g.dtype
     t = imp.reshape(take(imp, g, [imp.iota(gshape, 0), imp.iota(gshape, 1),
                                   imp.iota(gshape, 2), imp.const(k, gshape, torch.int64)],
@@ -720,21 +721,45 @@ def _grid_coordinate(imp, g, k, size, align_corners, padding_mode):
         t = imp.binary("mul", imp.binary("sub", imp.binary(
             "mul", imp.binary("add", t, 1, gshape, c), size, gshape, c), 1, gshape, c),
             0.5, gshape, c)
+    t, d = _pad_coordinate(imp, t, size, align_corners, padding_mode, grad)
+    if not grad:
+        return t
+    scale = (size - 1) / 2 if align_corners else size / 2
+    return t, imp.binary("mul", d, scale, gshape, c)
+
+
+def _pad_coordinate(imp, t, size, align_corners, padding_mode, grad=False):
+    """(t, positions along a dimension of `size`, with grid_sample's
+    padding applied: 1 clips to the border, 2 reflects about the edges
+    and clips; with `grad`, its derivative in t as PyTorch's backward
+    takes it: -1 where a reflection mirrors, 0 where clipping holds it at
+    or beyond an edge; else None)."""
+    gshape, c = t.shape, t.dtype
+    d = imp.const(1, gshape, c) if grad else None
     if padding_mode == 2:
         low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
         if low == high:
-            t = imp.const(0, gshape, c)
-        else:
-            lo, span = low / 2, (high - low) / 2
-            a = imp.unary("abs", imp.binary("sub", t, lo, gshape, c), gshape, c)
-            extra = imp.binary("rem", a, span, gshape, c)
-            flips = imp.unary("floor", imp.binary("div", a, span, gshape, c), gshape, c)
-            even = imp.compare("eq", gshape, imp.binary("rem", flips, 2, gshape, c), 0)
-            t = imp.where(even, imp.binary("add", extra, lo, gshape, c),
-                          imp.binary("sub", span + lo, extra, gshape, c), gshape, c)
+            zero = imp.const(0, gshape, c)
+            return zero, (zero if grad else None)
+        lo, span = low / 2, (high - low) / 2
+        shifted = imp.binary("sub", t, lo, gshape, c)
+        a = imp.unary("abs", shifted, gshape, c)
+        extra = imp.binary("rem", a, span, gshape, c)
+        flips = imp.unary("floor", imp.binary("div", a, span, gshape, c), gshape, c)
+        even = imp.compare("eq", gshape, imp.binary("rem", flips, 2, gshape, c), 0)
+        t = imp.where(even, imp.binary("add", extra, lo, gshape, c),
+                      imp.binary("sub", span + lo, extra, gshape, c), gshape, c)
+        if grad:
+            # Mirrored below the low edge, and by each odd flip.
+            below = imp.compare("lt", gshape, shifted, 0)
+            d = imp.where(imp.binary("xor", below, even, gshape, torch.bool), 1, -1, gshape, c)
     if padding_mode in (1, 2):
+        if grad:
+            held = imp.binary("or", imp.compare("le", gshape, t, 0),
+                              imp.compare("ge", gshape, t, size - 1), gshape, torch.bool)
+            d = imp.where(held, 0, d, gshape, c)
         t = imp.binary("min", imp.binary("max", t, 0, gshape, c), size - 1, gshape, c)
-    return t
+    return t, d
 
 
 def _grid_tap(imp, xc, px, py, weight, shape):
@@ -756,23 +781,85 @@ def _grid_tap(imp, xc, px, py, weight, shape):
     return imp.binary("mul", read, spread(weight), shape, c)
 
 
+def _cubic(imp, t, grad=False):
+    """The 4 weights of a cubic convolution (A = -0.75, PyTorch's) of the
+    taps at -1, 0, 1, 2 from floor(position), t its fraction; with
+    `grad`, minus their derivatives in t, as PyTorch's backward takes
+    them."""
+    shape, c, A = t.shape, t.dtype, -0.75
+    poly = lambda x, coeffs: _horner(imp, x, coeffs)
+    one_minus = imp.binary("sub", 1, t, shape, c)
+    if not grad:
+        far = lambda x: poly(x, (A, -5 * A, 8 * A, -4 * A))        # 1 <= x < 2
+        near = lambda x: poly(x, (A + 2, -(A + 3), 0, 1))          # x < 1
+        return [far(imp.binary("add", t, 1, shape, c)), near(t), near(one_minus),
+                far(imp.binary("add", one_minus, 1, shape, c))]
+    x0 = imp.binary("sub", -1, t, shape, c)
+    x1 = imp.unary("neg", t, shape, c)
+    x3 = imp.binary("sub", 2, t, shape, c)
+    return [poly(x0, (-3 * A, -10 * A, -8 * A)), poly(x1, (-3 * (A + 2), -2 * (A + 3), 0)),
+            poly(one_minus, (3 * (A + 2), -2 * (A + 3), 0)), poly(x3, (3 * A, -10 * A, 8 * A))]
+
+
+def _horner(imp, x, coeffs):
+    """coeffs[0] * x^(n-1) + ... + coeffs[-1], by Horner's rule."""
+    shape, c = x.shape, x.dtype
+    acc = imp.const(coeffs[0], shape, c)
+    for k in coeffs[1:]:
+        acc = imp.binary("mul", acc, x, shape, c)
+        if k:
+            acc = imp.binary("add", acc, k, shape, c)
+    return acc
+
+
+def _bicubic_taps(imp, ix, iy, w, h, align_corners, padding_mode, grad=False):
+    """grid_sample's 16 bicubic taps of positions (ix, iy) (unpadded):
+    (x, y) int64 after the padding, the weight, and with `grad` the
+    weight's derivatives in ix and iy (else None)."""
+    gshape, c = ix.shape, ix.dtype
+    x0, y0 = imp.unary("floor", ix, gshape, c), imp.unary("floor", iy, gshape, c)
+    tx, ty = imp.binary("sub", ix, x0, gshape, c), imp.binary("sub", iy, y0, gshape, c)
+    wx, wy = _cubic(imp, tx), _cubic(imp, ty)
+    gx, gy = (_cubic(imp, tx, True), _cubic(imp, ty, True)) if grad else (None, None)
+    mul = lambda a, b: imp.binary("mul", a, b, gshape, c)
+    neg = lambda a: imp.unary("neg", a, gshape, c)
+    at = lambda base, k, size: imp.cast(_pad_coordinate(
+        imp, imp.binary("add", base, k - 1, gshape, c), size, align_corners, padding_mode)[0],
+        torch.int64)
+    taps = []
+    for j in range(4):
+        py = at(y0, j, h)
+        for i in range(4):
+            taps.append((at(x0, i, w), py, mul(wx[i], wy[j]),
+                         neg(mul(gx[i], wy[j])) if grad else None,
+                         neg(mul(gy[j], wx[i])) if grad else None))
+    return taps
+
+
 @lowering("grid_sampler_2d")
 def grid_sampler_2d(imp, val, input, grid, interpolation_mode, padding_mode,
                     align_corners):
     # PyTorch's grid_sample: each output point reads the input at the
     # grid's (x, y) in [-1, 1], unnormalized to pixels, with padding by
     # zeros (0), the border (1) or reflection (2), and bilinear (0) or
-    # nearest (1) interpolation; out-of-range taps read zero.
-    if interpolation_mode not in (0, 1):
-        raise UnsupportedError("grid_sample with mode='bicubic' is not supported")
+    # nearest (1) or bicubic (2: 16 taps, each padded on its own)
+    # interpolation; out-of-range taps read zero.
     shape = tuple(val.shape)
     n, ch, h, w = input.shape
     c = torch.float64 if val.dtype == torch.float64 else torch.float32
     g = imp.cast(grid, c)
     gshape = g.shape[:3]
+    xc = imp.cast(input, c)
+    if interpolation_mode == 2:
+        ix = _grid_coordinate(imp, g, 0, w, align_corners, 0)
+        iy = _grid_coordinate(imp, g, 1, h, align_corners, 0)
+        out = None
+        for px, py, wt, _, _ in _bicubic_taps(imp, ix, iy, w, h, align_corners, padding_mode):
+            t = _grid_tap(imp, xc, px, py, wt, shape)
+            out = t if out is None else imp.binary("add", out, t, shape, c)
+        return imp.cast(out, val.dtype)
     ix = _grid_coordinate(imp, g, 0, w, align_corners, padding_mode)
     iy = _grid_coordinate(imp, g, 1, h, align_corners, padding_mode)
-    xc = imp.cast(input, c)
     i64 = lambda t: imp.cast(t, torch.int64)
     if interpolation_mode == 1:
         v = Shape(gshape, c)
@@ -791,3 +878,93 @@ def grid_sampler_2d(imp, val, input, grid, interpolation_mode, padding_mode,
         t = _grid_tap(imp, xc, i64(px), i64(py), wt, shape)
         out = t if out is None else imp.binary("add", out, t, shape, c)
     return imp.cast(out, val.dtype)
+
+
+@lowering("grid_sampler_2d_backward")
+def grid_sampler_2d_backward(imp, val, grad_output, input, grid, interpolation_mode,
+                             padding_mode, align_corners, output_mask):
+    # The input's gradient: each output point's gradient added, with its
+    # tap's weight, into the input positions it read (one scatter-add of
+    # the taps); the grid's: the weights' derivatives in x and y times
+    # the input values the taps read, summed over the channels, times
+    # each coordinate's derivative (_grid_coordinate's, with grad).
+    if torch.are_deterministic_algorithms_enabled():
+        raise UnsupportedError("grid_sample's backward adds into the input's gradient "
+                               "atomically, which deterministic algorithms exclude")
+    n, ch, h, w = input.shape
+    gh, gw = grid.shape[1:3]
+    c = torch.float64 if val[0].dtype == torch.float64 else torch.float32
+    g = imp.cast(grid, c)
+    gshape = (n, gh, gw)
+    shape = (n, ch, gh, gw)
+    # (Bicubic pads each tap, and its grid gradient does not see the
+    # padding.)
+    unpadded = 0 if interpolation_mode == 2 else padding_mode
+    ix, dx = _grid_coordinate(imp, g, 0, w, align_corners, unpadded, grad=True)
+    iy, dy = _grid_coordinate(imp, g, 1, h, align_corners, unpadded, grad=True)
+    go = imp.cast(grad_output, c)
+    xc = imp.cast(input, c)
+    i64 = lambda t: imp.cast(t, torch.int64)
+    sub = lambda a, b: imp.binary("sub", a, b, gshape, c)
+    mul = lambda a, b: imp.binary("mul", a, b, gshape, c)
+    spread = lambda t: imp.broadcast(imp.reshape(t, (n, 1, gh, gw)), shape)
+    if interpolation_mode == 1:
+        v = Shape(gshape, c)
+        taps = [(i64(round_(imp, v, ix)), i64(round_(imp, v, iy)), imp.const(1, gshape, c),
+                 None, None)]
+    elif interpolation_mode == 2:
+        taps = _bicubic_taps(imp, ix, iy, w, h, align_corners, padding_mode, grad=True)
+    else:
+        x0, y0 = imp.unary("floor", ix, gshape, c), imp.unary("floor", iy, gshape, c)
+        x1, y1 = imp.binary("add", x0, 1, gshape, c), imp.binary("add", y0, 1, gshape, c)
+        ex, wx, ey, wy = sub(x1, ix), sub(ix, x0), sub(y1, iy), sub(iy, y0)
+        neg = lambda t: imp.unary("neg", t, gshape, c)
+        # (x, y, weight, its derivative in ix, in iy)
+        taps = [(i64(x0), i64(y0), mul(ex, ey), neg(ey), neg(ex)),
+                (i64(x1), i64(y0), mul(wx, ey), ey, neg(wx)),
+                (i64(x0), i64(y1), mul(ex, wy), neg(wy), ex),
+                (i64(x1), i64(y1), mul(wx, wy), wy, wx)]
+    sources, targets = [], []
+    gix = giy = None
+    for px, py, weight, wdx, wdy in taps:
+        inside = imp.binary("and", imp.binary(
+            "and", imp.compare("ge", gshape, px, 0), imp.compare("lt", gshape, px, w), gshape,
+            torch.bool), imp.binary("and", imp.compare("ge", gshape, py, 0),
+                                    imp.compare("lt", gshape, py, h), gshape, torch.bool),
+            gshape, torch.bool)
+        clamp = lambda t, size: imp.binary("min", imp.binary("max", t, 0, gshape, torch.int64),
+                                           size - 1, gshape, torch.int64)
+        cx, cy = spread(clamp(px, w)), spread(clamp(py, h))
+        sources.append(imp.where(spread(inside), imp.binary("mul", go, spread(weight), shape, c),
+                                 0, shape, c))
+        targets.append(linear_index(imp, [imp.iota(shape, 0), imp.iota(shape, 1), cy, cx],
+                                    (n, ch, h, w), shape))
+        if wdx is None:
+            continue
+        # The input value the tap reads (zero outside), times the gradient,
+        # summed over the channels.
+        read = imp.where(spread(inside), take(imp, xc, [imp.iota(shape, 0), imp.iota(shape, 1),
+                                                        cy, cx], shape), 0, shape, c)
+        s = imp.reduce("sum", imp.binary("mul", read, go, shape, c), [1])
+        tx, ty = mul(s, wdx), mul(s, wdy)
+        gix = tx if gix is None else imp.binary("add", gix, tx, gshape, c)
+        giy = ty if giy is None else imp.binary("add", giy, ty, gshape, c)
+    k = len(taps)
+    m = k * n * ch * gh * gw
+    src = imp.concat([imp.reshape(s, (1,) + shape) for s in sources], 0, (k,) + shape, c) \
+        if k > 1 else imp.reshape(sources[0], (1,) + shape)
+    at = imp.concat([imp.reshape(t, (1,) + shape) for t in targets], 0, (k,) + shape,
+                    torch.int64) if k > 1 else imp.reshape(targets[0], (1,) + shape)
+    gin_type = val[0].dtype if val[0] is not None else input.dtype
+    acc = _ATOMIC.get(gin_type, torch.float32)
+    total = imp.scatter_add(imp.cast(imp.reshape(src, (m,)), acc),
+                            imp.const(0, (n * ch * h * w,), acc), imp.reshape(at, (m,)), 0)
+    grad_input = imp.cast(imp.reshape(total, (n, ch, h, w)), gin_type)
+    if gix is None:
+        grad_grid = imp.const(0, tuple(grid.shape), grid.dtype)
+    else:
+        gx, gy = mul(gix, dx), mul(giy, dy)
+        stacked = imp.concat([imp.reshape(gx, gshape + (1,)), imp.reshape(gy, gshape + (1,))], 3,
+                             gshape + (2,), c)
+        grad_grid = imp.cast(stacked, grid.dtype)
+    return [grad_input, grad_grid]
