@@ -1,7 +1,9 @@
 # Summing scatters through xtile.compile under the CPU emulation, against
 # eager: an embedding's gradient (index_put with accumulate), index_add,
 # scatter_add with an index over every dimension, integers (wrapping as
-# eager does), 16-bit floats (added in f32, rounded once), and
+# eager does), 16-bit floats (added in f32, rounded once: into one f32
+# slot per write where the table is at least twice the writes, else into
+# an f32 copy of the destination), and
 # grid_sample's backward (its input's gradient a scatter-add of the taps,
 # bilinear, nearest and bicubic, with every padding). Past
 # ATOMIC_WRITES writes per destination they are xtensor.scatter_add (a fill
@@ -45,6 +47,10 @@ def cases():
         ("index_put accumulate bf16", lambda t, i, g: t.index_put((i,), g, accumulate=True),
          (r(1000, 64).bfloat16(), ids, r(4, 50, 64).bfloat16()), 8e-3),
         ("embedding backward f32", embedding_grad(1000), (r(4, 50, 64), ids), 1e-6),
+        ("embedding backward bf16", embedding_grad(1000), (r(4, 50, 64).bfloat16(), ids), 8e-3),
+        ("index_put accumulate f16 small table",
+         lambda t, i, g: t.index_put((i,), g, accumulate=True),
+         (r(40, 64).half(), torch.randint(0, 40, (200,)), r(200, 64).half()), 2e-3),
         ("embedding backward padding_idx", embedding_grad(1000, 7),
          (r(4, 50, 64), torch.where(ids % 5 == 0, 7, ids)), 1e-6),
         ("embedding backward hot rows", embedding_grad(3), (r(4, 50, 64), hot), 1e-6),

@@ -94,6 +94,17 @@ class Importer(IRBuilder):
             return type(node)(self.arg(n) for n in node)
         return node
 
+    def read_narrowed(self):
+        """Whether the graph reads the current node's result only through
+        conversions to a 16-bit float (a gradient computed in f32 and
+        returned in bf16, say)."""
+        def narrows(user):
+            name = getattr(user.target, "__name__", "").split(".")[0]
+            return name == "_to_copy" and user.kwargs.get("dtype") in (torch.float16,
+                                                                       torch.bfloat16)
+        users = list(self.node.users) if self.node is not None else []
+        return bool(users) and all(narrows(u) for u in users)
+
     def outputs_used(self):
         """The positions of the current node's results that the graph reads."""
         return {u.args[1] for u in self.node.users

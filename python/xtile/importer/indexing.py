@@ -311,6 +311,48 @@ def _atomic_type(dtype, writes):
     return _ATOMIC.get(dtype)
 
 
+# Up to this many writes, a summing put of slices into a 16-bit
+# destination of at least twice as many slices adds into a compact buffer
+# of one slot per write (_sum_into_slots) rather than into an f32 copy of
+# the destination.
+SLOT_WRITES = 8192
+
+
+def _sum_into_slots(imp, val, x, p, ids, values, shape, acc):
+    """x with the slices of `values` (of `shape`: x's, with the writes'
+    index shape at p) added at the T int64 positions `ids` (of shape [T],
+    wrapped) along p, in `acc` (f32 for 16-bit floats, rounded once, as
+    eager's CUDA kernel does), touching only the written slices: each
+    write finds the first write to its slice (a [T, T] comparison), the
+    writes add into that first one's slot of a [.., T, ..] buffer (a
+    scatter-add), each slice finds the slot that holds its sum (a
+    scatter-add of the first writes' positions), and every element of the
+    result is x's, or x's plus its slot's sum: one elementwise kernel
+    over the destination, which fuses with what reads it. An embedding's
+    gradient (a zero table) is thus written once, in its consumer's type,
+    rather than filled, added into and read back."""
+    L, T = x.shape[p], ids.shape[0]
+    wide = (T, T)
+    same = imp.compare("eq", wide, imp.broadcast(imp.reshape(ids, (T, 1)), wide),
+                       imp.broadcast(imp.reshape(ids, (1, T)), wide))
+    slot = imp.reduce("min", imp.where(same, imp.iota(wide, 1), T, wide, torch.int64), [1])
+    rows = tuple(x.shape[:p]) + (T,) + tuple(x.shape[p + 1:])
+    src = imp.reshape(imp.cast(imp.operand(values, shape, val.dtype), acc), rows)
+    sums = imp.scatter_add(src, imp.const(0, rows, acc), slot, p)
+    position = imp.iota((T,), 0)
+    first = imp.where(imp.compare("eq", (T,), slot, position),
+                      imp.binary("add", position, 1, (T,), torch.int64), 0, (T,), torch.int64)
+    holder = imp.binary("sub", imp.scatter_add(first, imp.const(0, (L,), torch.int64), ids, 0),
+                        1, (L,), torch.int64)
+    out = tuple(val.shape)
+    along = (1,) * p + (L,) + (1,) * (len(out) - p - 1)
+    written = imp.broadcast(imp.reshape(imp.compare("ge", (L,), holder, 0), along), out)
+    picked = imp.gather(sums, imp.binary("max", holder, 0, (L,), torch.int64), p)
+    xs = imp.cast(imp.operand(x, out, val.dtype), acc)
+    added = imp.cast(imp.binary("add", xs, picked, out, acc), val.dtype)
+    return imp.where(written, added, imp.operand(x, out, val.dtype), out, val.dtype)
+
+
 def _scatter_sum(imp, val, x, flat_index, values, shape, acc):
     """x plus the elements of `values` (of `shape`) at the row-major
     linear positions `flat_index` (int64, of `shape`), added atomically
@@ -456,6 +498,16 @@ def index_put(imp, val, input, indices, values, accumulate=False):
             # indexed slices of values added into its slice of input.
             p = next(m for m, t in enumerate(indices) if t is not None)
             idx = wrapped(imp, given[0], input.shape[p], given[0].shape)
+            # Into slots where the result is 16-bit, or read only in 16
+            # bits (the f32 table's copy would be filled, added into and
+            # read back by the rounding).
+            writes = size_product(given[0].shape)
+            narrow = val.dtype in (torch.float16, torch.bfloat16) or \
+                (hasattr(imp, "read_narrowed") and imp.read_narrowed())
+            if narrow and isinstance(writes, int) and writes <= SLOT_WRITES and \
+                    isinstance(input.shape[p], int) and input.shape[p] >= 2 * writes:
+                return _sum_into_slots(imp, val, input, p, imp.reshape(idx, (writes,)),
+                                       values, shape, acc)
             src = imp.cast(imp.operand(values, shape, val.dtype), acc)
             total = imp.scatter_add(src, imp.cast(imp.operand(input, val.shape, val.dtype), acc),
                                     idx, p)
