@@ -10,6 +10,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace xtile;
@@ -65,6 +66,36 @@ void copyElement(RefTensor &dst, int64_t to, const RefTensor &src,
   else
     dst.real[to] = src.real[from];
 }
+
+/// Where the element at coordinates `c` of a gather's result (a
+/// scatter-add's source) is in its table (the gather's input, the
+/// scatter-add's result) of `shape`: the index at `c[axis .. axis+k)` in
+/// `idx` (k its rank) selects the slice; none out of range.
+struct SliceElement {
+  SliceElement(const RefTensor &idx, int64_t axis, ArrayRef<int64_t> shape)
+      : idx(idx), axis(axis), k(idx.type.getRank()), shape(shape),
+        idxStrides(stridesOf(idx.type.getShape())), strides(stridesOf(shape)) {}
+
+  std::optional<int64_t> operator()(const std::vector<int64_t> &c) const {
+    int64_t at = 0;
+    for (int64_t d = 0; d < k; ++d)
+      at += c[axis + d] * idxStrides[d];
+    int64_t sel = idx.integer[at];
+    if (sel < 0 || sel >= shape[axis])
+      return std::nullopt;
+    int64_t offset = sel * strides[axis];
+    for (int64_t d = 0; d < axis; ++d)
+      offset += c[d] * strides[d];
+    for (int64_t d = axis + 1; d < int64_t(shape.size()); ++d)
+      offset += c[d + k - 1] * strides[d];
+    return offset;
+  }
+
+  const RefTensor &idx;
+  int64_t axis, k;
+  ArrayRef<int64_t> shape;
+  std::vector<int64_t> idxStrides, strides;
+};
 
 double nanOr(double x, double y, double r) {
   return std::isnan(x) || std::isnan(y) ? std::nan("") : r;
@@ -436,26 +467,15 @@ FailureOr<RefTensor> Interpreter::eval(Operation *op) {
           .Case<GatherOp>([&](GatherOp g) -> LogicalResult {
             const RefTensor &x = get(g.getInput());
             const RefTensor &idx = get(g.getIndices());
-            int64_t axis = g.getAxis(), k = idx.type.getRank();
-            ArrayRef<int64_t> in = x.type.getShape();
-            std::vector<int64_t> inStrides = stridesOf(in);
-            std::vector<int64_t> idxStrides = stridesOf(idx.type.getShape());
+            SliceElement element(idx, g.getAxis(), x.type.getShape());
             bool bad = false;
             forEach(type.getShape(), [&](int64_t i, const std::vector<int64_t> &c) {
-              int64_t at = 0;
-              for (int64_t d = 0; d < k; ++d)
-                at += c[axis + d] * idxStrides[d];
-              int64_t sel = idx.integer[at];
-              if (sel < 0 || sel >= in[axis]) {
+              std::optional<int64_t> from = element(c);
+              if (!from) {
                 bad = true;
                 return;
               }
-              int64_t from = sel * inStrides[axis];
-              for (int64_t d = 0; d < axis; ++d)
-                from += c[d] * inStrides[d];
-              for (int64_t d = axis + 1; d < int64_t(in.size()); ++d)
-                from += c[d + k - 1] * inStrides[d];
-              copyElement(out, i, x, from);
+              copyElement(out, i, x, *from);
             });
             if (bad)
               return op->emitOpError("index out of range in the reference "
@@ -466,34 +486,23 @@ FailureOr<RefTensor> Interpreter::eval(Operation *op) {
             const RefTensor &dest = get(sa.getDest());
             const RefTensor &src = get(sa.getSource());
             const RefTensor &idx = get(sa.getIndices());
-            int64_t axis = sa.getAxis(), k = idx.type.getRank();
-            ArrayRef<int64_t> shape = type.getShape();
-            std::vector<int64_t> outStrides = stridesOf(shape);
-            std::vector<int64_t> idxStrides = stridesOf(idx.type.getShape());
             for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
               copyElement(out, i, dest, i);
+            SliceElement element(idx, sa.getAxis(), type.getShape());
             bool bad = false;
             forEach(src.type.getShape(),
                     [&](int64_t i, const std::vector<int64_t> &c) {
-              int64_t at = 0;
-              for (int64_t d = 0; d < k; ++d)
-                at += c[axis + d] * idxStrides[d];
-              int64_t sel = idx.integer[at];
-              if (sel < 0 || sel >= shape[axis]) {
+              std::optional<int64_t> to = element(c);
+              if (!to) {
                 bad = true;
                 return;
               }
-              int64_t to = sel * outStrides[axis];
-              for (int64_t d = 0; d < axis; ++d)
-                to += c[d] * outStrides[d];
-              for (int64_t d = axis + 1; d < int64_t(shape.size()); ++d)
-                to += c[d + k - 1] * outStrides[d];
               if (out.isInteger())
-                out.integer[to] = wrapToType(
+                out.integer[*to] = wrapToType(
                     type.getElementType(),
-                    int64_t(uint64_t(out.integer[to]) + uint64_t(src.integer[i])));
+                    int64_t(uint64_t(out.integer[*to]) + uint64_t(src.integer[i])));
               else
-                out.real[to] += src.real[i];
+                out.real[*to] += src.real[i];
             });
             if (bad)
               return op->emitOpError("index out of range in the reference "

@@ -552,3 +552,28 @@ func.func @lse_rows(%x: tensor<8x16xf32>, %t: tensor<8xi64>) -> (tensor<f32>, te
   %g = xtensor.sub %p, %hf : tensor<8x16xf32>
   return %r, %g : tensor<f32>, tensor<8x16xf32>
 }
+
+// -----
+
+// A scatter-add's adding kernel (accumulating stores that update the fill
+// in place) takes the producers of its source and ids; the fill, the
+// operand it updates, stays apart.
+// CHECK-LABEL: xloop.kernel @scatter_scatter_add(
+// CHECK-SAME:    memref<7x32xf32>, %{{.*}}: memref<{{64xi64|64x32xf32}}>, %{{.*}}: memref<{{64xi64|64x32xf32}}>)
+// CHECK:         arith.addi
+// CHECK:         arith.mulf
+// CHECK:         xloop.store {{.*}} accumulate
+// CHECK-LABEL: func.func @scatter(
+// CHECK-NEXT:    %[[FILL:.*]] = xloop.launch @scatter_scatter_add_init()
+// CHECK-NEXT:    xloop.launch @scatter_scatter_add(%[[FILL]], {{.*}}) {updates = array<i64: 0>}
+// CHECK-NEXT:    return
+func.func @scatter(%g: tensor<64x32xf32>, %ids: tensor<64xi64>) -> tensor<7x32xf32> {
+  %two = xtensor.constant dense<2.0> : tensor<64x32xf32>
+  %s = xtensor.mul %g, %two : tensor<64x32xf32>
+  %one = xtensor.constant dense<1> : tensor<64xi64>
+  %i = xtensor.add %ids, %one : tensor<64xi64>
+  %z = xtensor.constant dense<0.0> : tensor<7x32xf32>
+  %r = xtensor.scatter_add %s into %z[%i] axis 0
+      : tensor<64x32xf32>, tensor<64xi64> -> tensor<7x32xf32>
+  return %r : tensor<7x32xf32>
+}
