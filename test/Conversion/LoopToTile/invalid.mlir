@@ -28,6 +28,24 @@ xloop.kernel @nested(%arg0: memref<4x8x8xf32>) -> (%arg1: memref<4xf32>) {
 
 // -----
 
+// An accumulating store (a scatter-add's) beside a fold: Tile IR adds
+// atomically in elementwise kernels only, and Tensor IR never builds this.
+xloop.kernel @accumulate_fold(%arg0: memref<4x8xf32>, %ids: memref<4xi64>) -> (%arg1: memref<6xf32>) {
+  %cst = arith.constant 0.0 : f32
+  xloop.parallel %i = 0 to 4 {
+    %0 = xloop.fold %j = 0 to 8 combine add init(%cst) : f32 {
+      %1 = xloop.load %arg0[%i, %j] : memref<4x8xf32>
+      xloop.yield %1 : f32
+    }
+    %id = xloop.load %ids[%i] : memref<4xi64>
+    %at = arith.index_cast %id : i64 to index
+    // expected-error @+1 {{accumulates in a kernel with a fold; not lowered to Tile IR yet}}
+    xloop.store %0, %arg1[%at] accumulate : memref<6xf32>
+  }
+}
+
+// -----
+
 // Two contractions over different lengths in one row body (as fusion once
 // built for a parallel residual block): Tile IR runs one K loop per output
 // tile, and fusion never builds this kernel.
