@@ -492,7 +492,8 @@ def index_put(imp, val, input, indices, values, accumulate=False):
     if all(isinstance(d, int) for d in shape) and math.prod(shape) == 0:
         return imp.operand(input, val.shape, val.dtype)
     if len(given) == 1 and accumulate:
-        acc = _atomic_type(val.dtype, size_product(given[0].shape))
+        writes = size_product(given[0].shape)
+        acc = _atomic_type(val.dtype, writes)
         if acc is not None:
             # Sums into slices (an embedding's gradient): each of the
             # indexed slices of values added into its slice of input.
@@ -501,9 +502,7 @@ def index_put(imp, val, input, indices, values, accumulate=False):
             # Into slots where the result is 16-bit, or read only in 16
             # bits (the f32 table's copy would be filled, added into and
             # read back by the rounding).
-            writes = size_product(given[0].shape)
-            narrow = val.dtype in (torch.float16, torch.bfloat16) or \
-                (hasattr(imp, "read_narrowed") and imp.read_narrowed())
+            narrow = val.dtype in (torch.float16, torch.bfloat16) or imp.read_narrowed()
             if narrow and isinstance(writes, int) and writes <= SLOT_WRITES and \
                     isinstance(input.shape[p], int) and input.shape[p] >= 2 * writes:
                 return _sum_into_slots(imp, val, input, p, imp.reshape(idx, (writes,)),
@@ -814,22 +813,28 @@ def _pad_coordinate(imp, t, size, align_corners, padding_mode, grad=False):
     return t, d
 
 
+def _tap_bounds(imp, px, py, w, h):
+    """(whether the int64 positions (px, py) are inside a [h, w] image,
+    px and py clamped into it)."""
+    gshape = px.shape
+    within = lambda t, size: imp.binary("and", imp.compare("ge", gshape, t, 0),
+                                        imp.compare("lt", gshape, t, size), gshape, torch.bool)
+    clamp = lambda t, size: imp.binary("min", imp.binary("max", t, 0, gshape, torch.int64),
+                                       size - 1, gshape, torch.int64)
+    inside = imp.binary("and", within(px, w), within(py, h), gshape, torch.bool)
+    return inside, clamp(px, w), clamp(py, h)
+
+
 def _grid_tap(imp, xc, px, py, weight, shape):
     """weight * xc[n, :, py, px] over the output `shape`, zero outside
     xc (px, py: int64 positions over the grid)."""
     n, _, h, w = xc.shape
     gshape, c = px.shape, xc.dtype
-    inside = imp.binary("and", imp.binary(
-        "and", imp.compare("ge", gshape, px, 0), imp.compare("lt", gshape, px, w), gshape,
-        torch.bool), imp.binary("and", imp.compare("ge", gshape, py, 0),
-                                imp.compare("lt", gshape, py, h), gshape, torch.bool),
-        gshape, torch.bool)
+    inside, cx, cy = _tap_bounds(imp, px, py, w, h)
     weight = imp.where(inside, weight, 0, gshape, c)
-    clamp = lambda t, size: imp.binary("min", imp.binary("max", t, 0, gshape, torch.int64),
-                                       size - 1, gshape, torch.int64)
     spread = lambda t: imp.broadcast(imp.reshape(t, (n, 1) + gshape[1:]), shape)
-    read = take(imp, xc, [imp.iota(shape, 0), imp.iota(shape, 1),
-                          spread(clamp(py, h)), spread(clamp(px, w))], shape)
+    read = take(imp, xc, [imp.iota(shape, 0), imp.iota(shape, 1), spread(cy), spread(cx)],
+                shape)
     return imp.binary("mul", read, spread(weight), shape, c)
 
 
@@ -945,7 +950,7 @@ def grid_sampler_2d_backward(imp, val, grad_output, input, grid, interpolation_m
                                "atomically, which deterministic algorithms exclude")
     n, ch, h, w = input.shape
     gh, gw = grid.shape[1:3]
-    c = torch.float64 if val[0].dtype == torch.float64 else torch.float32
+    c = torch.float64 if input.dtype == torch.float64 else torch.float32
     g = imp.cast(grid, c)
     gshape = (n, gh, gw)
     shape = (n, ch, gh, gw)
@@ -979,14 +984,8 @@ def grid_sampler_2d_backward(imp, val, grad_output, input, grid, interpolation_m
     sources, targets = [], []
     gix = giy = None
     for px, py, weight, wdx, wdy in taps:
-        inside = imp.binary("and", imp.binary(
-            "and", imp.compare("ge", gshape, px, 0), imp.compare("lt", gshape, px, w), gshape,
-            torch.bool), imp.binary("and", imp.compare("ge", gshape, py, 0),
-                                    imp.compare("lt", gshape, py, h), gshape, torch.bool),
-            gshape, torch.bool)
-        clamp = lambda t, size: imp.binary("min", imp.binary("max", t, 0, gshape, torch.int64),
-                                           size - 1, gshape, torch.int64)
-        cx, cy = spread(clamp(px, w)), spread(clamp(py, h))
+        inside, cx, cy = _tap_bounds(imp, px, py, w, h)
+        cx, cy = spread(cx), spread(cy)
         sources.append(imp.where(spread(inside), imp.binary("mul", go, spread(weight), shape, c),
                                  0, shape, c))
         targets.append(linear_index(imp, [imp.iota(shape, 0), imp.iota(shape, 1), cy, cx],
@@ -1007,11 +1006,10 @@ def grid_sampler_2d_backward(imp, val, grad_output, input, grid, interpolation_m
         if k > 1 else imp.reshape(sources[0], (1,) + shape)
     at = imp.concat([imp.reshape(t, (1,) + shape) for t in targets], 0, (k,) + shape,
                     torch.int64) if k > 1 else imp.reshape(targets[0], (1,) + shape)
-    gin_type = val[0].dtype if val[0] is not None else input.dtype
-    acc = _ATOMIC.get(gin_type, torch.float32)
+    acc = _ATOMIC[input.dtype]
     total = imp.scatter_add(imp.cast(imp.reshape(src, (m,)), acc),
                             imp.const(0, (n * ch * h * w,), acc), imp.reshape(at, (m,)), 0)
-    grad_input = imp.cast(imp.reshape(total, (n, ch, h, w)), gin_type)
+    grad_input = imp.cast(imp.reshape(total, (n, ch, h, w)), input.dtype)
     if gix is None:
         grad_grid = imp.const(0, tuple(grid.shape), grid.dtype)
     else:

@@ -146,20 +146,21 @@ std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
     return problem;
   // An accumulating store (a scatter-add) is lowered in elementwise
   // kernels: each element of a tile adds itself atomically.
-  kernel.walk([&](StoreOp store) {
-    if (!store.getAccumulate())
-      return WalkResult::advance();
-    Operation *loop = nullptr;
-    kernel.walk([&](Operation *op) {
-      if (isa<FoldOp, OnlineFoldOp>(op))
-        loop = op;
+  bool folds = kernel
+                   .walk([](Operation *op) {
+                     return isa<FoldOp, OnlineFoldOp>(op)
+                                ? WalkResult::interrupt()
+                                : WalkResult::advance();
+                   })
+                   .wasInterrupted();
+  if (folds)
+    kernel.walk([&](StoreOp store) {
+      if (!store.getAccumulate())
+        return WalkResult::advance();
+      problem = TileProblem{store, "accumulates in a kernel with a fold; not "
+                                   "lowered to Tile IR yet"};
+      return WalkResult::interrupt();
     });
-    if (!loop)
-      return WalkResult::advance();
-    problem = TileProblem{store, "accumulates in a kernel with a fold; not "
-                                 "lowered to Tile IR yet"};
-    return WalkResult::interrupt();
-  });
   if (problem)
     return problem;
   RowNestShape nest = findRowNest(kernel);
