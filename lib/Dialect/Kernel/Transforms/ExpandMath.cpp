@@ -454,9 +454,24 @@ Value expandCos(MathBuilder &m, Value x, Precision) {
 
 using Expansion = Value (*)(MathBuilder &, Value, Precision);
 
-/// The kernels whose every output is f16 or bf16: each writable global
-/// pointer among their arguments points to a 16-bit float.
-using HalfKernels = llvm::SmallPtrSet<Operation *, 8>;
+/// Whether `op` is discontinuous in a float operand: a bound of error in
+/// that operand bounds nothing in its result (floor(a / b) is off by one
+/// where a / b is an integer and the quotient one ulp low).
+bool isDiscontinuous(Operation *op) {
+  return isa<math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+             math::TruncOp, arith::FPToSIOp, arith::FPToUIOp, arith::CmpFOp,
+             arith::RemFOp, arith::BitcastOp>(op);
+}
+
+/// The kernels whose every output is f16 or bf16 (each writable global
+/// pointer among their arguments points to a 16-bit float), and the ops
+/// of theirs whose results reach a discontinuous op (isDiscontinuous):
+/// the error budget is spent at the rounding only where the path to it
+/// is continuous, so those keep CUDA's precision.
+struct HalfKernels {
+  llvm::SmallPtrSet<Operation *, 8> funcs;
+  DenseSet<Operation *> feedDiscontinuity;
+};
 
 HalfKernels findHalfKernels(Operation *root) {
   HalfKernels kernels;
@@ -473,20 +488,36 @@ HalfKernels findHalfKernels(Operation *root) {
     // A rounding to fp8 inside (a quantization) turns a 16-bit error of
     // its operand into a wrong fp8 value wherever the operand sits on a
     // rounding tie, which quantized values often do (x / (amax / 448)).
-    if (outputs && half && !xtile::roundsToFp8(func))
-      kernels.insert(func);
+    if (!outputs || !half || xtile::roundsToFp8(func))
+      return;
+    kernels.funcs.insert(func);
+    SmallVector<Operation *> work;
+    func.walk([&](Operation *op) {
+      if (isDiscontinuous(op))
+        work.push_back(op);
+    });
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp();
+            def && kernels.feedDiscontinuity.insert(def).second)
+          work.push_back(def);
+    }
   });
   return kernels;
 }
 
 /// The precision `op`'s result needs: fast-math's, a 16-bit one where the
-/// op's own type is 16-bit or its kernel's outputs all are, else CUDA's.
+/// op's own type is 16-bit or its kernel's outputs all are (and the result
+/// reaches no discontinuous op), else CUDA's.
 Precision precisionOf(Operation *op, bool fast, const HalfKernels &half) {
   if (fast)
     return Precision::fast;
   Type type = op->getResult(0).getType();
-  if (type.isF16() || type.isBF16() ||
-      half.contains(op->getParentOfType<FuncOp>()))
+  if (type.isF16() || type.isBF16())
+    return Precision::half;
+  if (half.funcs.contains(op->getParentOfType<FuncOp>()) &&
+      !half.feedDiscontinuity.contains(op))
     return Precision::half;
   return Precision::exact;
 }

@@ -163,6 +163,50 @@ xkernel.func @deviation_bf16(%x: f32, %sum: f32, %n: f32, %m: f32, %out: !xkerne
   xkernel.return
 }
 
+// A quotient or an exponential that reaches a discontinuous op (floor,
+// a comparison, a conversion to an integer), through other ops or
+// directly, keeps CUDA's precision in a kernel of 16-bit outputs:
+// floor(4 / 4) is 0 where the quotient is an ulp low (grid_sample's
+// reflection counts its flips so). The exponential stored as it is
+// takes the 16-bit form (ex2.approx).
+// CHECK-LABEL: xkernel.func @discontinuous_bf16(
+// CHECK:         %[[Q:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    math.floor %[[Q]] : f32
+// CHECK-NOT:     xkernel.div_full
+// CHECK:         arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK:         %[[P:.*]] = xkernel.approx ex2
+// CHECK:         math.fma %[[P]], %{{.*}}, %[[P]] : f32
+// CHECK:         arith.cmpf ogt
+// CHECK-NEXT:    %[[R:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    arith.fptosi %[[R]] : f32 to i32
+// CHECK:         %[[T:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    %[[E:.*]] = xkernel.approx ex2 %[[T]] : f32
+// CHECK-NEXT:    arith.truncf %[[E]] : f32 to bf16
+// CHECK:         xkernel.return
+xkernel.func @discontinuous_bf16(%a: f32, %b: f32, %x: f32, %y: f32, %out: !xkernel.ptr<bf16, global>, %ids: !xkernel.ptr<bf16, global>) attributes {max_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %half = arith.constant 0.5 : f32
+  %q = arith.divf %a, %b : f32
+  %f = math.floor %q : f32
+  %tf = arith.truncf %f : f32 to bf16
+  xkernel.store %tf, %out[%c0] : bf16, !xkernel.ptr<bf16, global>
+  %e = math.exp %x : f32
+  %s = arith.mulf %e, %half : f32
+  %big = arith.cmpf ogt, %s, %half : f32
+  %r = arith.divf %y, %b : f32
+  %i = arith.fptosi %r : f32 to i32
+  %ri = arith.sitofp %i : i32 to f32
+  %sel = arith.select %big, %ri, %half : f32
+  %ts = arith.truncf %sel : f32 to bf16
+  xkernel.store %ts, %ids[%c1] : bf16, !xkernel.ptr<bf16, global>
+  %e2 = math.exp %y : f32
+  %te = arith.truncf %e2 : f32 to bf16
+  xkernel.store %te, %out[%c2] : bf16, !xkernel.ptr<bf16, global>
+  xkernel.return
+}
+
 // A division whose divisor divides nothing else is div.full itself.
 // CHECK-LABEL: xkernel.func @sigmoid_f16(
 // CHECK:         %[[D:.*]] = arith.addf
