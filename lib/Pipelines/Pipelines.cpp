@@ -14,7 +14,7 @@
 using namespace mlir;
 
 /// Decompose, normalize, one kernel per op, fuse, compute 16-bit floats in
-/// f32, write in place, dedupe.
+/// f32, write in place, split lone flat loops into rows, dedupe.
 template <typename Options>
 static void addLoopStages(OpPassManager &pm,
                           const xtile::LoopStageOptions<Options> &options) {
@@ -31,6 +31,7 @@ static void addLoopStages(OpPassManager &pm,
   pm.addPass(xtile::loop::createXLoopComputeF32());
   if (options.writeInPlace)
     pm.addPass(xtile::loop::createXLoopWriteInPlace());
+  pm.addPass(xtile::loop::createXLoopSplitFlat());
   pm.addPass(xtile::loop::createXLoopDedupe());
 }
 

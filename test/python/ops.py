@@ -325,6 +325,16 @@ CASES = [
                              for m in ("bilinear", "nearest") for p in ("zeros", "border", "reflection")
                              for a in (False, True)]),
      (randn(2, 3, 5, 6), torch.rand(2, 4, 7, 2) * 3 - 1.5)),
+    ("grid_sample of a volume trilinear/nearest/tricubic, zeros/border/reflection, align_corners",
+     lambda x, g: torch.cat([F.grid_sample(x, g, mode=m, padding_mode=p, align_corners=a).flatten()
+                             for m in ("bilinear", "nearest", "bicubic")
+                             for p in ("zeros", "border", "reflection") for a in (False, True)]),
+     (randn(2, 3, 4, 5, 6), torch.rand(2, 3, 2, 4, 3) * 3 - 1.5)),
+    # Reflection counts its flips with floor(|x| / span): a 16-bit kernel
+    # divides exactly there (a quotient an ulp low read mirrored pixels).
+    ("grid_sample bf16 bicubic reflection align_corners",
+     lambda x, g: F.grid_sample(x, g, mode="bicubic", padding_mode="reflection", align_corners=True),
+     (randn(2, 3, 5, 5, dtype=bf16), (torch.rand(2, 5, 5, 2) * 2.6 - 1.3).to(bf16))),
     # Distances.
     ("cdist p = 2, 1, inf, 0, 3; pdist",
      lambda a, b: torch.cat([torch.cdist(a, b, p).flatten() for p in (2.0, 1.0, float("inf"), 0.0, 3.0)]

@@ -4,8 +4,9 @@
 # eager does), 16-bit floats (added in f32, rounded once: into one f32
 # slot per write where the table is at least twice the writes, else into
 # an f32 copy of the destination), and
-# grid_sample's backward (its input's gradient a scatter-add of the taps,
-# bilinear, nearest and bicubic, with every padding). Past
+# grid_sample's backward of images and volumes (its input's gradient a
+# scatter-add of the taps; bilinear, nearest and bicubic, trilinear and
+# tricubic, with every padding). Past
 # ATOMIC_WRITES writes per destination they are xtensor.scatter_add (a fill
 # and one kernel of atomic adds); with few writes, or deterministic
 # algorithms requested, each element compares itself with the writes that
@@ -75,14 +76,22 @@ def cases():
                                    ((1, "nearest"), (0, "zeros"), False),
                                    ((1, "nearest"), (2, "reflection"), True),
                                    ((2, "bicubic"), (0, "zeros"), False),
-                                   ((2, "bicubic"), (2, "reflection"), True))]
+                                   ((2, "bicubic"), (2, "reflection"), True))] \
+      + [(f"grid_sampler_3d backward {m} {p}{' align' if a else ''}", grid_backward(i, j, a, 3),
+          (r(2, 3, 3, 4, 5), r(2, 3, 4, 5, 6), torch.rand(2, 3, 4, 5, 3) * 2.6 - 1.3), 1e-5)
+         for (i, m), (j, p), a in (((0, "trilinear"), (0, "zeros"), False),
+                                   ((0, "trilinear"), (2, "reflection"), True),
+                                   ((1, "nearest"), (1, "border"), False),
+                                   ((2, "tricubic"), (1, "border"), True),
+                                   ((2, "tricubic"), (2, "reflection"), False))]
 
 
-def grid_backward(mode, padding, align):
+def grid_backward(mode, padding, align, dims=2):
     """grid_sample's backward: the input's gradient a scatter-add of the
     taps, the grid's from the values they read."""
-    return lambda go, x, grid: torch.ops.aten.grid_sampler_2d_backward(
-        go, x, grid, mode, padding, align, [True, True])
+    op = torch.ops.aten.grid_sampler_2d_backward if dims == 2 \
+        else torch.ops.aten.grid_sampler_3d_backward
+    return lambda go, x, grid: op(go, x, grid, mode, padding, align, [True, True])
 
 
 def check(name, f, args, tol):

@@ -517,9 +517,34 @@ static RowFacts rowFacts(xl::KernelOp kernel, const RowNest &nest,
   // (Loads read down a non-last dimension: each element its own sector
   // when a program takes one row.)
   DenseSet<Value> strided;
+  // The column, or the column plus terms without it (a flat buffer read
+  // in rows: r * c + j, xloop-split-flat's index).
+  auto columnPlusOffset = [&](Value v) {
+    auto apply = v.getDefiningOp<affine::AffineApplyOp>();
+    if (!apply)
+      return false;
+    AffineMap map = apply.getAffineMap();
+    std::optional<unsigned> column;
+    for (auto [pos, operand] : llvm::enumerate(apply.getMapOperands())) {
+      if (!dependsOnColumn(operand))
+        continue;
+      if (column || pos >= map.getNumDims() || !columnIvs.contains(operand))
+        return false;
+      column = pos;
+    }
+    if (!column)
+      return false;
+    AffineExpr rest = simplifyAffineExpr(
+        map.getResult(0) - getAffineDimExpr(*column, apply.getContext()),
+        map.getNumDims(), map.getNumSymbols());
+    return !rest.isFunctionOfDim(*column);
+  };
   auto checkAccess = [&](ValueRange indices) {
-    bool contiguous = !llvm::any_of(indices, dependsOnColumn) ||
-                      (!indices.empty() && columnIvs.contains(indices.back()));
+    bool contiguous =
+        !llvm::any_of(indices, dependsOnColumn) ||
+        (!indices.empty() && columnIvs.contains(indices.back())) ||
+        (!indices.empty() && columnPlusOffset(indices.back()) &&
+         llvm::none_of(indices.drop_back(), dependsOnColumn));
     facts.contiguous &= contiguous;
     return contiguous;
   };

@@ -943,20 +943,27 @@ struct ScatterAddLowering : OpConversionPattern<xt::ScatterAddOp> {
           op, DenseElementsAttr::get(resultType, ArrayRef<Attribute>{}));
       return success();
     }
-    FailureOr<xl::LaunchOp> init = buildKernel(
-        op, op.getDest(), adaptor.getDest(), resultType, resultType, "_init",
-        rewriter, symbols,
-        [&](ElementBuilder &e, ArrayRef<Value> ivs, Value output) {
-          xl::StoreOp::create(e.b, e.loc, e.load(0, ivs), output, ivs);
-          return success();
-        });
-    if (failed(init))
-      return failure();
-    if (isEmptyTensor(sourceType)) {
-      rewriter.replaceOp(op, init->getResults());
-      return success();
+    // A destination that is another scatter-add's result, read by nothing
+    // else (a chain of adds into one buffer: grid_sample's taps), is
+    // added into where it is; any other is copied first (a fill).
+    Value dest = adaptor.getDest();
+    if (!op.getDest().getDefiningOp<xt::ScatterAddOp>() ||
+        !op.getDest().hasOneUse() || isEmptyTensor(sourceType)) {
+      FailureOr<xl::LaunchOp> init = buildKernel(
+          op, op.getDest(), adaptor.getDest(), resultType, resultType,
+          "_init", rewriter, symbols,
+          [&](ElementBuilder &e, ArrayRef<Value> ivs, Value output) {
+            xl::StoreOp::create(e.b, e.loc, e.load(0, ivs), output, ivs);
+            return success();
+          });
+      if (failed(init))
+        return failure();
+      if (isEmptyTensor(sourceType)) {
+        rewriter.replaceOp(op, init->getResults());
+        return success();
+      }
+      dest = init->getResult(0);
     }
-    Value dest = init->getResult(0);
     int64_t axis = op.getAxis();
     int64_t k = cast<RankedTensorType>(op.getIndices().getType()).getRank();
     SmallVector<Value> inputs{dest, op.getIndices(), op.getSource()};
@@ -978,7 +985,8 @@ struct ScatterAddLowering : OpConversionPattern<xt::ScatterAddOp> {
         });
     if (failed(add))
       return failure();
-    // The result is the filled buffer, operand #0 of the launch.
+    // The result is the filled (or previous) buffer, operand #0 of the
+    // launch.
     add->setUpdates(ArrayRef<int64_t>{0});
     rewriter.replaceOp(op, add->getResults());
     return success();

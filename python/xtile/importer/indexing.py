@@ -2,6 +2,8 @@
 index_select, embedding, embedding_bag), scatters (index_put, scatter,
 masked_scatter, slice_scatter, select_scatter), and resampling
 (upsample, grid_sample), which reads the input at computed positions."""
+import functools
+import itertools
 import math
 
 import torch
@@ -757,14 +759,14 @@ def upsample_bilinear2d(imp, val, input, output_size=None, align_corners=False,
 
 
 def _grid_coordinate(imp, g, k, size, align_corners, padding_mode, grad=False):
-    """Coordinate k (0: x, 1: y) of the grid `g` ([n, h, w, 2] in the
-    compute type) as a position along an input dimension of `size`, with
-    grid_sample's padding (1: the border, 2: reflection) applied; with
-    `grad`, (the position, its derivative in the grid's coordinate)."""
-    gshape, c = g.shape[:3], g.dtype
-    t = imp.reshape(take(imp, g, [imp.iota(gshape, 0), imp.iota(gshape, 1),
-                                  imp.iota(gshape, 2), imp.const(k, gshape, torch.int64)],
-                         gshape), gshape)
+    """Coordinate k (0: x, 1: y, 2: z) of the grid `g` ([n, *points, dims]
+    in the compute type) as a position along an input dimension of
+    `size`, with grid_sample's padding (1: the border, 2: reflection)
+    applied; with `grad`, (the position, its derivative in the grid's
+    coordinate)."""
+    gshape, c = g.shape[:-1], g.dtype
+    t = imp.reshape(take(imp, g, [imp.iota(gshape, d) for d in range(len(gshape))]
+                         + [imp.const(k, gshape, torch.int64)], gshape), gshape)
     if align_corners:
         t = imp.binary("mul", imp.binary("mul", imp.binary("add", t, 1, gshape, c), 0.5,
                                          gshape, c), size - 1, gshape, c)
@@ -813,29 +815,42 @@ def _pad_coordinate(imp, t, size, align_corners, padding_mode, grad=False):
     return t, d
 
 
-def _tap_bounds(imp, px, py, w, h):
-    """(whether the int64 positions (px, py) are inside a [h, w] image,
-    px and py clamped into it)."""
-    gshape = px.shape
-    within = lambda t, size: imp.binary("and", imp.compare("ge", gshape, t, 0),
-                                        imp.compare("lt", gshape, t, size), gshape, torch.bool)
-    clamp = lambda t, size: imp.binary("min", imp.binary("max", t, 0, gshape, torch.int64),
-                                       size - 1, gshape, torch.int64)
-    inside = imp.binary("and", within(px, w), within(py, h), gshape, torch.bool)
-    return inside, clamp(px, w), clamp(py, h)
+def _tap_bounds(imp, ps, sizes):
+    """(whether the int64 positions `ps` (x, y[, z]) are inside an image of
+    `sizes` (its width, height[, depth]), each position clamped into it)."""
+    gshape = ps[0].shape
+    inside, clamped = None, []
+    for t, size in zip(ps, sizes):
+        within = imp.binary("and", imp.compare("ge", gshape, t, 0),
+                            imp.compare("lt", gshape, t, size), gshape, torch.bool)
+        inside = within if inside is None else imp.binary("and", inside, within, gshape,
+                                                          torch.bool)
+        clamped.append(imp.binary("min", imp.binary("max", t, 0, gshape, torch.int64),
+                                  size - 1, gshape, torch.int64))
+    return inside, clamped
 
 
-def _grid_tap(imp, xc, px, py, weight, shape):
-    """weight * xc[n, :, py, px] over the output `shape`, zero outside
-    xc (px, py: int64 positions over the grid)."""
-    n, _, h, w = xc.shape
-    gshape, c = px.shape, xc.dtype
-    inside, cx, cy = _tap_bounds(imp, px, py, w, h)
+def _spread(imp, t, shape):
+    """A value over the grid's points ([n, *points]) broadcast over the
+    channels of `shape` ([n, channels, *points])."""
+    return imp.broadcast(imp.reshape(t, (shape[0], 1) + tuple(shape[2:])), shape)
+
+
+def _image_index(imp, clamped, shape):
+    """The coordinates [n, channel, (z,) y, x] of an input read at the
+    clamped positions (x first) over `shape`."""
+    return [imp.iota(shape, 0), imp.iota(shape, 1)] + \
+        [_spread(imp, t, shape) for t in reversed(clamped)]
+
+
+def _grid_tap(imp, xc, ps, weight, shape):
+    """weight * xc[n, :, (z,) y, x] over the output `shape`, zero outside
+    xc (ps: the int64 positions x, y[, z] over the grid)."""
+    gshape, c = ps[0].shape, xc.dtype
+    inside, clamped = _tap_bounds(imp, ps, xc.shape[:1:-1])
     weight = imp.where(inside, weight, 0, gshape, c)
-    spread = lambda t: imp.broadcast(imp.reshape(t, (n, 1) + gshape[1:]), shape)
-    read = take(imp, xc, [imp.iota(shape, 0), imp.iota(shape, 1), spread(cy), spread(cx)],
-                shape)
-    return imp.binary("mul", read, spread(weight), shape, c)
+    read = take(imp, xc, _image_index(imp, clamped, shape), shape)
+    return imp.binary("mul", read, _spread(imp, weight, shape), shape, c)
 
 
 def _cubic(imp, t, grad=False):
@@ -869,152 +884,165 @@ def _horner(imp, x, coeffs):
     return acc
 
 
-def _bicubic_taps(imp, ix, iy, w, h, align_corners, padding_mode, grad=False):
-    """grid_sample's 16 bicubic taps of positions (ix, iy) (unpadded):
-    (x, y) int64 after the padding, the weight, and with `grad` the
-    weight's derivatives in ix and iy (else None)."""
-    gshape, c = ix.shape, ix.dtype
-    x0, y0 = imp.unary("floor", ix, gshape, c), imp.unary("floor", iy, gshape, c)
-    tx, ty = imp.binary("sub", ix, x0, gshape, c), imp.binary("sub", iy, y0, gshape, c)
-    wx, wy = _cubic(imp, tx), _cubic(imp, ty)
-    gx, gy = (_cubic(imp, tx, True), _cubic(imp, ty, True)) if grad else (None, None)
-    mul = lambda a, b: imp.binary("mul", a, b, gshape, c)
-    neg = lambda a: imp.unary("neg", a, gshape, c)
-    at = lambda base, k, size: imp.cast(_pad_coordinate(
-        imp, imp.binary("add", base, k - 1, gshape, c), size, align_corners, padding_mode)[0],
-        torch.int64)
+def _cubic_taps(imp, coords, sizes, align_corners, padding_mode, grad=False):
+    """grid_sample's bicubic (tricubic over a volume) taps of positions
+    `coords` (x, y[, z], unpadded), 4 per dimension, x fastest: ([x, y[,
+    z]] int64, each padded on its own; the weight, the product of each
+    dimension's cubic convolution weight, x first; and with `grad` its
+    derivatives in each coordinate, else None)."""
+    gshape, c = coords[0].shape, coords[0].dtype
+    base = [imp.unary("floor", t, gshape, c) for t in coords]
+    frac = [imp.binary("sub", t, b, gshape, c) for t, b in zip(coords, base)]
+    weights = [_cubic(imp, t) for t in frac]
+    slopes = [_cubic(imp, t, True) for t in frac] if grad else None
+    product = lambda fs: functools.reduce(lambda a, b: imp.binary("mul", a, b, gshape, c), fs)
+    at = [[imp.cast(_pad_coordinate(imp, imp.binary("add", b, k - 1, gshape, c), size,
+                                    align_corners, padding_mode)[0], torch.int64)
+           for k in range(4)] for b, size in zip(base, sizes)]
     taps = []
-    for j in range(4):
-        py = at(y0, j, h)
-        for i in range(4):
-            taps.append((at(x0, i, w), py, mul(wx[i], wy[j]),
-                         neg(mul(gx[i], wy[j])) if grad else None,
-                         neg(mul(gy[j], wx[i])) if grad else None))
+    for offsets in itertools.product(range(4), repeat=len(coords)):
+        offsets = offsets[::-1]
+        fs = [w[k] for w, k in zip(weights, offsets)]
+        derivs = None
+        if grad:
+            # Minus each slope (the cubic's are negated) times the other
+            # dimensions' weights.
+            derivs = [imp.unary("neg", product([slopes[d][k]] + fs[:d] + fs[d + 1:]), gshape, c)
+                      for d, k in enumerate(offsets)]
+        taps.append(([p[k] for p, k in zip(at, offsets)], product(fs), derivs))
     return taps
 
 
-@lowering("grid_sampler_2d")
-def grid_sampler_2d(imp, val, input, grid, interpolation_mode, padding_mode,
-                    align_corners):
+def _linear_taps(imp, coords, grad=False):
+    """The 2^N taps of N-linear interpolation at positions `coords` (x, y[,
+    z]), x fastest as PyTorch sums them: ([x, y[, z]] int64, the weight (the
+    product of each coordinate's distance to the tap's opposite corner, x
+    first), and with `grad` its derivatives in each coordinate, else None)."""
+    gshape, c = coords[0].shape, coords[0].dtype
+    lo = [imp.unary("floor", t, gshape, c) for t in coords]
+    hi = [imp.binary("add", t, 1, gshape, c) for t in lo]
+    # The weight's factor along k for a tap at the low or high corner.
+    factor = [(imp.binary("sub", h, t, gshape, c), imp.binary("sub", t, l, gshape, c))
+              for t, l, h in zip(coords, lo, hi)]
+    product = lambda fs: functools.reduce(lambda a, b: imp.binary("mul", a, b, gshape, c), fs)
+    taps = []
+    for bits in itertools.product((0, 1), repeat=len(coords)):
+        bits = bits[::-1]
+        ps = [imp.cast(h if b else l, torch.int64) for b, l, h in zip(bits, lo, hi)]
+        fs = [f[b] for f, b in zip(factor, bits)]
+        derivs = None
+        if grad:
+            derivs = []
+            for k, b in enumerate(bits):
+                rest = product(fs[:k] + fs[k + 1:])
+                derivs.append(rest if b else imp.unary("neg", rest, gshape, c))
+        taps.append((ps, product(fs), derivs))
+    return taps
+
+
+def _grid_positions(imp, g, sizes, align_corners, padding_mode, grad=False):
+    """The grid's coordinates as positions along the input's dimensions of
+    `sizes` (x first), padded; with `grad`, (positions, derivatives)."""
+    got = [_grid_coordinate(imp, g, k, size, align_corners, padding_mode, grad)
+           for k, size in enumerate(sizes)]
+    return ([t for t, _ in got], [d for _, d in got]) if grad else got
+
+
+@lowering("grid_sampler_2d", "grid_sampler_3d")
+def grid_sampler(imp, val, input, grid, interpolation_mode, padding_mode, align_corners):
     # PyTorch's grid_sample: each output point reads the input at the
-    # grid's (x, y) in [-1, 1], unnormalized to pixels, with padding by
-    # zeros (0), the border (1) or reflection (2), and bilinear (0) or
-    # nearest (1) or bicubic (2: 16 taps, each padded on its own)
-    # interpolation; out-of-range taps read zero.
+    # grid's (x, y[, z]) in [-1, 1], unnormalized to pixels, with padding
+    # by zeros (0), the border (1) or reflection (2), and bilinear (0:
+    # trilinear over a volume), nearest (1) or bicubic (2: tricubic over a
+    # volume, 4 taps per dimension, each padded on its own) interpolation;
+    # out-of-range taps read zero.
     shape = tuple(val.shape)
-    n, ch, h, w = input.shape
+    sizes = tuple(input.shape[:1:-1])
     c = torch.float64 if val.dtype == torch.float64 else torch.float32
     g = imp.cast(grid, c)
-    gshape = g.shape[:3]
+    gshape = g.shape[:-1]
     xc = imp.cast(input, c)
     if interpolation_mode == 2:
-        ix = _grid_coordinate(imp, g, 0, w, align_corners, 0)
-        iy = _grid_coordinate(imp, g, 1, h, align_corners, 0)
-        out = None
-        for px, py, wt, _, _ in _bicubic_taps(imp, ix, iy, w, h, align_corners, padding_mode):
-            t = _grid_tap(imp, xc, px, py, wt, shape)
-            out = t if out is None else imp.binary("add", out, t, shape, c)
-        return imp.cast(out, val.dtype)
-    ix = _grid_coordinate(imp, g, 0, w, align_corners, padding_mode)
-    iy = _grid_coordinate(imp, g, 1, h, align_corners, padding_mode)
-    i64 = lambda t: imp.cast(t, torch.int64)
-    if interpolation_mode == 1:
+        taps = _cubic_taps(imp, _grid_positions(imp, g, sizes, align_corners, 0), sizes,
+                           align_corners, padding_mode)
+    elif interpolation_mode == 1:
         v = Shape(gshape, c)
-        rx, ry = round_(imp, v, ix), round_(imp, v, iy)
-        return imp.cast(_grid_tap(imp, xc, i64(rx), i64(ry), imp.const(1, gshape, c), shape),
-                        val.dtype)
-    x0, y0 = imp.unary("floor", ix, gshape, c), imp.unary("floor", iy, gshape, c)
-    x1, y1 = imp.binary("add", x0, 1, gshape, c), imp.binary("add", y0, 1, gshape, c)
-    sub = lambda a, b: imp.binary("sub", a, b, gshape, c)
-    mul = lambda a, b: imp.binary("mul", a, b, gshape, c)
+        taps = [([imp.cast(round_(imp, v, t), torch.int64) for t in
+                  _grid_positions(imp, g, sizes, align_corners, padding_mode)],
+                 imp.const(1, gshape, c), None)]
+    else:
+        taps = _linear_taps(imp, _grid_positions(imp, g, sizes, align_corners, padding_mode))
     out = None
-    for px, py, wt in ((x0, y0, mul(sub(x1, ix), sub(y1, iy))),
-                       (x1, y0, mul(sub(ix, x0), sub(y1, iy))),
-                       (x0, y1, mul(sub(x1, ix), sub(iy, y0))),
-                       (x1, y1, mul(sub(ix, x0), sub(iy, y0)))):
-        t = _grid_tap(imp, xc, i64(px), i64(py), wt, shape)
+    for ps, weight, _ in taps:
+        t = _grid_tap(imp, xc, ps, weight, shape)
         out = t if out is None else imp.binary("add", out, t, shape, c)
     return imp.cast(out, val.dtype)
 
 
-@lowering("grid_sampler_2d_backward")
-def grid_sampler_2d_backward(imp, val, grad_output, input, grid, interpolation_mode,
-                             padding_mode, align_corners, output_mask):
+@lowering("grid_sampler_2d_backward", "grid_sampler_3d_backward")
+def grid_sampler_backward(imp, val, grad_output, input, grid, interpolation_mode,
+                          padding_mode, align_corners, output_mask):
     # The input's gradient: each output point's gradient added, with its
     # tap's weight, into the input positions it read (one scatter-add of
-    # the taps); the grid's: the weights' derivatives in x and y times
-    # the input values the taps read, summed over the channels, times
-    # each coordinate's derivative (_grid_coordinate's, with grad).
+    # the taps); the grid's: the weights' derivatives in each coordinate
+    # times the input values the taps read, summed over the channels,
+    # times each coordinate's derivative (_grid_coordinate's, with grad).
     if torch.are_deterministic_algorithms_enabled():
         raise UnsupportedError("grid_sample's backward adds into the input's gradient "
                                "atomically, which deterministic algorithms exclude")
-    n, ch, h, w = input.shape
-    gh, gw = grid.shape[1:3]
+    n, ch = input.shape[:2]
+    sizes = tuple(input.shape[:1:-1])
     c = torch.float64 if input.dtype == torch.float64 else torch.float32
     g = imp.cast(grid, c)
-    gshape = (n, gh, gw)
-    shape = (n, ch, gh, gw)
+    gshape = tuple(g.shape[:-1])
+    shape = (n, ch) + gshape[1:]
     # (Bicubic pads each tap, and its grid gradient does not see the
     # padding.)
     unpadded = 0 if interpolation_mode == 2 else padding_mode
-    ix, dx = _grid_coordinate(imp, g, 0, w, align_corners, unpadded, grad=True)
-    iy, dy = _grid_coordinate(imp, g, 1, h, align_corners, unpadded, grad=True)
+    coords, dcoords = _grid_positions(imp, g, sizes, align_corners, unpadded, grad=True)
     go = imp.cast(grad_output, c)
     xc = imp.cast(input, c)
-    i64 = lambda t: imp.cast(t, torch.int64)
-    sub = lambda a, b: imp.binary("sub", a, b, gshape, c)
-    mul = lambda a, b: imp.binary("mul", a, b, gshape, c)
-    spread = lambda t: imp.broadcast(imp.reshape(t, (n, 1, gh, gw)), shape)
     if interpolation_mode == 1:
         v = Shape(gshape, c)
-        taps = [(i64(round_(imp, v, ix)), i64(round_(imp, v, iy)), imp.const(1, gshape, c),
-                 None, None)]
+        taps = [([imp.cast(round_(imp, v, t), torch.int64) for t in coords],
+                 imp.const(1, gshape, c), None)]
     elif interpolation_mode == 2:
-        taps = _bicubic_taps(imp, ix, iy, w, h, align_corners, padding_mode, grad=True)
+        taps = _cubic_taps(imp, coords, sizes, align_corners, padding_mode, grad=True)
     else:
-        x0, y0 = imp.unary("floor", ix, gshape, c), imp.unary("floor", iy, gshape, c)
-        x1, y1 = imp.binary("add", x0, 1, gshape, c), imp.binary("add", y0, 1, gshape, c)
-        ex, wx, ey, wy = sub(x1, ix), sub(ix, x0), sub(y1, iy), sub(iy, y0)
-        neg = lambda t: imp.unary("neg", t, gshape, c)
-        # (x, y, weight, its derivative in ix, in iy)
-        taps = [(i64(x0), i64(y0), mul(ex, ey), neg(ey), neg(ex)),
-                (i64(x1), i64(y0), mul(wx, ey), ey, neg(wx)),
-                (i64(x0), i64(y1), mul(ex, wy), neg(wy), ex),
-                (i64(x1), i64(y1), mul(wx, wy), wy, wx)]
+        taps = _linear_taps(imp, coords, grad=True)
     sources, targets = [], []
-    gix = giy = None
-    for px, py, weight, wdx, wdy in taps:
-        inside, cx, cy = _tap_bounds(imp, px, py, w, h)
-        cx, cy = spread(cx), spread(cy)
-        sources.append(imp.where(spread(inside), imp.binary("mul", go, spread(weight), shape, c),
-                                 0, shape, c))
-        targets.append(linear_index(imp, [imp.iota(shape, 0), imp.iota(shape, 1), cy, cx],
-                                    (n, ch, h, w), shape))
-        if wdx is None:
+    grads = [None] * len(sizes)
+    for ps, weight, derivs in taps:
+        inside, clamped = _tap_bounds(imp, ps, sizes)
+        index = _image_index(imp, clamped, shape)
+        inside = _spread(imp, inside, shape)
+        sources.append(imp.where(inside, imp.binary("mul", go, _spread(imp, weight, shape),
+                                                    shape, c), 0, shape, c))
+        targets.append(linear_index(imp, index, tuple(input.shape), shape))
+        if derivs is None:
             continue
         # The input value the tap reads (zero outside), times the gradient,
         # summed over the channels.
-        read = imp.where(spread(inside), take(imp, xc, [imp.iota(shape, 0), imp.iota(shape, 1),
-                                                        cy, cx], shape), 0, shape, c)
+        read = imp.where(inside, take(imp, xc, index, shape), 0, shape, c)
         s = imp.reduce("sum", imp.binary("mul", read, go, shape, c), [1])
-        tx, ty = mul(s, wdx), mul(s, wdy)
-        gix = tx if gix is None else imp.binary("add", gix, tx, gshape, c)
-        giy = ty if giy is None else imp.binary("add", giy, ty, gshape, c)
-    k = len(taps)
-    m = k * n * ch * gh * gw
-    src = imp.concat([imp.reshape(s, (1,) + shape) for s in sources], 0, (k,) + shape, c) \
-        if k > 1 else imp.reshape(sources[0], (1,) + shape)
-    at = imp.concat([imp.reshape(t, (1,) + shape) for t in targets], 0, (k,) + shape,
-                    torch.int64) if k > 1 else imp.reshape(targets[0], (1,) + shape)
+        for k, d in enumerate(derivs):
+            t = imp.binary("mul", s, d, gshape, c)
+            grads[k] = t if grads[k] is None else imp.binary("add", grads[k], t, gshape, c)
+    # One scatter-add per tap, each adding into the one before: each
+    # takes in its tap's weight and position (a concatenation of the taps
+    # would select among all of them at every element).
+    m = math.prod(shape)
     acc = _ATOMIC[input.dtype]
-    total = imp.scatter_add(imp.cast(imp.reshape(src, (m,)), acc),
-                            imp.const(0, (n * ch * h * w,), acc), imp.reshape(at, (m,)), 0)
-    grad_input = imp.cast(imp.reshape(total, (n, ch, h, w)), input.dtype)
-    if gix is None:
+    total = imp.const(0, (math.prod(input.shape),), acc)
+    for source, target in zip(sources, targets):
+        total = imp.scatter_add(imp.cast(imp.reshape(source, (m,)), acc), total,
+                                imp.reshape(target, (m,)), 0)
+    grad_input = imp.cast(imp.reshape(total, tuple(input.shape)), input.dtype)
+    if grads[0] is None:
         grad_grid = imp.const(0, tuple(grid.shape), grid.dtype)
     else:
-        gx, gy = mul(gix, dx), mul(giy, dy)
-        stacked = imp.concat([imp.reshape(gx, gshape + (1,)), imp.reshape(gy, gshape + (1,))], 3,
-                             gshape + (2,), c)
-        grad_grid = imp.cast(stacked, grid.dtype)
+        parts = [imp.reshape(imp.binary("mul", t, d, gshape, c), gshape + (1,))
+                 for t, d in zip(grads, dcoords)]
+        grad_grid = imp.cast(imp.concat(parts, len(gshape), gshape + (len(parts),), c),
+                             grid.dtype)
     return [grad_input, grad_grid]

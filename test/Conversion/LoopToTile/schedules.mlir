@@ -113,3 +113,16 @@ func.func @few_rows(%x: tensor<8x65536xf32>, %w: tensor<65536xf32>) -> tensor<8x
   %y = xtensor.rms_norm %x weight %w eps 1.0e-6 : (tensor<8x65536xf32>, tensor<65536xf32>) -> tensor<8x65536xf32>
   return %y : tensor<8x65536xf32>
 }
+
+// An elementwise op on a flat tensor: its loop is split into rows
+// (xloop-split-flat), one program per row of 4096 at r * 4096 + j, with
+// 16-byte accesses: the index is the column plus a term of the row.
+// CHECK-LABEL: xtile.kernel @flat_add_
+// CHECK-SAME:    grid = array<i64: 256>, num_warps = {{[0-9]+}} : i64, schedule = #xtile.row_schedule<block, warps = {{[0-9]+}}, vector = 4>
+// CHECK:         %[[COLS:.*]] = xtile.range 0 to 4096 : tensor<4096xindex>
+// CHECK:         %[[AT:.*]] = arith.addi %{{.*}}, %[[COLS]] : tensor<4096xindex>
+// CHECK:         xtile.load %{{.*}}[%[[AT]]] : memref<1048576xf32>[tensor<4096xindex>] -> tensor<4096xf32>
+func.func @flat_add(%a: tensor<1048576xf32>, %b: tensor<1048576xf32>) -> tensor<1048576xf32> {
+  %c = xtensor.add %a, %b : tensor<1048576xf32>
+  return %c : tensor<1048576xf32>
+}

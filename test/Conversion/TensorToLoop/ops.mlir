@@ -146,3 +146,21 @@ func.func @scatter(%ids: tensor<2x3xi64>, %g: tensor<2x3x8xf32>) -> tensor<10x8x
   %r = xtensor.scatter_add %g into %z[%ids] axis 0 : tensor<2x3x8xf32>, tensor<2x3xi64> -> tensor<10x8xf32>
   return %r : tensor<10x8xf32>
 }
+
+// A scatter-add into another's result that nothing else reads adds into
+// it where it is (no fill); one whose destination is also returned copies
+// it first.
+// CHECK-LABEL: func.func @scatter_chain(
+// CHECK:         %[[F:.*]] = xloop.launch @scatter_chain_scatter_add_init() : () -> tensor<10x8xf32>
+// CHECK-NEXT:    %[[A:.*]] = xloop.launch @scatter_chain_scatter_add(%[[F]], %arg0, %arg1) {updates = array<i64: 0>}
+// CHECK-NEXT:    %[[B:.*]] = xloop.launch @scatter_chain_scatter_add_{{[0-9]+}}(%[[A]], %arg0, %arg1) {updates = array<i64: 0>}
+// CHECK-NEXT:    %[[C:.*]] = xloop.launch @scatter_chain_scatter_add_init_{{[0-9]+}}(%[[B]])
+// CHECK-NEXT:    %[[D:.*]] = xloop.launch @scatter_chain_scatter_add_{{[0-9]+}}(%[[C]], %arg0, %arg1) {updates = array<i64: 0>}
+// CHECK-NEXT:    return %[[B]], %[[D]]
+func.func @scatter_chain(%ids: tensor<2x3xi64>, %g: tensor<2x3x8xf32>) -> (tensor<10x8xf32>, tensor<10x8xf32>) {
+  %z = xtensor.constant dense<0.0> : tensor<10x8xf32>
+  %a = xtensor.scatter_add %g into %z[%ids] axis 0 : tensor<2x3x8xf32>, tensor<2x3xi64> -> tensor<10x8xf32>
+  %b = xtensor.scatter_add %g into %a[%ids] axis 0 : tensor<2x3x8xf32>, tensor<2x3xi64> -> tensor<10x8xf32>
+  %d = xtensor.scatter_add %g into %b[%ids] axis 0 : tensor<2x3x8xf32>, tensor<2x3xi64> -> tensor<10x8xf32>
+  return %b, %d : tensor<10x8xf32>, tensor<10x8xf32>
+}

@@ -57,3 +57,25 @@ func.func @fused_producers(%g: tensor<64x32xf32>, %ids: tensor<64xi64>, %d: tens
       : tensor<64x32xf32>, tensor<64xi64> -> tensor<7x32xf32>
   return %r : tensor<7x32xf32>
 }
+
+// A chain of flat scatter-adds into one buffer (grid_sample's backward
+// adds its taps so): the second and third add into the result of the one
+// before, without a fill, and the three become one kernel with three
+// accumulating stores, its loop over 20480 sources split into 5 rows of
+// 4096 (xloop-split-flat).
+func.func @chain(%g: tensor<20480xf32>, %ids: tensor<20480xi64>) -> tensor<8x8xf32> {
+  %z = xtensor.constant dense<0.0> : tensor<64xf32>
+  %two = xtensor.constant dense<2.0> : tensor<20480xf32>
+  %s1 = xtensor.mul %g, %two : tensor<20480xf32>
+  %a1 = xtensor.scatter_add %s1 into %z[%ids] axis 0
+      : tensor<20480xf32>, tensor<20480xi64> -> tensor<64xf32>
+  %one = xtensor.constant dense<1> : tensor<20480xi64>
+  %i2 = xtensor.add %ids, %one : tensor<20480xi64>
+  %e = xtensor.exp %g : tensor<20480xf32>
+  %a2 = xtensor.scatter_add %e into %a1[%i2] axis 0
+      : tensor<20480xf32>, tensor<20480xi64> -> tensor<64xf32>
+  %a3 = xtensor.scatter_add %g into %a2[%ids] axis 0
+      : tensor<20480xf32>, tensor<20480xi64> -> tensor<64xf32>
+  %r = xtensor.reshape %a3 : tensor<64xf32> -> tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}

@@ -317,6 +317,16 @@ static bool isTiny(KernelOp kernel) {
          estimateWork(kernel) <= kTinyKernelWork;
 }
 
+/// Whether every store of `kernel` accumulates (a scatter-add's adds).
+static bool accumulatesOnly(KernelOp kernel) {
+  return !kernel
+              .walk([](StoreOp store) {
+                return store.getAccumulate() ? WalkResult::advance()
+                                             : WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
 /// How many launches name each kernel, counted once: walking the module
 /// for symbol uses at every fusion decision would make fusion quadratic.
 static DenseMap<StringAttr, unsigned> countLaunches(ModuleOp module) {
@@ -486,13 +496,7 @@ private:
   /// scatter-add's adds).
   bool onlyAccumulates(LaunchOp launch) {
     KernelOp kernel = kernelOf(launch);
-    return kernel && !kernel
-                          .walk([](StoreOp store) {
-                            return store.getAccumulate()
-                                       ? WalkResult::advance()
-                                       : WalkResult::interrupt();
-                          })
-                          .wasInterrupted();
+    return kernel && accumulatesOnly(kernel);
   }
 
   /// Whether `launch` updates its input #pos in place.
@@ -1678,6 +1682,130 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
   }
 }
 
+/// The bounds of the nest of parallel loops that is the only loop of
+/// `kernel`'s body (each loop holding one loop, or none); empty where the
+/// kernel is not one such static nest.
+static SmallVector<int64_t> loneNestBounds(KernelOp kernel) {
+  SmallVector<int64_t> bounds;
+  Block *block = &kernel.getBodyBlock();
+  while (true) {
+    ParallelOp loop;
+    for (Operation &op : *block) {
+      if (!op.getNumRegions())
+        continue;
+      auto parallel = dyn_cast<ParallelOp>(op);
+      if (loop || !parallel || parallel.getLower() != 0 ||
+          parallel.hasDynamicUpper())
+        return {};
+      loop = parallel;
+    }
+    if (!loop)
+      return bounds;
+    bounds.push_back(loop.getUpper());
+    block = &loop.getBodyBlock();
+  }
+}
+
+/// Chains of scatter-adds into one buffer (grid_sample's taps: each adds
+/// into the result of the one before, which nothing else reads) become
+/// one kernel over their common loops, doing every add: adds commute, and
+/// what the adds read in common (the incoming gradient) is read once.
+static void mergeAccumulatingChains(ModuleOp module, func::FuncOp func) {
+  SymbolTable symbols(module);
+  DenseMap<StringAttr, unsigned> counts = countLaunches(module);
+  SmallVector<LaunchOp> launches;
+  func.walk([&](LaunchOp launch) { launches.push_back(launch); });
+  // The one operand a launch adds into, where it only adds.
+  auto addsInto = [&](LaunchOp launch) -> std::optional<int64_t> {
+    std::optional<ArrayRef<int64_t>> updates = launch.getUpdates();
+    auto kernel = symbols.lookup<KernelOp>(launch.getKernel());
+    if (!updates || updates->size() != 1 || (*updates)[0] < 0 || !kernel ||
+        launch->getNumResults() != 1 || kernel.getNumSizes() ||
+        counts.lookup(kernel.getSymNameAttr()) != 1 ||
+        !accumulatesOnly(kernel))
+      return std::nullopt;
+    return (*updates)[0];
+  };
+  for (LaunchOp b : launches) {
+    std::optional<int64_t> ub = addsInto(b);
+    if (!ub)
+      continue;
+    auto a = b.getInputs()[*ub].getDefiningOp<LaunchOp>();
+    if (!a || a->getBlock() != b->getBlock() || !a->hasOneUse())
+      continue;
+    std::optional<int64_t> ua = addsInto(a);
+    if (!ua)
+      continue;
+    auto ka = symbols.lookup<KernelOp>(a.getKernel());
+    auto kb = symbols.lookup<KernelOp>(b.getKernel());
+    SmallVector<int64_t> nest = loneNestBounds(ka);
+    if (nest.empty() || nest != loneNestBounds(kb) ||
+        a.getInputs().size() + b.getInputs().size() + 1 >
+            kMaxHorizontalBuffers)
+      continue;
+    // `a`'s reads move to `b`: nothing between them may write a buffer.
+    bool writes = false;
+    for (Operation *op = a->getNextNode(); op && op != b.getOperation();
+         op = op->getNextNode())
+      if (auto l = dyn_cast<LaunchOp>(op); l && l.getUpdates())
+        writes = true;
+    if (writes)
+      continue;
+
+    // b's buffers, adding into what a added into; then a's other inputs.
+    SmallVector<Value> inputs(b.getInputs());
+    inputs[*ub] = a.getInputs()[*ua];
+    OpBuilder builder(kb);
+    auto merged = KernelOp::create(builder, kb.getLoc(), kb.getSymName(), 0);
+    Block *block = builder.createBlock(&merged.getBody());
+    IRMapping map;
+    for (BlockArgument in : kb.getInputs())
+      map.map(in, merged.insertInput(merged.getNumInputs(), in.getType(), {},
+                                     kb.getLoc()));
+    for (auto [k, v] : llvm::enumerate(a.getInputs())) {
+      BlockArgument in = ka.getInputs()[k];
+      auto existing = llvm::find(inputs, v);
+      if (int64_t(k) == *ua)
+        existing = inputs.begin() + *ub;
+      if (existing != inputs.end()) {
+        map.map(in, block->getArgument(existing - inputs.begin()));
+        continue;
+      }
+      inputs.push_back(v);
+      map.map(in, merged.insertInput(merged.getNumInputs(), in.getType(), {},
+                                     ka.getLoc()));
+    }
+    BlockArgument out = kb.getOutputs()[0];
+    BlockArgument sum = merged.addOutput(out.getType(), {}, kb.getLoc());
+    map.map(ka.getOutputs()[0], sum);
+    map.map(out, sum);
+    builder.setInsertionPointToEnd(block);
+    for (KernelOp k : {ka, kb})
+      for (Operation &op : k.getBodyBlock())
+        builder.clone(op, map);
+    mergeAdjacentLoops(block);
+    if (findTileProblem(merged) && !findTileProblem(ka) &&
+        !findTileProblem(kb)) {
+      merged->erase();
+      continue;
+    }
+    builder.setInsertionPoint(b);
+    auto launch = LaunchOp::create(builder, b.getLoc(), b.getResultTypes(),
+                                   merged.getSymName(), inputs);
+    launch.setSizesAttr(builder.getArrayAttr({}));
+    launch.setUpdates(ArrayRef<int64_t>{*ub});
+    b.replaceAllUsesWith(launch.getResults());
+    b.erase();
+    a.erase();
+    counts.erase(ka.getSymNameAttr());
+    counts.erase(kb.getSymNameAttr());
+    symbols.erase(ka);
+    symbols.erase(kb);
+    symbols.insert(merged);
+    counts[merged.getSymNameAttr()] = 1;
+  }
+}
+
 struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
   using Base::Base;
   void runOnOperation() override {
@@ -1691,6 +1819,8 @@ struct XLoopFusePass : xtile::loop::impl::XLoopFuseBase<XLoopFusePass> {
       clean(kernel);
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       fuseSiblings(module, func, horizontal);
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      mergeAccumulatingChains(module, func);
     for (KernelOp kernel : module.getOps<KernelOp>())
       clean(kernel);
     // Constants whose only users were inlined are dead now.

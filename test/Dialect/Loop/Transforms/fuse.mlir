@@ -577,3 +577,35 @@ func.func @scatter(%g: tensor<64x32xf32>, %ids: tensor<64xi64>) -> tensor<7x32xf
       : tensor<64x32xf32>, tensor<64xi64> -> tensor<7x32xf32>
   return %r : tensor<7x32xf32>
 }
+
+// -----
+
+// A chain of scatter-adds into one buffer (each into the one before, which
+// nothing else reads) is one adding kernel with all their accumulating
+// stores, the source they share read once; a result that is also returned
+// ends the chain.
+// CHECK-LABEL: xloop.kernel @chain_scatter_add_{{[0-9]+}}(
+// CHECK-SAME:    %{{.*}}: memref<7x32xf32>, %[[IDS:.*]]: memref<64xi64>, %[[G:.*]]: memref<64x32xf32>) -> (%[[OUT:.*]]: memref<7x32xf32>)
+// CHECK:           %[[V:.*]] = xloop.load %[[G]]
+// CHECK:           xloop.store %{{.*}}, %[[OUT]][{{.*}}] accumulate
+// CHECK-NOT:       xloop.load %[[G]]
+// CHECK:           xloop.store %{{.*}}, %[[OUT]][{{.*}}] accumulate
+// CHECK-LABEL: func.func @chain(
+// CHECK-NEXT:    %[[FILL:.*]] = xloop.launch @chain_scatter_add_init()
+// CHECK-NEXT:    %[[A:.*]] = xloop.launch @chain_scatter_add_{{[0-9]+}}(%[[FILL]], %arg1, %arg0) {updates = array<i64: 0>}
+// CHECK-NEXT:    %[[C:.*]] = xloop.launch @chain_scatter_add_init_{{[0-9]+}}(%[[A]])
+// CHECK-NEXT:    %[[B:.*]] = xloop.launch @chain_scatter_add_{{[0-9]+}}(%[[C]], %arg1, %arg0) {updates = array<i64: 0>}
+// CHECK-NEXT:    return %[[A]], %[[B]]
+func.func @chain(%g: tensor<64x32xf32>, %ids: tensor<64xi64>) -> (tensor<7x32xf32>, tensor<7x32xf32>) {
+  %z = xtensor.constant dense<0.0> : tensor<7x32xf32>
+  %a = xtensor.scatter_add %g into %z[%ids] axis 0
+      : tensor<64x32xf32>, tensor<64xi64> -> tensor<7x32xf32>
+  %e = xtensor.exp %g : tensor<64x32xf32>
+  %b = xtensor.scatter_add %e into %a[%ids] axis 0
+      : tensor<64x32xf32>, tensor<64xi64> -> tensor<7x32xf32>
+  %c = xtensor.scatter_add %g into %b[%ids] axis 0
+      : tensor<64x32xf32>, tensor<64xi64> -> tensor<7x32xf32>
+  %d = xtensor.scatter_add %g into %c[%ids] axis 0
+      : tensor<64x32xf32>, tensor<64xi64> -> tensor<7x32xf32>
+  return %b, %d : tensor<7x32xf32>, tensor<7x32xf32>
+}

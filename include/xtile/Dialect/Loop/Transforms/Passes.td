@@ -165,6 +165,39 @@ def XLoopWriteInPlace : Pass<"xloop-write-in-place", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def XLoopSplitFlat : Pass<"xloop-split-flat", "::mlir::ModuleOp"> {
+  let summary = "Split a kernel's lone loop over many elements into rows";
+  let description = [{
+    Tile IR runs a kernel's outer parallel loops as programs and its
+    innermost loop within one program. A kernel whose only loop is one
+    static parallel loop with nothing nested (an elementwise op on a flat
+    tensor, a flat scatter-add and the fill of its destination) would run
+    as a single program on one SM. Where the loop has at least
+    `min-elements` iterations it becomes two, rows of `c` iterations
+    (`c` the largest divisor of the trip count in [256, 4096]), the old
+    index `r * c + j`:
+
+    ```mlir
+    xloop.parallel %i = 0 to 67108864 { ... %i ... }
+    // becomes
+    xloop.parallel %r = 0 to 16384 {
+      xloop.parallel %j = 0 to 4096 {
+        %i = affine.apply affine_map<(d0, d1) -> (d0 * 4096 + d1)>(%r, %j)
+        ...
+      }
+    }
+    ```
+
+    A trip count with no such divisor (a large prime) keeps its loop.
+  }];
+  let options = [
+    Option<"minElements", "min-elements", "int64_t", /*default=*/"16384",
+           "Split lone loops of at least this many iterations">,
+  ];
+  let dependentDialects = ["::xtile::loop::XLoopDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def XLoopDedupe : Pass<"xloop-dedupe", "::mlir::ModuleOp"> {
   let summary = "Compile each distinct kernel once";
   let description = [{
