@@ -1,10 +1,11 @@
 //===- SplitFlat.cpp - a lone loop over many elements as rows -------------===//
 //
 // Tile IR maps a kernel's outer parallel loops to programs and its
-// innermost loop to the threads of one program. A kernel whose only loop
-// is one parallel loop (an elementwise op on a flat tensor, a flat
-// scatter-add, the fill of its destination) would run as one program on
-// one SM: the loop is split into rows of a divisor of its trip count.
+// innermost loop to the threads of one program. A kernel whose loops are
+// one long loop with few iterations around it (an elementwise op on a
+// flat tensor or a [1, N] one, a flat scatter-add, the fill of its
+// destination) would run as one program, or a few, on one SM each: the
+// long loop is split into rows of a divisor of its trip count.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,27 +36,39 @@ int64_t rowLength(int64_t n) {
   return 0;
 }
 
-/// The kernel's only loop, a static parallel loop from 0 with no loop
-/// inside it; null otherwise.
+/// The most iterations of the loops around the split loop: more rows
+/// already spread a kernel over the device's SMs.
+constexpr int64_t kMaxOuterTrips = 128;
+
+/// The innermost of the kernel's loops where they are one nest of static
+/// parallel loops from 0 (each holding the next and no other loop), the
+/// innermost holding none, and the loops around it running at most
+/// kMaxOuterTrips times in all (a flat tensor's loop, or a [1, N] one's);
+/// null otherwise.
 ParallelOp loneLoop(KernelOp kernel) {
   ParallelOp loop;
-  for (Operation &op : kernel.getBody().front()) {
-    if (!op.getNumRegions())
-      continue;
-    auto parallel = dyn_cast<ParallelOp>(op);
-    if (loop || !parallel)
+  int64_t outer = 1;
+  Block *block = &kernel.getBody().front();
+  while (true) {
+    ParallelOp next;
+    for (Operation &op : *block) {
+      if (!op.getNumRegions())
+        continue;
+      auto parallel = dyn_cast<ParallelOp>(op);
+      if (next || !parallel || parallel.getLower() != 0 ||
+          parallel.hasDynamicUpper())
+        return nullptr;
+      next = parallel;
+    }
+    if (!next)
+      return loop;
+    if (loop)
+      outer *= loop.getUpper();
+    if (outer > kMaxOuterTrips)
       return nullptr;
-    loop = parallel;
+    loop = next;
+    block = &loop.getBodyBlock();
   }
-  if (!loop || loop.getLower() != 0 || loop.hasDynamicUpper())
-    return nullptr;
-  bool nested = loop.getBodyBlock()
-                    .walk([](Operation *op) {
-                      return op->getNumRegions() ? WalkResult::interrupt()
-                                                 : WalkResult::advance();
-                    })
-                    .wasInterrupted();
-  return nested ? nullptr : loop;
 }
 
 void splitFlat(KernelOp kernel, int64_t minElements) {

@@ -40,9 +40,27 @@ xloop.kernel @adds(%ids: memref<65536xi64>, %g: memref<65536xf32>) -> (%out: mem
   }
 }
 
+// A [1, N] tensor's loops (a batch of one): the inner loop is split
+// under the outer one.
+// CHECK-LABEL: xloop.kernel @batch_of_one(
+// CHECK-NEXT:    xloop.parallel %[[B:.*]] = 0 to 1 {
+// CHECK-NEXT:      xloop.parallel %[[R:.*]] = 0 to 8 {
+// CHECK-NEXT:        xloop.parallel %[[J:.*]] = 0 to 4096 {
+// CHECK-NEXT:          %[[I:.*]] = affine.apply #{{.*}}(%[[R]], %[[J]])
+// CHECK-NEXT:          xloop.load %{{.*}}[%[[B]], %[[I]]] : memref<1x32768xf32>
+xloop.kernel @batch_of_one(%x: memref<1x32768xf32>) -> (%y: memref<1x32768xf32>) {
+  xloop.parallel %b = 0 to 1 {
+    xloop.parallel %i = 0 to 32768 {
+      %v = xloop.load %x[%b, %i] : memref<1x32768xf32>
+      xloop.store %v, %y[%b, %i] : memref<1x32768xf32>
+    }
+  }
+}
+
 // Kept: fewer than min-elements iterations (16384 by default), a trip
 // count with no divisor in [256, 4096] (20011 is prime), a loop with a
-// loop inside (a row kernel), and two loops.
+// loop inside (a row kernel), two loops, and a long loop with more than
+// 128 iterations around it (already that many programs).
 // CHECK-LABEL: xloop.kernel @small(
 // CHECK-NEXT:    xloop.parallel %{{.*}} = 0 to 8192 {
 // CHECK-LABEL: xloop.kernel @prime(
@@ -55,6 +73,10 @@ xloop.kernel @adds(%ids: memref<65536xi64>, %g: memref<65536xf32>) -> (%out: mem
 // CHECK-NEXT:    xloop.parallel %{{.*}} = 0 to 32768 {
 // CHECK-NEXT:      xloop.load
 // CHECK:         xloop.parallel %{{.*}} = 0 to 32768 {
+// CHECK-LABEL: xloop.kernel @many_rows(
+// CHECK-NEXT:    xloop.parallel %{{.*}} = 0 to 200 {
+// CHECK-NEXT:      xloop.parallel %{{.*}} = 0 to 32768 {
+// CHECK-NEXT:        xloop.load
 xloop.kernel @small(%x: memref<8192xf32>) -> (%y: memref<8192xf32>) {
   xloop.parallel %i = 0 to 8192 {
     %v = xloop.load %x[%i] : memref<8192xf32>
@@ -85,5 +107,13 @@ xloop.kernel @two_loops(%x: memref<32768xf32>) -> (%y: memref<32768xf32>, %z: me
   xloop.parallel %i = 0 to 32768 {
     %v = xloop.load %x[%i] : memref<32768xf32>
     xloop.store %v, %z[%i] : memref<32768xf32>
+  }
+}
+xloop.kernel @many_rows(%x: memref<200x32768xf32>) -> (%y: memref<200x32768xf32>) {
+  xloop.parallel %r = 0 to 200 {
+    xloop.parallel %i = 0 to 32768 {
+      %v = xloop.load %x[%r, %i] : memref<200x32768xf32>
+      xloop.store %v, %y[%r, %i] : memref<200x32768xf32>
+    }
   }
 }

@@ -169,13 +169,14 @@ def XLoopSplitFlat : Pass<"xloop-split-flat", "::mlir::ModuleOp"> {
   let summary = "Split a kernel's lone loop over many elements into rows";
   let description = [{
     Tile IR runs a kernel's outer parallel loops as programs and its
-    innermost loop within one program. A kernel whose only loop is one
-    static parallel loop with nothing nested (an elementwise op on a flat
-    tensor, a flat scatter-add and the fill of its destination) would run
-    as a single program on one SM. Where the loop has at least
-    `min-elements` iterations it becomes two, rows of `c` iterations
-    (`c` the largest divisor of the trip count in [256, 4096]), the old
-    index `r * c + j`:
+    innermost loop within one program. A kernel whose loops are one nest
+    of static parallel loops, the innermost with nothing nested and those
+    around it running at most 128 times in all (an elementwise op on a
+    flat tensor or a [1, N] one, a flat scatter-add and the fill of its
+    destination), would run as that many programs, one on one SM. Where
+    the innermost loop has at least `min-elements` iterations it becomes
+    two, rows of `c` iterations (`c` the largest divisor of the trip count
+    in [256, 4096]), the old index `r * c + j`:
 
     ```mlir
     xloop.parallel %i = 0 to 67108864 { ... %i ... }
