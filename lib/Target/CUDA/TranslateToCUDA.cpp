@@ -45,7 +45,6 @@ constexpr const char *kPrelude = R"cuda(#ifndef XTILE_EMULATION
 #endif
 #include <stdint.h>
 #include <string.h>
-#include <tuple>
 #include <utility>
 
 #ifndef XTILE_CUDA_PRELUDE
@@ -58,11 +57,14 @@ constexpr const char *kPrelude = R"cuda(#ifndef XTILE_EMULATION
 #define XT_DYNAMIC_SHARED_1024(name)                                           \
   extern __shared__ __align__(1024) unsigned char name##_1024[];              \
   unsigned char *name = name##_1024
-template <typename Kernel, typename Tuple, size_t... I>
-static cudaError_t xt_launch_tuple(Kernel kernel, dim3 grid, dim3 block,
-                                   size_t shared, cudaStream_t stream,
-                                   Tuple &values, std::index_sequence<I...>) {
-  void *args[] = {(void *)&std::get<I>(values)...};
+// (The converted arguments are this function's parameters: a std::tuple
+// of a kernel's hundred-odd parameters is instantiated recursively past
+// nvcc's limit.)
+template <typename... Params>
+static cudaError_t xt_launch_values(void (*kernel)(Params...), dim3 grid,
+                                    dim3 block, size_t shared,
+                                    cudaStream_t stream, Params... values) {
+  void *args[] = {(void *)&values...};
   return cudaLaunchKernel((const void *)kernel, grid, block, args, shared,
                           stream);
 }
@@ -71,9 +73,8 @@ template <typename... Params, typename... Args>
 static cudaError_t xt_launch(void (*kernel)(Params...), dim3 grid, dim3 block,
                              size_t shared, cudaStream_t stream,
                              Args... args) {
-  std::tuple<Params...> values(args...);
-  return xt_launch_tuple(kernel, grid, block, shared, stream, values,
-                         std::index_sequence_for<Params...>{});
+  return xt_launch_values<Params...>(kernel, grid, block, shared, stream,
+                                     static_cast<Params>(args)...);
 }
 #endif
 // N adjacent elements, aligned so that one access moves them all.

@@ -1441,6 +1441,25 @@ static void mergeAdjacentLoops(Block *block) {
   }
 }
 
+/// Fills `merged`, whose buffers `map` maps `ka`'s and `kb`'s to, with both
+/// bodies, their loop nests merged; false (and `merged` erased) where it
+/// loses the Tile IR form both had.
+static bool mergeBodies(KernelOp merged, KernelOp ka, KernelOp kb,
+                        IRMapping &map) {
+  Block *block = &merged.getBodyBlock();
+  OpBuilder builder = OpBuilder::atBlockEnd(block);
+  for (KernelOp k : {ka, kb})
+    for (Operation &op : k.getBodyBlock())
+      builder.clone(op, map);
+  mergeAdjacentLoops(block);
+  if (findTileProblem(merged) && !findTileProblem(ka) &&
+      !findTileProblem(kb)) {
+    merged->erase();
+    return false;
+  }
+  return true;
+}
+
 /// The most buffers a kernel merged horizontally takes (its parameters
 /// stay far below CUDA's 4 KiB).
 static constexpr unsigned kMaxHorizontalBuffers = 128;
@@ -1634,17 +1653,8 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
         for (BlockArgument out : k.getOutputs())
           map.map(out, merged.addOutput(out.getType(), mappedSizes(k, out),
                                         k.getLoc()));
-      builder.setInsertionPointToEnd(block);
-      for (KernelOp k : {ka, kb})
-        for (Operation &op : k.getBodyBlock())
-          builder.clone(op, map);
-      mergeAdjacentLoops(block);
-      // Not when the merged kernel loses the Tile IR form both had.
-      if (findTileProblem(merged) && !findTileProblem(ka) &&
-          !findTileProblem(kb)) {
-        merged->erase();
+      if (!mergeBodies(merged, ka, kb, map))
         continue;
-      }
 
       if (!late)
         for (Value v : b.getInputs())
@@ -1682,30 +1692,6 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
   }
 }
 
-/// The bounds of the nest of parallel loops that is the only loop of
-/// `kernel`'s body (each loop holding one loop, or none); empty where the
-/// kernel is not one such static nest.
-static SmallVector<int64_t> loneNestBounds(KernelOp kernel) {
-  SmallVector<int64_t> bounds;
-  Block *block = &kernel.getBodyBlock();
-  while (true) {
-    ParallelOp loop;
-    for (Operation &op : *block) {
-      if (!op.getNumRegions())
-        continue;
-      auto parallel = dyn_cast<ParallelOp>(op);
-      if (loop || !parallel || parallel.getLower() != 0 ||
-          parallel.hasDynamicUpper())
-        return {};
-      loop = parallel;
-    }
-    if (!loop)
-      return bounds;
-    bounds.push_back(loop.getUpper());
-    block = &loop.getBodyBlock();
-  }
-}
-
 /// Chains of scatter-adds into one buffer (grid_sample's taps: each adds
 /// into the result of the one before, which nothing else reads) become
 /// one kernel over their common loops, doing every add: adds commute, and
@@ -1738,8 +1724,14 @@ static void mergeAccumulatingChains(ModuleOp module, func::FuncOp func) {
       continue;
     auto ka = symbols.lookup<KernelOp>(a.getKernel());
     auto kb = symbols.lookup<KernelOp>(b.getKernel());
-    SmallVector<int64_t> nest = loneNestBounds(ka);
-    if (nest.empty() || nest != loneNestBounds(kb) ||
+    auto bounds = [](KernelOp k) {
+      SmallVector<int64_t> out;
+      for (ParallelOp loop : getStaticParallelNest(k))
+        out.push_back(loop.getUpper());
+      return out;
+    };
+    SmallVector<int64_t> nest = bounds(ka);
+    if (nest.empty() || nest != bounds(kb) ||
         a.getInputs().size() + b.getInputs().size() + 1 >
             kMaxHorizontalBuffers)
       continue;
@@ -1779,16 +1771,8 @@ static void mergeAccumulatingChains(ModuleOp module, func::FuncOp func) {
     BlockArgument sum = merged.addOutput(out.getType(), {}, kb.getLoc());
     map.map(ka.getOutputs()[0], sum);
     map.map(out, sum);
-    builder.setInsertionPointToEnd(block);
-    for (KernelOp k : {ka, kb})
-      for (Operation &op : k.getBodyBlock())
-        builder.clone(op, map);
-    mergeAdjacentLoops(block);
-    if (findTileProblem(merged) && !findTileProblem(ka) &&
-        !findTileProblem(kb)) {
-      merged->erase();
+    if (!mergeBodies(merged, ka, kb, map))
       continue;
-    }
     builder.setInsertionPoint(b);
     auto launch = LaunchOp::create(builder, b.getLoc(), b.getResultTypes(),
                                    merged.getSymName(), inputs);

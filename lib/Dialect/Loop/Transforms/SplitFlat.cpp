@@ -12,6 +12,7 @@
 #include "xtile/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "xtile/Dialect/Loop/Utils/Tileable.h"
 
 namespace xtile::loop {
 #define GEN_PASS_DEF_XLOOPSPLITFLAT
@@ -40,35 +41,18 @@ int64_t rowLength(int64_t n) {
 /// already spread a kernel over the device's SMs.
 constexpr int64_t kMaxOuterTrips = 128;
 
-/// The innermost of the kernel's loops where they are one nest of static
-/// parallel loops from 0 (each holding the next and no other loop), the
-/// innermost holding none, and the loops around it running at most
+/// The innermost of the kernel's loops where they are one static nest
+/// (getStaticParallelNest) whose loops around it run at most
 /// kMaxOuterTrips times in all (a flat tensor's loop, or a [1, N] one's);
 /// null otherwise.
 ParallelOp loneLoop(KernelOp kernel) {
-  ParallelOp loop;
+  SmallVector<ParallelOp> nest = getStaticParallelNest(kernel);
+  if (nest.empty())
+    return nullptr;
   int64_t outer = 1;
-  Block *block = &kernel.getBody().front();
-  while (true) {
-    ParallelOp next;
-    for (Operation &op : *block) {
-      if (!op.getNumRegions())
-        continue;
-      auto parallel = dyn_cast<ParallelOp>(op);
-      if (next || !parallel || parallel.getLower() != 0 ||
-          parallel.hasDynamicUpper())
-        return nullptr;
-      next = parallel;
-    }
-    if (!next)
-      return loop;
-    if (loop)
-      outer *= loop.getUpper();
-    if (outer > kMaxOuterTrips)
-      return nullptr;
-    loop = next;
-    block = &loop.getBodyBlock();
-  }
+  for (ParallelOp loop : ArrayRef(nest).drop_back())
+    outer *= loop.getUpper();
+  return outer <= kMaxOuterTrips ? nest.back() : nullptr;
 }
 
 void splitFlat(KernelOp kernel, int64_t minElements) {

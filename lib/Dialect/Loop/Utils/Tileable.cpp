@@ -126,6 +126,28 @@ RowNestShape xtile::loop::findRowNest(KernelOp kernel) {
   return nest;
 }
 
+SmallVector<ParallelOp> xtile::loop::getStaticParallelNest(KernelOp kernel) {
+  RowNestShape nest = findRowNest(kernel);
+  SmallVector<ParallelOp> loops(nest.rows);
+  ParallelOp inner;
+  for (Operation &op : *nest.body) {
+    if (!op.getNumRegions())
+      continue;
+    if (inner)
+      return {};
+    inner = dyn_cast<ParallelOp>(op);
+    if (!inner || hasRegionOps(inner.getBodyBlock()))
+      return {};
+  }
+  if (!inner)
+    return {};
+  loops.push_back(inner);
+  for (ParallelOp loop : loops)
+    if (loop.getLower() != 0 || loop.hasDynamicUpper())
+      return {};
+  return loops;
+}
+
 std::optional<TileProblem> xtile::loop::findTileProblem(KernelOp kernel) {
   std::optional<TileProblem> problem;
   // Loops starting elsewhere than 0 never come from Tensor IR.

@@ -29,6 +29,12 @@ struct RowNestShape {
 };
 RowNestShape findRowNest(KernelOp kernel);
 
+/// The kernel's loops, outer to inner, where they are one nest of static
+/// parallel loops from 0 (each the only loop of its parent's body, the
+/// innermost holding none: an elementwise kernel, a scatter-add's); empty
+/// otherwise.
+llvm::SmallVector<ParallelOp> getStaticParallelNest(KernelOp kernel);
+
 /// The loop induction variables `v` depends on, through the ops that
 /// compute it.
 void collectInductionVars(mlir::Value v, llvm::DenseSet<mlir::Value> &ivs);
