@@ -884,6 +884,13 @@ def _horner(imp, x, coeffs):
     return acc
 
 
+def _product(imp, factors):
+    """The elementwise product of `factors` (of one shape and type), in
+    their order."""
+    shape, c = factors[0].shape, factors[0].dtype
+    return functools.reduce(lambda a, b: imp.binary("mul", a, b, shape, c), factors)
+
+
 def _cubic_taps(imp, coords, sizes, align_corners, padding_mode, grad=False):
     """grid_sample's bicubic (tricubic over a volume) taps of positions
     `coords` (x, y[, z], unpadded), 4 per dimension, x fastest: ([x, y[,
@@ -895,7 +902,6 @@ def _cubic_taps(imp, coords, sizes, align_corners, padding_mode, grad=False):
     frac = [imp.binary("sub", t, b, gshape, c) for t, b in zip(coords, base)]
     weights = [_cubic(imp, t) for t in frac]
     slopes = [_cubic(imp, t, True) for t in frac] if grad else None
-    product = lambda fs: functools.reduce(lambda a, b: imp.binary("mul", a, b, gshape, c), fs)
     at = [[imp.cast(_pad_coordinate(imp, imp.binary("add", b, k - 1, gshape, c), size,
                                     align_corners, padding_mode)[0], torch.int64)
            for k in range(4)] for b, size in zip(base, sizes)]
@@ -907,9 +913,10 @@ def _cubic_taps(imp, coords, sizes, align_corners, padding_mode, grad=False):
         if grad:
             # Minus each slope (the cubic's are negated) times the other
             # dimensions' weights.
-            derivs = [imp.unary("neg", product([slopes[d][k]] + fs[:d] + fs[d + 1:]), gshape, c)
+            derivs = [imp.unary("neg", _product(imp, [slopes[d][k]] + fs[:d] + fs[d + 1:]),
+                                gshape, c)
                       for d, k in enumerate(offsets)]
-        taps.append(([p[k] for p, k in zip(at, offsets)], product(fs), derivs))
+        taps.append(([p[k] for p, k in zip(at, offsets)], _product(imp, fs), derivs))
     return taps
 
 
@@ -924,7 +931,6 @@ def _linear_taps(imp, coords, grad=False):
     # The weight's factor along k for a tap at the low or high corner.
     factor = [(imp.binary("sub", h, t, gshape, c), imp.binary("sub", t, l, gshape, c))
               for t, l, h in zip(coords, lo, hi)]
-    product = lambda fs: functools.reduce(lambda a, b: imp.binary("mul", a, b, gshape, c), fs)
     taps = []
     for bits in itertools.product((0, 1), repeat=len(coords)):
         bits = bits[::-1]
@@ -934,9 +940,9 @@ def _linear_taps(imp, coords, grad=False):
         if grad:
             derivs = []
             for k, b in enumerate(bits):
-                rest = product(fs[:k] + fs[k + 1:])
+                rest = _product(imp, fs[:k] + fs[k + 1:])
                 derivs.append(rest if b else imp.unary("neg", rest, gshape, c))
-        taps.append((ps, product(fs), derivs))
+        taps.append((ps, _product(imp, fs), derivs))
     return taps
 
 

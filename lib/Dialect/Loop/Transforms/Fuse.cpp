@@ -1460,6 +1460,16 @@ static bool mergeBodies(KernelOp merged, KernelOp ka, KernelOp kb,
   return true;
 }
 
+/// Whether a launch strictly between `a` and `b` (of one block) writes a
+/// buffer in place.
+static bool updatesBetween(LaunchOp a, LaunchOp b) {
+  for (Operation *op = a->getNextNode(); op && op != b.getOperation();
+       op = op->getNextNode())
+    if (auto l = dyn_cast<LaunchOp>(op); l && l.getUpdates())
+      return true;
+  return false;
+}
+
 /// The most buffers a kernel merged horizontally takes (its parameters
 /// stay far below CUDA's 4 KiB).
 static constexpr unsigned kMaxHorizontalBuffers = 128;
@@ -1590,13 +1600,6 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
       // Else the merged launch may replace `b` instead, where nothing
       // reads `a`'s results before `b` and nothing between them writes a
       // buffer in place (which `a` would then read updated).
-      auto updatesBetween = [&] {
-        for (Operation *op = a->getNextNode(); op && op != b.getOperation();
-             op = op->getNextNode())
-          if (auto l = dyn_cast<LaunchOp>(op); l && l.getUpdates())
-            return true;
-        return false;
-      };
       bool late =
           !available &&
           llvm::all_of(a->getUsers(),
@@ -1605,7 +1608,7 @@ static void fuseSiblings(ModuleOp module, func::FuncOp func,
                              a->getBlock()->findAncestorOpInBlock(*user);
                          return at && b->isBeforeInBlock(at);
                        }) &&
-          !updatesBetween();
+          !updatesBetween(a, b);
       if (!available && !late)
         continue;
       if (!shares) {
@@ -1736,12 +1739,7 @@ static void mergeAccumulatingChains(ModuleOp module, func::FuncOp func) {
             kMaxHorizontalBuffers)
       continue;
     // `a`'s reads move to `b`: nothing between them may write a buffer.
-    bool writes = false;
-    for (Operation *op = a->getNextNode(); op && op != b.getOperation();
-         op = op->getNextNode())
-      if (auto l = dyn_cast<LaunchOp>(op); l && l.getUpdates())
-        writes = true;
-    if (writes)
+    if (updatesBetween(a, b))
       continue;
 
     // b's buffers, adding into what a added into; then a's other inputs.
